@@ -1,0 +1,143 @@
+/* rl_insight.h: public API of librl-insight, from a profiling tree to timeline pictures. */
+#ifndef RL_INSIGHT_H
+#define RL_INSIGHT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define RLI_VERSION "0.1.0"
+
+/*
+ * Return codes. Every function that can fail returns one of these; on failure
+ * rli_error_last() gives a message for the calling thread. The negated value
+ * of each code is the command line's exit status, so the numbers never change.
+ */
+enum {
+	RLI_OK = 0,
+	RLI_ERROR = -1,    /* internal error: out of memory, a bug */
+	RLI_EUSAGE = -2,   /* the caller asked for something impossible */
+	RLI_EINVALID = -3, /* input invalid, or nothing to draw */
+	RLI_EOUTPUT = -4,  /* an output could not be written */
+	RLI_EPARTIAL = -5  /* some input units failed; the rest were parsed */
+};
+
+/* The message of the last failing call on this thread ("" if none). */
+const char *rli_error_last(void);
+
+/* ---- logging ---------------------------------------------------------- */
+
+typedef enum {
+	RLI_LOG_ERROR = 0,
+	RLI_LOG_WARN = 1,
+	RLI_LOG_INFO = 2,
+	RLI_LOG_DEBUG = 3
+} rli_log_level;
+
+/* Receives one complete line (no trailing newline). Called from one thread at a time. */
+typedef void (*rli_log_fn)(void *ctx, rli_log_level level, const char *line);
+
+/* ---- profilers -------------------------------------------------------- */
+
+typedef enum {
+	RLI_PROFILER_AUTO = 0,
+	RLI_PROFILER_MSTX,
+	RLI_PROFILER_TORCH,
+	RLI_PROFILER_NVTX
+} rli_profiler;
+
+/* "mstx", "torch", "nvtx", "auto". */
+const char *rli_profiler_name(rli_profiler profiler);
+/* Inverse of rli_profiler_name; RLI_EUSAGE for an unknown name. */
+int rli_profiler_from_name(rli_profiler *out, const char *name);
+
+/* ---- the event table -------------------------------------------------- */
+
+/* One row per timeline bar, in start order (timeline.md §2.1). Opaque. */
+typedef struct rli_events rli_events;
+
+/* A row as read back; the strings live as long as the table. */
+typedef struct {
+	const char *name;
+	const char *role;
+	const char *domain;
+	const char *tid;   /* as text; see tid_is_text */
+	int tid_is_text;   /* 1: the profiler gave a string (NVTX), 0: a number */
+	int64_t rank_id;
+	double start_ms;
+	double end_ms;     /* start_ms + duration_ms */
+	double duration_ms;
+} rli_event;
+
+size_t rli_events_count(const rli_events *events);
+/* Fills *out with row index (index < rli_events_count). */
+void rli_events_get(rli_event *out, const rli_events *events, size_t index);
+void rli_events_free(rli_events *events);
+
+/* ---- parsing ---------------------------------------------------------- */
+
+typedef struct {
+	rli_profiler profiler; /* RLI_PROFILER_AUTO detects it from the tree */
+	const char *rank_list; /* NULL or "all", else "0,2,4-7" */
+	unsigned jobs;         /* parser threads; 0 = number of CPUs */
+	rli_log_fn log;        /* warnings and progress; NULL = silent */
+	void *log_ctx;
+} rli_parse_options;
+
+/*
+ * Discovers, validates and parses the profile under input_path.
+ *
+ * *out receives the table on RLI_OK and on RLI_EPARTIAL (some units failed
+ * and were logged; the table holds the others). *detected, if not NULL,
+ * receives the profiler used. Validation failures return RLI_EINVALID with
+ * every rule's message in rli_error_last(), "Data validation failed" then
+ * one "\n  - <message>" per failure.
+ */
+int rli_parse(rli_events **out, rli_profiler *detected,
+	      const char *input_path, const rli_parse_options *options);
+
+/* ---- export ----------------------------------------------------------- */
+
+typedef enum { RLI_EXPORT_CSV = 0, RLI_EXPORT_JSONL } rli_export_format;
+
+/* Writes the table with the reference's columns, atomically. */
+int rli_events_export(const rli_events *events, rli_export_format format,
+		      const char *path);
+
+/* ---- layout ----------------------------------------------------------- */
+
+/* The timeline's layout model: everything a reader sees, placed. Opaque. */
+typedef struct rli_timeline rli_timeline;
+
+typedef struct {
+	int width;             /* page width in CSS px (timeline.visualizer.width), default 2000 */
+	int scale;             /* device pixels per CSS px for raster output, default 2 */
+	double merge_short_ms; /* > 0: chain-merge bars of at most this length (gap <= 2 ms) */
+} rli_timeline_options;
+
+void rli_timeline_options_init(rli_timeline_options *options);
+
+/* RLI_EINVALID when no row has end > start (nothing to draw). */
+int rli_timeline_layout(rli_timeline **out, const rli_events *events,
+			const rli_timeline_options *options);
+void rli_timeline_free(rli_timeline *timeline);
+
+/* ---- rendering -------------------------------------------------------- */
+
+/* "png", "html", "pdf": the back-ends built in. */
+int rli_backend_exists(const char *name);
+/* The file a back-end writes by default, e.g. "rl_timeline.png"; NULL if unknown. */
+const char *rli_backend_file_name(const char *name);
+
+/* Renders the timeline with back-end `name` to path, atomically. */
+int rli_render(const rli_timeline *timeline, const char *backend_name,
+	       const char *path);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,117 @@
+/* atomic_file.c: outputs appear whole or not at all (temporary file, then rename). */
+#define _POSIX_C_SOURCE 200809L
+#include "atomic_file.h"
+#include "error.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static char *temp_name_for(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	size_t dir_len = slash ? (size_t)(slash - path) + 1 : 0;
+	const char *base = path + dir_len;
+	size_t size = strlen(path) + 16;
+	char *name = malloc(size);
+	if (name)
+		snprintf(name, size, "%.*s.%s.XXXXXX", (int)dir_len, path, base);
+	return name;
+}
+
+int rli_atomic_open(rli_atomic_file *file, const char *path)
+{
+	int fd;
+	memset(file, 0, sizeof(*file));
+	file->path = strdup(path);
+	file->temp_path = temp_name_for(path);
+	if (!file->path || !file->temp_path) {
+		rli_atomic_abort(file);
+		return rli_error_oom();
+	}
+	fd = mkstemp(file->temp_path);
+	if (fd < 0) {
+		int err = errno;
+		free(file->temp_path);
+		file->temp_path = NULL;
+		rli_atomic_abort(file);
+		return rli_error_set(RLI_EOUTPUT, "cannot write %s: %s", path, strerror(err));
+	}
+	/* mkstemp makes 0600; outputs are ordinary files others may read. */
+	mode_t mask = umask(0);
+	umask(mask);
+	fchmod(fd, 0666 & ~mask);
+	file->fp = fdopen(fd, "wb");
+	if (!file->fp) {
+		close(fd);
+		rli_atomic_abort(file);
+		return rli_error_set(RLI_EOUTPUT, "cannot write %s: %s", path, strerror(errno));
+	}
+	return RLI_OK;
+}
+
+int rli_atomic_commit(rli_atomic_file *file)
+{
+	int err = 0;
+	if (fflush(file->fp) != 0 || ferror(file->fp))
+		err = errno ? errno : EIO;
+	if (!err && fsync(fileno(file->fp)) != 0 && errno != EINVAL)
+		err = errno;
+	if (fclose(file->fp) != 0 && !err)
+		err = errno ? errno : EIO;
+	file->fp = NULL;
+	if (!err && rename(file->temp_path, file->path) != 0)
+		err = errno;
+	if (err) {
+		char *path = file->path;
+		file->path = NULL;
+		rli_atomic_abort(file);
+		rli_error_set(RLI_EOUTPUT, "cannot write %s: %s", path, strerror(err));
+		free(path);
+		return RLI_EOUTPUT;
+	}
+	free(file->temp_path);
+	free(file->path);
+	memset(file, 0, sizeof(*file));
+	return RLI_OK;
+}
+
+void rli_atomic_abort(rli_atomic_file *file)
+{
+	if (file->fp)
+		fclose(file->fp);
+	if (file->temp_path)
+		unlink(file->temp_path);
+	free(file->temp_path);
+	free(file->path);
+	memset(file, 0, sizeof(*file));
+}
+
+int rli_mkdir_p(const char *path)
+{
+	char *copy = strdup(path);
+	struct stat st;
+	if (!copy)
+		return rli_error_oom();
+	for (char *p = copy + 1;; p++) {
+		if (*p != '/' && *p != '\0')
+			continue;
+		char saved = *p;
+		*p = '\0';
+		if (mkdir(copy, 0777) != 0 && errno != EEXIST) {
+			int err = errno;
+			rli_error_set(RLI_EOUTPUT, "cannot create folder %s: %s", copy, strerror(err));
+			free(copy);
+			return RLI_EOUTPUT;
+		}
+		*p = saved;
+		if (saved == '\0')
+			break;
+	}
+	free(copy);
+	if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode))
+		return rli_error_set(RLI_EOUTPUT, "cannot create folder %s: not a directory", path);
+	return RLI_OK;
+}

@@ -1,0 +1,106 @@
+/* strpool.c: string interning with an open-addressing hash table. */
+#include "strpool.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static uint32_t hash_text(const char *text, size_t length)
+{
+	uint32_t h = 2166136261u; /* FNV-1a */
+	for (size_t i = 0; i < length; i++) {
+		h ^= (unsigned char)text[i];
+		h *= 16777619u;
+	}
+	return h;
+}
+
+void rli_strpool_init(rli_strpool *pool)
+{
+	memset(pool, 0, sizeof(*pool));
+}
+
+void rli_strpool_dispose(rli_strpool *pool)
+{
+	for (uint32_t i = 0; i < pool->count; i++)
+		free(pool->strings[i]);
+	free(pool->strings);
+	free(pool->lengths);
+	free(pool->slots);
+	memset(pool, 0, sizeof(*pool));
+}
+
+static uint32_t *find_slot(uint32_t *slots, uint32_t slot_count, const rli_strpool *pool,
+			   const char *text, size_t length, uint32_t hash)
+{
+	uint32_t mask = slot_count - 1;
+	for (uint32_t i = hash & mask;; i = (i + 1) & mask) {
+		uint32_t id1 = slots[i];
+		if (id1 == 0)
+			return &slots[i];
+		if (text && pool->lengths[id1 - 1] == length &&
+		    memcmp(pool->strings[id1 - 1], text, length) == 0)
+			return &slots[i];
+	}
+}
+
+static int grow_slots(rli_strpool *pool)
+{
+	uint32_t new_count = pool->slot_count ? pool->slot_count * 2 : 64;
+	uint32_t *slots = calloc(new_count, sizeof(*slots));
+	if (!slots)
+		return -1;
+	for (uint32_t id = 0; id < pool->count; id++) {
+		uint32_t h = hash_text(pool->strings[id], pool->lengths[id]);
+		*find_slot(slots, new_count, pool, NULL, 0, h) = id + 1;
+	}
+	free(pool->slots);
+	pool->slots = slots;
+	pool->slot_count = new_count;
+	return 0;
+}
+
+uint32_t rli_strpool_intern(rli_strpool *pool, const char *text, size_t length)
+{
+	uint32_t hash = hash_text(text, length);
+	uint32_t *slot;
+	char *copy;
+
+	if ((pool->count + 1) * 2 > pool->slot_count && grow_slots(pool) < 0)
+		return RLI_STRPOOL_NONE;
+	slot = find_slot(pool->slots, pool->slot_count, pool, text, length, hash);
+	if (*slot)
+		return *slot - 1;
+	if (pool->count == RLI_STRPOOL_NONE - 1 || length > UINT32_MAX)
+		return RLI_STRPOOL_NONE;
+	if (pool->count == pool->capacity) {
+		uint32_t cap = pool->capacity ? pool->capacity * 2 : 16;
+		char **strings = realloc(pool->strings, cap * sizeof(*strings));
+		if (!strings)
+			return RLI_STRPOOL_NONE;
+		pool->strings = strings;
+		uint32_t *lengths = realloc(pool->lengths, cap * sizeof(*lengths));
+		if (!lengths)
+			return RLI_STRPOOL_NONE;
+		pool->lengths = lengths;
+		pool->capacity = cap;
+	}
+	copy = malloc(length + 1);
+	if (!copy)
+		return RLI_STRPOOL_NONE;
+	memcpy(copy, text, length);
+	copy[length] = '\0';
+	pool->strings[pool->count] = copy;
+	pool->lengths[pool->count] = (uint32_t)length;
+	*slot = ++pool->count;
+	return pool->count - 1;
+}
+
+const char *rli_strpool_get(const rli_strpool *pool, uint32_t id)
+{
+	return id < pool->count ? pool->strings[id] : "";
+}
+
+size_t rli_strpool_length(const rli_strpool *pool, uint32_t id)
+{
+	return id < pool->count ? pool->lengths[id] : 0;
+}

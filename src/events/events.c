@@ -1,0 +1,223 @@
+/* events.c: the columnar event table that parsers fill and everything else reads. */
+#include "events.h"
+#include "common/error.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int rli_events_new(rli_events **out)
+{
+	rli_events *events = calloc(1, sizeof(*events));
+	*out = NULL;
+	if (!events)
+		return rli_error_oom();
+	rli_strpool_init(&events->strings);
+	*out = events;
+	return RLI_OK;
+}
+
+void rli_events_free(rli_events *events)
+{
+	if (!events)
+		return;
+	rli_strpool_dispose(&events->strings);
+	free(events->name);
+	free(events->role);
+	free(events->domain);
+	free(events->tid);
+	free(events->tid_is_text);
+	free(events->rank_id);
+	free(events->start_ms);
+	free(events->duration_ms);
+	free(events);
+}
+
+size_t rli_events_count(const rli_events *events)
+{
+	return events ? events->count : 0;
+}
+
+void rli_events_get(rli_event *out, const rli_events *events, size_t i)
+{
+	out->name = rli_events_str(events, events->name[i]);
+	out->role = rli_events_str(events, events->role[i]);
+	out->domain = rli_events_str(events, events->domain[i]);
+	out->tid = rli_events_str(events, events->tid[i]);
+	out->tid_is_text = events->tid_is_text[i];
+	out->rank_id = events->rank_id[i];
+	out->start_ms = events->start_ms[i];
+	out->duration_ms = events->duration_ms[i];
+	out->end_ms = rli_events_end_ms(events, i);
+}
+
+#define GROW_COLUMN(col)                                                        \
+	do {                                                                    \
+		void *p = realloc(events->col, capacity * sizeof(*events->col)); \
+		if (!p)                                                         \
+			return rli_error_oom();                                 \
+		events->col = p;                                                \
+	} while (0)
+
+static int reserve(rli_events *events, size_t wanted)
+{
+	size_t capacity;
+	if (wanted <= events->capacity)
+		return RLI_OK;
+	capacity = events->capacity ? events->capacity : 256;
+	while (capacity < wanted)
+		capacity *= 2;
+	GROW_COLUMN(name);
+	GROW_COLUMN(role);
+	GROW_COLUMN(domain);
+	GROW_COLUMN(tid);
+	GROW_COLUMN(tid_is_text);
+	GROW_COLUMN(rank_id);
+	GROW_COLUMN(start_ms);
+	GROW_COLUMN(duration_ms);
+	events->capacity = capacity;
+	return RLI_OK;
+}
+
+static uint32_t intern(rli_events *events, const char *text)
+{
+	return rli_strpool_intern(&events->strings, text, strlen(text));
+}
+
+int rli_events_append(rli_events *events, const rli_event_in *row)
+{
+	size_t i = events->count;
+	uint32_t name, role, domain, tid;
+	if (reserve(events, i + 1) < 0)
+		return RLI_ERROR;
+	name = intern(events, row->name);
+	role = intern(events, row->role);
+	domain = intern(events, row->domain ? row->domain : "default");
+	tid = intern(events, row->tid);
+	if (name == RLI_STRPOOL_NONE || role == RLI_STRPOOL_NONE ||
+	    domain == RLI_STRPOOL_NONE || tid == RLI_STRPOOL_NONE)
+		return rli_error_oom();
+	events->name[i] = name;
+	events->role[i] = role;
+	events->domain[i] = domain;
+	events->tid[i] = tid;
+	events->tid_is_text[i] = row->tid_is_text ? 1 : 0;
+	events->rank_id[i] = row->rank_id;
+	events->start_ms[i] = row->start_ms;
+	events->duration_ms[i] = row->duration_ms;
+	events->count = i + 1;
+	return RLI_OK;
+}
+
+int rli_events_append_all(rli_events *dst, const rli_events *src)
+{
+	uint32_t *remap;
+	size_t base = dst->count;
+	if (reserve(dst, dst->count + src->count) < 0)
+		return RLI_ERROR;
+	/* Re-intern each distinct string once, not once per row. */
+	remap = malloc((src->strings.count ? src->strings.count : 1) * sizeof(*remap));
+	if (!remap)
+		return rli_error_oom();
+	for (uint32_t id = 0; id < src->strings.count; id++) {
+		remap[id] = rli_strpool_intern(&dst->strings, rli_strpool_get(&src->strings, id),
+					       rli_strpool_length(&src->strings, id));
+		if (remap[id] == RLI_STRPOOL_NONE) {
+			free(remap);
+			return rli_error_oom();
+		}
+	}
+	for (size_t i = 0; i < src->count; i++) {
+		dst->name[base + i] = remap[src->name[i]];
+		dst->role[base + i] = remap[src->role[i]];
+		dst->domain[base + i] = remap[src->domain[i]];
+		dst->tid[base + i] = remap[src->tid[i]];
+	}
+	memcpy(dst->tid_is_text + base, src->tid_is_text, src->count * sizeof(*src->tid_is_text));
+	memcpy(dst->rank_id + base, src->rank_id, src->count * sizeof(*src->rank_id));
+	memcpy(dst->start_ms + base, src->start_ms, src->count * sizeof(*src->start_ms));
+	memcpy(dst->duration_ms + base, src->duration_ms, src->count * sizeof(*src->duration_ms));
+	dst->count += src->count;
+	free(remap);
+	return RLI_OK;
+}
+
+#define PERMUTE_COLUMN(col)                                            \
+	do {                                                           \
+		for (size_t k = 0; k < n; k++)                         \
+			((__typeof__(events->col))scratch)[k] = events->col[order[k]]; \
+		memcpy(events->col, scratch, n * sizeof(*events->col)); \
+	} while (0)
+
+/* Merge sort of row indices by start: stable, O(n log n), no recursion. */
+static void sort_order(size_t *order, size_t *tmp, const double *key, size_t n)
+{
+	for (size_t width = 1; width < n; width *= 2) {
+		for (size_t lo = 0; lo < n; lo += 2 * width) {
+			size_t mid = lo + width < n ? lo + width : n;
+			size_t hi = lo + 2 * width < n ? lo + 2 * width : n;
+			size_t a = lo, b = mid, k = lo;
+			while (a < mid && b < hi)
+				tmp[k++] = key[order[b]] < key[order[a]] ? order[b++] : order[a++];
+			while (a < mid)
+				tmp[k++] = order[a++];
+			while (b < hi)
+				tmp[k++] = order[b++];
+		}
+		memcpy(order, tmp, n * sizeof(*order));
+	}
+}
+
+int rli_events_sort_by_start(rli_events *events)
+{
+	size_t n = events->count;
+	size_t *order, *tmp;
+	void *scratch;
+	int sorted = 1;
+	for (size_t i = 1; i < n && sorted; i++)
+		sorted = events->start_ms[i - 1] <= events->start_ms[i];
+	if (sorted)
+		return RLI_OK;
+	order = malloc(n * sizeof(*order));
+	tmp = malloc(n * sizeof(*tmp));
+	scratch = malloc(n * sizeof(double));
+	if (!order || !tmp || !scratch) {
+		free(order);
+		free(tmp);
+		free(scratch);
+		return rli_error_oom();
+	}
+	for (size_t i = 0; i < n; i++)
+		order[i] = i;
+	sort_order(order, tmp, events->start_ms, n);
+	PERMUTE_COLUMN(name);
+	PERMUTE_COLUMN(role);
+	PERMUTE_COLUMN(domain);
+	PERMUTE_COLUMN(tid);
+	PERMUTE_COLUMN(tid_is_text);
+	PERMUTE_COLUMN(rank_id);
+	PERMUTE_COLUMN(start_ms);
+	PERMUTE_COLUMN(duration_ms);
+	free(order);
+	free(tmp);
+	free(scratch);
+	return RLI_OK;
+}
+
+void rli_events_filter(rli_events *events, const uint8_t *keep)
+{
+	size_t out = 0;
+	for (size_t i = 0; i < events->count; i++) {
+		if (!keep[i])
+			continue;
+		events->name[out] = events->name[i];
+		events->role[out] = events->role[i];
+		events->domain[out] = events->domain[i];
+		events->tid[out] = events->tid[i];
+		events->tid_is_text[out] = events->tid_is_text[i];
+		events->rank_id[out] = events->rank_id[i];
+		events->start_ms[out] = events->start_ms[i];
+		events->duration_ms[out] = events->duration_ms[i];
+		out++;
+	}
+	events->count = out;
+}

@@ -1,0 +1,60 @@
+/* events.h: the columnar event table that parsers fill and everything else reads. */
+#ifndef RLI_EVENTS_H
+#define RLI_EVENTS_H
+
+#include "rl_insight.h"
+#include "common/strpool.h"
+
+#include <stdint.h>
+
+/*
+ * One row per bar (timeline.md §2.1). Columns, not structs, so a million rows
+ * cost ~40 bytes each and a pass over one column stays in cache. end_ms is
+ * not stored: it is always start_ms + duration_ms, exactly as the reference
+ * computes it.
+ */
+struct rli_events {
+	rli_strpool strings; /* names, roles, domains and tids */
+	size_t count, capacity;
+	uint32_t *name;
+	uint32_t *role;
+	uint32_t *domain;
+	uint32_t *tid;
+	uint8_t *tid_is_text;
+	int64_t *rank_id;
+	double *start_ms;
+	double *duration_ms;
+};
+
+/* A row as parsers hand it over; strings are copied (interned). */
+typedef struct {
+	const char *name;
+	const char *role;
+	const char *domain; /* NULL means "default" */
+	const char *tid;
+	int tid_is_text;
+	int64_t rank_id;
+	double start_ms;
+	double duration_ms;
+} rli_event_in;
+
+int rli_events_new(rli_events **out);
+int rli_events_append(rli_events *events, const rli_event_in *row);
+/* Appends every row of src (in order) to dst. */
+int rli_events_append_all(rli_events *dst, const rli_events *src);
+/* Stable sort by start_ms, ties keep their current order (timeline.md §2.2). */
+int rli_events_sort_by_start(rli_events *events);
+/* Keeps the rows for which keep[i] is non-zero, in order. */
+void rli_events_filter(rli_events *events, const uint8_t *keep);
+
+static inline const char *rli_events_str(const rli_events *events, uint32_t id)
+{
+	return rli_strpool_get(&events->strings, id);
+}
+
+static inline double rli_events_end_ms(const rli_events *events, size_t i)
+{
+	return events->start_ms[i] + events->duration_ms[i];
+}
+
+#endif

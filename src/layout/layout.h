@@ -1,0 +1,127 @@
+/* layout.h: the timeline layout model, plain data every back-end draws from. */
+#ifndef RLI_LAYOUT_H
+#define RLI_LAYOUT_H
+
+#include "rl_insight.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * Two coordinate systems (architecture.md):
+ *  - page units: CSS pixels, origin top-left, y down. Raster back-ends multiply
+ *    by `scale`; the PDF maps one page unit to one point.
+ *  - data units: x in milliseconds relative to t0_ms, y in row index (0 = top).
+ * The plot rectangle maps one onto the other: x_min..x_max spans plot.w and
+ * row r is centred at plot.y + (r + 0.5) * row_pitch.
+ */
+
+typedef uint32_t rli_color; /* 0xRRGGBB */
+
+typedef struct {
+	double x, y, w, h;
+} rli_rect;
+
+typedef enum {
+	RLI_ALIGN_START = 0, /* left, or top */
+	RLI_ALIGN_MIDDLE,
+	RLI_ALIGN_END        /* right, or bottom */
+} rli_align;
+
+typedef struct {
+	char *text;        /* UTF-8, owned by the model */
+	double x, y;       /* anchor, page units */
+	double size;       /* font size, page units */
+	int bold;
+	rli_color color;
+	rli_align halign;  /* where the anchor sits on the text's box, before rotation */
+	rli_align valign;
+	double angle;      /* degrees counter-clockwise about the anchor (90: reads upward) */
+	double max_width;  /* > 0: ellipsize at the end beyond this width */
+} rli_text;
+
+typedef struct {
+	char *label;   /* "<role> - Rank <rank>" */
+	char *role;
+	int64_t rank;
+} rli_row;
+
+typedef struct {
+	char *name;      /* bar name: legend entry and colour key */
+	rli_color color;
+} rli_series;
+
+typedef struct {
+	double value;   /* data units (ms relative to t0) */
+	char label[32];
+} rli_tick;
+
+struct rli_timeline {
+	/* the page */
+	double width, height;       /* page units */
+	int scale;                  /* device pixels per page unit for raster output */
+	rli_color background;
+	rli_color text_color;
+	const char *font_family;    /* pango/CSS family list, e.g. "DejaVu Sans, Droid Sans Fallback" */
+
+	/* the data area */
+	double t0_ms;               /* absolute time origin, printed in the title */
+	rli_rect plot;              /* page units */
+	double x_min, x_max;        /* data range across plot.w (ms relative to t0) */
+
+	/* rows, in display order (the reference PNG's: by rank, then label) */
+	size_t row_count;
+	rli_row *rows;
+	/* the reference HTML's "Sort: Default" order: row indices sorted by (role, rank) */
+	uint32_t *order_by_role;
+	double row_pitch;           /* page units between row centres */
+	double bar_thickness;       /* page units, follows row_pitch */
+	rli_color bar_outline;      /* thin outline between touching bars */
+	double bar_outline_width;   /* page units */
+
+	/* one series per distinct name, sorted by name; colour by that index */
+	size_t series_count;
+	rli_series *series;
+
+	/*
+	 * Bars sorted by (row, series, start). Bars of row r are
+	 * [row_first_bar[r], row_first_bar[r + 1]); within a row, series are drawn
+	 * in index order, later ones on top, as the reference overlays traces.
+	 */
+	size_t bar_count;
+	uint32_t *bar_row;
+	uint32_t *bar_series;
+	double *bar_start;          /* data units */
+	double *bar_end;
+	size_t *row_first_bar;      /* row_count + 1 entries */
+
+	/* the x axis: vertical grid lines and labels at these ticks */
+	size_t xtick_count;
+	rli_tick *xticks;
+	rli_color grid_color;
+	double grid_width;          /* page units */
+	double tick_label_size;     /* font size of the x tick labels */
+	double tick_label_gap;      /* page units between plot bottom and tick label tops */
+
+	/* decorations, placed in page units */
+	rli_text title;
+	rli_text x_title;
+	rli_text y_title;
+	rli_text *row_labels;       /* row_count entries, right-aligned left of the plot */
+	rli_text legend_title;
+	rli_rect *legend_swatches;  /* series_count entries */
+	rli_text *legend_labels;    /* series_count entries */
+};
+
+/* The first ten colours are the reference's palette; the rest extend it. */
+rli_color rli_palette_color(size_t index);
+
+/*
+ * "Nice" axis ticks for [lo, hi] in about `target` steps: 1, 2, 5 x 10^k,
+ * labelled with the decimals the step needs. Shared by every back-end (the
+ * HTML renderer ports the same rule) so zoomed axes read alike. Returns the
+ * count written (at most max).
+ */
+size_t rli_nice_ticks(rli_tick *out, size_t max, double lo, double hi, int target);
+
+#endif

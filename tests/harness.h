@@ -1,0 +1,58 @@
+/* harness.h: the few assertion macros the C tests share; a failed check fails the test. */
+#ifndef RLI_TEST_HARNESS_H
+#define RLI_TEST_HARNESS_H
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define RLI_TEST_SKIP 77
+
+static int rli_test_failures;
+
+#define CHECK(cond)                                                                \
+	do {                                                                       \
+		if (!(cond)) {                                                     \
+			fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
+			rli_test_failures++;                                       \
+		}                                                                  \
+	} while (0)
+
+#define CHECK_INT(got, want)                                                       \
+	do {                                                                       \
+		long long g_ = (long long)(got), w_ = (long long)(want);           \
+		if (g_ != w_) {                                                    \
+			fprintf(stderr, "%s:%d: %s = %lld, want %lld\n", __FILE__, __LINE__, #got, g_, w_); \
+			rli_test_failures++;                                       \
+		}                                                                  \
+	} while (0)
+
+#define CHECK_STR(got, want)                                                       \
+	do {                                                                       \
+		const char *g_ = (got), *w_ = (want);                              \
+		if (!g_ || strcmp(g_, w_) != 0) {                                  \
+			fprintf(stderr, "%s:%d: %s = \"%s\", want \"%s\"\n", __FILE__, __LINE__, #got, \
+				g_ ? g_ : "(null)", w_);                            \
+			rli_test_failures++;                                       \
+		}                                                                  \
+	} while (0)
+
+/* Doubles equal within tol (absolute). */
+#define CHECK_NEAR(got, want, tol)                                                 \
+	do {                                                                       \
+		double g_ = (got), w_ = (want);                                    \
+		if (!(fabs(g_ - w_) <= (tol))) {                                   \
+			fprintf(stderr, "%s:%d: %s = %.17g, want %.17g\n", __FILE__, __LINE__, #got, g_, w_); \
+			rli_test_failures++;                                       \
+		}                                                                  \
+	} while (0)
+
+#define TEST_DONE()                                                                \
+	do {                                                                       \
+		if (rli_test_failures)                                             \
+			fprintf(stderr, "%d check(s) failed\n", rli_test_failures); \
+		return rli_test_failures ? 1 : 0;                                  \
+	} while (0)
+
+#endif
