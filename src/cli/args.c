@@ -1,0 +1,383 @@
+/* args.c: the command line, both styles (flags and key=value), mapped to one request. */
+#include "args.h"
+#include "common/error.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef int (*option_setter)(cli_request *request, const char *value, const char *spelled);
+
+typedef struct {
+	const char *flag;       /* "--input-path", or NULL */
+	const char *config_key; /* "input.path", or NULL */
+	const char *metavar;
+	const char *help;
+	option_setter set;
+} option_spec;
+
+static int parse_int(int *out, const char *value, const char *spelled, long min, long max)
+{
+	char *end;
+	long v;
+	errno = 0;
+	v = strtol(value, &end, 10);
+	if (errno || end == value || *end || v < min || v > max)
+		return rli_error_set(RLI_EUSAGE, "%s: '%s' is not a whole number from %ld to %ld",
+				     spelled, value, min, max);
+	*out = (int)v;
+	return RLI_OK;
+}
+
+static int set_input_path(cli_request *r, const char *value, const char *spelled)
+{
+	if (!*value)
+		return rli_error_set(RLI_EUSAGE, "%s needs a folder", spelled);
+	r->input_path = value;
+	return RLI_OK;
+}
+
+static int set_output_path(cli_request *r, const char *value, const char *spelled)
+{
+	if (!*value)
+		return rli_error_set(RLI_EUSAGE, "%s needs a folder", spelled);
+	r->output_path = value;
+	return RLI_OK;
+}
+
+static int set_profiler(cli_request *r, const char *value, const char *spelled)
+{
+	if (rli_profiler_from_name(&r->profiler, value) < 0)
+		return rli_error_set(RLI_EUSAGE,
+				     "Unsupported cluster parser: %s. Supported cls are: [auto, mstx, torch, nvtx]",
+				     value);
+	return RLI_OK;
+}
+
+/* The legacy --input-type names the parser's input; it must agree with the parser. */
+static int set_input_type(cli_request *r, const char *value, const char *spelled)
+{
+	static const struct {
+		const char *name;
+		rli_profiler profiler;
+	} types[] = {
+		{ "multi_json_mstx", RLI_PROFILER_MSTX },
+		{ "multi_json_torch", RLI_PROFILER_TORCH },
+		{ "multi_json_nvtx", RLI_PROFILER_NVTX },
+	};
+	for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++) {
+		if (strcmp(value, types[i].name) != 0)
+			continue;
+		if (r->profiler != RLI_PROFILER_AUTO && r->profiler != types[i].profiler)
+			return rli_error_set(RLI_EUSAGE,
+					     "Input data type %s does not match parser input type multi_json_%s",
+					     value, rli_profiler_name(r->profiler));
+		r->profiler = types[i].profiler;
+		return RLI_OK;
+	}
+	return rli_error_set(RLI_EUSAGE,
+			     "%s: unknown input type '%s' (multi_json_mstx, multi_json_torch, multi_json_nvtx)",
+			     spelled, value);
+}
+
+/* Splits a comma list in place-free fashion: calls visit for each non-empty item. */
+static int for_each_item(const char *list, const char *spelled, cli_request *r,
+			 int (*visit)(cli_request *, const char *item, size_t len, const char *spelled))
+{
+	const char *p = list;
+	int seen = 0;
+	while (*p) {
+		size_t len = strcspn(p, ",");
+		if (len) {
+			int error = visit(r, p, len, spelled);
+			if (error < 0)
+				return error;
+			seen++;
+		}
+		p += len;
+		if (*p == ',')
+			p++;
+	}
+	if (!seen)
+		return rli_error_set(RLI_EUSAGE, "%s needs at least one value", spelled);
+	return RLI_OK;
+}
+
+static int add_vis(cli_request *r, const char *item, size_t len, const char *spelled)
+{
+	static const char *const known[] = { "png", "html", "pdf", "none" };
+	for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++) {
+		if (strlen(known[i]) != len || strncmp(item, known[i], len) != 0)
+			continue;
+		if (strcmp(known[i], "none") == 0)
+			return RLI_OK;
+		for (int k = 0; k < r->vis_count; k++)
+			if (strcmp(r->vis_types[k], known[i]) == 0)
+				return RLI_OK;
+		if (!rli_backend_exists(known[i]))
+			return rli_error_set(RLI_EUSAGE, "this build of rl-insight cannot write %s", known[i]);
+		r->vis_types[r->vis_count++] = known[i];
+		return RLI_OK;
+	}
+	return rli_error_set(RLI_EUSAGE,
+			     "Unsupported cluster visualizer: %.*s. Supported cls are: [html, png, pdf, none]",
+			     (int)len, item);
+}
+
+static int set_vis(cli_request *r, const char *value, const char *spelled)
+{
+	r->vis_count = 0; /* the last --vis-type wins, as with any other option */
+	return for_each_item(value, spelled, r, add_vis);
+}
+
+static int add_export(cli_request *r, const char *item, size_t len, const char *spelled)
+{
+	if (len == 3 && strncmp(item, "csv", 3) == 0)
+		r->export_csv = 1;
+	else if (len == 5 && strncmp(item, "jsonl", 5) == 0)
+		r->export_jsonl = 1;
+	else
+		return rli_error_set(RLI_EUSAGE, "%s: unknown format '%.*s' (csv, jsonl)", spelled,
+				     (int)len, item);
+	return RLI_OK;
+}
+
+static int set_export(cli_request *r, const char *value, const char *spelled)
+{
+	return for_each_item(value, spelled, r, add_export);
+}
+
+static int set_rank_list(cli_request *r, const char *value, const char *spelled)
+{
+	r->rank_list = value; /* checked by the parser, which knows the grammar */
+	return RLI_OK;
+}
+
+static int set_pipeline(cli_request *r, const char *value, const char *spelled)
+{
+	if (strcmp(value, "OfflineInsightPipeline") != 0)
+		return rli_error_set(RLI_EUSAGE,
+				     "Unsupported pipeline type: %s. Supported types are: OfflineInsightPipeline",
+				     value);
+	return RLI_OK;
+}
+
+static int set_preset(cli_request *r, const char *value, const char *spelled)
+{
+	if (strcmp(value, "timeline") == 0)
+		return RLI_OK;
+	if (strcmp(value, "memory") == 0 || strcmp(value, "heatmap") == 0)
+		return rli_error_set(RLI_EUSAGE, "the %s analysis is not available in rl-insight %s yet",
+				     value, RLI_VERSION);
+	return rli_error_set(RLI_EUSAGE, "Unknown preset: %s. Supported presets: heatmap, memory, timeline",
+			     value);
+}
+
+static int set_unavailable(cli_request *r, const char *value, const char *spelled)
+{
+	return rli_error_set(RLI_EUSAGE, "%s: this analysis is not available in rl-insight %s yet",
+			     spelled, RLI_VERSION);
+}
+
+static int set_width(cli_request *r, const char *value, const char *spelled)
+{
+	return parse_int(&r->timeline.width, value, spelled, 200, 20000);
+}
+
+static int set_scale(cli_request *r, const char *value, const char *spelled)
+{
+	return parse_int(&r->timeline.scale, value, spelled, 1, 8);
+}
+
+static int set_jobs(cli_request *r, const char *value, const char *spelled)
+{
+	int jobs;
+	int error = parse_int(&jobs, value, spelled, 1, 4096);
+	if (error == RLI_OK)
+		r->jobs = (unsigned)jobs;
+	return error;
+}
+
+static int set_merge(cli_request *r, const char *value, const char *spelled)
+{
+	char *end;
+	double ms = strtod(value, &end);
+	if (end == value || *end || !(ms >= 0) || ms > 1e9)
+		return rli_error_set(RLI_EUSAGE, "%s: '%s' is not a duration in ms", spelled, value);
+	r->timeline.merge_short_ms = ms;
+	return RLI_OK;
+}
+
+static const option_spec options[] = {
+	{ "--input-path", "input.path", "PATH", "root folder of the profiling data (required)", set_input_path },
+	{ "--output-path", "output.path", "PATH", "folder for the outputs, created if missing (default: output)", set_output_path },
+	{ "--profiler-type", "timeline.parser.type", "TYPE", "mstx, torch, nvtx, or auto to detect it (default: auto)", set_profiler },
+	{ "--vis-type", "timeline.visualizer.type", "LIST", "outputs, comma-separated: png, html, pdf, none (default: html)", set_vis },
+	{ "--rank-list", "input.rank_list", "RANKS", "all, or ranks such as 0,2,4-7 (default: all)", set_rank_list },
+	{ "--export", NULL, "FORMATS", "also write the parsed table: csv, jsonl (rl_events.csv, rl_events.jsonl)", set_export },
+	{ "--merge-short-ms", NULL, "MS", "merge chains of bars of at most MS ms, 2 ms apart (default: off)", set_merge },
+	{ "--width", "timeline.visualizer.width", "PX", "picture width in CSS pixels (default: 2000)", set_width },
+	{ "--scale", "timeline.visualizer.scale", "N", "device pixels per CSS pixel in the PNG (default: 2)", set_scale },
+	{ "--jobs", NULL, "N", "parse N input units at once (default: number of CPUs)", set_jobs },
+	{ "--input-type", NULL, "TYPE", "legacy: multi_json_mstx|torch|nvtx, must agree with the parser", set_input_type },
+	{ "--pipeline-type", "pipeline.type", "NAME", "legacy: OfflineInsightPipeline, the only pipeline", set_pipeline },
+	{ NULL, "preset", "NAME", "timeline (memory and heatmap are not available yet)", set_preset },
+	{ NULL, "memory.parser.type", NULL, NULL, set_unavailable },
+	{ NULL, "memory.visualizer.type", NULL, NULL, set_unavailable },
+	{ NULL, "heatmap.parser.type", NULL, NULL, set_unavailable },
+	{ NULL, "heatmap.visualizer.type", NULL, NULL, set_unavailable },
+};
+#define OPTION_COUNT (sizeof(options) / sizeof(options[0]))
+
+static const option_spec *find_flag(const char *flag, size_t len)
+{
+	for (size_t i = 0; i < OPTION_COUNT; i++)
+		if (options[i].flag && strlen(options[i].flag) == len &&
+		    strncmp(options[i].flag, flag, len) == 0)
+			return &options[i];
+	return NULL;
+}
+
+static const option_spec *find_key(const char *key, size_t len)
+{
+	for (size_t i = 0; i < OPTION_COUNT; i++)
+		if (options[i].config_key && strlen(options[i].config_key) == len &&
+		    strncmp(options[i].config_key, key, len) == 0)
+			return &options[i];
+	return NULL;
+}
+
+static int parse_switch(cli_request *r, const char *arg)
+{
+	if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0)
+		r->action = CLI_HELP;
+	else if (strcmp(arg, "--version") == 0 || strcmp(arg, "-V") == 0)
+		r->action = r->action == CLI_HELP ? CLI_HELP : CLI_VERSION;
+	else if (strcmp(arg, "-q") == 0 || strcmp(arg, "--quiet") == 0)
+		r->verbosity = -1;
+	else if (strcmp(arg, "-v") == 0 || strcmp(arg, "--verbose") == 0)
+		r->verbosity = r->verbosity < 0 ? 1 : r->verbosity + 1;
+	else if (strcmp(arg, "-vv") == 0)
+		r->verbosity = 2;
+	else
+		return 0;
+	return 1;
+}
+
+int cli_parse_args(cli_request *r, int argc, char **argv)
+{
+	int explicit_vis = 0;
+
+	memset(r, 0, sizeof(*r));
+	r->output_path = "output";
+	r->rank_list = "all";
+	r->profiler = RLI_PROFILER_AUTO;
+	rli_timeline_options_init(&r->timeline);
+
+	/* --help anywhere wins, as in the reference, even next to bad arguments. */
+	for (int i = 1; i < argc; i++)
+		if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
+			r->action = CLI_HELP;
+			return RLI_OK;
+		}
+
+	for (int i = 1; i < argc; i++) {
+		const char *arg = argv[i];
+		const option_spec *spec;
+		const char *value;
+		int error;
+
+		if (parse_switch(r, arg))
+			continue;
+		if (strncmp(arg, "--", 2) == 0) {
+			const char *eq = strchr(arg, '=');
+			size_t len = eq ? (size_t)(eq - arg) : strlen(arg);
+			spec = find_flag(arg, len);
+			if (!spec)
+				return rli_error_set(RLI_EUSAGE, "unknown option '%.*s' (see --help)", (int)len, arg);
+			if (eq) {
+				value = eq + 1;
+			} else if (i + 1 < argc) {
+				value = argv[++i];
+			} else {
+				return rli_error_set(RLI_EUSAGE, "%s needs a value", spec->flag);
+			}
+			if ((error = spec->set(r, value, spec->flag)) < 0)
+				return error;
+			explicit_vis |= spec->set == set_vis;
+		} else if (arg[0] != '-' && strchr(arg, '=')) {
+			const char *eq = strchr(arg, '=');
+			spec = find_key(arg, (size_t)(eq - arg));
+			if (!spec) {
+				if (strncmp(arg, "config_path=", 12) == 0)
+					return rli_error_set(RLI_EUSAGE,
+							     "config_path: YAML configuration files are not supported yet; "
+							     "pass the keys on the command line");
+				return rli_error_set(RLI_EUSAGE, "Key '%.*s' is not in the configuration (see --help)",
+						     (int)(eq - arg), arg);
+			}
+			if ((error = spec->set(r, eq + 1, spec->config_key)) < 0)
+				return error;
+			explicit_vis |= spec->set == set_vis;
+		} else {
+			return rli_error_set(RLI_EUSAGE, "unexpected argument '%s' (see --help)", arg);
+		}
+	}
+
+	if (r->action != CLI_RUN)
+		return RLI_OK;
+	if (!r->input_path)
+		return rli_error_set(RLI_EUSAGE, "Missing mandatory value: input.path (give --input-path PATH)");
+	/* An export-only run draws nothing unless asked; otherwise the reference's default, HTML. */
+	if (!explicit_vis && !r->export_csv && !r->export_jsonl)
+		r->vis_types[r->vis_count++] = "html";
+	return RLI_OK;
+}
+
+void cli_print_help(FILE *fp)
+{
+	fputs("Usage: rl-insight [OPTIONS] [key=value ...]\n"
+	      "\n"
+	      "RL Insight: where the time of a reinforcement-learning run went, per rank and phase.\n"
+	      "Reads Ascend MSTX, PyTorch profiler and Nsight NVTX profiles and draws the RL\n"
+	      "timeline as rl_timeline.png, rl_timeline.html and rl_timeline.pdf.\n"
+	      "\n"
+	      "Options (each also written --option=VALUE; the key=value form is in brackets):\n",
+	      fp);
+	for (size_t i = 0; i < OPTION_COUNT; i++) {
+		const option_spec *o = &options[i];
+		char left[64];
+		if (!o->help || !o->flag)
+			continue;
+		snprintf(left, sizeof(left), "%s %s", o->flag, o->metavar);
+		fprintf(fp, "  %-24s %s", left, o->help);
+		if (o->config_key)
+			fprintf(fp, " [%s]", o->config_key);
+		putc('\n', fp);
+	}
+	fputs("  -q, --quiet              print errors only\n"
+	      "  -v, --verbose            also print progress details and timings (-vv: debug)\n"
+	      "  -h, --help               print this help and exit\n"
+	      "      --version            print the version and exit\n"
+	      "\n"
+	      "Configuration keys, for scripts written for the Python tool:\n"
+	      "  input.path=PATH  output.path=PATH  input.rank_list=RANKS\n"
+	      "  timeline.parser.type=mstx|torch|nvtx|auto  timeline.visualizer.type=png|html|pdf\n"
+	      "  timeline.visualizer.width=PX  timeline.visualizer.scale=N\n"
+	      "  pipeline.type=OfflineInsightPipeline  preset=timeline\n"
+	      "\n"
+	      "Exit status:\n"
+	      "  0  success\n"
+	      "  1  internal error (out of memory, a bug)\n"
+	      "  2  usage error\n"
+	      "  3  input invalid, or nothing to draw\n"
+	      "  4  an output could not be written\n"
+	      "  5  some input units failed and were skipped; the rest were drawn\n"
+	      "\n"
+	      "Examples:\n"
+	      "  rl-insight --input-path prof/ --vis-type png,html,pdf --output-path out/\n"
+	      "  rl-insight input.path=prof/ timeline.parser.type=mstx timeline.visualizer.type=png output.path=out/\n"
+	      "  rl-insight --input-path prof/ --export csv --rank-list 0-7\n",
+	      fp);
+}

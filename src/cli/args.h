@@ -1,0 +1,36 @@
+/* args.h: the command line, both styles (flags and key=value), mapped to one request. */
+#ifndef RLI_CLI_ARGS_H
+#define RLI_CLI_ARGS_H
+
+#include "rl_insight.h"
+
+#include <stdio.h>
+
+#define RLI_MAX_OUTPUTS 8
+
+typedef enum { CLI_RUN = 0, CLI_HELP, CLI_VERSION } cli_action;
+
+typedef struct {
+	cli_action action;
+	const char *input_path;
+	const char *output_path;        /* default "output" */
+	const char *rank_list;          /* default "all" */
+	rli_profiler profiler;          /* default auto */
+	const char *vis_types[RLI_MAX_OUTPUTS]; /* back-end names, in the order given */
+	int vis_count;
+	int export_csv, export_jsonl;
+	rli_timeline_options timeline;
+	unsigned jobs;                  /* 0 = CPU count */
+	int verbosity;                  /* -1 quiet, 0 default, 1 verbose, 2 debug */
+} cli_request;
+
+/*
+ * Fills *request from argv. Returns RLI_OK, or RLI_EUSAGE with a message in
+ * rli_error_last(). Strings point into argv or static storage.
+ */
+int cli_parse_args(cli_request *request, int argc, char **argv);
+
+/* The --help text. */
+void cli_print_help(FILE *fp);
+
+#endif
