@@ -168,7 +168,7 @@ static int run(console *c, const cli_request *request)
 		return parse_result;
 	}
 	if (request->profiler == RLI_PROFILER_AUTO)
-		say(c, 0, "", "detected a %s profile in %s", rli_profiler_name(detected),
+		say(c, 0, "", "detected %s profiles in %s", rli_profiler_name(detected),
 		    request->input_path);
 	say(c, 1, "", "timing: parse %.1f ms, %zu events", now_ms() - t, rli_events_count(events));
 
