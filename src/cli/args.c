@@ -1,5 +1,6 @@
 /* args.c: the command line, both styles (flags and key=value), mapped to one request. */
 #include "args.h"
+#include "config_file.h"
 #include "common/error.h"
 
 #include <errno.h>
@@ -248,6 +249,46 @@ static const option_spec *find_key(const char *key, size_t len)
 	return NULL;
 }
 
+typedef struct {
+	cli_request *request;
+	const char *path;
+	int explicit_vis;
+} config_context;
+
+/* Applies one key of a config_path file; the value must outlive the file's buffer. */
+static int apply_config_key(void *ctx, const char *key, const char *value, int line)
+{
+	config_context *c = ctx;
+	cli_request *r = c->request;
+	const option_spec *spec = find_key(key, strlen(key));
+	char *copy, **owned;
+	int error;
+
+	if (!spec)
+		return rli_error_set(RLI_EUSAGE, "%s:%d: Key '%s' is not in the configuration", c->path,
+				     line, key);
+	owned = realloc(r->owned, (r->owned_count + 1) * sizeof(*owned));
+	if (!owned)
+		return rli_error_oom();
+	r->owned = owned;
+	if (!(copy = strdup(value)))
+		return rli_error_oom();
+	r->owned[r->owned_count++] = copy;
+	if ((error = spec->set(r, copy, spec->config_key)) < 0)
+		return rli_error_set(error, "%s:%d: %s", c->path, line, rli_error_last());
+	c->explicit_vis |= spec->set == set_vis;
+	return RLI_OK;
+}
+
+void cli_request_dispose(cli_request *r)
+{
+	for (size_t i = 0; i < r->owned_count; i++)
+		free(r->owned[i]);
+	free(r->owned);
+	r->owned = NULL;
+	r->owned_count = 0;
+}
+
 static int parse_switch(cli_request *r, const char *arg)
 {
 	if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0)
@@ -282,6 +323,17 @@ int cli_parse_args(cli_request *r, int argc, char **argv)
 			return RLI_OK;
 		}
 
+	/* A config file is merged first, so the command line's keys override it (as OmegaConf does). */
+	for (int i = 1; i < argc; i++) {
+		if (strncmp(argv[i], "config_path=", 12) == 0) {
+			config_context ctx = { r, argv[i] + 12, 0 };
+			int error = config_file_read(ctx.path, apply_config_key, &ctx);
+			if (error < 0)
+				return error;
+			explicit_vis |= ctx.explicit_vis;
+		}
+	}
+
 	for (int i = 1; i < argc; i++) {
 		const char *arg = argv[i];
 		const option_spec *spec;
@@ -309,11 +361,9 @@ int cli_parse_args(cli_request *r, int argc, char **argv)
 		} else if (arg[0] != '-' && strchr(arg, '=')) {
 			const char *eq = strchr(arg, '=');
 			spec = find_key(arg, (size_t)(eq - arg));
+			if (strncmp(arg, "config_path=", 12) == 0)
+				continue;
 			if (!spec) {
-				if (strncmp(arg, "config_path=", 12) == 0)
-					return rli_error_set(RLI_EUSAGE,
-							     "config_path: YAML configuration files are not supported yet; "
-							     "pass the keys on the command line");
 				return rli_error_set(RLI_EUSAGE, "Key '%.*s' is not in the configuration (see --help)",
 						     (int)(eq - arg), arg);
 			}
@@ -366,6 +416,7 @@ void cli_print_help(FILE *fp)
 	      "  timeline.parser.type=mstx|torch|nvtx|auto  timeline.visualizer.type=png|html|pdf\n"
 	      "  timeline.visualizer.width=PX  timeline.visualizer.scale=N\n"
 	      "  pipeline.type=OfflineInsightPipeline  preset=timeline\n"
+	      "  config_path=FILE  a YAML file of these keys; keys on the command line win\n"
 	      "\n"
 	      "Exit status:\n"
 	      "  0  success\n"

@@ -22,6 +22,8 @@ typedef struct {
 	rli_timeline_options timeline;
 	unsigned jobs;                  /* 0 = CPU count */
 	int verbosity;                  /* -1 quiet, 0 default, 1 verbose, 2 debug */
+	char **owned;                   /* values read from config_path files */
+	size_t owned_count;
 } cli_request;
 
 /*
@@ -29,6 +31,9 @@ typedef struct {
  * rli_error_last(). Strings point into argv or static storage.
  */
 int cli_parse_args(cli_request *request, int argc, char **argv);
+
+/* Frees what cli_parse_args allocated. */
+void cli_request_dispose(cli_request *request);
 
 /* The --help text. */
 void cli_print_help(FILE *fp);

@@ -201,16 +201,15 @@ int main(int argc, char **argv)
 
 	if (error < 0) {
 		fprintf(stderr, "rl-insight: %s\n", rli_error_last());
-		return exit_status(RLI_EUSAGE);
-	}
-	if (request.action == CLI_HELP) {
+		error = exit_status(error);
+	} else if (request.action == CLI_HELP) {
 		cli_print_help(stdout);
-		return 0;
-	}
-	if (request.action == CLI_VERSION) {
+	} else if (request.action == CLI_VERSION) {
 		printf("rl-insight %s\n", RLI_VERSION);
-		return 0;
+	} else {
+		c.verbosity = request.verbosity;
+		error = exit_status(run(&c, &request));
 	}
-	c.verbosity = request.verbosity;
-	return exit_status(run(&c, &request));
+	cli_request_dispose(&request);
+	return error;
 }
