@@ -1,0 +1,128 @@
+/* test_events.c: the event table (interning, merge, stable sort, filter) and --export formats. */
+#include "events/events.h"
+#include "harness.h"
+
+#include <stdint.h>
+#include <unistd.h>
+
+static char *slurp(const char *path)
+{
+	FILE *fp = fopen(path, "rb");
+	char *text;
+	long size;
+	if (!fp)
+		return NULL;
+	fseek(fp, 0, SEEK_END);
+	size = ftell(fp);
+	rewind(fp);
+	text = calloc(1, (size_t)size + 1);
+	if (text && fread(text, 1, (size_t)size, fp) != (size_t)size) {
+		free(text);
+		text = NULL;
+	}
+	fclose(fp);
+	return text;
+}
+
+static void append(rli_events *ev, const char *name, const char *role, int64_t rank, double start,
+		   double dur, const char *tid, int tid_is_text)
+{
+	rli_event_in row = { name, role, NULL, tid, tid_is_text, rank, start, dur };
+	CHECK_INT(rli_events_append(ev, &row), RLI_OK);
+}
+
+static void test_interning_and_merge(void)
+{
+	rli_events *a, *b;
+	rli_event row;
+	CHECK_INT(rli_events_new(&a), RLI_OK);
+	CHECK_INT(rli_events_new(&b), RLI_OK);
+	append(a, "update_actor", "actor", 0, 10.0, 5.0, "11", 0);
+	append(a, "update_actor", "actor", 1, 12.0, 5.0, "11", 0);
+	/* b's pool numbers its strings differently; merging must re-map them. */
+	append(b, "generate", "rollout", 2, 1.0, 2.0, "70000", 1);
+	append(b, "update_actor", "actor", 3, 11.0, 1.5, "11", 0);
+	CHECK_INT(a->strings.count, 4); /* update_actor, actor, default, 11 */
+	CHECK_INT(a->name[0], a->name[1]);
+	CHECK_INT(rli_events_append_all(a, b), RLI_OK);
+	CHECK_INT(rli_events_count(a), 4);
+	rli_events_get(&row, a, 2);
+	CHECK_STR(row.name, "generate");
+	CHECK_STR(row.role, "rollout");
+	CHECK_STR(row.domain, "default");
+	CHECK_STR(row.tid, "70000");
+	CHECK_INT(row.tid_is_text, 1);
+	CHECK_INT(a->name[3], a->name[0]);
+	CHECK_NEAR(row.end_ms, 3.0, 0);
+	rli_events_free(a);
+	rli_events_free(b);
+}
+
+static void test_stable_sort_and_filter(void)
+{
+	rli_events *ev;
+	uint8_t keep[6] = { 1, 0, 1, 1, 1, 1 };
+	const int64_t want_ranks[] = { 5, 1, 3, 4, 0, 2 };
+	CHECK_INT(rli_events_new(&ev), RLI_OK);
+	/* Equal starts must keep their incoming order (ranks 1, 3, 4 at t = 5). */
+	append(ev, "a", "r", 0, 9.0, 1.0, "1", 0);
+	append(ev, "a", "r", 1, 5.0, 1.0, "1", 0);
+	append(ev, "a", "r", 2, 9.5, 1.0, "1", 0);
+	append(ev, "a", "r", 3, 5.0, 2.0, "1", 0);
+	append(ev, "a", "r", 4, 5.0, 3.0, "1", 0);
+	append(ev, "a", "r", 5, 1.0, 1.0, "1", 0);
+	CHECK_INT(rli_events_sort_by_start(ev), RLI_OK);
+	for (size_t i = 0; i < 6; i++)
+		CHECK_INT(ev->rank_id[i], want_ranks[i]);
+	CHECK_NEAR(ev->duration_ms[3], 3.0, 0);
+	rli_events_filter(ev, keep);
+	CHECK_INT(rli_events_count(ev), 5);
+	CHECK_INT(ev->rank_id[1], 3);
+	rli_events_free(ev);
+}
+
+static void test_export(const char *dir)
+{
+	rli_events *ev;
+	char csv_path[4096], jsonl_path[4096];
+	char *csv, *jsonl;
+	snprintf(csv_path, sizeof(csv_path), "%s/events.csv", dir);
+	snprintf(jsonl_path, sizeof(jsonl_path), "%s/events.jsonl", dir);
+	CHECK_INT(rli_events_new(&ev), RLI_OK);
+	append(ev, "compute_log_prob", "compute_log_prob", 1, 6589107257.5574398, 21005.57763, "70001", 1);
+	append(ev, "say \"hi\", then <go>", "actor", 0, 1773285899049.1619, 60.444000000000003,
+	       "3550586784", 0);
+	CHECK_INT(rli_events_export(ev, RLI_EXPORT_CSV, csv_path), RLI_OK);
+	CHECK_INT(rli_events_export(ev, RLI_EXPORT_JSONL, jsonl_path), RLI_OK);
+	csv = slurp(csv_path);
+	jsonl = slurp(jsonl_path);
+	/* %.17g, as in the reference's tables; fields quoted only when they must be. */
+	CHECK_STR(csv, "name,role,domain,start_time_ms,end_time_ms,duration_ms,rank_id,tid\n"
+		       "compute_log_prob,compute_log_prob,default,6589107257.5574398,6589128263.1350698,"
+		       "21005.57763,1,70001\n"
+		       "\"say \"\"hi\"\", then <go>\",actor,default,1773285899049.1619,1773285899109.606,"
+		       "60.444000000000003,0,3550586784\n");
+	/* Shortest round-trip numbers; the NVTX tid stays a string, MSTX's a number. */
+	CHECK_STR(jsonl, "{\"name\": \"compute_log_prob\", \"role\": \"compute_log_prob\", \"domain\": "
+			 "\"default\", \"start_time_ms\": 6589107257.55744, \"end_time_ms\": "
+			 "6589128263.13507, \"duration_ms\": 21005.57763, \"rank_id\": 1, \"tid\": \"70001\"}\n"
+			 "{\"name\": \"say \\\"hi\\\", then <go>\", \"role\": \"actor\", \"domain\": "
+			 "\"default\", \"start_time_ms\": 1773285899049.1619, \"end_time_ms\": "
+			 "1773285899109.606, \"duration_ms\": 60.444, \"rank_id\": 0, \"tid\": 3550586784}\n");
+	/* An unwritable destination fails cleanly. */
+	CHECK_INT(rli_events_export(ev, RLI_EXPORT_CSV, "/nonexistent-dir/x.csv"), RLI_EOUTPUT);
+	CHECK(strstr(rli_error_last(), "/nonexistent-dir/x.csv") != NULL);
+	free(csv);
+	free(jsonl);
+	unlink(csv_path);
+	unlink(jsonl_path);
+	rli_events_free(ev);
+}
+
+int main(int argc, char **argv)
+{
+	test_interning_and_merge();
+	test_stable_sort_and_filter();
+	test_export(argc > 1 ? argv[1] : ".");
+	TEST_DONE();
+}
