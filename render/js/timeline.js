@@ -1,0 +1,1015 @@
+/* timeline.js: rl-insight's canvas renderer for rl_timeline.html; it draws the layout model and never re-decides it. */
+(function () {
+  'use strict';
+
+  var ALIGN_H = ['left', 'center', 'right'];
+  var ALIGN_V = ['top', 'middle', 'bottom'];
+  /* Bars at least this many device pixels wide are drawn as rectangles; thinner ones merge per column. */
+  var WIDE_PX = 1;
+  var HOVER_SLOP_CSS_PX = 3;
+  var MAX_CANVAS_SIDE = 16000;
+  var MAX_CANVAS_AREA = 1.2e8;
+
+  function readJson(id) {
+    var element = document.getElementById(id);
+    return JSON.parse(element.textContent);
+  }
+
+  function decodeBase64(text) {
+    var binary = atob(text);
+    var length = binary.length;
+    var bytes = new Uint8Array(length);
+    for (var i = 0; i < length; i++) bytes[i] = binary.charCodeAt(i);
+    return bytes;
+  }
+
+  /* ---- the bars: runs of (row, series), times exact, prefix max of ends per run ---- */
+
+  function decodeBars(spec, rowCount) {
+    var runBytes = decodeBase64(spec.runs);
+    var data = decodeBase64(spec.data);
+    var runCount = spec.runCount, count = spec.count;
+    var runRow = new Uint32Array(runCount), runSeries = new Uint32Array(runCount);
+    var runFirst = new Uint32Array(runCount + 1);
+    var pos = 0, i, r;
+
+    function varint(bytes) {
+      var value = 0, factor = 1, byte;
+      do {
+        byte = bytes[pos++];
+        value += (byte & 127) * factor;
+        factor *= 128;
+      } while (byte & 128);
+      return value;
+    }
+
+    var first = 0;
+    for (r = 0; r < runCount; r++) {
+      runRow[r] = varint(runBytes);
+      runSeries[r] = varint(runBytes);
+      runFirst[r] = first;
+      first += varint(runBytes);
+    }
+    runFirst[runCount] = first;
+    if (first !== count) throw new Error('rl-insight: bar runs do not add up');
+
+    var start = new Float64Array(count), end = new Float64Array(count), maxEnd = new Float64Array(count);
+    if (spec.encoding === 'grid') {
+      var unit = Math.pow(2, -spec.gridBits);
+      pos = 0;
+      for (r = 0; r < runCount; r++) {
+        var previous = 0, stop = runFirst[r + 1];
+        for (i = runFirst[r]; i < stop; i++) {
+          /* zigzag varints, decoded with arithmetic: values reach 2^54 */
+          var z = 0, f = 1, b;
+          do { b = data[pos++]; z += (b & 127) * f; f *= 128; } while (b & 128);
+          var n = previous + (z % 2 ? -(z + 1) / 2 : z / 2);
+          z = 0; f = 1;
+          do { b = data[pos++]; z += (b & 127) * f; f *= 128; } while (b & 128);
+          var m = n + (z % 2 ? -(z + 1) / 2 : z / 2);
+          start[i] = n * unit;
+          end[i] = m * unit;
+          previous = n;
+        }
+      }
+    } else {
+      var floats = new Float64Array(data.buffer, data.byteOffset, count * 2);
+      for (i = 0; i < count; i++) {
+        start[i] = floats[2 * i];
+        end[i] = floats[2 * i + 1];
+      }
+    }
+    for (r = 0; r < runCount; r++) {
+      var running = -Infinity;
+      for (i = runFirst[r]; i < runFirst[r + 1]; i++) {
+        if (end[i] > running) running = end[i];
+        maxEnd[i] = running;
+      }
+    }
+    var rowRuns = [];
+    for (r = 0; r < rowCount; r++) rowRuns.push([]);
+    for (r = 0; r < runCount; r++) rowRuns[runRow[r]].push(r);
+    return {
+      count: count, runSeries: runSeries, runFirst: runFirst, rowRuns: rowRuns,
+      start: start, end: end, maxEnd: maxEnd
+    };
+  }
+
+  /* First index in [lo, hi) with array[index] >= value (array ascending there). */
+  function lowerBound(array, lo, hi, value) {
+    while (lo < hi) {
+      var mid = (lo + hi) >>> 1;
+      if (array[mid] < value) lo = mid + 1; else hi = mid;
+    }
+    return lo;
+  }
+
+  /* First index in [lo, hi) with array[index] > value. */
+  function upperBound(array, lo, hi, value) {
+    while (lo < hi) {
+      var mid = (lo + hi) >>> 1;
+      if (array[mid] <= value) lo = mid + 1; else hi = mid;
+    }
+    return lo;
+  }
+
+  /* ---- ticks: the same 1/2/5 x 10^k rule as rli_nice_ticks in the C layout ---- */
+
+  function niceTicks(lo, hi, target) {
+    var span = hi - lo;
+    if (!(span > 0) || !isFinite(span)) return [];
+    var raw = span / Math.max(1, target);
+    var magnitude = Math.pow(10, Math.floor(Math.log10(raw)));
+    var normal = raw / magnitude;
+    var step = (normal <= 1 ? 1 : normal <= 2 ? 2 : normal <= 5 ? 5 : 10) * magnitude;
+    var decimals = Math.max(0, -Math.floor(Math.log10(step) + 1e-9));
+    var first = Math.ceil(lo / step - 1e-9), last = Math.floor(hi / step + 1e-9);
+    var ticks = [];
+    for (var k = first; k <= last && ticks.length < 200; k++) {
+      var value = k * step;
+      var label = value.toFixed(decimals);
+      if (/^-0(\.0*)?$/.test(label)) label = label.slice(1);
+      ticks.push({ value: value, label: label });
+    }
+    return ticks;
+  }
+
+  function formatMs(value) {
+    var text = value.toFixed(3);
+    return text === '-0.000' ? '0.000' : text;
+  }
+
+  function cssFontFamily(list) {
+    var names = String(list || '').split(',').map(function (s) { return s.trim(); }).filter(Boolean);
+    return names.map(function (s) { return JSON.stringify(s); }).concat(['sans-serif']).join(', ');
+  }
+
+  function parseColor(hex) {
+    var value = parseInt(String(hex).slice(1), 16) || 0;
+    return [(value >> 16) & 255, (value >> 8) & 255, value & 255];
+  }
+
+  function element(tag, className, text) {
+    var node = document.createElement(tag);
+    if (className) node.className = className;
+    if (text !== undefined) node.textContent = text;
+    return node;
+  }
+
+  /* ---- the application ---- */
+
+  function Timeline(model, bars) {
+    var self = this;
+    this.model = model;
+    this.bars = bars;
+    this.family = cssFontFamily(model.fontFamily);
+    this.seriesRgb = model.series.map(function (s) { return parseColor(s.color); });
+    this.hidden = new Uint8Array(model.series.length);
+    this.order = 'rank';
+    this.hoverMode = 'closest';
+    this.dragMode = 'zoom';
+    this.filter = '';
+    this.left = model.xMin;
+    this.right = model.xMax;
+    this.ellipsized = new Map();
+    this.summary = { count: new Float64Array(model.series.length), total: new Float64Array(model.series.length) };
+    this.drawCount = 0;
+    this.tickTarget = Math.max(2, (model.xticks.length || 8) - 1);
+    this.rowModelCenter = function (row) { return model.plot[1] + (row + 0.5) * model.rowPitch; };
+    this.buildDom();
+    this.updateDisplayRows();
+    this.resize();
+    window.addEventListener('resize', function () { self.resize(); self.draw(); });
+  }
+
+  Timeline.prototype.buildDom = function () {
+    var self = this, model = this.model;
+    document.body.style.fontFamily = this.family;
+    var app = element('div', 'rli-app');
+    var toolbar = element('div', 'rli-toolbar');
+    this.buttons = {};
+
+    function group(entries) {
+      var box = element('div', 'rli-group');
+      entries.forEach(function (entry) {
+        var button = element('button', null, entry[1]);
+        button.type = 'button';
+        button.dataset.action = entry[0];
+        button.addEventListener('click', entry[2]);
+        self.buttons[entry[0]] = button;
+        box.appendChild(button);
+      });
+      toolbar.appendChild(box);
+    }
+    group([['hover-closest', 'Hover: Current Only', function () { self.setHoverMode('closest'); }],
+           ['hover-all', 'Hover: All Ranks', function () { self.setHoverMode('all'); }]]);
+    group([['sort-role', 'Sort: Default', function () { self.setOrder('role'); }],
+           ['sort-rank', 'Sort: By Rank ID', function () { self.setOrder('rank'); }]]);
+    group([['mode-zoom', 'Zoom', function () { self.setDragMode('zoom'); }],
+           ['mode-pan', 'Pan', function () { self.setDragMode('pan'); }],
+           ['reset', 'Reset', function () { self.reset(); }]]);
+    group([['export-png', 'Export PNG', function () { self.exportPng(); }]]);
+
+    this.filterInput = element('input', 'rli-filter');
+    this.filterInput.type = 'search';
+    this.filterInput.placeholder = 'Filter: name, role or rank';
+    this.filterInput.setAttribute('aria-label', 'Filter by name, role or rank');
+    this.filterInput.addEventListener('input', function () { self.setFilter(self.filterInput.value); });
+    toolbar.appendChild(this.filterInput);
+
+    function rangeInput(label, onSet) {
+      var wrapper = element('label', null, label + ' ');
+      var input = element('input');
+      input.type = 'number';
+      input.step = 'any';
+      input.addEventListener('change', onSet);
+      wrapper.appendChild(input);
+      wrapper.appendChild(document.createTextNode(' ms'));
+      toolbar.appendChild(wrapper);
+      return input;
+    }
+    this.leftInput = rangeInput('Left', function () { self.applyRangeInputs(); });
+    this.rightInput = rangeInput('Right', function () { self.applyRangeInputs(); });
+
+    var stage = element('div', 'rli-stage');
+    this.canvas = element('canvas');
+    this.canvas.setAttribute('role', 'img');
+    this.canvas.setAttribute('aria-label', model.title.text);
+    this.box = element('div', 'rli-box');
+    this.tooltip = element('div', 'rli-tooltip');
+    stage.appendChild(this.canvas);
+    stage.appendChild(this.box);
+    stage.appendChild(this.tooltip);
+    this.stage = stage;
+
+    var summary = element('div', 'rli-summary');
+    var table = element('table');
+    table.appendChild(element('caption', null, 'In view'));
+    var head = element('tr');
+    ['Name', 'Bars', 'Total duration (ms)'].forEach(function (h) { head.appendChild(element('th', null, h)); });
+    table.appendChild(head);
+    this.summaryCells = model.series.map(function (s, index) {
+      var row = element('tr');
+      var nameCell = element('td');
+      var swatch = element('span', 'rli-swatch');
+      swatch.style.background = s.color;
+      nameCell.appendChild(swatch);
+      nameCell.appendChild(document.createTextNode(s.name));
+      var countCell = element('td', 'rli-num'), totalCell = element('td', 'rli-num');
+      row.appendChild(nameCell);
+      row.appendChild(countCell);
+      row.appendChild(totalCell);
+      row.dataset.series = String(index);
+      table.appendChild(row);
+      return { row: row, count: countCell, total: totalCell };
+    });
+    summary.appendChild(table);
+
+    app.appendChild(toolbar);
+    app.appendChild(stage);
+    app.appendChild(summary);
+    document.body.appendChild(app);
+    this.app = app;
+    this.bindPointer();
+    this.refreshButtons();
+  };
+
+  Timeline.prototype.refreshButtons = function () {
+    var b = this.buttons;
+    b['hover-closest'].classList.toggle('rli-active', this.hoverMode === 'closest');
+    b['hover-all'].classList.toggle('rli-active', this.hoverMode === 'all');
+    b['sort-role'].classList.toggle('rli-active', this.order === 'role');
+    b['sort-rank'].classList.toggle('rli-active', this.order === 'rank');
+    b['mode-zoom'].classList.toggle('rli-active', this.dragMode === 'zoom');
+    b['mode-pan'].classList.toggle('rli-active', this.dragMode === 'pan');
+    this.canvas.classList.toggle('rli-pan', this.dragMode === 'pan');
+  };
+
+  /* Which rows show, top to bottom, and which series each may show under the filter. */
+  Timeline.prototype.updateDisplayRows = function () {
+    var model = this.model, bars = this.bars;
+    var base = [], r;
+    if (this.order === 'role') base = model.orderByRole.slice();
+    else for (r = 0; r < model.rows.length; r++) base.push(r);
+    var query = this.filter.trim().toLowerCase();
+    this.rowSeriesMask = null;
+    if (!query) {
+      this.displayRows = base;
+      return;
+    }
+    var seriesMatch = model.series.map(function (s) { return s.name.toLowerCase().indexOf(query) >= 0; });
+    var shown = [], masks = new Map();
+    base.forEach(function (row) {
+      var info = model.rows[row];
+      if (info.label.toLowerCase().indexOf(query) >= 0 || info.role.toLowerCase().indexOf(query) >= 0 ||
+          info.rank === query || ('rank ' + info.rank) === query) {
+        shown.push(row);
+        return;
+      }
+      var runs = bars.rowRuns[row];
+      for (var k = 0; k < runs.length; k++) {
+        if (seriesMatch[bars.runSeries[runs[k]]]) {
+          shown.push(row);
+          masks.set(row, seriesMatch);
+          return;
+        }
+      }
+    });
+    this.displayRows = shown;
+    this.rowSeriesMask = masks;
+  };
+
+  Timeline.prototype.seriesShown = function (row, series) {
+    if (this.hidden[series]) return false;
+    if (!this.rowSeriesMask) return true;
+    var mask = this.rowSeriesMask.get(row);
+    return !mask || mask[series];
+  };
+
+  /* Page units -> device pixels; the page keeps the PNG's proportions, scaled to the window. */
+  Timeline.prototype.resize = function () {
+    var model = this.model;
+    var available = Math.max(320, (document.documentElement.clientWidth || window.innerWidth) - 24);
+    this.fit = available / model.width;
+    var ratio = window.devicePixelRatio || 1;
+    var scale = this.fit * ratio;
+    scale = Math.min(scale, MAX_CANVAS_SIDE / model.width, MAX_CANVAS_SIDE / model.height,
+                     Math.sqrt(MAX_CANVAS_AREA / (model.width * model.height)));
+    this.deviceScale = scale;
+    this.canvas.width = Math.max(1, Math.round(model.width * scale));
+    this.canvas.height = Math.max(1, Math.round(model.height * scale));
+    this.canvas.style.width = (model.width * this.fit) + 'px';
+    this.canvas.style.height = (model.height * this.fit) + 'px';
+  };
+
+  Timeline.prototype.ticks = function () {
+    var model = this.model;
+    if (this.left === model.xMin && this.right === model.xMax && model.xticks.length) return model.xticks;
+    return niceTicks(this.left, this.right, this.tickTarget);
+  };
+
+  Timeline.prototype.fontFor = function (size, bold) {
+    return (bold ? 'bold ' : '') + size + 'px ' + this.family;
+  };
+
+  Timeline.prototype.fitText = function (ctx, text, maxWidth) {
+    if (!(maxWidth > 0) || ctx.measureText(text).width <= maxWidth) return text;
+    var key = ctx.font + '\u0000' + maxWidth + '\u0000' + text;
+    var cached = this.ellipsized.get(key);
+    if (cached !== undefined) return cached;
+    var chars = Array.from(text), lo = 0, hi = chars.length;
+    while (lo < hi) {
+      var mid = (lo + hi + 1) >> 1;
+      if (ctx.measureText(chars.slice(0, mid).join('') + '\u2026').width <= maxWidth) lo = mid; else hi = mid - 1;
+    }
+    var result = chars.slice(0, lo).join('') + '\u2026';
+    this.ellipsized.set(key, result);
+    return result;
+  };
+
+  Timeline.prototype.drawText = function (ctx, text, y, color) {
+    if (!text || !text.text) return;
+    ctx.save();
+    ctx.translate(text.x, y === undefined ? text.y : y);
+    if (text.angle) ctx.rotate(-text.angle * Math.PI / 180);
+    ctx.font = this.fontFor(text.size, text.bold);
+    ctx.fillStyle = color || text.color;
+    ctx.textAlign = ALIGN_H[text.halign] || 'left';
+    ctx.textBaseline = ALIGN_V[text.valign] || 'alphabetic';
+    ctx.fillText(this.fitText(ctx, text.text, text.maxWidth), 0, 0);
+    ctx.restore();
+  };
+
+  /* Draws the whole page onto ctx at `scale` device pixels per page unit. */
+  Timeline.prototype.paint = function (ctx, scale) {
+    var model = this.model, plot = model.plot, self = this;
+    var start = performance.now();
+    ctx.setTransform(1, 0, 0, 1, 0, 0);
+    ctx.fillStyle = model.background;
+    ctx.fillRect(0, 0, ctx.canvas.width, ctx.canvas.height);
+    ctx.setTransform(scale, 0, 0, scale, 0, 0);
+
+    var span = this.right - this.left;
+    var ticks = this.ticks();
+    ctx.strokeStyle = model.gridColor;
+    ctx.lineWidth = model.gridWidth;
+    ctx.beginPath();
+    ticks.forEach(function (tick) {
+      var x = plot[0] + (tick.value - self.left) / span * plot[2];
+      if (x < plot[0] - 0.01 || x > plot[0] + plot[2] + 0.01) return;
+      ctx.moveTo(x, plot[1]);
+      ctx.lineTo(x, plot[1] + plot[3]);
+    });
+    ctx.stroke();
+
+    this.paintBars(ctx, scale);
+
+    ctx.setTransform(scale, 0, 0, scale, 0, 0);
+    ctx.font = this.fontFor(model.tickLabelSize, false);
+    ctx.fillStyle = model.textColor;
+    ctx.textAlign = 'center';
+    ctx.textBaseline = 'top';
+    ticks.forEach(function (tick) {
+      var x = plot[0] + (tick.value - self.left) / span * plot[2];
+      if (x < plot[0] - 0.01 || x > plot[0] + plot[2] + 0.01) return;
+      ctx.fillText(tick.label, x, plot[1] + plot[3] + model.tickLabelGap);
+    });
+
+    this.drawText(ctx, model.title);
+    this.drawText(ctx, model.xTitle);
+    this.drawText(ctx, model.yTitle);
+    this.displayRows.forEach(function (row, position) {
+      var label = model.rowLabels[row];
+      if (!label) return;
+      var offset = label.y - self.rowModelCenter(row);
+      self.drawText(ctx, label, plot[1] + (position + 0.5) * model.rowPitch + offset);
+    });
+    this.drawText(ctx, model.legendTitle);
+    model.series.forEach(function (s, index) {
+      var swatch = model.legendSwatches[index];
+      ctx.globalAlpha = self.hidden[index] ? 0.35 : 1;
+      if (swatch) {
+        ctx.fillStyle = s.color;
+        ctx.fillRect(swatch[0], swatch[1], swatch[2], swatch[3]);
+      }
+      self.drawText(ctx, model.legendLabels[index]);
+      ctx.globalAlpha = 1;
+    });
+    return performance.now() - start;
+  };
+
+  /*
+   * Bars of the visible rows and time range only (binary search on each run's
+   * prefix max of ends, stop at the first start past the view). Bars at least
+   * WIDE_PX device pixels wide are rectangles; thinner ones add their exact
+   * per-column union to a coverage layer, drawn with alpha = coverage.
+   */
+  Timeline.prototype.paintBars = function (ctx, scale) {
+    var model = this.model, bars = this.bars, plot = model.plot;
+    var left = this.left, right = this.right;
+    var layerLeft = Math.floor(plot[0] * scale), layerTop = Math.floor(plot[1] * scale);
+    var width = Math.max(1, Math.ceil((plot[0] + plot[2]) * scale) - layerLeft);
+    var height = Math.max(1, Math.ceil((plot[1] + plot[3]) * scale) - layerTop);
+    var layer = this.layerFor(width, height);
+    var pixels = layer.pixels;
+    pixels.fill(0);
+    var coverage = layer.coverage, accR = layer.r, accG = layer.g, accB = layer.b, accA = layer.a;
+    var rowPixels = layer.row;
+    var pxPerMs = plot[2] * scale / (right - left);
+    var origin = plot[0] * scale - layerLeft;
+    var start = bars.start, end = bars.end, maxEnd = bars.maxEnd;
+    var wide = this.wide || (this.wide = { x: new Float64Array(4096), w: new Float64Array(4096), y: new Float64Array(4096), s: new Uint32Array(4096), n: 0 });
+    wide.n = 0;
+    var count = this.summary.count, total = this.summary.total;
+    count.fill(0);
+    total.fill(0);
+    var half = model.barThickness * scale / 2;
+    var rows = this.displayRows;
+    var drawn = 0;
+
+    for (var position = 0; position < rows.length; position++) {
+      var row = rows[position];
+      var centre = (plot[1] + (position + 0.5) * model.rowPitch) * scale - layerTop;
+      var top = centre - half;
+      if (centre - half > height || centre + half < 0) continue;
+      var rowMin = width, rowMax = -1;
+      var runs = bars.rowRuns[row];
+      for (var k = 0; k < runs.length; k++) {
+        var run = runs[k], series = bars.runSeries[run];
+        if (!this.seriesShown(row, series)) continue;
+        var first = lowerBound(maxEnd, bars.runFirst[run], bars.runFirst[run + 1], left);
+        var stop = bars.runFirst[run + 1];
+        var unionLeft = 0, unionRight = -1, minColumn = width, maxColumn = -1;
+        var seriesCount = 0, seriesTotal = 0;
+        for (var i = first; i < stop; i++) {
+          var s = start[i];
+          if (s > right) break;
+          var e = end[i];
+          if (e < left) continue;
+          var a = s < left ? left : s, b = e > right ? right : e;
+          seriesCount++;
+          seriesTotal += b - a;
+          var x0 = origin + (a - left) * pxPerMs, x1 = origin + (b - left) * pxPerMs;
+          if (x1 - x0 >= WIDE_PX) {
+            if (wide.n === wide.x.length) this.growWide();
+            wide = this.wide;
+            wide.x[wide.n] = x0;
+            wide.w[wide.n] = x1 - x0;
+            wide.y[wide.n] = top;
+            wide.s[wide.n] = series;
+            wide.n++;
+            continue;
+          }
+          if (x0 > unionRight) {
+            if (unionRight > unionLeft) {
+              addCoverage(coverage, width, unionLeft, unionRight);
+              if (unionLeft < minColumn) minColumn = Math.max(0, Math.floor(unionLeft));
+              maxColumn = Math.min(width - 1, Math.floor(unionRight));
+            }
+            unionLeft = x0;
+            unionRight = x1;
+          } else if (x1 > unionRight) {
+            unionRight = x1;
+          }
+        }
+        if (unionRight > unionLeft) {
+          addCoverage(coverage, width, unionLeft, unionRight);
+          if (unionLeft < minColumn) minColumn = Math.max(0, Math.floor(unionLeft));
+          maxColumn = Math.min(width - 1, Math.floor(unionRight));
+        }
+        count[series] += seriesCount;
+        total[series] += seriesTotal;
+        drawn += seriesCount;
+        if (maxColumn >= minColumn) {
+          var rgb = this.seriesRgb[series];
+          for (var c = minColumn; c <= maxColumn; c++) {
+            var alpha = coverage[c];
+            if (alpha <= 0) continue;
+            if (alpha > 1) alpha = 1;
+            var keep = 1 - alpha;
+            accR[c] = rgb[0] * alpha + accR[c] * keep;
+            accG[c] = rgb[1] * alpha + accG[c] * keep;
+            accB[c] = rgb[2] * alpha + accB[c] * keep;
+            accA[c] = alpha + accA[c] * keep;
+            coverage[c] = 0;
+          }
+          if (minColumn < rowMin) rowMin = minColumn;
+          if (maxColumn > rowMax) rowMax = maxColumn;
+        }
+      }
+      if (rowMax >= rowMin) {
+        for (var column = rowMin; column <= rowMax; column++) {
+          var opacity = accA[column];
+          if (opacity > 0) {
+            var inverse = 1 / opacity;
+            rowPixels[column] = ((Math.round(opacity * 255) << 24) | (Math.round(accB[column] * inverse) << 16) |
+                                 (Math.round(accG[column] * inverse) << 8) | Math.round(accR[column] * inverse)) >>> 0;
+          } else {
+            rowPixels[column] = 0;
+          }
+          accR[column] = accG[column] = accB[column] = accA[column] = 0;
+        }
+        var y0 = Math.max(0, Math.round(top)), y1 = Math.min(height, Math.round(centre + half));
+        var slice = rowPixels.subarray(rowMin, rowMax + 1);
+        for (var y = y0; y < y1; y++) pixels.set(slice, y * width + rowMin);
+      }
+    }
+    this.drawnBars = drawn;
+
+    ctx.setTransform(1, 0, 0, 1, 0, 0);
+    layer.context.putImageData(layer.image, 0, 0);
+    ctx.drawImage(layer.canvas, layerLeft, layerTop);
+
+    ctx.save();
+    ctx.beginPath();
+    ctx.rect(layerLeft, layerTop, width, height);
+    ctx.clip();
+    var outline = model.barOutlineWidth * scale;
+    var barHeight = half * 2;
+    var current = -1;
+    for (var w = 0; w < wide.n; w++) {
+      if (wide.s[w] !== current) {
+        current = wide.s[w];
+        ctx.fillStyle = model.series[current].color;
+      }
+      ctx.fillRect(wide.x[w] + layerLeft, wide.y[w] + layerTop, wide.w[w], barHeight);
+    }
+    if (outline > 0) {
+      /* the PNG's thin outline between touching bars, where a bar is wide enough to carry it */
+      ctx.strokeStyle = model.barOutline;
+      ctx.lineWidth = outline;
+      ctx.beginPath();
+      for (w = 0; w < wide.n; w++) {
+        if (wide.w[w] < outline * 4) continue;
+        ctx.rect(wide.x[w] + layerLeft, wide.y[w] + layerTop, wide.w[w], barHeight);
+      }
+      ctx.stroke();
+    }
+    ctx.restore();
+  };
+
+  function addCoverage(coverage, width, from, to) {
+    if (from < 0) from = 0;
+    if (to > width) to = width;
+    if (to <= from) return;
+    var first = Math.floor(from), last = Math.floor(to);
+    if (first === last) {
+      coverage[first] += to - from;
+      return;
+    }
+    coverage[first] += first + 1 - from;
+    for (var c = first + 1; c < last; c++) coverage[c] += 1;
+    if (last < width) coverage[last] += to - last;
+  }
+
+  Timeline.prototype.growWide = function () {
+    var old = this.wide, size = old.x.length * 2;
+    var grown = { x: new Float64Array(size), w: new Float64Array(size), y: new Float64Array(size), s: new Uint32Array(size), n: old.n };
+    grown.x.set(old.x);
+    grown.w.set(old.w);
+    grown.y.set(old.y);
+    grown.s.set(old.s);
+    this.wide = grown;
+  };
+
+  Timeline.prototype.layerFor = function (width, height) {
+    var layer = this.layer;
+    if (layer && layer.width === width && layer.height === height) return layer;
+    var canvas = element('canvas');
+    canvas.width = width;
+    canvas.height = height;
+    var context = canvas.getContext('2d');
+    var image = context.createImageData(width, height);
+    layer = {
+      width: width, height: height, canvas: canvas, context: context, image: image,
+      pixels: new Uint32Array(image.data.buffer),
+      coverage: new Float32Array(width + 1), row: new Uint32Array(width),
+      r: new Float32Array(width), g: new Float32Array(width), b: new Float32Array(width), a: new Float32Array(width)
+    };
+    this.layer = layer;
+    return layer;
+  };
+
+  Timeline.prototype.draw = function () {
+    var ctx = this.canvas.getContext('2d');
+    var elapsed = this.paint(ctx, this.deviceScale);
+    this.drawCount++;
+    this.lastDrawMs = elapsed;
+    this.updateSummary();
+    this.updateRangeInputs();
+    return elapsed;
+  };
+
+  Timeline.prototype.invalidate = function () {
+    var self = this;
+    if (this.pending) return;
+    this.pending = requestAnimationFrame(function () {
+      self.pending = 0;
+      self.draw();
+    });
+  };
+
+  Timeline.prototype.updateSummary = function () {
+    var count = this.summary.count, total = this.summary.total, hidden = this.hidden;
+    this.summaryCells.forEach(function (cells, index) {
+      cells.row.classList.toggle('rli-hidden', !!hidden[index]);
+      cells.count.textContent = hidden[index] ? 'hidden' : String(count[index]);
+      cells.total.textContent = hidden[index] ? '' : formatMs(total[index]);
+    });
+  };
+
+  Timeline.prototype.updateRangeInputs = function () {
+    if (document.activeElement !== this.leftInput) this.leftInput.value = formatMs(this.left);
+    if (document.activeElement !== this.rightInput) this.rightInput.value = formatMs(this.right);
+  };
+
+  Timeline.prototype.applyRangeInputs = function () {
+    var l = parseFloat(this.leftInput.value), r = parseFloat(this.rightInput.value);
+    if (isFinite(l) && isFinite(r) && r > l) this.zoomTo(l, r);
+    else this.updateRangeInputs();
+  };
+
+  /* ---- state changes (also the test hook's methods) ---- */
+
+  Timeline.prototype.zoomTo = function (left, right) {
+    var full = this.model.xMax - this.model.xMin || 1;
+    if (!(right > left)) return this.lastDrawMs;
+    var minimum = Math.max(1e-6, Math.abs(left) * 1e-12);
+    if (right - left < minimum) {
+      var middle = (left + right) / 2;
+      left = middle - minimum / 2;
+      right = middle + minimum / 2;
+    }
+    if (right - left > full * 20) return this.lastDrawMs;
+    this.left = left;
+    this.right = right;
+    this.hideTooltip();
+    return this.draw();
+  };
+
+  Timeline.prototype.reset = function () {
+    return this.zoomTo(this.model.xMin, this.model.xMax);
+  };
+
+  Timeline.prototype.setOrder = function (order) {
+    this.order = order === 'role' ? 'role' : 'rank';
+    this.updateDisplayRows();
+    this.refreshButtons();
+    this.hideTooltip();
+    this.draw();
+  };
+
+  Timeline.prototype.setHoverMode = function (mode) {
+    this.hoverMode = mode === 'all' ? 'all' : 'closest';
+    this.refreshButtons();
+    this.hideTooltip();
+  };
+
+  Timeline.prototype.setDragMode = function (mode) {
+    this.dragMode = mode === 'pan' ? 'pan' : 'zoom';
+    this.refreshButtons();
+  };
+
+  Timeline.prototype.setFilter = function (text) {
+    this.filter = String(text || '');
+    if (this.filterInput.value !== this.filter) this.filterInput.value = this.filter;
+    this.updateDisplayRows();
+    this.hideTooltip();
+    this.draw();
+  };
+
+  Timeline.prototype.toggleSeries = function (index) {
+    if (index < 0 || index >= this.hidden.length) return;
+    this.hidden[index] = this.hidden[index] ? 0 : 1;
+    this.hideTooltip();
+    this.draw();
+  };
+
+  Timeline.prototype.exportPng = function () {
+    var model = this.model;
+    var scale = Math.min(model.scale || 2, MAX_CANVAS_SIDE / model.width, MAX_CANVAS_SIDE / model.height,
+                         Math.sqrt(MAX_CANVAS_AREA / (model.width * model.height)));
+    var canvas = element('canvas');
+    canvas.width = Math.max(1, Math.round(model.width * scale));
+    canvas.height = Math.max(1, Math.round(model.height * scale));
+    var savedLayer = this.layer;
+    this.layer = null;
+    this.paint(canvas.getContext('2d'), scale);
+    this.layer = savedLayer;
+    this.draw();
+    canvas.toBlob(function (blob) {
+      if (!blob) return;
+      var url = URL.createObjectURL(blob);
+      var link = element('a');
+      link.href = url;
+      link.download = 'rl_timeline.png';
+      document.body.appendChild(link);
+      link.click();
+      link.remove();
+      setTimeout(function () { URL.revokeObjectURL(url); }, 10000);
+    }, 'image/png');
+  };
+
+  /* ---- pointer: hover, box zoom, pan, wheel, legend clicks ---- */
+
+  Timeline.prototype.pagePoint = function (event) {
+    var rect = this.canvas.getBoundingClientRect();
+    return { x: (event.clientX - rect.left) / this.fit, y: (event.clientY - rect.top) / this.fit };
+  };
+
+  Timeline.prototype.inPlot = function (point) {
+    var plot = this.model.plot;
+    return point.x >= plot[0] && point.x <= plot[0] + plot[2] && point.y >= plot[1] && point.y <= plot[1] + plot[3];
+  };
+
+  Timeline.prototype.timeAt = function (x) {
+    var plot = this.model.plot;
+    return this.left + (x - plot[0]) / plot[2] * (this.right - this.left);
+  };
+
+  /* Client coordinates of time t on display position `position` (for tests and tools). */
+  Timeline.prototype.clientPoint = function (t, position) {
+    var plot = this.model.plot, rect = this.canvas.getBoundingClientRect();
+    var x = plot[0] + (t - this.left) / (this.right - this.left) * plot[2];
+    var y = plot[1] + (position + 0.5) * this.model.rowPitch;
+    return { x: rect.left + x * this.fit, y: rect.top + y * this.fit };
+  };
+
+  Timeline.prototype.legendHit = function (point) {
+    var model = this.model, ctx = this.canvas.getContext('2d');
+    for (var s = 0; s < model.series.length; s++) {
+      var swatch = model.legendSwatches[s], label = model.legendLabels[s];
+      var x0 = Infinity, x1 = -Infinity, y0 = Infinity, y1 = -Infinity;
+      if (swatch) {
+        x0 = swatch[0]; x1 = swatch[0] + swatch[2]; y0 = swatch[1]; y1 = swatch[1] + swatch[3];
+      }
+      if (label) {
+        ctx.font = this.fontFor(label.size, label.bold);
+        var w = Math.min(ctx.measureText(label.text).width, label.maxWidth > 0 ? label.maxWidth : Infinity);
+        var lx = label.x - (label.halign === 1 ? w / 2 : label.halign === 2 ? w : 0);
+        var ly = label.y - (label.valign === 1 ? label.size * 0.6 : label.valign === 2 ? label.size * 1.2 : 0);
+        x0 = Math.min(x0, lx); x1 = Math.max(x1, lx + w);
+        y0 = Math.min(y0, ly); y1 = Math.max(y1, ly + label.size * 1.2);
+      }
+      if (point.x >= x0 - 2 && point.x <= x1 + 2 && point.y >= y0 - 2 && point.y <= y1 + 2) return s;
+    }
+    return -1;
+  };
+
+  /* The topmost shown bar of `row` at time t, or within slop of it; -1 if none. */
+  Timeline.prototype.barAt = function (row, t, slop) {
+    var bars = this.bars, runs = bars.rowRuns[row];
+    var start = bars.start, end = bars.end, maxEnd = bars.maxEnd;
+    var best = -1, bestDistance = Infinity;
+    for (var k = runs.length - 1; k >= 0; k--) {
+      var run = runs[k];
+      if (!this.seriesShown(row, bars.runSeries[run])) continue;
+      var lo = bars.runFirst[run];
+      var i = upperBound(start, lo, bars.runFirst[run + 1], t + slop) - 1;
+      for (; i >= lo && maxEnd[i] >= t - slop; i--) {
+        if (end[i] < t - slop) continue;
+        var distance = start[i] > t ? start[i] - t : end[i] < t ? t - end[i] : 0;
+        if (distance < bestDistance) {
+          best = i;
+          bestDistance = distance;
+          if (distance === 0) return best;
+        }
+      }
+    }
+    return best;
+  };
+
+  Timeline.prototype.seriesOfBar = function (row, index) {
+    var bars = this.bars, runs = bars.rowRuns[row];
+    for (var k = 0; k < runs.length; k++)
+      if (index >= bars.runFirst[runs[k]] && index < bars.runFirst[runs[k] + 1]) return bars.runSeries[runs[k]];
+    return -1;
+  };
+
+  Timeline.prototype.hideTooltip = function () {
+    this.tooltip.style.display = 'none';
+    this.hovered = null;
+  };
+
+  Timeline.prototype.showTooltip = function (point, event) {
+    var model = this.model, tooltip = this.tooltip;
+    var t = this.timeAt(point.x);
+    var slop = HOVER_SLOP_CSS_PX / this.fit / model.plot[2] * (this.right - this.left);
+    var self = this;
+    while (tooltip.firstChild) tooltip.removeChild(tooltip.firstChild);
+    var entries = [];
+    if (this.hoverMode === 'all') {
+      this.displayRows.forEach(function (row) {
+        var index = self.barAt(row, t, 0);
+        if (index >= 0) entries.push({ row: row, index: index });
+      });
+      if (!entries.length) return this.hideTooltip();
+      tooltip.appendChild(element('div', 'rli-head', 'Time: ' + formatMs(t) + ' ms'));
+      entries.forEach(function (entry) {
+        var series = self.seriesOfBar(entry.row, entry.index);
+        var line = element('span', 'rli-entry');
+        var swatch = element('span', 'rli-swatch');
+        swatch.style.background = model.series[series].color;
+        line.appendChild(swatch);
+        line.appendChild(document.createTextNode(model.rows[entry.row].label + ': '));
+        line.appendChild(element('b', null, model.series[series].name));
+        var s = self.bars.start[entry.index], e = self.bars.end[entry.index];
+        line.appendChild(document.createTextNode('  ' + formatMs(s) + ' \u2013 ' + formatMs(e) + ' ms (' + formatMs(e - s) + ' ms)'));
+        tooltip.appendChild(line);
+      });
+    } else {
+      var position = Math.floor((point.y - model.plot[1]) / model.rowPitch);
+      var row = this.displayRows[position];
+      if (row === undefined) return this.hideTooltip();
+      var index = this.barAt(row, t, slop);
+      if (index < 0) return this.hideTooltip();
+      var series = this.seriesOfBar(row, index);
+      var s = this.bars.start[index], e = this.bars.end[index];
+      tooltip.appendChild(element('b', 'rli-name', model.series[series].name));
+      ['Start: ' + formatMs(s) + ' ms', 'End: ' + formatMs(e) + ' ms', 'Duration: ' + formatMs(e - s) + ' ms',
+       'Rank: ' + model.rows[row].label].forEach(function (text) {
+        tooltip.appendChild(element('br'));
+        tooltip.appendChild(document.createTextNode(text));
+      });
+      entries.push({ row: row, index: index });
+    }
+    this.hovered = entries;
+    tooltip.style.display = 'block';
+    var stageRect = this.stage.getBoundingClientRect();
+    var x = event.clientX - stageRect.left + 14, y = event.clientY - stageRect.top + 14;
+    var width = tooltip.offsetWidth, height = tooltip.offsetHeight;
+    if (x + width > stageRect.width) x = Math.max(0, event.clientX - stageRect.left - width - 14);
+    if (y + height > stageRect.height) y = Math.max(0, event.clientY - stageRect.top - height - 14);
+    tooltip.style.left = x + 'px';
+    tooltip.style.top = y + 'px';
+  };
+
+  Timeline.prototype.bindPointer = function () {
+    var self = this, canvas = this.canvas;
+    var drag = null;
+
+    canvas.addEventListener('mousedown', function (event) {
+      if (event.button !== 0) return;
+      var point = self.pagePoint(event);
+      if (!self.inPlot(point)) return;
+      event.preventDefault();
+      var pan = self.dragMode === 'pan' || event.shiftKey || event.altKey;
+      drag = { pan: pan, x: point.x, clientX: event.clientX, left: self.left, right: self.right };
+      self.hideTooltip();
+    });
+
+    window.addEventListener('mousemove', function (event) {
+      var point = self.pagePoint(event);
+      if (drag) {
+        var plot = self.model.plot;
+        if (drag.pan) {
+          var shift = (point.x - drag.x) / plot[2] * (drag.right - drag.left);
+          self.left = drag.left - shift;
+          self.right = drag.right - shift;
+          self.invalidate();
+        } else {
+          var stageRect = self.stage.getBoundingClientRect(), canvasRect = canvas.getBoundingClientRect();
+          var xa = Math.max(plot[0], Math.min(plot[0] + plot[2], Math.min(point.x, drag.x)));
+          var xb = Math.max(plot[0], Math.min(plot[0] + plot[2], Math.max(point.x, drag.x)));
+          var box = self.box.style;
+          box.display = 'block';
+          box.left = (canvasRect.left - stageRect.left + xa * self.fit) + 'px';
+          box.width = ((xb - xa) * self.fit) + 'px';
+          box.top = (canvasRect.top - stageRect.top + plot[1] * self.fit) + 'px';
+          box.height = (plot[3] * self.fit) + 'px';
+        }
+        return;
+      }
+      if (event.target !== canvas) {
+        if (self.hovered) self.hideTooltip();
+        return;
+      }
+      var legend = self.legendHit(point);
+      canvas.classList.toggle('rli-pointer', legend >= 0);
+      if (self.inPlot(point)) self.showTooltip(point, event);
+      else self.hideTooltip();
+    });
+
+    window.addEventListener('mouseup', function (event) {
+      if (!drag) return;
+      var finished = drag;
+      drag = null;
+      self.box.style.display = 'none';
+      if (finished.pan) return;
+      var point = self.pagePoint(event);
+      if (Math.abs(point.x - finished.x) * self.fit < 4) return;
+      var plot = self.model.plot;
+      var xa = Math.max(plot[0], Math.min(point.x, finished.x));
+      var xb = Math.min(plot[0] + plot[2], Math.max(point.x, finished.x));
+      self.zoomTo(self.timeAt(xa), self.timeAt(xb));
+    });
+
+    canvas.addEventListener('click', function (event) {
+      var legend = self.legendHit(self.pagePoint(event));
+      if (legend >= 0) self.toggleSeries(legend);
+    });
+
+    canvas.addEventListener('dblclick', function (event) {
+      if (self.inPlot(self.pagePoint(event))) self.reset();
+    });
+
+    canvas.addEventListener('mouseleave', function () { if (!drag) self.hideTooltip(); });
+
+    canvas.addEventListener('wheel', function (event) {
+      var point = self.pagePoint(event);
+      if (!self.inPlot(point)) return;
+      event.preventDefault();
+      var delta = event.deltaY * (event.deltaMode === 1 ? 33 : event.deltaMode === 2 ? 400 : 1);
+      var factor = Math.exp(Math.max(-300, Math.min(300, delta)) * 0.002);
+      var t = self.timeAt(point.x);
+      self.zoomTo(t - (t - self.left) * factor, t + (self.right - t) * factor);
+    }, { passive: false });
+
+    window.addEventListener('keydown', function (event) {
+      if (event.target && /^(INPUT|TEXTAREA)$/.test(event.target.tagName)) return;
+      var span = self.right - self.left;
+      if (event.key === 'ArrowLeft') self.zoomTo(self.left - span * 0.1, self.right - span * 0.1);
+      else if (event.key === 'ArrowRight') self.zoomTo(self.left + span * 0.1, self.right + span * 0.1);
+      else if (event.key === '+' || event.key === '=') self.zoomTo(self.left + span * 0.1, self.right - span * 0.1);
+      else if (event.key === '-') self.zoomTo(self.left - span * 0.125, self.right + span * 0.125);
+      else if (event.key === '0' || event.key === 'Escape') self.reset();
+    });
+  };
+
+  /* ---- start ---- */
+
+  function start() {
+    var model = readJson('rli-model');
+    var bars = decodeBars(readJson('rli-bars'), model.rows.length);
+    var timeline = new Timeline(model, bars);
+    timeline.draw();
+    performance.mark('rli-first-draw');
+    window.rliTimeline = {
+      timeline: timeline,
+      firstDrawMs: performance.now(),
+      state: function () {
+        return {
+          left: timeline.left, right: timeline.right, order: timeline.order, hoverMode: timeline.hoverMode,
+          dragMode: timeline.dragMode, filter: timeline.filter,
+          rows: timeline.displayRows.map(function (r) { return model.rows[r].label; }),
+          ticks: timeline.ticks().map(function (t) { return t.label; }),
+          hidden: Array.from(timeline.hidden), drawnBars: timeline.drawnBars, barCount: bars.count,
+          drawCount: timeline.drawCount
+        };
+      },
+      zoomTo: function (l, r) { return timeline.zoomTo(l, r); },
+      reset: function () { return timeline.reset(); },
+      setOrder: function (o) { timeline.setOrder(o); },
+      setFilter: function (q) { timeline.setFilter(q); },
+      toggleSeries: function (s) { timeline.toggleSeries(s); },
+      clientPoint: function (t, position) { return timeline.clientPoint(t, position); },
+      legendPoint: function (s) {
+        var sw = model.legendSwatches[s], rect = timeline.canvas.getBoundingClientRect();
+        return { x: rect.left + (sw[0] + sw[2] / 2) * timeline.fit, y: rect.top + (sw[1] + sw[3] / 2) * timeline.fit };
+      }
+    };
+  }
+
+  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', start);
+  else start();
+})();
