@@ -1,0 +1,106 @@
+/* render_cases.c: event tables the render tests draw, and a PNG writer through the back-end table. */
+#include "render_cases.h"
+#include "backend.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+void case_add(rli_events *events, const char *name, const char *role, int64_t rank,
+	      double start_ms, double duration_ms)
+{
+	rli_event_in row = {
+		.name = name, .role = role, .tid = "1", .rank_id = rank,
+		.start_ms = start_ms, .duration_ms = duration_ms,
+	};
+	if (rli_events_append(events, &row) < 0) {
+		fprintf(stderr, "fixture: rli_events_append failed: %s\n", rli_error_last());
+		exit(1);
+	}
+}
+
+static rli_events *new_events(void)
+{
+	rli_events *events;
+	if (rli_events_new(&events) < 0) {
+		fprintf(stderr, "fixture: rli_events_new failed\n");
+		exit(1);
+	}
+	return events;
+}
+
+rli_events *case_few_rows(void)
+{
+	rli_events *events = new_events();
+	double t0 = 1773285888698.7546;
+	case_add(events, "actor_compute_log_prob", "actor_compute_log_prob", 0, t0 + 10350.4, 60.444);
+	case_add(events, "agent_loop_rollout_replica_0", "agent_loop_rollout_replica_0", 0, t0, 3900.1);
+	case_add(events, "agent_loop_rollout_replica_0", "agent_loop_rollout_replica_0", 0, t0 + 3900.1, 2500);
+	case_add(events, "ref_compute_log_prob", "ref_compute_log_prob", 1, t0 + 4754.5, 6164.82);
+	case_add(events, "actor_update", "\xe6\x9b\xb4\xe6\x96\xb0\xe7\xad\x96\xe7\x95\xa5", 1, t0 + 5941.1, 8014.8);
+	case_add(events, "actor_update", "\xe6\x9b\xb4\xe6\x96\xb0\xe7\xad\x96\xe7\x95\xa5", 1, t0 + 12000.0, 4000.0);
+	case_add(events, "ref_compute_log_prob", "\xe6\x9b\xb4\xe6\x96\xb0\xe7\xad\x96\xe7\x95\xa5", 1, t0 + 13000.0, 1500.0);
+	case_add(events, "zero_length_is_dropped", "actor_compute_log_prob", 0, t0 + 50.0, 0.0);
+	return events;
+}
+
+rli_events *case_many_ranks(void)
+{
+	static const char *const roles[] = { "actor_update", "ref_compute_log_prob", "rollout" };
+	rli_events *events = new_events();
+	for (int rank = 0; rank < 80; rank++)
+		for (int role = 0; role < 3; role++) {
+			double start = 1000.0 * role + 7.0 * rank;
+			case_add(events, roles[role], roles[role], rank, start, 800.0 + (rank * 37 % 200));
+			if ((rank + role) % 3 == 0)
+				case_add(events, "sync", roles[role], rank, start + 1500.0, 40.0 + rank % 50);
+		}
+	return events;
+}
+
+rli_events *case_subpixel(void)
+{
+	rli_events *events = new_events();
+	/* A deterministic generator, so the picture never changes between runs. */
+	uint32_t state = 12345;
+	for (int i = 0; i < 100000; i++) {
+		int row = i % 4;
+		double start, duration;
+		state = state * 1664525u + 1013904223u;
+		start = (double)(state >> 8) / (double)(1u << 24) * 60000.0;
+		/* Denser in the middle of the run, so the coverage shows a gradient. */
+		if (row == 1)
+			start = 30000.0 + (start - 30000.0) * (start / 60000.0);
+		duration = 0.5 + (double)(state & 0xFF) / 64.0;
+		case_add(events, row % 2 ? "decode" : "prefill", "worker", row, start, duration);
+	}
+	case_add(events, "prefill", "worker", 0, 10000.0, 5000.0);
+	case_add(events, "decode", "worker", 3, 20000.0, 2500.0);
+	case_add(events, "decode", "worker", 3, 22500.0, 2500.0);
+	return events;
+}
+
+int case_render_png(const rli_timeline *timeline, const char *path)
+{
+	const rli_backend *backend = &rli_png_backend;
+	rli_output *out = calloc(1, backend->output_size);
+	int error;
+
+	if (!out)
+		return RLI_ERROR;
+	out->backend = backend;
+	if ((error = rli_atomic_open(&out->file, path)) < 0)
+		goto done;
+	if ((error = backend->begin(out, timeline)) < 0)
+		goto done;
+	if ((error = backend->draw_timeline(out, timeline)) < 0)
+		goto done;
+	if ((error = backend->finish(out)) < 0)
+		goto done;
+	error = rli_atomic_commit(&out->file);
+done:
+	if (error < 0)
+		rli_atomic_abort(&out->file);
+	backend->destroy(out);
+	free(out);
+	return error;
+}
