@@ -1,0 +1,148 @@
+/* synth.c: rl-insight-synth, writes realistic MSTX / torch / NVTX profile trees plus their expected rows. */
+#include "synth/synth.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char usage[] =
+	"Usage: rl-insight-synth --format mstx|torch|nvtx --ranks N --roles R --steps S\n"
+	"                        [--events-per-unit K | --target-bytes SIZE] [--seed X] --output DIR\n"
+	"       rl-insight-synth --demo [--seed X] --output DIR\n"
+	"\n"
+	"Writes a profile tree as the profilers lay it out (timeline.md sections 3-5) and\n"
+	"DIR/expected.csv, the rows rl-insight --export csv must produce from it.\n"
+	"\n"
+	"  --format F            mstx: <role>/<host>_<pid>_<time>_ascend_pt/... trace_view.json\n"
+	"                        torch: <role>/prof_rank-<r>_<hhmmss>.json.gz (Kineto)\n"
+	"                        nvtx: worker_process_<pid>.<rid>.jsonl (nsys jsonlines)\n"
+	"  --ranks N             ranks per role (default 2)\n"
+	"  --roles R             VeRL roles: rollout, actor log-prob, actor update, ref, critic... (default 4)\n"
+	"  --steps S             training steps; one profile unit per role, rank and step (default 1)\n"
+	"  --events-per-unit K   trace events per unit (MSTX, torch) or NVTX ranges per capture\n"
+	"  --target-bytes SIZE   size units so the traces total about SIZE (suffixes K, M, G)\n"
+	"  --seed X              same seed, same bytes (default 1)\n"
+	"  --output DIR          created if missing\n"
+	"  --demo                8 ranks x 4 roles x 3 steps in all three formats: DIR/{mstx,torch,nvtx}\n";
+
+static int parse_count(long long *out, const char *flag, const char *text, int allow_suffix)
+{
+	char *end;
+	errno = 0;
+	long long value = strtoll(text, &end, 10);
+	long long scale = 1;
+	if (allow_suffix && *end) {
+		switch (*end) {
+		case 'k': case 'K': scale = 1LL << 10; end++; break;
+		case 'm': case 'M': scale = 1LL << 20; end++; break;
+		case 'g': case 'G': scale = 1LL << 30; end++; break;
+		default: break;
+		}
+		if (*end == 'B' || *end == 'b')
+			end++;
+	}
+	if (errno || end == text || *end || value < 0 || value > (1LL << 50) / scale)
+		return synth_fail(SYNTH_EUSAGE, "%s: not a count: %s", flag, text);
+	*out = value * scale;
+	return SYNTH_OK;
+}
+
+static int run_demo(synth_options options)
+{
+	static const struct {
+		synth_format format;
+		const char *name;
+		long long events;
+	} formats[] = { { SYNTH_MSTX, "mstx", 80 }, { SYNTH_TORCH, "torch", 80 }, { SYNTH_NVTX, "nvtx", 6 } };
+	const char *root = options.output_dir;
+	int error = SYNTH_OK;
+
+	options.ranks = 8;
+	options.roles = 4;
+	options.steps = 3;
+	options.demo = 1;
+	for (size_t i = 0; i < sizeof(formats) / sizeof(formats[0]) && error >= 0; i++) {
+		char *dir = synth_path("%s/%s", root, formats[i].name);
+		if (!dir)
+			return synth_fail(SYNTH_ERROR, "out of memory");
+		options.format = formats[i].format;
+		options.output_dir = dir;
+		options.events_per_unit = formats[i].events;
+		error = synth_run(&options);
+		free(dir);
+	}
+	return error;
+}
+
+int main(int argc, char **argv)
+{
+	synth_options options = { .format = SYNTH_MSTX, .ranks = 2, .roles = 4, .steps = 1, .seed = 1 };
+	int have_format = 0, error = SYNTH_OK;
+
+	for (int i = 1; i < argc; i++) {
+		const char *flag = argv[i];
+		const char *value = i + 1 < argc ? argv[i + 1] : NULL;
+		long long number = 0;
+
+		if (strcmp(flag, "--help") == 0 || strcmp(flag, "-h") == 0) {
+			fputs(usage, stdout);
+			return 0;
+		}
+		if (strcmp(flag, "--demo") == 0) {
+			options.demo = 1;
+			continue;
+		}
+		if (!value) {
+			error = synth_fail(SYNTH_EUSAGE, "%s needs a value", flag);
+			break;
+		}
+		i++;
+		if (strcmp(flag, "--format") == 0) {
+			have_format = 1;
+			if (strcmp(value, "mstx") == 0)
+				options.format = SYNTH_MSTX;
+			else if (strcmp(value, "torch") == 0)
+				options.format = SYNTH_TORCH;
+			else if (strcmp(value, "nvtx") == 0)
+				options.format = SYNTH_NVTX;
+			else
+				error = synth_fail(SYNTH_EUSAGE, "--format: mstx, torch or nvtx, not %s", value);
+		} else if (strcmp(flag, "--output") == 0) {
+			options.output_dir = value;
+		} else if (strcmp(flag, "--ranks") == 0 && (error = parse_count(&number, flag, value, 0)) >= 0) {
+			options.ranks = (int)(number > 1000000 ? 1000000 : number);
+		} else if (strcmp(flag, "--roles") == 0 && (error = parse_count(&number, flag, value, 0)) >= 0) {
+			options.roles = (int)(number > 1000 ? 1000 : number);
+		} else if (strcmp(flag, "--steps") == 0 && (error = parse_count(&number, flag, value, 0)) >= 0) {
+			options.steps = (int)(number > 1000000 ? 1000000 : number);
+		} else if (strcmp(flag, "--events-per-unit") == 0 &&
+			   (error = parse_count(&number, flag, value, 1)) >= 0) {
+			options.events_per_unit = number;
+		} else if (strcmp(flag, "--target-bytes") == 0 && (error = parse_count(&number, flag, value, 1)) >= 0) {
+			options.target_bytes = number;
+		} else if (strcmp(flag, "--seed") == 0 && (error = parse_count(&number, flag, value, 0)) >= 0) {
+			options.seed = (uint64_t)number;
+		} else if (error >= 0) {
+			error = synth_fail(SYNTH_EUSAGE, "unknown option %s", flag);
+		}
+		if (error < 0)
+			break;
+	}
+	if (error >= 0 && !options.output_dir)
+		error = synth_fail(SYNTH_EUSAGE, "--output DIR is required");
+	if (error >= 0 && !options.demo && !have_format)
+		error = synth_fail(SYNTH_EUSAGE, "--format is required (or --demo)");
+	if (error >= 0 && options.events_per_unit && options.target_bytes)
+		error = synth_fail(SYNTH_EUSAGE, "give --events-per-unit or --target-bytes, not both");
+	if (error < 0) {
+		fprintf(stderr, "rl-insight-synth: %s\n%s", synth_error(), usage);
+		return 2;
+	}
+
+	error = options.demo ? run_demo(options) : synth_run(&options);
+	if (error < 0) {
+		fprintf(stderr, "rl-insight-synth: %s\n", synth_error());
+		return error == SYNTH_EOUTPUT ? 4 : 1;
+	}
+	return 0;
+}

@@ -1,0 +1,166 @@
+/* synth.h: the realistic profile generator behind rl-insight-synth (MSTX, torch, NVTX trees). */
+#ifndef RLI_SYNTH_H
+#define RLI_SYNTH_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <zlib.h>
+
+/* Return codes, as in the library: 0 ok, negative on failure with synth_error() set. */
+enum { SYNTH_OK = 0, SYNTH_ERROR = -1, SYNTH_EUSAGE = -2, SYNTH_EOUTPUT = -4 };
+
+const char *synth_error(void);
+int synth_fail(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+typedef enum { SYNTH_MSTX = 0, SYNTH_TORCH, SYNTH_NVTX } synth_format;
+
+typedef struct {
+	synth_format format;
+	int ranks;
+	int roles;
+	int steps;
+	long long events_per_unit; /* 0: from target_bytes, or the default */
+	long long target_bytes;    /* 0: unused; else the total size of the trace files */
+	uint64_t seed;
+	const char *output_dir;
+	int demo;                  /* friendlier names (one CJK range) for the README demo */
+} synth_options;
+
+/* ---- deterministic randomness ------------------------------------------ */
+
+typedef struct {
+	uint64_t state;
+} synth_rng;
+
+/* Seeds from a base seed and up to four coordinates, so every unit draws its own stream. */
+void synth_rng_init(synth_rng *rng, uint64_t seed, uint64_t a, uint64_t b, uint64_t c, uint64_t d);
+uint64_t synth_rng_next(synth_rng *rng);
+/* Uniform in [0, 1). */
+double synth_rng_unit(synth_rng *rng);
+/* Uniform in [low, high). */
+double synth_rng_range(synth_rng *rng, double low, double high);
+/* Uniform integer in [0, bound). */
+uint64_t synth_rng_below(synth_rng *rng, uint64_t bound);
+
+/* ---- buffered output: plain file, gzip file, or a byte counter -------- */
+
+typedef struct {
+	FILE *fp;
+	gzFile gz;
+	char *buffer;
+	size_t used;
+	size_t capacity;
+	long long written;  /* bytes handed to the sink (uncompressed) */
+	int failed;         /* sticky: the first write error wins */
+	char *path;
+} synth_out;
+
+int synth_out_open(synth_out *out, const char *path, int gzip);
+/* Counts bytes and writes nothing: used to size units before writing them. */
+int synth_out_open_counter(synth_out *out);
+void synth_out_write(synth_out *out, const char *data, size_t length);
+void synth_out_puts(synth_out *out, const char *text);
+void synth_out_printf(synth_out *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* A JSON string literal (quotes and escapes included). */
+void synth_out_json_string(synth_out *out, const char *text);
+/* Fixed-point µs with 3 decimals from integer ns, trailing zeros trimmed as Python prints. */
+void synth_out_micros(synth_out *out, int64_t nanos);
+/* Closes; returns SYNTH_EOUTPUT (and removes nothing) if any write failed. */
+int synth_out_close(synth_out *out);
+
+/* Same text synth_out_micros writes, into buf (at least 32 bytes). */
+void synth_format_micros(char *buf, size_t size, int64_t nanos);
+
+/* ---- the rows the reference algorithm must produce -------------------- */
+
+typedef struct {
+	const char *name;  /* static or owned by the row set's string arena */
+	const char *role;
+	double start_ms;
+	double end_ms;
+	double duration_ms;
+	int64_t rank_id;
+	char tid[24];
+	uint64_t order;    /* discovery order, the tie-break of the stable sort */
+} synth_row;
+
+typedef struct {
+	synth_row *rows;
+	size_t count;
+	size_t capacity;
+	uint64_t next_order;
+} synth_rows;
+
+int synth_rows_add(synth_rows *rows, const synth_row *row);
+/* Sorts by start, ties by discovery order, and writes the reference's CSV columns. */
+int synth_rows_write_csv(synth_rows *rows, const char *path);
+void synth_rows_free(synth_rows *rows);
+
+/* Envelope of (ts, ts + dur) pairs given as the text the trace holds, parsed as a parser must. */
+typedef struct {
+	double min_start;
+	double max_end;
+	long long count;
+} synth_envelope;
+
+void synth_envelope_init(synth_envelope *env);
+void synth_envelope_add(synth_envelope *env, const char *ts_text, const char *dur_text);
+/* One row from an envelope in µs: start = min/1000, duration = (max - min)/1000. */
+void synth_envelope_row(synth_row *row, const synth_envelope *env);
+
+/* ---- the run plan: roles, phases, per-rank skew ----------------------- */
+
+typedef struct {
+	const char *dir_name;     /* MSTX / torch role directory, e.g. actor_update */
+	const char *phase_name;   /* VeRL method, the NVTX range text, e.g. update_actor */
+	int slot;                 /* position in a step; equal slots run concurrently */
+	double seconds;           /* typical duration */
+} synth_role;
+
+typedef struct {
+	const synth_options *options;
+	synth_role roles[64];
+	int role_count;
+	int slot_count;
+	/* phase windows, ns from the run origin: [step * slot_count + slot] */
+	int64_t *slot_start;
+	int64_t *slot_length;
+	int64_t *rank_skew;       /* constant per-rank clock/launch offset, ns */
+} synth_plan;
+
+int synth_plan_init(synth_plan *plan, const synth_options *options);
+void synth_plan_free(synth_plan *plan);
+
+typedef struct {
+	int role;
+	int rank;
+	int step;
+	int64_t start;   /* ns from the run origin */
+	int64_t length;  /* ns */
+} synth_unit;
+
+/* The window a (role, rank, step) unit occupies, jittered per unit. */
+void synth_plan_unit(synth_unit *unit, const synth_plan *plan, int role, int rank, int step);
+
+/* ---- the three writers ------------------------------------------------ */
+
+/* Each writes the whole tree for its format into options->output_dir and adds the rows. */
+int synth_write_mstx(synth_rows *rows, const synth_plan *plan);
+int synth_write_torch(synth_rows *rows, const synth_plan *plan);
+int synth_write_nvtx(synth_rows *rows, const synth_plan *plan);
+
+/* Writes the tree and expected.csv. */
+int synth_run(const synth_options *options);
+
+/* Helpers shared by the writers. */
+int synth_mkdir_p(const char *path);
+char *synth_path(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Events per unit: the explicit count, or sized from target_bytes by writing samples to a counter. */
+/* Writes one unit's trace; adds its rows to rows unless rows is NULL (sizing runs). */
+typedef int (*synth_unit_writer)(synth_out *out, synth_rows *rows, const synth_plan *plan,
+				 const synth_unit *unit, long long events);
+long long synth_events_per_unit(const synth_plan *plan, int unit_count, long long default_events,
+				synth_unit_writer writer);
+
+#endif
