@@ -1,0 +1,345 @@
+/* test_layout.c: the layout engine's rows, orders, colours, ticks, merge rule, page cap and errors. */
+#include "harness.h"
+#include "render_cases.h"
+#include "text/text.h"
+#include "common/error.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+static rli_events *new_events(void)
+{
+	rli_events *events = NULL;
+	if (rli_events_new(&events) < 0)
+		exit(1);
+	return events;
+}
+
+static rli_timeline *lay_out(const rli_events *events, double merge_short_ms)
+{
+	rli_timeline_options options;
+	rli_timeline *timeline = NULL;
+	rli_timeline_options_init(&options);
+	options.merge_short_ms = merge_short_ms;
+	if (rli_timeline_layout(&timeline, events, &options) < 0) {
+		fprintf(stderr, "layout failed: %s\n", rli_error_last());
+		exit(1);
+	}
+	return timeline;
+}
+
+static void test_options_defaults(void)
+{
+	rli_timeline_options options;
+	memset(&options, 0xff, sizeof(options));
+	rli_timeline_options_init(&options);
+	CHECK_INT(options.width, 2000);
+	CHECK_INT(options.scale, 2);
+	CHECK(options.merge_short_ms == 0.0);
+}
+
+static void test_rows_orders_and_colours(void)
+{
+	rli_events *events = new_events();
+	rli_timeline *t;
+
+	/* Deliberately out of order; "b" sorts before "b2" and rank 10 after rank 2. */
+	case_add(events, "zeta", "rollout", 10, 100.0, 5.0);
+	case_add(events, "alpha", "b2", 2, 110.0, 5.0);
+	case_add(events, "alpha", "b", 2, 120.0, 5.0);
+	case_add(events, "mid", "actor", 2, 130.0, 5.0);
+	case_add(events, "alpha", "rollout", 2, 140.0, 5.0);
+	case_add(events, "mid", "actor", 10, 150.0, 5.0);
+	case_add(events, "zeta", "b", 2, 90.0, 30.0);
+	t = lay_out(events, 0.0);
+
+	CHECK_INT(t->row_count, 6);
+	CHECK_STR(t->rows[0].label, "actor - Rank 2");
+	CHECK_STR(t->rows[1].label, "b - Rank 2");
+	CHECK_STR(t->rows[2].label, "b2 - Rank 2");
+	CHECK_STR(t->rows[3].label, "rollout - Rank 2");
+	CHECK_STR(t->rows[4].label, "actor - Rank 10");
+	CHECK_STR(t->rows[5].label, "rollout - Rank 10");
+	CHECK_STR(t->rows[4].role, "actor");
+	CHECK_INT(t->rows[4].rank, 10);
+
+	/* By role, then rank: actor 2, actor 10, b 2, b2 2, rollout 2, rollout 10. */
+	CHECK_INT(t->order_by_role[0], 0);
+	CHECK_INT(t->order_by_role[1], 4);
+	CHECK_INT(t->order_by_role[2], 1);
+	CHECK_INT(t->order_by_role[3], 2);
+	CHECK_INT(t->order_by_role[4], 3);
+	CHECK_INT(t->order_by_role[5], 5);
+
+	/* Series sorted by name, coloured by that index. */
+	CHECK_INT(t->series_count, 3);
+	CHECK_STR(t->series[0].name, "alpha");
+	CHECK_STR(t->series[1].name, "mid");
+	CHECK_STR(t->series[2].name, "zeta");
+	CHECK_INT(t->series[0].color, 0x4e79a7);
+	CHECK_INT(t->series[1].color, 0xf28e8b);
+	CHECK_INT(t->series[2].color, 0x59a14f);
+
+	/* Bars grouped by row, then series, then start; row_first_bar brackets them. */
+	CHECK_INT(t->bar_count, 7);
+	CHECK_INT(t->row_first_bar[0], 0);
+	CHECK_INT(t->row_first_bar[6], 7);
+	for (size_t r = 0; r < t->row_count; r++)
+		for (size_t b = t->row_first_bar[r]; b < t->row_first_bar[r + 1]; b++)
+			CHECK_INT(t->bar_row[b], r);
+	/* Row "b - Rank 2" holds alpha at 120 and zeta at 90: alpha first (series order). */
+	CHECK_INT(t->row_first_bar[2] - t->row_first_bar[1], 2);
+	CHECK_INT(t->bar_series[t->row_first_bar[1]], 0);
+	CHECK_INT(t->bar_series[t->row_first_bar[1] + 1], 2);
+	/* Relative to t0 = 90. */
+	CHECK_NEAR(t->t0_ms, 90.0, 0);
+	CHECK_NEAR(t->bar_start[t->row_first_bar[1]], 30.0, 1e-12);
+	CHECK_NEAR(t->bar_start[t->row_first_bar[1] + 1], 0.0, 0);
+	CHECK_NEAR(t->bar_end[t->row_first_bar[1] + 1], 30.0, 1e-12);
+	CHECK_STR(t->title.text, "RL Timeline (Relative Time, Origin = 90.000 ms)");
+	CHECK_INT(t->legend_labels[2].text[0], 'z');
+
+	rli_timeline_free(t);
+	rli_events_free(events);
+}
+
+static void test_palette(void)
+{
+	static const rli_color reference[10] = {
+		0x4e79a7, 0xf28e8b, 0x59a14f, 0xb07aa1, 0x9c755f,
+		0x76b7b2, 0xedc948, 0xbab0ab, 0x8cd17d, 0xff9da7,
+	};
+	size_t period = 0;
+	for (size_t i = 0; i < 10; i++)
+		CHECK_INT(rli_palette_color(i), reference[i]);
+	/* The extension never repeats a colour before the palette cycles. */
+	for (size_t i = 1; i < 1000 && !period; i++)
+		if (rli_palette_color(i) == rli_palette_color(0))
+			period = i;
+	CHECK(period >= 20);
+	for (size_t i = 0; i < period; i++)
+		for (size_t j = i + 1; j < period; j++)
+			CHECK(rli_palette_color(i) != rli_palette_color(j));
+	CHECK_INT(rli_palette_color(period + 3), rli_palette_color(3));
+}
+
+static void test_ticks(void)
+{
+	rli_tick ticks[64];
+	size_t n;
+
+	/* 16800 / 15 = 1120 -> the next nice step is 2000. */
+	n = rli_nice_ticks(ticks, 64, 0.0, 16800.0, 15);
+	CHECK_INT(n, 9);
+	CHECK_STR(ticks[0].label, "0");
+	CHECK_STR(ticks[8].label, "16000");
+	CHECK_NEAR(ticks[3].value, 6000.0, 0);
+
+	/* Sub-unit steps carry the decimals they need. */
+	n = rli_nice_ticks(ticks, 64, 0.0, 1.05, 10);
+	CHECK_INT(n, 6);
+	CHECK_STR(ticks[1].label, "0.2");
+	CHECK_STR(ticks[5].label, "1.0");
+	n = rli_nice_ticks(ticks, 64, 0.0, 0.12, 5); /* 0.024 -> 0.05 */
+	CHECK_INT(n, 3);
+	CHECK_STR(ticks[1].label, "0.05");
+
+	/* Ticks start at the first multiple inside the range; -0 never shows. */
+	n = rli_nice_ticks(ticks, 64, -3.0, 7.0, 5);
+	CHECK_INT(n, 5);
+	CHECK_STR(ticks[0].label, "-2");
+	CHECK_STR(ticks[1].label, "0");
+
+	/* Bounded by max, and nothing for a range that is not one. */
+	CHECK_INT(rli_nice_ticks(ticks, 3, 0.0, 100.0, 10), 3);
+	CHECK_INT(rli_nice_ticks(ticks, 64, 5.0, 1.0, 10), 0);
+	CHECK_INT(rli_nice_ticks(ticks, 64, 0.0, NAN, 10), 0);
+}
+
+/* The chain rule of the reference PNG, with threshold 8 ms and gap 2 ms. */
+static void test_merge_rule(void)
+{
+	rli_events *events = new_events();
+	rli_timeline *t;
+	size_t b;
+
+	/* One (row, series) group, in start order. */
+	case_add(events, "n", "r", 0, 0.0, 5.0);    /* starts a chain */
+	case_add(events, "n", "r", 0, 6.0, 3.0);    /* gap 1, short: joins, chain ends 9 */
+	case_add(events, "n", "r", 0, 9.5, 1.0);    /* gap 0.5: joins, chain ends 10.5 */
+	case_add(events, "n", "r", 0, 20.0, 8.0);   /* gap 9.5: new chain 20..28 */
+	case_add(events, "n", "r", 0, 21.0, 30.0);  /* 30 ms is long: new chain 21..51 */
+	case_add(events, "n", "r", 0, 22.0, 1.0);   /* overlaps the previous row: joins, ends 51 */
+	case_add(events, "n", "r", 0, 52.5, 1.0);   /* 52.5 - 23 (previous row's end) > 2: new chain */
+	/* Another series in the same row never merges with the first. */
+	case_add(events, "m", "r", 0, 10.6, 1.0);
+	t = lay_out(events, 8.0);
+
+	CHECK_INT(t->bar_count, 5);
+	b = 0; /* series "m" sorts first */
+	CHECK_INT(t->bar_series[b], 0);
+	CHECK_NEAR(t->bar_start[b], 10.6, 1e-9);
+	b = 1;
+	CHECK_NEAR(t->bar_start[b], 0.0, 1e-9);
+	CHECK_NEAR(t->bar_end[b], 10.5, 1e-9);
+	CHECK_NEAR(t->bar_start[b + 1], 20.0, 1e-9);
+	CHECK_NEAR(t->bar_end[b + 1], 28.0, 1e-9);
+	CHECK_NEAR(t->bar_start[b + 2], 21.0, 1e-9);
+	CHECK_NEAR(t->bar_end[b + 2], 51.0, 1e-9);
+	CHECK_NEAR(t->bar_start[b + 3], 52.5, 1e-9);
+	rli_timeline_free(t);
+
+	/* Off by default: every bar stays. */
+	t = lay_out(events, 0.0);
+	CHECK_INT(t->bar_count, 8);
+	rli_timeline_free(t);
+	rli_events_free(events);
+}
+
+static void test_geometry(void)
+{
+	rli_events *events = case_few_rows();
+	rli_events *wide = new_events();
+	rli_timeline *t = lay_out(events, 0.0), *u;
+	double max_end = 0.0;
+
+	/* The zero-length row is dropped: four rows, page of the reference's size. */
+	CHECK_INT(t->row_count, 4);
+	CHECK_NEAR(t->width, 2000, 0);
+	CHECK_NEAR(t->height, 900, 0);
+	CHECK_INT(t->scale, 2);
+	CHECK_NEAR(t->plot.y, 120, 0);
+	CHECK_NEAR(t->plot.y + t->plot.h, 900 - 80, 1e-9);
+	CHECK(t->plot.x >= 240 && t->plot.x < 400); /* grows a little for the longest label */
+	CHECK_NEAR(t->row_pitch, 700.0 / 4, 1e-9);
+	CHECK_NEAR(t->bar_thickness, 0.42 * t->row_pitch, 1e-9);
+	CHECK_NEAR(t->bar_outline_width, 0.8, 0);
+	CHECK_INT(t->bar_outline, 0xFFFFFF);
+	CHECK_INT(t->grid_color, 0xEAEAEA);
+	CHECK_INT(t->title.color, 0x2a3f5f);
+	for (size_t b = 0; b < t->bar_count; b++)
+		max_end = fmax(max_end, t->bar_end[b]);
+	CHECK_NEAR(t->x_min, 0.0, 0);
+	CHECK_NEAR(t->x_max, 1.05 * max_end, 1e-9);
+	CHECK(t->xtick_count >= 5);
+	CHECK(t->xticks[t->xtick_count - 1].value <= t->x_max);
+	CHECK_STR(t->title.text, "RL Timeline (Relative Time, Origin = 1773285888698.755 ms)");
+	CHECK_STR(t->x_title.text, "Time (ms)");
+	CHECK_STR(t->y_title.text, "Module - Rank");
+	CHECK_NEAR(t->y_title.angle, 90, 0);
+	CHECK_NEAR(t->title.size, 24, 0);
+	CHECK_NEAR(t->tick_label_size, 14, 0);
+	CHECK_NEAR(t->row_labels[0].size, 13, 0);
+	CHECK_STR(t->legend_title.text, "Task Type");
+	/* Row labels sit left of the plot at their row's centre. */
+	for (size_t r = 0; r < t->row_count; r++) {
+		CHECK(t->row_labels[r].x < t->plot.x);
+		CHECK_NEAR(t->row_labels[r].y, t->plot.y + (r + 0.5) * t->row_pitch, 1e-9);
+	}
+	/* The legend is right of the plot, inside the page, one entry per series. */
+	for (size_t s = 0; s < t->series_count; s++) {
+		CHECK(t->legend_swatches[s].x > t->plot.x + t->plot.w);
+		CHECK(t->legend_swatches[s].x + t->legend_swatches[s].w < t->width);
+		CHECK_STR(t->legend_labels[s].text, t->series[s].name);
+	}
+
+	/* A long label widens the left margin instead of leaving the page. */
+	case_add(wide, "x", "a_role_name_that_is_much_longer_than_any_reference_margin_allows", 0, 0, 1);
+	u = lay_out(wide, 0.0);
+	CHECK(u->plot.x > 400);
+	CHECK(u->y_title.x > 0);
+	CHECK_NEAR(u->height, 900, 0);
+	rli_timeline_free(u);
+	rli_timeline_free(t);
+	rli_events_free(wide);
+	rli_events_free(events);
+}
+
+static void test_height_grows_then_caps(void)
+{
+	rli_events *events = new_events();
+	PangoContext *text;
+	double w, label_height, last_y = -1e9;
+	rli_timeline *t;
+	size_t labelled = 0;
+
+	for (int rank = 0; rank < 100; rank++)
+		case_add(events, "n", "role", rank, rank, 1.0);
+	t = lay_out(events, 0.0);
+	CHECK_NEAR(t->height, 50 * 100 + 200, 0);
+	CHECK_NEAR(t->row_pitch, 50, 1e-9);
+	for (size_t r = 0; r < t->row_count; r++)
+		CHECK(t->row_labels[r].text[0] != '\0');
+	rli_timeline_free(t);
+
+	/* 3000 rows would be 150,200 units, 300,400 pixels at scale 2: the page stops at 32767 px. */
+	for (int rank = 100; rank < 3000; rank++)
+		case_add(events, "n", "role", rank, rank, 1.0);
+	t = lay_out(events, 0.0);
+	CHECK_INT(t->row_count, 3000);
+	CHECK(t->height * t->scale <= 32767);
+	CHECK(t->height * t->scale > 32767 - 2 * t->scale);
+	CHECK_NEAR(t->row_pitch, (t->height - 200) / 3000, 1e-9);
+	CHECK_NEAR(t->bar_thickness, 0.42 * t->row_pitch, 1e-9);
+	CHECK_INT(t->bar_count, 3000);
+	/* Labels thinned so that no two overlap, the first row always named. */
+	CHECK(rli_text_context_new(&text) == 0);
+	rli_text_measure(&w, &label_height, text, t->rows[0].label, 13, 0);
+	g_object_unref(text);
+	CHECK_STR(t->row_labels[0].text, t->rows[0].label);
+	for (size_t r = 0; r < t->row_count; r++) {
+		if (!t->row_labels[r].text[0])
+			continue;
+		CHECK_STR(t->row_labels[r].text, t->rows[r].label);
+		CHECK(t->row_labels[r].y - last_y >= label_height);
+		last_y = t->row_labels[r].y;
+		labelled++;
+	}
+	CHECK(labelled > 300 && labelled < 3000);
+	rli_timeline_free(t);
+	rli_events_free(events);
+}
+
+static void test_t0_and_nothing_to_draw(void)
+{
+	rli_events *events = new_events();
+	rli_timeline *t = (rli_timeline *)&t;
+	rli_timeline_options options;
+
+	/* Rows with end <= start are dropped before t0 is taken. */
+	case_add(events, "n", "r", 0, 5.0, 0.0);
+	case_add(events, "n", "r", 0, 7.0, -1.0);
+	CHECK_INT(rli_timeline_layout(&t, events, NULL), RLI_EINVALID);
+	CHECK(t == NULL);
+	CHECK_STR(rli_error_last(), "nothing to draw: no event has end > start");
+
+	case_add(events, "n", "r", 0, 12.25, 3.0);
+	case_add(events, "n", "r", 0, 10.5, 1.0);
+	CHECK_INT(rli_timeline_layout(&t, events, NULL), RLI_OK);
+	CHECK_NEAR(t->t0_ms, 10.5, 0);
+	CHECK_INT(t->bar_count, 2);
+	CHECK_NEAR(t->bar_start[0], 0.0, 0);
+	CHECK_NEAR(t->bar_start[1], 1.75, 1e-12);
+	rli_timeline_free(t);
+
+	rli_timeline_options_init(&options);
+	options.scale = 0;
+	CHECK_INT(rli_timeline_layout(&t, events, &options), RLI_EUSAGE);
+	options.scale = 20;
+	CHECK_INT(rli_timeline_layout(&t, events, &options), RLI_EUSAGE);
+	rli_events_free(events);
+}
+
+int main(void)
+{
+	test_options_defaults();
+	test_rows_orders_and_colours();
+	test_palette();
+	test_ticks();
+	test_merge_rule();
+	test_geometry();
+	test_height_grows_then_caps();
+	test_t0_and_nothing_to_draw();
+	TEST_DONE();
+}
