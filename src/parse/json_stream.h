@@ -1,0 +1,65 @@
+/* json_stream.h: yajl fed chunk by chunk, with nesting bounded and errors placed at line and column. */
+#ifndef RLI_PARSE_JSON_STREAM_H
+#define RLI_PARSE_JSON_STREAM_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <yajl/yajl_parse.h>
+
+/* Profiler traces nest a few levels; anything deeper is garbage, and refusing it bounds memory. */
+#define RLI_JSON_MAX_DEPTH 512
+
+typedef struct {
+	yajl_handle handle;
+	uint64_t line;   /* 1-based line of the next byte fed */
+	uint64_t column; /* 0-based column of the next byte fed */
+	int depth;       /* maintained by rli_json_enter/leave */
+	char *reason;    /* why a callback stopped the parse (no position) */
+	char *message;   /* after a failure: "<reason> at line L, column C" */
+	int halted;      /* a callback stopped the parse on purpose and reported why itself */
+} rli_json;
+
+/* RLI_OK or RLI_ERROR (out of memory). line is where the text starts (1 for a file). */
+int rli_json_open(rli_json *json, const yajl_callbacks *callbacks, void *ctx, uint64_t line);
+void rli_json_close(rli_json *json);
+
+/* 0, or -1 with json->message set (NULL message means out of memory). */
+int rli_json_feed(rli_json *json, const unsigned char *data, size_t length);
+int rli_json_finish(rli_json *json);
+
+/* For callbacks: count nesting; 0 (stop the parse) when too deep. */
+int rli_json_enter(rli_json *json);
+void rli_json_leave(rli_json *json);
+/* For callbacks: stop the parse with this reason; returns 0 so callbacks can `return rli_json_stop(...)`. */
+int rli_json_stop(rli_json *json, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* For callbacks: stop the parse because the unit already failed for a reason recorded elsewhere. */
+int rli_json_halt(rli_json *json);
+
+/* What reading a whole file through a parser came to. */
+typedef enum {
+	RLI_READ_OK = 0,
+	RLI_READ_EMPTY,  /* the file has no bytes */
+	RLI_READ_FAILED, /* *failure holds the complete message */
+	RLI_READ_HALTED, /* a callback stopped on purpose (json->halted) */
+	RLI_READ_OOM
+} rli_read_result;
+
+/*
+ * Streams the file at path through json in RLI_PARSE_CHUNK reads. On
+ * RLI_READ_FAILED, *failure is "Failed to parse JSON file <path>: <why> at
+ * line L, column C" or "Failed to read <path>: <why>" (free it).
+ */
+rli_read_result rli_json_read_file(rli_json *json, const char *path, char **failure);
+
+/*
+ * A number as Python's float() reads a JSON number or a numeric string:
+ * decimal only, surrounding blanks allowed, finite. 0 on success, -1 if not a number.
+ */
+int rli_text_to_double(double *out, const char *text, size_t length);
+
+/* An integer written in decimal (JSON integer syntax) that fits int64. 0 or -1. */
+int rli_text_to_int64(int64_t *out, const char *text, size_t length);
+
+#endif

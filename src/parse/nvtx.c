@@ -1,0 +1,680 @@
+/* nvtx.c: Nsight Systems jsonl exports: one bar per NVTX push/pop range, read line by line. */
+#include "parse_internal.h"
+#include "json_stream.h"
+#include "walk.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <fnmatch.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* ---- discovery (timeline.md §5.2, §7) ----------------------------------- */
+
+typedef struct {
+	rli_discovery *discovery;
+	rli_strpool groups;
+	uint32_t *unit_group;
+	size_t group_capacity;
+	int worker_files; /* files the checker's worker_process_*.*.jsonl glob would match */
+} nvtx_walk;
+
+static int visit(void *ctx, const rli_walk_entry *entry)
+{
+	nvtx_walk *walk = ctx;
+	const char *name = entry->name;
+	const char *first_dot, *second_dot, *underscore;
+	size_t length = strlen(name);
+	rli_unit *unit;
+	uint32_t group;
+
+	if (!entry->is_file || length < 6 || strcmp(name + length - 6, ".jsonl") != 0)
+		return 0;
+	first_dot = strchr(name, '.');
+	second_dot = strchr(first_dot + 1, '.');
+	/* Exactly three parts: "<worker>.<id>.jsonl". */
+	if (second_dot != name + length - 6 || strchr(second_dot + 1, '.'))
+		return 0;
+	if (fnmatch("worker_process_*.*.jsonl", name, 0) == 0)
+		walk->worker_files++;
+	unit = rli_discovery_add(walk->discovery);
+	if (!unit)
+		return rli_error_oom();
+	unit->path = rli_strdup(entry->path);
+	/* The PID is what follows the last '_' of the first part ("worker_process_70000" -> "70000"). */
+	underscore = first_dot;
+	while (underscore > name && underscore[-1] != '_')
+		underscore--;
+	unit->tid = rli_strfmt("%.*s", (int)(first_dot - underscore), underscore);
+	if (!unit->path || !unit->tid)
+		return rli_error_oom();
+	/* The middle part groups units, as the reference's provisional role does. */
+	group = rli_strpool_intern(&walk->groups, first_dot + 1, (size_t)(second_dot - first_dot - 1));
+	if (group == RLI_STRPOOL_NONE)
+		return rli_error_oom();
+	if (walk->discovery->count > walk->group_capacity) {
+		size_t grown = walk->group_capacity ? walk->group_capacity * 2 : 16;
+		uint32_t *p = realloc(walk->unit_group, grown * sizeof(*p));
+		if (!p)
+			return rli_error_oom();
+		walk->unit_group = p;
+		walk->group_capacity = grown;
+	}
+	walk->unit_group[walk->discovery->count - 1] = group;
+	return 0;
+}
+
+int rli_nvtx_discover(rli_discovery *discovery, const char *root)
+{
+	nvtx_walk walk;
+	size_t n, k = 0;
+	rli_unit *sorted = NULL;
+	int error;
+
+	memset(&walk, 0, sizeof(walk));
+	walk.discovery = discovery;
+	rli_strpool_init(&walk.groups);
+	error = rli_walk(root, visit, &walk);
+	if (error < 0)
+		goto done;
+	if (walk.worker_files == 0)
+		rli_notes_add(&discovery->structural, RLI_LOG_ERROR,
+			      "No worker_process_*.*.jsonl file found in: %s", root);
+	n = discovery->count;
+	if (n > 1) {
+		sorted = malloc(n * sizeof(*sorted));
+		if (!sorted) {
+			error = rli_error_oom();
+			goto done;
+		}
+		for (uint32_t g = 0; g < walk.groups.count; g++)
+			for (size_t i = 0; i < n; i++)
+				if (walk.unit_group[i] == g)
+					sorted[k++] = discovery->units[i];
+		memcpy(discovery->units, sorted, n * sizeof(*sorted));
+	}
+	if (discovery->structural.oom)
+		error = rli_error_oom();
+done:
+	free(sorted);
+	free(walk.unit_group);
+	rli_strpool_dispose(&walk.groups);
+	return error;
+}
+
+/* ---- numbers with Python's arithmetic (timeline.md §5.3) ------------------- */
+
+/* A JSON number as Python holds it: an int when written as one, else a float. */
+typedef struct {
+	int is_int;
+	int64_t i;
+	double d;
+} py_number;
+
+static int py_number_from_text(py_number *out, const char *text, size_t length)
+{
+	memset(out, 0, sizeof(*out));
+	if (rli_text_to_int64(&out->i, text, length) == 0) {
+		out->is_int = 1;
+		return 0;
+	}
+	return rli_text_to_double(&out->d, text, length);
+}
+
+static double py_as_double(const py_number *x)
+{
+	return x->is_int ? (double)x->i : x->d;
+}
+
+/* a + b (or a - b): exact when both are ints, like Python's unbounded ints. */
+static py_number py_add(const py_number *a, const py_number *b, int subtract)
+{
+	py_number r;
+	memset(&r, 0, sizeof(r));
+	if (a->is_int && b->is_int) {
+		int64_t v;
+		int overflow = subtract ? __builtin_sub_overflow(a->i, b->i, &v)
+					: __builtin_add_overflow(a->i, b->i, &v);
+		if (!overflow) {
+			r.is_int = 1;
+			r.i = v;
+			return r;
+		}
+		/* Beyond int64 no profiler goes; long double keeps it close. */
+		r.d = (double)(subtract ? (long double)a->i - (long double)b->i
+					: (long double)a->i + (long double)b->i);
+		return r;
+	}
+	r.d = subtract ? py_as_double(a) - py_as_double(b) : py_as_double(a) + py_as_double(b);
+	return r;
+}
+
+/* x / 1000 as Python divides: an int is divided exactly and rounded once. */
+static double py_div1000(const py_number *x)
+{
+	const int64_t exact = (int64_t)1 << 53;
+	if (!x->is_int)
+		return x->d / 1000;
+	if (x->i > -exact && x->i < exact)
+		return (double)x->i / 1000; /* both operands exact, so one IEEE rounding */
+	return (double)((long double)x->i / 1000.0L);
+}
+
+/* ---- parsing one .jsonl --------------------------------------------------- */
+
+enum { F_OTHER = 0, F_TABLE, F_ID, F_VALUE, F_NAME, F_START_TIME, F_EVENT_TYPE, F_START, F_END, F_TEXT_ID, F_COUNT };
+enum { V_ABSENT = 0, V_STRING, V_NUMBER, V_NULL, V_OTHER };
+
+/* Longest text kept for table names, ids and numbers; longer ones match nothing. */
+#define NVTX_SHORT_MAX 128
+
+typedef struct {
+	int kind; /* V_* */
+	size_t length;
+	char text[NVTX_SHORT_MAX];
+} short_value;
+
+/* A string that may be long (StringIds values, metadata names and values). */
+typedef struct {
+	int kind;
+	char *text;
+	size_t length, capacity;
+} long_value;
+
+typedef struct {
+	short_value text_id;
+	short_value start, end;
+	uint64_t line;
+} nvtx_range;
+
+typedef struct {
+	rli_json json;
+	rli_unit *unit;
+	uint64_t line;
+	int field;
+	short_value short_fields[F_COUNT];
+	long_value value, name;
+	int line_is_object;
+	/* across lines */
+	int any_start_time, any_range;
+	int64_t rank;
+	int have_global_start;
+	short_value global_start;
+	uint64_t global_start_line;
+	rli_strpool string_ids;
+	char **string_values; /* id -> value, later wins */
+	size_t string_capacity;
+	nvtx_range *ranges;
+	size_t range_count, range_capacity;
+	int oom;
+} nvtx_ctx;
+
+static void short_set(short_value *v, int kind, const char *text, size_t length)
+{
+	v->kind = kind;
+	v->length = 0;
+	if (text && length <= NVTX_SHORT_MAX) {
+		memcpy(v->text, text, length);
+		v->length = length;
+	} else if (text) {
+		v->kind = V_OTHER; /* too long to be an id or a timestamp */
+	}
+}
+
+static int long_set(nvtx_ctx *n, long_value *v, int kind, const char *text, size_t length)
+{
+	v->kind = kind;
+	v->length = 0;
+	if (!text)
+		return 1;
+	if (length + 1 > v->capacity) {
+		char *p = realloc(v->text, length + 1);
+		if (!p) {
+			n->oom = 1;
+			return rli_json_halt(&n->json);
+		}
+		v->text = p;
+		v->capacity = length + 1;
+	}
+	memcpy(v->text, text, length);
+	v->text[length] = '\0';
+	v->length = length;
+	return 1;
+}
+
+static void line_reset(nvtx_ctx *n)
+{
+	for (int i = 0; i < F_COUNT; i++)
+		n->short_fields[i].kind = V_ABSENT;
+	n->value.kind = n->name.kind = V_ABSENT;
+	n->field = F_OTHER;
+	n->line_is_object = 0;
+}
+
+static int nvtx_value(nvtx_ctx *n, const char *text, size_t length, int kind)
+{
+	if (n->json.depth == 0)
+		return rli_json_stop(&n->json, "expected a JSON object");
+	if (n->json.depth != 1)
+		return 1;
+	if (n->field == F_VALUE)
+		return long_set(n, &n->value, kind, text, length);
+	if (n->field == F_NAME)
+		return long_set(n, &n->name, kind, text, length);
+	short_set(&n->short_fields[n->field], kind, text, length);
+	return 1;
+}
+
+static int nvtx_null(void *ctx) { return nvtx_value(ctx, NULL, 0, V_NULL); }
+static int nvtx_bool(void *ctx, int value) { (void)value; return nvtx_value(ctx, NULL, 0, V_OTHER); }
+static int nvtx_number(void *ctx, const char *text, size_t length)
+{
+	return nvtx_value(ctx, text, length, V_NUMBER);
+}
+static int nvtx_string(void *ctx, const unsigned char *text, size_t length)
+{
+	return nvtx_value(ctx, (const char *)text, length, V_STRING);
+}
+
+static int nvtx_key(void *ctx, const unsigned char *key, size_t length)
+{
+	static const char *const names[F_COUNT] = {"",          "table",     "id",    "value",
+						   "name",      "startTime", "eventType", "start",
+						   "end",       "textId"};
+	nvtx_ctx *n = ctx;
+	if (n->json.depth != 1)
+		return 1;
+	n->field = F_OTHER;
+	for (int i = 1; i < F_COUNT; i++)
+		if (strlen(names[i]) == length && memcmp(names[i], key, length) == 0)
+			n->field = i;
+	return 1;
+}
+
+static int nvtx_open(nvtx_ctx *n, int is_map)
+{
+	if (n->json.depth == 0) {
+		if (!is_map)
+			return rli_json_stop(&n->json, "expected a JSON object");
+		n->line_is_object = 1;
+	} else if (n->json.depth == 1) {
+		if (n->field == F_VALUE || n->field == F_NAME)
+			long_set(n, n->field == F_VALUE ? &n->value : &n->name, V_OTHER, NULL, 0);
+		else
+			short_set(&n->short_fields[n->field], V_OTHER, NULL, 0);
+	}
+	return rli_json_enter(&n->json);
+}
+
+static int nvtx_start_map(void *ctx) { return nvtx_open(ctx, 1); }
+static int nvtx_start_array(void *ctx) { return nvtx_open(ctx, 0); }
+static int nvtx_close(void *ctx)
+{
+	nvtx_ctx *n = ctx;
+	rli_json_leave(&n->json);
+	return 1;
+}
+
+static const yajl_callbacks nvtx_callbacks = {
+	nvtx_null, nvtx_bool, NULL, NULL, nvtx_number, nvtx_string,
+	nvtx_start_map, nvtx_key, nvtx_close, nvtx_start_array, nvtx_close};
+
+static int short_is(const short_value *v, const char *text)
+{
+	return v->kind == V_STRING && v->length == strlen(text) && memcmp(v->text, text, v->length) == 0;
+}
+
+static int contains(const char *hay, size_t length, const char *needle)
+{
+	size_t m = strlen(needle);
+	for (size_t i = 0; i + m <= length; i++)
+		if (memcmp(hay + i, needle, m) == 0)
+			return 1;
+	return 0;
+}
+
+/* re.match(r'^RANK="?(\d+)"?$', value.strip(), re.IGNORECASE) */
+static int rank_from_env(int64_t *rank, const char *text, size_t length)
+{
+	size_t i = 0, digits;
+	while (length && isspace((unsigned char)text[length - 1]))
+		length--;
+	while (i < length && isspace((unsigned char)text[i]))
+		i++;
+	if (length - i < 6 || (text[i] != 'R' && text[i] != 'r') || (text[i + 1] != 'A' && text[i + 1] != 'a') ||
+	    (text[i + 2] != 'N' && text[i + 2] != 'n') || (text[i + 3] != 'K' && text[i + 3] != 'k') ||
+	    text[i + 4] != '=')
+		return -1;
+	i += 5;
+	if (i < length && text[i] == '"')
+		i++;
+	digits = i;
+	while (i < length && isdigit((unsigned char)text[i]))
+		i++;
+	if (i == digits)
+		return -1;
+	if (rli_text_to_int64(rank, text + digits, i - digits) < 0)
+		return -1;
+	if (i < length && text[i] == '"')
+		i++;
+	return i == length ? 0 : -1;
+}
+
+static int key_of(char *key, const short_value *v)
+{
+	key[0] = v->kind == V_STRING ? 's' : v->kind == V_NUMBER ? 'n' : 'o';
+	memcpy(key + 1, v->text, v->length);
+	return (int)v->length + 1;
+}
+
+static int remember_string(nvtx_ctx *n)
+{
+	char key[NVTX_SHORT_MAX + 1];
+	int key_length = key_of(key, &n->short_fields[F_ID]);
+	uint32_t id = rli_strpool_intern(&n->string_ids, key, (size_t)key_length);
+	char *value;
+	if (id == RLI_STRPOOL_NONE)
+		return -1;
+	if (id >= n->string_capacity) {
+		size_t grown = n->string_capacity ? n->string_capacity * 2 : 64;
+		char **p;
+		while (grown <= id)
+			grown *= 2;
+		p = realloc(n->string_values, grown * sizeof(*p));
+		if (!p)
+			return -1;
+		memset(p + n->string_capacity, 0, (grown - n->string_capacity) * sizeof(*p));
+		n->string_values = p;
+		n->string_capacity = grown;
+	}
+	/* A label is the string itself; a number shows as its digits; anything else as nothing. */
+	if (n->value.kind == V_STRING || n->value.kind == V_NUMBER)
+		value = rli_strfmt("%.*s", (int)n->value.length, n->value.text);
+	else
+		value = rli_strdup("");
+	if (!value)
+		return -1;
+	free(n->string_values[id]);
+	n->string_values[id] = value;
+	return 0;
+}
+
+/* Everything one line contributes; 0, or -1 when the unit failed or memory ran out. */
+static int line_done(nvtx_ctx *n)
+{
+	short_value *f = n->short_fields;
+	rli_unit *unit = n->unit;
+	double event_type;
+	if (f[F_START_TIME].kind != V_ABSENT)
+		n->any_start_time = 1;
+	if (f[F_EVENT_TYPE].kind == V_NUMBER &&
+	    rli_text_to_double(&event_type, f[F_EVENT_TYPE].text, f[F_EVENT_TYPE].length) == 0 &&
+	    event_type == 60) {
+		static const int required[] = {F_START, F_END, F_TEXT_ID};
+		static const char *const names[] = {"'start'", "'end'", "'textId'"};
+		char list[48] = "";
+		nvtx_range *range;
+		n->any_range = 1;
+		for (size_t i = 0; i < 3; i++) {
+			if (f[required[i]].kind != V_ABSENT)
+				continue;
+			if (list[0])
+				strcat(list, ", ");
+			strcat(list, names[i]);
+		}
+		if (list[0]) {
+			rli_notes_add(&unit->failures, RLI_LOG_ERROR, "File field is missing: [%s] in FilePath: %s",
+				      list, unit->path);
+			return -1;
+		}
+		if (n->range_count == n->range_capacity) {
+			size_t grown = n->range_capacity ? n->range_capacity * 2 : 16;
+			nvtx_range *p = realloc(n->ranges, grown * sizeof(*p));
+			if (!p)
+				goto oom;
+			n->ranges = p;
+			n->range_capacity = grown;
+		}
+		range = &n->ranges[n->range_count++];
+		range->text_id = f[F_TEXT_ID];
+		range->start = f[F_START];
+		range->end = f[F_END];
+		range->line = n->line;
+	}
+	if (short_is(&f[F_TABLE], "StringIds") && f[F_ID].kind != V_ABSENT && n->value.kind != V_ABSENT) {
+		if (remember_string(n) < 0)
+			goto oom;
+	} else if (short_is(&f[F_TABLE], "META_DATA_CAPTURE") && n->name.kind == V_STRING &&
+		   contains(n->name.text, n->name.length, "ENVIRONMENT_VARIABLE") && n->value.kind == V_STRING) {
+		int64_t rank;
+		if (rank_from_env(&rank, n->value.text, n->value.length) == 0)
+			n->rank = rank;
+	} else if (short_is(&f[F_TABLE], "ANALYSIS_DETAILS")) {
+		n->have_global_start = f[F_START_TIME].kind != V_ABSENT && f[F_START_TIME].kind != V_NULL;
+		n->global_start = f[F_START_TIME];
+		n->global_start_line = n->line;
+	}
+	return 0;
+oom:
+	n->oom = 1;
+	return -1;
+}
+
+typedef enum { LINE_IDLE, LINE_ACTIVE } line_state;
+
+/* Reads the file line by line, one parser per non-blank line. 0, or -1 (failure recorded or oom). */
+static int read_lines(nvtx_ctx *n, int *empty)
+{
+	rli_unit *unit = n->unit;
+	unsigned char *buffer = NULL;
+	line_state state = LINE_IDLE;
+	uint64_t column = 0;
+	struct stat st;
+	int fd, result = -1;
+
+	*empty = 0;
+	fd = open(unit->path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		rli_notes_add(&unit->failures, RLI_LOG_ERROR, "Failed to read %s: %s", unit->path,
+			      strerror(errno));
+		return -1;
+	}
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		rli_notes_add(&unit->failures, RLI_LOG_ERROR, "Failed to read %s: not a regular file",
+			      unit->path);
+		goto done;
+	}
+	if (st.st_size == 0) {
+		*empty = 1;
+		result = 0;
+		goto done;
+	}
+	buffer = malloc(RLI_PARSE_CHUNK);
+	if (!buffer)
+		goto oom;
+	n->line = 1;
+	for (;;) {
+		ssize_t got = read(fd, buffer, RLI_PARSE_CHUNK);
+		size_t at = 0;
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0) {
+			rli_notes_add(&unit->failures, RLI_LOG_ERROR, "Failed to read %s: %s", unit->path,
+				      strerror(errno));
+			goto done;
+		}
+		while (at < (size_t)got || got == 0) {
+			const unsigned char *nl = got ? memchr(buffer + at, '\n', (size_t)got - at) : NULL;
+			size_t end = nl ? (size_t)(nl - buffer) : (size_t)got;
+			int line_ends = nl != NULL || got == 0;
+			if (state == LINE_IDLE) {
+				while (at < end && isspace(buffer[at])) {
+					at++;
+					column++;
+				}
+				if (at < end) {
+					if (rli_json_open(&n->json, &nvtx_callbacks, n, n->line) < 0)
+						goto oom;
+					n->json.column = column;
+					line_reset(n);
+					state = LINE_ACTIVE;
+				}
+			}
+			if (state == LINE_ACTIVE && at < end && rli_json_feed(&n->json, buffer + at, end - at) < 0)
+				goto parse_failed;
+			column += end - at;
+			at = end;
+			if (!line_ends)
+				break;
+			if (state == LINE_ACTIVE) {
+				if (rli_json_finish(&n->json) < 0)
+					goto parse_failed;
+				rli_json_close(&n->json);
+				state = LINE_IDLE;
+				if (line_done(n) < 0)
+					goto stopped;
+			}
+			if (got == 0)
+				break;
+			at++; /* past the newline */
+			n->line++;
+			column = 0;
+		}
+		if (got == 0)
+			break;
+	}
+	result = 0;
+	goto done;
+parse_failed:
+	if (n->oom || !n->json.message)
+		goto oom;
+	rli_notes_add(&unit->failures, RLI_LOG_ERROR, "Failed to parse JSON file %s: %s", unit->path,
+		      n->json.message);
+	goto done;
+stopped:
+	if (n->oom)
+		goto oom;
+	goto done;
+oom:
+	unit->status = RLI_ERROR;
+done:
+	if (state == LINE_ACTIVE)
+		rli_json_close(&n->json);
+	free(buffer);
+	close(fd);
+	return result;
+}
+
+/* A range's start, end or the global start as a number; -1 records the failure. */
+static int range_number(nvtx_ctx *n, py_number *out, const short_value *v, const char *what, uint64_t line)
+{
+	if (v->kind == V_NUMBER && py_number_from_text(out, v->text, v->length) == 0)
+		return 0;
+	rli_notes_add(&n->unit->failures, RLI_LOG_ERROR,
+		      "Failed to parse JSON file %s: '%s' must be a number, got %s at line %llu", n->unit->path,
+		      what,
+		      v->kind == V_STRING ? "a string" : v->kind == V_NUMBER ? "a number out of range" : "a non-number",
+		      (unsigned long long)line);
+	return -1;
+}
+
+static void emit_rows(nvtx_ctx *n)
+{
+	rli_unit *unit = n->unit;
+	py_number global_start;
+	if (n->rank < 0) {
+		rli_notes_add(&unit->log, RLI_LOG_WARN, "Path %s: No valid rank for Analysis", unit->path);
+		return;
+	}
+	if (!n->have_global_start) {
+		rli_notes_add(&unit->log, RLI_LOG_WARN, "No valid global start time for Analysis");
+		return;
+	}
+	if (n->range_count && range_number(n, &global_start, &n->global_start, "startTime",
+					   n->global_start_line) < 0)
+		return;
+	for (size_t i = 0; i < n->range_count; i++) {
+		nvtx_range *range = &n->ranges[i];
+		char key[NVTX_SHORT_MAX + 1];
+		int key_length = key_of(key, &range->text_id);
+		uint32_t id = range->text_id.kind == V_STRING || range->text_id.kind == V_NUMBER
+				      ? rli_strpool_intern(&n->string_ids, key, (size_t)key_length)
+				      : RLI_STRPOOL_NONE;
+		const char *label = id != RLI_STRPOOL_NONE && id < n->string_capacity ? n->string_values[id] : NULL;
+		py_number start, end, sum, length;
+		rli_event_in row;
+		if (!label || !label[0]) {
+			/* Stop at the first bad range and keep what came before, as the reference does. */
+			rli_notes_add(&unit->log, RLI_LOG_WARN, "No valid role for Analysis");
+			return;
+		}
+		if (range->start.kind == V_NULL || range->end.kind == V_NULL) {
+			rli_notes_add(&unit->log, RLI_LOG_WARN, "No valid timing for Analysis");
+			return;
+		}
+		if (range_number(n, &start, &range->start, "start", range->line) < 0 ||
+		    range_number(n, &end, &range->end, "end", range->line) < 0)
+			return;
+		sum = py_add(&start, &global_start, 0);
+		length = py_add(&end, &start, 1);
+		memset(&row, 0, sizeof(row));
+		row.name = label;
+		row.role = label;
+		row.tid = unit->tid;
+		row.tid_is_text = 1;
+		row.rank_id = n->rank;
+		row.start_ms = py_div1000(&sum) / 1000;
+		row.duration_ms = py_div1000(&length) / 1000;
+		if (!isfinite(row.start_ms) || !isfinite(row.duration_ms)) {
+			rli_notes_add(&unit->log, RLI_LOG_WARN, "No valid timing for Analysis");
+			return;
+		}
+		if ((!unit->events && rli_events_new(&unit->events) < 0) ||
+		    rli_events_append(unit->events, &row) < 0) {
+			unit->status = RLI_ERROR;
+			return;
+		}
+	}
+}
+
+void rli_nvtx_parse_unit(rli_unit *unit)
+{
+	nvtx_ctx n;
+	int empty = 0;
+	memset(&n, 0, sizeof(n));
+	n.unit = unit;
+	n.rank = -1;
+	rli_strpool_init(&n.string_ids);
+	if (read_lines(&n, &empty) == 0 && unit->status == RLI_OK) {
+		if (empty) {
+			rli_notes_add(&unit->failures, RLI_LOG_ERROR, "JSONL file is empty: %s", unit->path);
+		} else {
+			if (!n.any_start_time)
+				rli_notes_add(&unit->failures, RLI_LOG_ERROR, "No 'startTime' found in file: %s",
+					      unit->path);
+			if (!n.any_range)
+				rli_notes_add(&unit->failures, RLI_LOG_ERROR,
+					      "No 'eventType' which equals to 60 found in file: %s", unit->path);
+			if (unit->failures.count == 0)
+				emit_rows(&n);
+		}
+	}
+	if (unit->failures.count) {
+		/* A failed unit contributes nothing, not even the rows before the failure. */
+		rli_events_free(unit->events);
+		unit->events = NULL;
+	}
+	if (unit->log.oom || unit->failures.oom)
+		unit->status = RLI_ERROR;
+	for (size_t i = 0; i < n.string_capacity; i++)
+		free(n.string_values[i]);
+	free(n.string_values);
+	free(n.ranges);
+	free(n.value.text);
+	free(n.name.text);
+	rli_strpool_dispose(&n.string_ids);
+}

@@ -1,0 +1,104 @@
+/* parse_internal.h: what discovery, the three format parsers and the driver share. */
+#ifndef RLI_PARSE_INTERNAL_H
+#define RLI_PARSE_INTERNAL_H
+
+#include "rl_insight.h"
+#include "common/error.h"
+#include "events/events.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Files are read in chunks of this size, so memory never follows the file size. */
+#define RLI_PARSE_CHUNK (64 * 1024)
+
+/* ---- messages: log lines and validation failures, buffered per unit ----- */
+
+typedef struct {
+	rli_log_level level;
+	char *text;
+} rli_note;
+
+typedef struct {
+	rli_note *items;
+	size_t count, capacity;
+	int oom; /* a message could not be stored; reported as an internal error */
+} rli_notes;
+
+void rli_notes_init(rli_notes *notes);
+void rli_notes_dispose(rli_notes *notes);
+void rli_notes_add(rli_notes *notes, rli_log_level level, const char *fmt, ...) RLI_PRINTF(3, 4);
+
+/* ---- rank filter ------------------------------------------------------- */
+
+typedef struct {
+	int64_t lo, hi;
+} rli_rank_range;
+
+typedef struct {
+	int all; /* no filter */
+	rli_rank_range *ranges;
+	size_t count;
+} rli_rank_filter;
+
+/* "all"/NULL keeps everything; "0,2,4-7" keeps those. RLI_EUSAGE with a message otherwise. */
+int rli_rank_filter_parse(rli_rank_filter *out, const char *text);
+int rli_rank_filter_keeps(const rli_rank_filter *filter, int64_t rank);
+void rli_rank_filter_dispose(rli_rank_filter *filter);
+
+/* ---- input units ------------------------------------------------------- */
+
+/*
+ * One file handed to one parse task. Discovery fills the first block; the
+ * worker fills the second. `failures` are validation messages ("Failed to
+ * parse JSON file ..."): any of them makes the unit a failed unit.
+ */
+typedef struct {
+	char *path;        /* trace_view.json, *.json.gz or *.jsonl */
+	char *role;        /* mstx, torch: bar name and role */
+	char *tid;         /* nvtx: the PID from the file name */
+	int64_t rank;      /* mstx: from profiler_info_<N>.json; -1 otherwise */
+	char **info_files; /* mstx: profiler_info_*.json files to validate */
+	size_t info_count;
+
+	rli_events *events; /* NULL until parsed, or when the unit gave nothing */
+	rli_notes log;      /* warnings and progress, logged in unit order after the join */
+	rli_notes failures; /* validation failures; level unused */
+	int status;         /* RLI_OK or RLI_ERROR (out of memory) */
+} rli_unit;
+
+typedef struct {
+	rli_unit *units;
+	size_t count, capacity;
+	rli_notes structural; /* failures of the structural rules, in rule order */
+	rli_notes log;        /* discovery's own warnings */
+} rli_discovery;
+
+void rli_discovery_init(rli_discovery *discovery);
+void rli_discovery_dispose(rli_discovery *discovery);
+/* A zeroed unit at the end of the list, or NULL when out of memory. */
+rli_unit *rli_discovery_add(rli_discovery *discovery);
+
+/* Discovery per format: RLI_OK (structural failures are collected, not returned) or RLI_ERROR. */
+int rli_mstx_discover(rli_discovery *discovery, const char *root, const rli_rank_filter *ranks);
+int rli_torch_discover(rli_discovery *discovery, const char *root);
+int rli_nvtx_discover(rli_discovery *discovery, const char *root);
+
+/* Parse one unit; everything goes into the unit (safe to run on any thread). */
+void rli_mstx_parse_unit(rli_unit *unit);
+void rli_torch_parse_unit(rli_unit *unit);
+void rli_nvtx_parse_unit(rli_unit *unit);
+
+/* ---- helpers ---------------------------------------------------------- */
+
+/* Joins two path parts with one '/'; NULL when out of memory. */
+char *rli_path_join(const char *dir, const char *name);
+/* The last component of path (no trailing slash), newly allocated. */
+char *rli_path_base(const char *path);
+/* The name a folder goes by: its last component, or its real name for ".", ".." or "/". */
+char *rli_dir_label(const char *path);
+char *rli_strdup(const char *text);
+/* Allocated printf; NULL when out of memory. */
+char *rli_strfmt(const char *fmt, ...) RLI_PRINTF(1, 2);
+
+#endif

@@ -1,0 +1,574 @@
+/* torch.c: PyTorch (Kineto) profiles: every *.json.gz streams through zlib and yajl into one bar. */
+#include "parse_internal.h"
+#include "json_stream.h"
+#include "walk.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+/* ---- discovery (timeline.md §4.2, §7) ----------------------------------- */
+
+typedef struct {
+	rli_discovery *discovery;
+	const char *root;
+	size_t root_length;
+	char **top_dirs; /* the root's sub-folders, each of which must hold a trace */
+	unsigned char *top_has_trace;
+	size_t top_count;
+	rli_strpool roles;
+	uint32_t *unit_group; /* per unit: its role's first-appearance index */
+	size_t group_capacity;
+} torch_walk;
+
+static int ends_with(const char *text, const char *suffix)
+{
+	size_t a = strlen(text), b = strlen(suffix);
+	return a >= b && memcmp(text + a - b, suffix, b) == 0;
+}
+
+/* Marks the root sub-folder that path lies under. */
+static void mark_top_dir(torch_walk *walk, const char *path)
+{
+	const char *rest = path + walk->root_length;
+	const char *slash;
+	size_t length;
+	while (*rest == '/')
+		rest++;
+	slash = strchr(rest, '/');
+	if (!slash)
+		return;
+	length = (size_t)(slash - rest);
+	for (size_t i = 0; i < walk->top_count; i++) {
+		const char *name = walk->top_dirs[i];
+		if (strlen(name) == length && memcmp(name, rest, length) == 0) {
+			walk->top_has_trace[i] = 1;
+			return;
+		}
+	}
+}
+
+static int visit(void *ctx, const rli_walk_entry *entry)
+{
+	torch_walk *walk = ctx;
+	rli_unit *unit;
+	uint32_t group;
+	if (entry->depth == 1 && entry->is_dir) {
+		char **names = realloc(walk->top_dirs, (walk->top_count + 1) * sizeof(*names));
+		unsigned char *flags;
+		if (!names)
+			return rli_error_oom();
+		walk->top_dirs = names;
+		flags = realloc(walk->top_has_trace, walk->top_count + 1);
+		if (!flags)
+			return rli_error_oom();
+		walk->top_has_trace = flags;
+		walk->top_dirs[walk->top_count] = rli_strdup(entry->name);
+		if (!walk->top_dirs[walk->top_count])
+			return rli_error_oom();
+		walk->top_has_trace[walk->top_count++] = 0;
+		return 0;
+	}
+	if (!entry->is_file || !ends_with(entry->name, ".json.gz"))
+		return 0;
+	mark_top_dir(walk, entry->path);
+	if (strstr(entry->name, "async_llm"))
+		return 0;
+	unit = rli_discovery_add(walk->discovery);
+	if (!unit)
+		return rli_error_oom();
+	unit->path = rli_strdup(entry->path);
+	unit->role = rli_dir_label(entry->dir);
+	if (!unit->path || !unit->role)
+		return rli_error_oom();
+	group = rli_strpool_intern(&walk->roles, unit->role, strlen(unit->role));
+	if (group == RLI_STRPOOL_NONE)
+		return rli_error_oom();
+	if (walk->discovery->count > walk->group_capacity) {
+		size_t grown = walk->group_capacity ? walk->group_capacity * 2 : 16;
+		uint32_t *p = realloc(walk->unit_group, grown * sizeof(*p));
+		if (!p)
+			return rli_error_oom();
+		walk->unit_group = p;
+		walk->group_capacity = grown;
+	}
+	walk->unit_group[walk->discovery->count - 1] = group;
+	return 0;
+}
+
+/* Units grouped by role in order of first appearance, discovery order inside a group (stable). */
+static int group_units(rli_discovery *discovery, const uint32_t *group)
+{
+	size_t n = discovery->count, k = 0;
+	rli_unit *sorted;
+	uint32_t groups = 0;
+	if (n < 2)
+		return RLI_OK;
+	sorted = malloc(n * sizeof(*sorted));
+	if (!sorted)
+		return rli_error_oom();
+	for (size_t i = 0; i < n; i++)
+		if (group[i] + 1 > groups)
+			groups = group[i] + 1;
+	for (uint32_t g = 0; g < groups; g++)
+		for (size_t i = 0; i < n; i++)
+			if (group[i] == g)
+				sorted[k++] = discovery->units[i];
+	memcpy(discovery->units, sorted, n * sizeof(*sorted));
+	free(sorted);
+	return RLI_OK;
+}
+
+int rli_torch_discover(rli_discovery *discovery, const char *root)
+{
+	torch_walk walk;
+	char *offenders = NULL;
+	int error;
+
+	memset(&walk, 0, sizeof(walk));
+	walk.discovery = discovery;
+	walk.root = root;
+	walk.root_length = strlen(root);
+	rli_strpool_init(&walk.roles);
+	error = rli_walk(root, visit, &walk);
+	if (error < 0)
+		goto done;
+	/* Each sub-folder of the root must hold a trace (below it, at any depth). */
+	for (size_t i = 0; i < walk.top_count; i++) {
+		char *path, *joined;
+		if (walk.top_has_trace[i])
+			continue;
+		path = rli_path_join(root, walk.top_dirs[i]);
+		joined = path ? (offenders ? rli_strfmt("%s; %s", offenders, path) : rli_strdup(path)) : NULL;
+		free(path);
+		if (!joined) {
+			error = rli_error_oom();
+			goto done;
+		}
+		free(offenders);
+		offenders = joined;
+	}
+	if (offenders)
+		rli_notes_add(&discovery->structural, RLI_LOG_ERROR,
+			      "The path '%s' has no prof_*.json.gz file", offenders);
+	error = group_units(discovery, walk.unit_group);
+	if (error == RLI_OK && discovery->structural.oom)
+		error = rli_error_oom();
+done:
+	free(offenders);
+	for (size_t i = 0; i < walk.top_count; i++)
+		free(walk.top_dirs[i]);
+	free(walk.top_dirs);
+	free(walk.top_has_trace);
+	free(walk.unit_group);
+	rli_strpool_dispose(&walk.roles);
+	return error;
+}
+
+/* ---- parsing one .json.gz (timeline.md §4.3) ------------------------------ */
+
+enum { TOP_OTHER = 0, TOP_DISTRIBUTED, TOP_EVENTS };
+enum { EV_OTHER = 0, EV_PH, EV_NAME, EV_PID, EV_TID, EV_TS, EV_DUR, EV_COUNT };
+enum { DI_RANK = 0, DI_WORLD_SIZE, DI_BACKEND, DI_COUNT };
+
+/* Longest pid text kept as the bar's tid. */
+#define TORCH_PID_MAX 64
+
+typedef struct {
+	rli_json json;
+	rli_unit *unit;
+	int top_kind; /* 0 none, 1 object, 2 something else */
+	uint64_t top_keys;
+	int top_key;
+	/* distributedInfo */
+	int distributed_seen, distributed_is_object;
+	unsigned distributed_found;
+	int distributed_key;
+	int have_rank;
+	int64_t rank;
+	/* traceEvents */
+	int events_is_array;
+	uint64_t events;
+	int event_key;
+	int event_has[EV_COUNT];
+	int event_has_ts_value, event_has_dur_value;
+	double event_ts, event_dur;
+	/* from the first event */
+	int tid_state; /* 0 unknown, 1 number, 2 not a number */
+	char tid[TORCH_PID_MAX + 1];
+	/* the envelope */
+	uint64_t valid;
+	double min_ts, max_end;
+} torch_ctx;
+
+static const char *kind_name(int kind)
+{
+	switch (kind) {
+	case 's': return "a string";
+	case 'z': return "null";
+	case 'b': return "a boolean";
+	case '{': return "an object";
+	case '[': return "an array";
+	default: return "not a finite number";
+	}
+}
+
+static void event_reset(torch_ctx *t)
+{
+	t->event_key = EV_OTHER;
+	memset(t->event_has, 0, sizeof(t->event_has));
+	t->event_has_ts_value = t->event_has_dur_value = 0;
+}
+
+static int event_done(torch_ctx *t)
+{
+	static const int required[] = {EV_PH, EV_NAME, EV_PID, EV_TID, EV_TS};
+	static const char *const names[] = {"'ph'", "'name'", "'pid'", "'tid'", "'ts'"};
+	char list[64] = "";
+	double ts, dur;
+	for (size_t i = 0; i < sizeof(required) / sizeof(required[0]); i++) {
+		if (t->event_has[required[i]])
+			continue;
+		if (list[0])
+			strcat(list, ", ");
+		strcat(list, names[i]);
+	}
+	t->events++;
+	if (list[0]) {
+		rli_notes_add(&t->unit->failures, RLI_LOG_ERROR,
+			      "The 'traceEvents' field missing: {%s} in FilePath: %s", list, t->unit->path);
+		return rli_json_halt(&t->json);
+	}
+	if (t->events == 1 && t->tid_state == 0)
+		t->tid_state = 2;
+	/* ts and dur default to -1, so an event without them falls out below. */
+	ts = t->event_has_ts_value ? t->event_ts : -1;
+	dur = t->event_has_dur_value ? t->event_dur : -1;
+	if (ts < 0 || dur < 0 || ts + dur < 0)
+		return 1;
+	if (t->valid == 0 || ts < t->min_ts)
+		t->min_ts = ts;
+	if (t->valid == 0 || ts + dur > t->max_end)
+		t->max_end = ts + dur;
+	t->valid++;
+	return 1;
+}
+
+static int torch_value(torch_ctx *t, const char *text, size_t length, int kind)
+{
+	int depth = t->json.depth;
+	if (depth == 0) {
+		t->top_kind = 2;
+		return 1;
+	}
+	if (depth == 1) {
+		if (t->top_key == TOP_DISTRIBUTED) {
+			t->distributed_seen = 1;
+			t->distributed_is_object = 0;
+			t->distributed_found = 0;
+		} else if (t->top_key == TOP_EVENTS) {
+			return rli_json_stop(&t->json, "'traceEvents' must be an array, got %s",
+					     kind_name(kind));
+		}
+		return 1;
+	}
+	if (depth == 2 && t->top_key == TOP_DISTRIBUTED && t->distributed_key == DI_RANK) {
+		double rank;
+		if (kind != 'n' || rli_text_to_double(&rank, text, length) < 0 || rank != (double)(int64_t)rank)
+			return rli_json_stop(&t->json, "'rank' in 'distributedInfo' must be an integer, got %s",
+					     kind == 'n' ? "a fraction" : kind_name(kind));
+		t->have_rank = 1;
+		t->rank = (int64_t)rank;
+		return 1;
+	}
+	if (depth == 2 && t->top_key == TOP_EVENTS) {
+		/* A bare value in traceEvents is an event without any of the required keys. */
+		event_reset(t);
+		return event_done(t);
+	}
+	if (depth == 3 && t->top_key == TOP_EVENTS) {
+		double value;
+		switch (t->event_key) {
+		case EV_PID:
+			if (t->events == 0 && t->tid_state == 0) {
+				if (kind == 'n' && length <= TORCH_PID_MAX) {
+					memcpy(t->tid, text, length);
+					t->tid[length] = '\0';
+					t->tid_state = text[0] == '-' ? 2 : 1;
+				} else {
+					t->tid_state = 2;
+				}
+			}
+			break;
+		case EV_TS:
+		case EV_DUR:
+			if (kind != 'n' || rli_text_to_double(&value, text, length) < 0)
+				return rli_json_stop(&t->json, "'%s' of trace event %llu must be a number, got %s",
+						     t->event_key == EV_TS ? "ts" : "dur",
+						     (unsigned long long)t->events + 1, kind_name(kind));
+			if (t->event_key == EV_TS) {
+				t->event_ts = value;
+				t->event_has_ts_value = 1;
+			} else {
+				t->event_dur = value;
+				t->event_has_dur_value = 1;
+			}
+			break;
+		default:
+			break;
+		}
+	}
+	return 1;
+}
+
+static int torch_null(void *ctx) { return torch_value(ctx, NULL, 0, 'z'); }
+static int torch_bool(void *ctx, int value) { (void)value; return torch_value(ctx, NULL, 0, 'b'); }
+static int torch_number(void *ctx, const char *text, size_t length)
+{
+	return torch_value(ctx, text, length, 'n');
+}
+static int torch_string(void *ctx, const unsigned char *text, size_t length)
+{
+	return torch_value(ctx, (const char *)text, length, 's');
+}
+
+static int match(const unsigned char *key, size_t length, const char *name)
+{
+	return strlen(name) == length && memcmp(key, name, length) == 0;
+}
+
+static int torch_key(void *ctx, const unsigned char *key, size_t length)
+{
+	static const char *const event_keys[EV_COUNT] = {"", "ph", "name", "pid", "tid", "ts", "dur"};
+	static const char *const distributed_keys[DI_COUNT] = {"rank", "world_size", "backend"};
+	torch_ctx *t = ctx;
+	int depth = t->json.depth;
+	if (depth == 1) {
+		t->top_keys++;
+		t->top_key = match(key, length, "distributedInfo") ? TOP_DISTRIBUTED
+			     : match(key, length, "traceEvents")   ? TOP_EVENTS
+								   : TOP_OTHER;
+	} else if (depth == 2 && t->top_key == TOP_DISTRIBUTED) {
+		t->distributed_key = -1;
+		for (int i = 0; i < DI_COUNT; i++) {
+			if (match(key, length, distributed_keys[i])) {
+				t->distributed_key = i;
+				t->distributed_found |= 1u << i;
+			}
+		}
+	} else if (depth == 3 && t->top_key == TOP_EVENTS) {
+		t->event_key = EV_OTHER;
+		for (int i = 1; i < EV_COUNT; i++)
+			if (match(key, length, event_keys[i]))
+				t->event_key = i;
+		t->event_has[t->event_key] = 1;
+	}
+	return 1;
+}
+
+static int torch_open(torch_ctx *t, int is_map)
+{
+	int depth = t->json.depth;
+	if (depth == 0) {
+		t->top_kind = is_map ? 1 : 2;
+		if (!is_map)
+			return rli_json_halt(&t->json);
+	} else if (depth == 1 && t->top_key == TOP_DISTRIBUTED) {
+		/* A repeated key replaces the earlier value, as in a JSON object loaded whole. */
+		t->distributed_seen = 1;
+		t->distributed_is_object = is_map;
+		t->distributed_found = 0;
+		t->have_rank = 0;
+		t->distributed_key = -1;
+	} else if (depth == 1 && t->top_key == TOP_EVENTS) {
+		if (is_map)
+			return rli_json_stop(&t->json, "'traceEvents' must be an array, got an object");
+		t->events_is_array = 1;
+		t->events = 0;
+		t->valid = 0;
+		t->tid_state = 0;
+	} else if (depth == 2 && t->top_key == TOP_DISTRIBUTED && t->distributed_key == DI_RANK) {
+		return rli_json_stop(&t->json, "'rank' in 'distributedInfo' must be an integer, got %s",
+				     kind_name(is_map ? '{' : '['));
+	} else if (depth == 2 && t->top_key == TOP_EVENTS) {
+		event_reset(t);
+	} else if (depth == 3 && t->top_key == TOP_EVENTS) {
+		if (t->event_key == EV_TS || t->event_key == EV_DUR)
+			return rli_json_stop(&t->json, "'%s' of trace event %llu must be a number, got %s",
+					     t->event_key == EV_TS ? "ts" : "dur",
+					     (unsigned long long)t->events + 1, kind_name(is_map ? '{' : '['));
+		if (t->event_key == EV_PID && t->events == 0 && t->tid_state == 0)
+			t->tid_state = 2;
+	}
+	return rli_json_enter(&t->json);
+}
+
+static int torch_start_map(void *ctx) { return torch_open(ctx, 1); }
+static int torch_start_array(void *ctx) { return torch_open(ctx, 0); }
+
+static int torch_close(void *ctx)
+{
+	torch_ctx *t = ctx;
+	rli_json_leave(&t->json);
+	if (t->json.depth == 2 && t->top_key == TOP_EVENTS && t->events_is_array)
+		return event_done(t);
+	return 1;
+}
+
+static const yajl_callbacks torch_callbacks = {
+	torch_null, torch_bool, NULL, NULL, torch_number, torch_string,
+	torch_start_map, torch_key, torch_close, torch_start_array, torch_close};
+
+/* Streams the gzip file through the parser; 0, or -1 with the unit's failure recorded / oom set. */
+static int read_gzip(torch_ctx *t, uint64_t *decompressed)
+{
+	rli_unit *unit = t->unit;
+	unsigned char *buffer = NULL;
+	gzFile gz = NULL;
+	struct stat st;
+	int fd, result = -1;
+
+	*decompressed = 0;
+	fd = open(unit->path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		rli_notes_add(&unit->failures, RLI_LOG_ERROR, "Failed to read %s: %s", unit->path,
+			      strerror(errno));
+		return -1;
+	}
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		rli_notes_add(&unit->failures, RLI_LOG_ERROR, "Failed to read %s: not a regular file",
+			      unit->path);
+		close(fd);
+		return -1;
+	}
+	gz = gzdopen(fd, "rb");
+	if (!gz) {
+		close(fd);
+		unit->status = RLI_ERROR;
+		return -1;
+	}
+	gzbuffer(gz, RLI_PARSE_CHUNK);
+	buffer = malloc(RLI_PARSE_CHUNK);
+	if (!buffer) {
+		unit->status = RLI_ERROR;
+		goto done;
+	}
+	for (;;) {
+		int got = gzread(gz, buffer, RLI_PARSE_CHUNK);
+		if (got < 0) {
+			int code;
+			const char *why = gzerror(gz, &code);
+			rli_notes_add(&unit->failures, RLI_LOG_ERROR,
+				      "Failed to decompress %s: %s after %llu bytes of JSON "
+				      "(the gzip file is truncated or corrupt)",
+				      unit->path, why && *why ? why : "read error", (unsigned long long)*decompressed);
+			goto done;
+		}
+		if (got == 0)
+			break;
+		*decompressed += (uint64_t)got;
+		if (rli_json_feed(&t->json, buffer, (size_t)got) < 0)
+			goto parse_failed;
+	}
+	if (*decompressed == 0) {
+		result = 0;
+		goto done;
+	}
+	if (rli_json_finish(&t->json) < 0)
+		goto parse_failed;
+	result = 0;
+	goto done;
+parse_failed:
+	if (t->json.halted)
+		result = 0; /* the callback recorded why, or the top level is not an object */
+	else if (!t->json.message)
+		unit->status = RLI_ERROR;
+	else
+		rli_notes_add(&unit->failures, RLI_LOG_ERROR, "Failed to parse JSON file %s: %s", unit->path,
+			      t->json.message);
+done:
+	free(buffer);
+	gzclose(gz);
+	return result;
+}
+
+static void torch_verdict(torch_ctx *t)
+{
+	rli_unit *unit = t->unit;
+	rli_event_in row;
+	if (t->top_kind != 1) {
+		rli_notes_add(&unit->failures, RLI_LOG_ERROR,
+			      "Failed to parse JSON file %s: expected a JSON object with traceEvents", unit->path);
+		return;
+	}
+	if (t->top_keys == 0) {
+		rli_notes_add(&unit->failures, RLI_LOG_ERROR, "File is empty: %s", unit->path);
+		return;
+	}
+	if (!t->distributed_is_object || t->distributed_found != (1u << DI_COUNT) - 1) {
+		static const char *const names[DI_COUNT] = {"'rank'", "'world_size'", "'backend'"};
+		char list[64] = "";
+		for (int i = 0; i < DI_COUNT; i++) {
+			if (t->distributed_is_object && (t->distributed_found & (1u << i)))
+				continue;
+			if (list[0])
+				strcat(list, ", ");
+			strcat(list, names[i]);
+		}
+		rli_notes_add(&unit->failures, RLI_LOG_ERROR,
+			      "The 'distributedInfo' field missing: {%s} in FilePath: %s", list, unit->path);
+	}
+	if (!t->events_is_array || t->events == 0)
+		rli_notes_add(&unit->failures, RLI_LOG_ERROR, "The 'traceEvents' field is empty in FilePath: %s",
+			      unit->path);
+	if (unit->failures.count)
+		return;
+	if (!t->have_rank || t->rank < 0) {
+		rli_notes_add(&unit->log, RLI_LOG_WARN, "Path %s: No valid distributedInfo for Analysis",
+			      unit->path);
+		return;
+	}
+	if (t->tid_state != 1) {
+		/* tid stays the negative pid, or -1 (the reference's default) when it is not a number. */
+		rli_notes_add(&unit->log, RLI_LOG_WARN, "No valid pid in traceEvents");
+	}
+	if (t->valid == 0) {
+		rli_notes_add(&unit->log, RLI_LOG_WARN, "No valid timing in traceEvents for Analysis");
+		return;
+	}
+	memset(&row, 0, sizeof(row));
+	row.name = unit->role;
+	row.role = unit->role;
+	row.tid = t->tid;
+	row.rank_id = t->rank;
+	row.start_ms = t->min_ts / 1000;
+	row.duration_ms = (t->max_end - t->min_ts) / 1000;
+	if (rli_events_new(&unit->events) < 0 || rli_events_append(unit->events, &row) < 0)
+		unit->status = RLI_ERROR;
+}
+
+void rli_torch_parse_unit(rli_unit *unit)
+{
+	torch_ctx t;
+	uint64_t decompressed = 0;
+	memset(&t, 0, sizeof(t));
+	t.unit = unit;
+	strcpy(t.tid, "-1");
+	if (rli_json_open(&t.json, &torch_callbacks, &t, 1) < 0) {
+		unit->status = RLI_ERROR;
+		return;
+	}
+	if (read_gzip(&t, &decompressed) == 0 && unit->status == RLI_OK && unit->failures.count == 0) {
+		if (decompressed == 0)
+			rli_notes_add(&unit->failures, RLI_LOG_ERROR, "File is empty: %s", unit->path);
+		else
+			torch_verdict(&t);
+	}
+	if (unit->log.oom || unit->failures.oom)
+		unit->status = RLI_ERROR;
+	rli_json_close(&t.json);
+}

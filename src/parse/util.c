@@ -1,0 +1,284 @@
+/* util.c: the small helpers the parsers share: buffered messages, paths, the rank filter, the unit list. */
+/* realpath() is an XSI function. */
+#define _XOPEN_SOURCE 700
+#include "parse_internal.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+char *rli_strdup(const char *text)
+{
+	size_t length = strlen(text);
+	char *copy = malloc(length + 1);
+	if (copy)
+		memcpy(copy, text, length + 1);
+	return copy;
+}
+
+static char *vformat(const char *fmt, va_list ap)
+{
+	va_list again;
+	int length;
+	char *text;
+	va_copy(again, ap);
+	length = vsnprintf(NULL, 0, fmt, again);
+	va_end(again);
+	if (length < 0)
+		return NULL;
+	text = malloc((size_t)length + 1);
+	if (text)
+		vsnprintf(text, (size_t)length + 1, fmt, ap);
+	return text;
+}
+
+char *rli_strfmt(const char *fmt, ...)
+{
+	va_list ap;
+	char *text;
+	va_start(ap, fmt);
+	text = vformat(fmt, ap);
+	va_end(ap);
+	return text;
+}
+
+char *rli_path_join(const char *dir, const char *name)
+{
+	size_t length = strlen(dir);
+	if (length && dir[length - 1] == '/')
+		return rli_strfmt("%s%s", dir, name);
+	return rli_strfmt("%s/%s", dir, name);
+}
+
+char *rli_path_base(const char *path)
+{
+	size_t end = strlen(path), start;
+	while (end > 1 && path[end - 1] == '/')
+		end--;
+	start = end;
+	while (start > 0 && path[start - 1] != '/')
+		start--;
+	{
+		char *base = malloc(end - start + 1);
+		if (!base)
+			return NULL;
+		memcpy(base, path + start, end - start);
+		base[end - start] = '\0';
+		return base;
+	}
+}
+
+/* ---- notes ------------------------------------------------------------- */
+
+void rli_notes_init(rli_notes *notes)
+{
+	memset(notes, 0, sizeof(*notes));
+}
+
+void rli_notes_dispose(rli_notes *notes)
+{
+	for (size_t i = 0; i < notes->count; i++)
+		free(notes->items[i].text);
+	free(notes->items);
+	memset(notes, 0, sizeof(*notes));
+}
+
+void rli_notes_add(rli_notes *notes, rli_log_level level, const char *fmt, ...)
+{
+	va_list ap;
+	char *text;
+	if (notes->count == notes->capacity) {
+		size_t grown = notes->capacity ? notes->capacity * 2 : 8;
+		rli_note *p = realloc(notes->items, grown * sizeof(*p));
+		if (!p) {
+			notes->oom = 1;
+			return;
+		}
+		notes->items = p;
+		notes->capacity = grown;
+	}
+	va_start(ap, fmt);
+	text = vformat(fmt, ap);
+	va_end(ap);
+	if (!text) {
+		notes->oom = 1;
+		return;
+	}
+	notes->items[notes->count].level = level;
+	notes->items[notes->count].text = text;
+	notes->count++;
+}
+
+/* ---- rank filter -------------------------------------------------------- */
+
+static int parse_rank_number(int64_t *out, const char **cursor)
+{
+	const char *p = *cursor;
+	int64_t value = 0;
+	if (!isdigit((unsigned char)*p))
+		return -1;
+	while (isdigit((unsigned char)*p)) {
+		int digit = *p - '0';
+		if (value > (INT64_MAX - digit) / 10)
+			return -1;
+		value = value * 10 + digit;
+		p++;
+	}
+	*out = value;
+	*cursor = p;
+	return 0;
+}
+
+static void skip_blanks(const char **cursor)
+{
+	while (**cursor == ' ' || **cursor == '\t')
+		(*cursor)++;
+}
+
+static int is_all(const char *text)
+{
+	while (*text == ' ' || *text == '\t')
+		text++;
+	if (strncmp(text, "all", 3) != 0 && strncmp(text, "ALL", 3) != 0)
+		return 0;
+	text += 3;
+	while (*text == ' ' || *text == '\t')
+		text++;
+	return *text == '\0';
+}
+
+int rli_rank_filter_parse(rli_rank_filter *out, const char *text)
+{
+	const char *p = text;
+	size_t capacity = 0;
+	memset(out, 0, sizeof(*out));
+	if (!text || is_all(text)) {
+		out->all = 1;
+		return RLI_OK;
+	}
+	for (;;) {
+		rli_rank_range range;
+		skip_blanks(&p);
+		if (parse_rank_number(&range.lo, &p) < 0)
+			goto malformed;
+		range.hi = range.lo;
+		skip_blanks(&p);
+		if (*p == '-') {
+			p++;
+			skip_blanks(&p);
+			if (parse_rank_number(&range.hi, &p) < 0 || range.hi < range.lo)
+				goto malformed;
+			skip_blanks(&p);
+		}
+		if (out->count == capacity) {
+			size_t grown = capacity ? capacity * 2 : 8;
+			rli_rank_range *q = realloc(out->ranges, grown * sizeof(*q));
+			if (!q) {
+				rli_rank_filter_dispose(out);
+				return rli_error_oom();
+			}
+			out->ranges = q;
+			capacity = grown;
+		}
+		out->ranges[out->count++] = range;
+		if (*p == '\0')
+			return RLI_OK;
+		if (*p != ',')
+			goto malformed;
+		p++;
+	}
+malformed:
+	rli_rank_filter_dispose(out);
+	return rli_error_set(RLI_EUSAGE,
+			     "invalid rank list '%s': expected 'all' or ranks and ranges "
+			     "separated by commas, such as 0,2,4-7",
+			     text);
+}
+
+int rli_rank_filter_keeps(const rli_rank_filter *filter, int64_t rank)
+{
+	if (filter->all)
+		return 1;
+	for (size_t i = 0; i < filter->count; i++)
+		if (rank >= filter->ranges[i].lo && rank <= filter->ranges[i].hi)
+			return 1;
+	return 0;
+}
+
+void rli_rank_filter_dispose(rli_rank_filter *filter)
+{
+	free(filter->ranges);
+	memset(filter, 0, sizeof(*filter));
+}
+
+/* ---- the unit list ------------------------------------------------------ */
+
+void rli_discovery_init(rli_discovery *discovery)
+{
+	memset(discovery, 0, sizeof(*discovery));
+	rli_notes_init(&discovery->structural);
+	rli_notes_init(&discovery->log);
+}
+
+static void unit_dispose(rli_unit *unit)
+{
+	free(unit->path);
+	free(unit->role);
+	free(unit->tid);
+	for (size_t i = 0; i < unit->info_count; i++)
+		free(unit->info_files[i]);
+	free(unit->info_files);
+	rli_events_free(unit->events);
+	rli_notes_dispose(&unit->log);
+	rli_notes_dispose(&unit->failures);
+}
+
+void rli_discovery_dispose(rli_discovery *discovery)
+{
+	for (size_t i = 0; i < discovery->count; i++)
+		unit_dispose(&discovery->units[i]);
+	free(discovery->units);
+	rli_notes_dispose(&discovery->structural);
+	rli_notes_dispose(&discovery->log);
+	memset(discovery, 0, sizeof(*discovery));
+}
+
+rli_unit *rli_discovery_add(rli_discovery *discovery)
+{
+	rli_unit *unit;
+	if (discovery->count == discovery->capacity) {
+		size_t grown = discovery->capacity ? discovery->capacity * 2 : 16;
+		rli_unit *p = realloc(discovery->units, grown * sizeof(*p));
+		if (!p)
+			return NULL;
+		discovery->units = p;
+		discovery->capacity = grown;
+	}
+	unit = &discovery->units[discovery->count++];
+	memset(unit, 0, sizeof(*unit));
+	unit->rank = -1;
+	rli_notes_init(&unit->log);
+	rli_notes_init(&unit->failures);
+	return unit;
+}
+
+char *rli_dir_label(const char *path)
+{
+	char *base = rli_path_base(path), *real, *label;
+	if (!base)
+		return NULL;
+	if (strcmp(base, ".") != 0 && strcmp(base, "..") != 0 && strcmp(base, "/") != 0 && base[0])
+		return base;
+	real = realpath(path, NULL);
+	if (!real)
+		return base;
+	label = rli_path_base(real);
+	free(real);
+	if (!label)
+		return base;
+	free(base);
+	return label;
+}

@@ -1,0 +1,143 @@
+/* walk.c: a directory walk in os.walk order, with entries sorted by name so output never depends on the filesystem. */
+#include "walk.h"
+#include "parse_internal.h"
+
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+/* Deeper trees than this are not profiler output; stopping keeps the stack bounded. */
+#define RLI_WALK_MAX_DEPTH 64
+
+static int compare_names(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+void rli_free_names(char **names, size_t count)
+{
+	for (size_t i = 0; i < count; i++)
+		free(names[i]);
+	free(names);
+}
+
+int rli_list_dir(char ***names, size_t *count, const char *dir)
+{
+	DIR *handle;
+	struct dirent *entry;
+	char **list = NULL;
+	size_t used = 0, capacity = 0;
+	int error = RLI_OK;
+
+	*names = NULL;
+	*count = 0;
+	handle = opendir(dir);
+	if (!handle)
+		return RLI_EINVALID;
+	while ((entry = readdir(handle)) != NULL) {
+		if (!strcmp(entry->d_name, ".") || !strcmp(entry->d_name, ".."))
+			continue;
+		if (used == capacity) {
+			size_t grown = capacity ? capacity * 2 : 32;
+			char **p = realloc(list, grown * sizeof(*list));
+			if (!p) {
+				error = rli_error_oom();
+				goto done;
+			}
+			list = p;
+			capacity = grown;
+		}
+		list[used] = rli_strdup(entry->d_name);
+		if (!list[used]) {
+			error = rli_error_oom();
+			goto done;
+		}
+		used++;
+	}
+	if (used > 1)
+		qsort(list, used, sizeof(*list), compare_names);
+done:
+	closedir(handle);
+	if (error < 0) {
+		rli_free_names(list, used);
+		return error;
+	}
+	*names = list;
+	*count = used;
+	return RLI_OK;
+}
+
+static int walk_dir(const char *dir, int depth, rli_walk_fn fn, void *ctx)
+{
+	char **names = NULL;
+	size_t count = 0;
+	char *descend = NULL;
+	int error;
+
+	if (depth > RLI_WALK_MAX_DEPTH)
+		return RLI_OK;
+	error = rli_list_dir(&names, &count, dir);
+	if (error == RLI_EINVALID)
+		return RLI_OK; /* unreadable: skipped, like os.walk */
+	if (error < 0)
+		return error;
+	descend = calloc(count ? count : 1, 1);
+	if (!descend) {
+		error = rli_error_oom();
+		goto done;
+	}
+	for (size_t i = 0; i < count; i++) {
+		struct stat st, lst;
+		rli_walk_entry entry;
+		char *path = rli_path_join(dir, names[i]);
+		int verdict;
+		if (!path) {
+			error = rli_error_oom();
+			goto done;
+		}
+		memset(&entry, 0, sizeof(entry));
+		entry.dir = dir;
+		entry.name = names[i];
+		entry.path = path;
+		entry.depth = depth;
+		if (lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode))
+			entry.is_link = 1;
+		if (stat(path, &st) == 0) {
+			entry.is_dir = S_ISDIR(st.st_mode);
+			entry.is_file = S_ISREG(st.st_mode);
+		}
+		verdict = fn(ctx, &entry);
+		free(path);
+		if (verdict < 0) {
+			error = verdict;
+			goto done;
+		}
+		if (entry.is_dir && !entry.is_link && verdict == 0)
+			descend[i] = 1;
+	}
+	for (size_t i = 0; i < count; i++) {
+		char *path;
+		if (!descend[i])
+			continue;
+		path = rli_path_join(dir, names[i]);
+		if (!path) {
+			error = rli_error_oom();
+			goto done;
+		}
+		error = walk_dir(path, depth + 1, fn, ctx);
+		free(path);
+		if (error < 0)
+			goto done;
+	}
+	error = RLI_OK;
+done:
+	free(descend);
+	rli_free_names(names, count);
+	return error;
+}
+
+int rli_walk(const char *root, rli_walk_fn fn, void *ctx)
+{
+	return walk_dir(root, 1, fn, ctx);
+}
