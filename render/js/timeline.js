@@ -9,6 +9,9 @@
   var HOVER_SLOP_CSS_PX = 3;
   var MAX_CANVAS_SIDE = 16000;
   var MAX_CANVAS_AREA = 1.2e8;
+  /* layout.c's TICK_SPACING and MAX_TICKS: page units per x tick, and the most ticks drawn */
+  var TICK_SPACING = 140;
+  var MAX_TICKS = 64;
 
   function readJson(id) {
     var element = document.getElementById(id);
@@ -116,17 +119,22 @@
   /* ---- ticks: the same 1/2/5 x 10^k rule as rli_nice_ticks in the C layout ---- */
 
   function niceTicks(lo, hi, target) {
-    var span = hi - lo;
-    if (!(span > 0) || !isFinite(span)) return [];
-    var raw = span / Math.max(1, target);
+    if (!isFinite(lo) || !isFinite(hi) || hi < lo) return [];
+    if (target < 1) target = 1;
+    if (hi === lo) return [{ value: lo, label: String(lo) }];
+    var raw = (hi - lo) / target;
     var magnitude = Math.pow(10, Math.floor(Math.log10(raw)));
-    var normal = raw / magnitude;
-    var step = (normal <= 1 ? 1 : normal <= 2 ? 2 : normal <= 5 ? 5 : 10) * magnitude;
-    var decimals = Math.max(0, -Math.floor(Math.log10(step) + 1e-9));
+    var steps = [1, 2, 5, 10], step = 0, decimals = 0;
+    for (var i = 0; i < steps.length; i++) {
+      step = steps[i] * magnitude;
+      if (step >= raw * (1 - 1e-9)) break;
+    }
+    if (step < 1) decimals = Math.min(15, Math.ceil(-Math.log10(step) - 1e-9));
     var first = Math.ceil(lo / step - 1e-9), last = Math.floor(hi / step + 1e-9);
     var ticks = [];
-    for (var k = first; k <= last && ticks.length < 200; k++) {
+    for (var k = first; k <= last && ticks.length < MAX_TICKS; k++) {
       var value = k * step;
+      if (value === 0) value = 0;
       var label = value.toFixed(decimals);
       if (/^-0(\.0*)?$/.test(label)) label = label.slice(1);
       ticks.push({ value: value, label: label });
@@ -174,7 +182,7 @@
     this.ellipsized = new Map();
     this.summary = { count: new Float64Array(model.series.length), total: new Float64Array(model.series.length) };
     this.drawCount = 0;
-    this.tickTarget = Math.max(2, (model.xticks.length || 8) - 1);
+    this.tickTarget = Math.max(2, Math.round(model.plot[2] / TICK_SPACING));
     this.rowModelCenter = function (row) { return model.plot[1] + (row + 0.5) * model.rowPitch; };
     this.buildDom();
     this.updateDisplayRows();
@@ -428,7 +436,7 @@
     model.series.forEach(function (s, index) {
       var swatch = model.legendSwatches[index];
       ctx.globalAlpha = self.hidden[index] ? 0.35 : 1;
-      if (swatch) {
+      if (swatch && swatch[2] > 0) {
         ctx.fillStyle = s.color;
         ctx.fillRect(swatch[0], swatch[1], swatch[2], swatch[3]);
       }
@@ -564,26 +572,20 @@
     ctx.beginPath();
     ctx.rect(layerLeft, layerTop, width, height);
     ctx.clip();
+    /* each bar filled then outlined in draw order, so a later bar covers an earlier outline, as in the PNG */
     var outline = model.barOutlineWidth * scale;
     var barHeight = half * 2;
     var current = -1;
+    ctx.strokeStyle = model.barOutline;
+    ctx.lineWidth = outline;
     for (var w = 0; w < wide.n; w++) {
       if (wide.s[w] !== current) {
         current = wide.s[w];
         ctx.fillStyle = model.series[current].color;
       }
       ctx.fillRect(wide.x[w] + layerLeft, wide.y[w] + layerTop, wide.w[w], barHeight);
-    }
-    if (outline > 0) {
-      /* the PNG's thin outline between touching bars, where a bar is wide enough to carry it */
-      ctx.strokeStyle = model.barOutline;
-      ctx.lineWidth = outline;
-      ctx.beginPath();
-      for (w = 0; w < wide.n; w++) {
-        if (wide.w[w] < outline * 4) continue;
-        ctx.rect(wide.x[w] + layerLeft, wide.y[w] + layerTop, wide.w[w], barHeight);
-      }
-      ctx.stroke();
+      if (outline > 0 && wide.w[w] >= outline * 4)
+        ctx.strokeRect(wide.x[w] + layerLeft, wide.y[w] + layerTop, wide.w[w], barHeight);
     }
     ctx.restore();
   };
@@ -780,6 +782,7 @@
     for (var s = 0; s < model.series.length; s++) {
       var swatch = model.legendSwatches[s], label = model.legendLabels[s];
       var x0 = Infinity, x1 = -Infinity, y0 = Infinity, y1 = -Infinity;
+      if (!swatch || !(swatch[2] > 0) || !label || !label.text) continue;
       if (swatch) {
         x0 = swatch[0]; x1 = swatch[0] + swatch[2]; y0 = swatch[1]; y1 = swatch[1] + swatch[3];
       }
@@ -1003,6 +1006,14 @@
       setFilter: function (q) { timeline.setFilter(q); },
       toggleSeries: function (s) { timeline.toggleSeries(s); },
       clientPoint: function (t, position) { return timeline.clientPoint(t, position); },
+      niceTicks: function (l, r) { return niceTicks(l, r, timeline.tickTarget); },
+      /* [r, g, b, a] of the canvas at time t on display position `position`, at the bar's centre line */
+      pixelAt: function (t, position) {
+        var plot = model.plot, scale = timeline.deviceScale;
+        var x = (plot[0] + (t - timeline.left) / (timeline.right - timeline.left) * plot[2]) * scale;
+        var y = (plot[1] + (position + 0.5) * model.rowPitch) * scale;
+        return Array.from(timeline.canvas.getContext('2d').getImageData(Math.floor(x), Math.floor(y), 1, 1).data);
+      },
       legendPoint: function (s) {
         var sw = model.legendSwatches[s], rect = timeline.canvas.getBoundingClientRect();
         return { x: rect.left + (sw[0] + sw[2] / 2) * timeline.fit, y: rect.top + (sw[1] + sw[3] / 2) * timeline.fit };

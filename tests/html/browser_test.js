@@ -1,0 +1,342 @@
+/* browser_test.js: drives rl_timeline.html in headless Debian chromium with the network cut off, and checks what a user sees. */
+'use strict';
+
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+const { execFileSync } = require('child_process');
+const assert = require('assert');
+const { openBrowser, SKIP } = require('./browser_common');
+
+const driver = process.argv[2];
+const outDir = process.argv[3] || fs.mkdtempSync(path.join(os.tmpdir(), 'rli-html-'));
+
+const HOSTILE_ROLE = '</script><img src=x onerror="window.__pwned=1;alert(1)">';
+const HOSTILE_NAME = '<img src=x onerror=alert(2)>&amp;\u2028\'"</style>';
+const HOSTILE_NAME_2 = '</script><script>window.__pwned=2</script><!--';
+
+let failures = 0;
+async function check(name, body) {
+  try {
+    await body();
+    console.log('ok   ' + name);
+  } catch (error) {
+    failures++;
+    console.log('FAIL ' + name + '\n     ' + String(error && error.stack || error).split('\n').slice(0, 6).join('\n     '));
+  }
+}
+
+function expectFor(name) {
+  return JSON.parse(fs.readFileSync(path.join(outDir, name + '.expect.json'), 'utf8'));
+}
+
+/* The bar a user sees at time t on a row: the last-drawn one (highest series, then latest) covering t. */
+function topBarAt(expect, row, t) {
+  let best = null;
+  expect.bars.forEach((bar, index) => {
+    if (bar.row !== row || bar.start > t || bar.end < t) return;
+    const series = expect.series.indexOf(bar.name);
+    if (!best || series > best.series || (series === best.series && index > best.index)) best = { bar, series, index };
+  });
+  return best && best.bar;
+}
+
+async function tooltipLines(page) {
+  return page.evaluate(() => {
+    const tip = document.querySelector('.rli-tooltip');
+    if (!tip || getComputedStyle(tip).display === 'none') return null;
+    return tip.innerText.split('\n').map((line) => line.trim()).filter(Boolean);
+  });
+}
+
+async function hover(page, t, position) {
+  const point = await page.evaluate(([time, pos]) => window.rliTimeline.clientPoint(time, pos), [t, position]);
+  await page.mouse.move(point.x, point.y);
+  return tooltipLines(page);
+}
+
+async function state(page) {
+  return page.evaluate(() => window.rliTimeline.state());
+}
+
+function hexToRgb(hex) {
+  const v = parseInt(hex.slice(1), 16);
+  return [(v >> 16) & 255, (v >> 8) & 255, v & 255];
+}
+
+async function main() {
+  if (!driver) {
+    console.error('usage: browser_test.js <html_fixtures binary> [out dir]');
+    return 2;
+  }
+  const browser = await openBrowser();
+  if (browser === SKIP) return 77;
+  execFileSync(driver, [outDir], { stdio: 'inherit' });
+
+  try {
+    const known = expectFor('known');
+    const page = await browser.open(path.join(outDir, 'known.html'));
+    const colors = await page.evaluate(() => JSON.parse(document.getElementById('rli-model').textContent).series.map((s) => s.color));
+
+    await check('known: loads, draws every bar, shows the model title and rows', async () => {
+      const s = await state(page);
+      assert.strictEqual(s.barCount, known.barCount);
+      assert.strictEqual(s.drawnBars, known.barCount);
+      assert.deepStrictEqual(s.rows, known.rows);
+      assert.strictEqual(await page.title(), known.title);
+    });
+
+    await check('known: every decoded bar time equals the model bit for bit', async () => {
+      const decoded = await page.evaluate(() => {
+        const b = window.rliTimeline.timeline.bars, out = [];
+        b.rowRuns.forEach((runs, row) => runs.forEach((run) => {
+          for (let i = b.runFirst[run]; i < b.runFirst[run + 1]; i++) out.push([row, b.runSeries[run], b.start[i], b.end[i]]);
+        }));
+        return out;
+      });
+      assert.strictEqual(decoded.length, known.bars.length);
+      decoded.forEach((d, i) => {
+        const bar = known.bars[i];
+        assert.deepStrictEqual(d, [bar.row, known.series.indexOf(bar.name), bar.start, bar.end], 'bar ' + i);
+      });
+    });
+
+    await check('known: the JavaScript tick rule gives the C layout\'s ticks', async () => {
+      const labels = await page.evaluate(([l, r]) => window.rliTimeline.niceTicks(l, r).map((t) => t.label), [known.xMin, known.xMax]);
+      assert.deepStrictEqual(labels, known.ticks);
+    });
+
+    await check('known: hovering each bar shows its exact text (name, Start, End, Duration, row)', async () => {
+      let tried = 0;
+      for (const bar of known.bars) {
+        const t = (bar.start + bar.end) / 2;
+        const expected = topBarAt(known, bar.row, t);
+        const lines = await hover(page, t, bar.row);
+        assert.deepStrictEqual(lines, expected.hover, 'hover over ' + bar.name + ' on ' + bar.label);
+        tried++;
+      }
+      assert.ok(tried >= 8);
+      const bold = await page.evaluate(() => document.querySelector('.rli-tooltip b').textContent);
+      assert.ok(known.series.includes(bold));
+    });
+
+    await check('known: overlapping bars answer with the one drawn on top', async () => {
+      const covered = known.bars.find((b) => b.name === 'reward' && b.label === 'critic - Rank 2');
+      const lines = await hover(page, (covered.start + covered.end) / 2, covered.row);
+      assert.strictEqual(lines[0], 'update');
+    });
+
+    await check('known: Sort buttons reorder rows on the canvas and in the hover', async () => {
+      await page.click('text=Sort: Default');
+      let s = await state(page);
+      assert.strictEqual(s.order, 'role');
+      assert.deepStrictEqual(s.rows, known.roleOrder);
+      assert.notDeepStrictEqual(known.roleOrder, known.rows);
+      for (const bar of known.bars) {
+        const t = (bar.start + bar.end) / 2;
+        const top = topBarAt(known, bar.row, t);
+        const pixel = await page.evaluate(([time, pos]) => window.rliTimeline.pixelAt(time, pos), [t, bar.rolePosition]);
+        assert.deepStrictEqual(pixel.slice(0, 3), hexToRgb(colors[known.series.indexOf(top.name)]), 'pixel of ' + bar.name + ' on ' + bar.label);
+        assert.deepStrictEqual(await hover(page, t, bar.rolePosition), top.hover);
+      }
+      await page.click('text=Sort: By Rank ID');
+      s = await state(page);
+      assert.deepStrictEqual(s.rows, known.rows);
+      const bar = known.bars[0];
+      const pixel = await page.evaluate(([time, pos]) => window.rliTimeline.pixelAt(time, pos), [(bar.start + bar.end) / 2, bar.row]);
+      assert.deepStrictEqual(pixel.slice(0, 3), hexToRgb(colors[known.series.indexOf(bar.name)]));
+    });
+
+    await check('known: "Hover: All Ranks" lists one entry per rank row at the cursor time', async () => {
+      await page.click('text=Hover: All Ranks');
+      await hover(page, 1200, 0);
+      const entries = await page.evaluate(() => Array.from(document.querySelectorAll('.rli-tooltip .rli-entry')).map((e) => e.textContent));
+      assert.strictEqual(entries.length, known.rows.length);
+      known.rows.forEach((label) => assert.strictEqual(entries.filter((e) => e.startsWith(label + ':')).length, 1, label));
+      await page.click('text=Hover: Current Only');
+    });
+
+    await check('known: wheel and box zoom change the range and the axis ticks; Left/Right set it exactly; Reset restores', async () => {
+      const before = await state(page);
+      const centre = await page.evaluate(() => window.rliTimeline.clientPoint(900, 1));
+      await page.mouse.move(centre.x, centre.y);
+      await page.mouse.wheel(0, -400);
+      await page.waitForFunction((r) => window.rliTimeline.state().right < r, before.right);
+      let s = await state(page);
+      assert.ok(s.left > before.left && s.right < before.right);
+      assert.notDeepStrictEqual(s.ticks, before.ticks);
+
+      await page.click('text=Reset');
+      const a = await page.evaluate(() => window.rliTimeline.clientPoint(1000, 1));
+      const b = await page.evaluate(() => window.rliTimeline.clientPoint(1100, 1));
+      await page.mouse.move(a.x, a.y);
+      await page.mouse.down();
+      await page.mouse.move((a.x + b.x) / 2, a.y, { steps: 3 });
+      await page.mouse.move(b.x, b.y, { steps: 3 });
+      await page.mouse.up();
+      s = await state(page);
+      const pixelMs = (before.right - before.left) / 1000;
+      assert.ok(Math.abs(s.left - 1000) < 2 * pixelMs && Math.abs(s.right - 1100) < 2 * pixelMs, JSON.stringify([s.left, s.right]));
+      assert.deepStrictEqual(s.ticks, ['1000', '1010', '1020', '1030', '1040', '1050', '1060', '1070', '1080', '1090', '1100'].filter((t) => Number(t) >= s.left && Number(t) <= s.right));
+
+      await page.fill('.rli-toolbar label:nth-of-type(1) input', '123.25');
+      await page.fill('.rli-toolbar label:nth-of-type(2) input', '456.5');
+      await page.press('.rli-toolbar label:nth-of-type(2) input', 'Enter');
+      s = await state(page);
+      assert.strictEqual(s.left, 123.25);
+      assert.strictEqual(s.right, 456.5);
+
+      await page.click('text=Reset');
+      s = await state(page);
+      assert.deepStrictEqual([s.left, s.right, s.ticks], [before.left, before.right, before.ticks]);
+    });
+
+    await check('known: shift-drag pans by the dragged time', async () => {
+      const before = await state(page);
+      const a = await page.evaluate(() => window.rliTimeline.clientPoint(800, 1));
+      const b = await page.evaluate(() => window.rliTimeline.clientPoint(600, 1));
+      await page.keyboard.down('Shift');
+      await page.mouse.move(a.x, a.y);
+      await page.mouse.down();
+      await page.mouse.move(b.x, b.y, { steps: 4 });
+      await page.mouse.up();
+      await page.keyboard.up('Shift');
+      await page.waitForTimeout(50);
+      const s = await state(page);
+      const pixelMs = (before.right - before.left) / 1000;
+      assert.ok(Math.abs(s.left - (before.left + 200)) < 2 * pixelMs, JSON.stringify(s));
+      assert.ok(Math.abs((s.right - s.left) - (before.right - before.left)) < 1e-6);
+      await page.click('text=Reset');
+    });
+
+    await check('known: the filter box hides rows (by role, rank or name) and brings them back', async () => {
+      await page.fill('.rli-filter', 'critic');
+      assert.deepStrictEqual((await state(page)).rows, ['critic - Rank 2']);
+      await page.fill('.rli-filter', 'reward');
+      const rows = (await state(page)).rows;
+      assert.deepStrictEqual(rows, known.rows.filter((label) => known.bars.some((b) => b.label === label && b.name === 'reward')));
+      /* under a name filter only that name's bars remain: the critic row's update bar no longer covers reward */
+      const covered = known.bars.find((b) => b.name === 'reward' && b.label === 'critic - Rank 2');
+      const lines = await hover(page, (covered.start + covered.end) / 2, rows.indexOf('critic - Rank 2'));
+      assert.strictEqual(lines[0], 'reward');
+      await page.fill('.rli-filter', 'Rank 1');
+      assert.deepStrictEqual((await state(page)).rows, ['actor - Rank 1']);
+      await page.fill('.rli-filter', '');
+      assert.deepStrictEqual((await state(page)).rows, known.rows);
+    });
+
+    await check('known: a legend click hides a name and a second click shows it again', async () => {
+      const bar = known.bars.find((b) => b.name === 'generate');
+      /* off the grid lines, which sit at round times */
+      const t = bar.start + (bar.end - bar.start) * 0.37;
+      const point = await page.evaluate(() => window.rliTimeline.legendPoint(0));
+      await page.mouse.click(point.x, point.y);
+      assert.deepStrictEqual((await state(page)).hidden, [1, 0, 0]);
+      const pixel = await page.evaluate(([time, pos]) => window.rliTimeline.pixelAt(time, pos), [t, bar.row]);
+      assert.deepStrictEqual(pixel.slice(0, 3), [255, 255, 255]);
+      assert.strictEqual(await hover(page, t, bar.row), null);
+      const summary = await page.evaluate(() => document.querySelector('.rli-summary tr[data-series="0"]').textContent);
+      assert.ok(summary.includes('hidden'));
+      await page.mouse.click(point.x, point.y);
+      assert.deepStrictEqual((await state(page)).hidden, [0, 0, 0]);
+      assert.deepStrictEqual(await hover(page, t, bar.row), bar.hover);
+    });
+
+    await check('known: the summary strip counts bars and their time in view', async () => {
+      const rows = () => page.evaluate(() => Array.from(document.querySelectorAll('.rli-summary tr[data-series]')).map((r) => Array.from(r.cells).map((c) => c.textContent)));
+      const full = await rows();
+      known.series.forEach((name, s) => {
+        const bars = known.bars.filter((b) => b.name === name);
+        assert.deepStrictEqual(full[s], [name, String(bars.length), bars.reduce((sum, b) => sum + (b.end - b.start), 0).toFixed(3)]);
+      });
+      await page.evaluate(() => window.rliTimeline.zoomTo(0, 500));
+      const zoomed = await rows();
+      known.series.forEach((name, s) => {
+        const bars = known.bars.filter((b) => b.name === name && b.end >= 0 && b.start <= 500);
+        const total = bars.reduce((sum, b) => sum + (Math.min(b.end, 500) - Math.max(b.start, 0)), 0);
+        assert.deepStrictEqual(zoomed[s].slice(1), [String(bars.length), total.toFixed(3)], name);
+      });
+      await page.click('text=Reset');
+    });
+
+    await check('known: Export PNG downloads a PNG of the page at the model scale', async () => {
+      const [download] = await Promise.all([page.waitForEvent('download'), page.click('text=Export PNG')]);
+      assert.strictEqual(download.suggestedFilename(), 'rl_timeline.png');
+      const bytes = fs.readFileSync(await download.path());
+      assert.deepStrictEqual(Array.from(bytes.subarray(0, 8)), [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+      const model = await page.evaluate(() => JSON.parse(document.getElementById('rli-model').textContent));
+      assert.strictEqual(bytes.readUInt32BE(16), Math.round(model.width * model.scale));
+      assert.strictEqual(bytes.readUInt32BE(20), Math.round(model.height * model.scale));
+    });
+
+    await check('known: no console error, no dialog, no request left the file', async () => {
+      assert.deepStrictEqual(browser.problems(), []);
+    });
+    await page.screenshot({ path: path.join(outDir, 'known.screenshot.png'), fullPage: true });
+    await page.close();
+
+    const hostile = expectFor('hostile');
+    const hpage = await browser.open(path.join(outDir, 'hostile.html'));
+    await check('hostile: markup in names and roles runs nothing and shows as text', async () => {
+      assert.strictEqual(await hpage.evaluate(() => typeof window.__pwned), 'undefined');
+      assert.strictEqual(await hpage.evaluate(() => document.querySelectorAll('img, iframe, object, embed').length), 0);
+      assert.strictEqual(await hpage.evaluate(() => document.scripts.length), 3);
+      const s = await state(hpage);
+      assert.deepStrictEqual(s.rows, hostile.rows);
+      assert.ok(s.rows.includes(HOSTILE_ROLE + ' - Rank 0'));
+      const summary = await hpage.evaluate(() => document.querySelector('.rli-summary').textContent);
+      assert.ok(summary.includes(HOSTILE_NAME) && summary.includes(HOSTILE_NAME_2));
+      const bar = hostile.bars.find((b) => b.name === HOSTILE_NAME_2);
+      const lines = await hover(hpage, (bar.start + bar.end) / 2, bar.row);
+      assert.strictEqual(lines[0], HOSTILE_NAME_2);
+      assert.strictEqual(lines[4], 'Rank: ' + HOSTILE_ROLE + ' - Rank 1');
+      await hpage.click('text=Hover: All Ranks');
+      await hover(hpage, 150, 0);
+      const entries = await hpage.evaluate(() => Array.from(document.querySelectorAll('.rli-tooltip .rli-entry')).map((e) => e.textContent));
+      assert.strictEqual(entries.length, 3);
+      await hpage.fill('.rli-filter', '<img');
+      assert.strictEqual((await state(hpage)).rows.length, 3);
+      assert.strictEqual(await hpage.evaluate(() => typeof window.__pwned), 'undefined');
+      assert.deepStrictEqual(browser.problems(), []);
+    });
+    await hpage.screenshot({ path: path.join(outDir, 'hostile.screenshot.png'), fullPage: true });
+    await hpage.close();
+
+    const ranks = expectFor('ranks');
+    const rpage = await browser.open(path.join(outDir, 'ranks.html'));
+    await check('ranks: "All Ranks" lists each of the 64 rows once', async () => {
+      await rpage.click('text=Hover: All Ranks');
+      await hover(rpage, 1000, 10);
+      const entries = await rpage.evaluate(() => Array.from(document.querySelectorAll('.rli-tooltip .rli-entry')).map((e) => e.textContent));
+      assert.strictEqual(entries.length, 64);
+      ranks.rows.forEach((label) => assert.strictEqual(entries.filter((e) => e.startsWith(label + ':')).length, 1, label));
+    });
+    await check('ranks: sub-pixel bars draw as their per-column union; zoomed in they are bars', async () => {
+      const s = await state(rpage);
+      assert.strictEqual(s.drawnBars, ranks.barCount);
+      const tiny = ranks.bars.find((b) => b.name === 'kernel_launch');
+      const row = tiny.row;
+      const colour = hexToRgb(await rpage.evaluate(() => JSON.parse(document.getElementById('rli-model').textContent).series[1].color));
+      const faint = await rpage.evaluate(([t, p]) => window.rliTimeline.pixelAt(t, p), [(tiny.start + tiny.end) / 2, row]);
+      /* thinner than a pixel: blended toward the series colour, not drawn full nor dropped */
+      assert.notDeepStrictEqual(faint.slice(0, 3), [255, 255, 255]);
+      assert.notDeepStrictEqual(faint.slice(0, 3), colour);
+      await rpage.evaluate(([l, r]) => window.rliTimeline.zoomTo(l, r), [tiny.start - 0.5, tiny.end + 0.5]);
+      const solid = await rpage.evaluate(([t, p]) => window.rliTimeline.pixelAt(t, p), [(tiny.start + tiny.end) / 2, row]);
+      assert.deepStrictEqual(solid.slice(0, 3), colour);
+      assert.ok((await state(rpage)).drawnBars < ranks.barCount);
+      await rpage.evaluate(() => window.rliTimeline.reset());
+      assert.deepStrictEqual(browser.problems(), []);
+    });
+    await rpage.screenshot({ path: path.join(outDir, 'ranks.screenshot.png'), fullPage: true });
+    await rpage.close();
+  } finally {
+    await browser.close();
+  }
+  return failures ? 1 : 0;
+}
+
+main().then((code) => process.exit(code), (error) => {
+  console.error(error);
+  process.exit(1);
+});
