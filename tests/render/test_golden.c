@@ -1,0 +1,166 @@
+/* test_golden.c: rendered PNGs match the golden/ images pixel by pixel (RLI_UPDATE_GOLDEN=1 rewrites them). */
+#include "harness.h"
+#include "render_cases.h"
+#include "common/atomic_file.h"
+#include "common/error.h"
+
+#include <png.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Per channel, what pixman or FreeType builds may round differently. */
+#define CHANNEL_TOLERANCE 3
+/* Differing pixels allowed: one in 100,000, far fewer than one glyph or one bar edge. */
+#define ALLOWED_DIFFERING_PER 100000
+
+typedef struct {
+	const char *name;
+	rli_events *(*make)(void);
+	int width, scale;
+} golden_case;
+
+static const golden_case cases[] = {
+	{ "few_rows", case_few_rows, 2000, 2 },          /* CJK role, outlines, overlay */
+	{ "many_ranks", case_many_ranks, 1000, 1 },      /* 240 rows, adaptive height */
+	{ "subpixel_100k", case_subpixel, 1600, 1 },     /* 100,000 bars thinner than a pixel */
+};
+
+static int read_png(png_image *image, png_bytep *pixels, const char *path)
+{
+	memset(image, 0, sizeof(*image));
+	image->version = PNG_IMAGE_VERSION;
+	*pixels = NULL;
+	if (!png_image_begin_read_from_file(image, path))
+		return -1;
+	image->format = PNG_FORMAT_RGB;
+	*pixels = malloc(PNG_IMAGE_SIZE(*image));
+	if (!*pixels || !png_image_finish_read(image, NULL, *pixels, 0, NULL)) {
+		png_image_free(image);
+		free(*pixels);
+		*pixels = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+/* 0 when the images match within tolerance; prints what differs otherwise. */
+static int compare(const char *name, const char *golden_path, const char *actual_path)
+{
+	png_image golden, actual;
+	png_bytep golden_pixels = NULL, actual_pixels = NULL;
+	size_t differing = 0, total, allowed;
+	int worst = 0, result = -1;
+
+	if (read_png(&golden, &golden_pixels, golden_path) < 0) {
+		fprintf(stderr, "%s: cannot read %s (run with RLI_UPDATE_GOLDEN=1 to create it)\n", name,
+			golden_path);
+		goto done;
+	}
+	if (read_png(&actual, &actual_pixels, actual_path) < 0) {
+		fprintf(stderr, "%s: cannot read the rendered %s\n", name, actual_path);
+		goto done;
+	}
+	if (golden.width != actual.width || golden.height != actual.height) {
+		fprintf(stderr, "%s: size %ux%u, golden %ux%u\n", name, actual.width, actual.height,
+			golden.width, golden.height);
+		goto done;
+	}
+	total = (size_t)golden.width * golden.height;
+	for (size_t i = 0; i < total; i++) {
+		int pixel_worst = 0;
+		for (int c = 0; c < 3; c++) {
+			int d = abs((int)golden_pixels[3 * i + c] - (int)actual_pixels[3 * i + c]);
+			if (d > pixel_worst)
+				pixel_worst = d;
+		}
+		if (pixel_worst > worst)
+			worst = pixel_worst;
+		if (pixel_worst > CHANNEL_TOLERANCE)
+			differing++;
+	}
+	allowed = total / ALLOWED_DIFFERING_PER;
+	fprintf(stderr, "%s: %zu of %zu pixels differ by more than %d (allowed %zu), largest difference %d\n",
+		name, differing, total, CHANNEL_TOLERANCE, allowed, worst);
+	result = differing <= allowed ? 0 : -1;
+
+done:
+	free(golden_pixels);
+	free(actual_pixels);
+	return result;
+}
+
+static int same_bytes(const char *a, const char *b)
+{
+	FILE *fa = fopen(a, "rb"), *fb = fopen(b, "rb");
+	int same = fa && fb;
+	while (same) {
+		int ca = fgetc(fa), cb = fgetc(fb);
+		if (ca != cb)
+			same = 0;
+		if (ca == EOF || cb == EOF)
+			break;
+	}
+	if (fa)
+		fclose(fa);
+	if (fb)
+		fclose(fb);
+	return same;
+}
+
+int main(int argc, char **argv)
+{
+	const char *golden_dir, *actual_dir, *update = getenv("RLI_UPDATE_GOLDEN");
+	int updating = update && strcmp(update, "1") == 0;
+	char golden_path[4096], actual_path[4096], again_path[4096];
+
+	if (argc != 3) {
+		fprintf(stderr, "usage: %s GOLDEN_DIR ACTUAL_DIR\n", argv[0]);
+		return 2;
+	}
+	golden_dir = argv[1];
+	actual_dir = argv[2];
+	if (rli_mkdir_p(actual_dir) < 0) {
+		fprintf(stderr, "%s\n", rli_error_last());
+		return 1;
+	}
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const golden_case *c = &cases[i];
+		rli_events *events = c->make();
+		rli_timeline_options options;
+		rli_timeline *timeline = NULL;
+
+		rli_timeline_options_init(&options);
+		options.width = c->width;
+		options.scale = c->scale;
+		snprintf(golden_path, sizeof(golden_path), "%s/%s.png", golden_dir, c->name);
+		snprintf(actual_path, sizeof(actual_path), "%s/%s.png", actual_dir, c->name);
+		snprintf(again_path, sizeof(again_path), "%s/%s.again.png", actual_dir, c->name);
+
+		CHECK_INT(rli_timeline_layout(&timeline, events, &options), RLI_OK);
+		if (!timeline) {
+			fprintf(stderr, "%s: %s\n", c->name, rli_error_last());
+			rli_events_free(events);
+			continue;
+		}
+		if (updating) {
+			CHECK_INT(case_render_png(timeline, golden_path), RLI_OK);
+			fprintf(stderr, "%s: rewrote %s\n", c->name, golden_path);
+		} else {
+			CHECK_INT(case_render_png(timeline, actual_path), RLI_OK);
+			if (compare(c->name, golden_path, actual_path) == 0) {
+				/* The same model always gives the same bytes. */
+				CHECK_INT(case_render_png(timeline, again_path), RLI_OK);
+				CHECK(same_bytes(actual_path, again_path));
+				remove(again_path);
+				remove(actual_path);
+			} else {
+				fprintf(stderr, "%s: FAILED; the rendered image is %s\n", c->name, actual_path);
+				rli_test_failures++;
+			}
+		}
+		rli_timeline_free(timeline);
+		rli_events_free(events);
+	}
+	TEST_DONE();
+}
