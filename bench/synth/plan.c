@@ -141,9 +141,9 @@ void synth_plan_unit(synth_unit *unit, const synth_plan *plan, int role, int ran
 	unit->step = step;
 	unit->start = plan->slot_start[w] + plan->rank_skew[rank] +
 		      (int64_t)(synth_rng_range(&rng, 0.0, 6.0) * NS_PER_MS);
-	/* Concurrent replicas differ (long-tail generations); ranks of one role stay close. */
+	/* Generation has a long tail (response lengths differ per rank and replica); training ranks stay close. */
 	double share = info->seconds / longest;
-	if (info->slot == plan->roles[0].slot && role != 0)
-		share *= synth_rng_range(&rng, 0.8, 1.0);
+	if (info->slot == plan->roles[0].slot)
+		share *= synth_rng_range(&rng, 0.78, 1.0);
 	unit->length = (int64_t)((double)plan->slot_length[w] * share * synth_rng_range(&rng, 0.97, 1.0));
 }

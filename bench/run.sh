@@ -1,0 +1,130 @@
+#!/bin/sh
+# run.sh: parse and render benchmarks of rl-insight against a bare yajl parse of the same bytes; prints a table.
+#
+# usage: bench/run.sh [--build DIR] [--scratch DIR] [--repeat N] [--quick]
+#   --build DIR     a build tree with rl-insight, rl-insight-synth and yajl-bare (default: build)
+#   --scratch DIR   where the inputs are generated and kept between runs (default: /tmp/rl-insight-bench)
+#   --repeat N      runs per measurement; the fastest counts (default: 3)
+#   --quick         inputs 10x smaller, to try the script out
+set -eu
+
+build=build
+scratch=/tmp/rl-insight-bench
+repeat=3
+scale=1
+while [ $# -gt 0 ]; do
+	case $1 in
+	--build) build=$2; shift 2 ;;
+	--scratch) scratch=$2; shift 2 ;;
+	--repeat) repeat=$2; shift 2 ;;
+	--quick) scale=10; shift ;;
+	-h|--help) sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	*) echo "run.sh: unknown argument $1" >&2; exit 2 ;;
+	esac
+done
+
+rli=$build/rl-insight
+synth=$build/bench/rl-insight-synth
+bare=$build/bench/yajl-bare
+for tool in "$rli" "$synth" "$bare"; do
+	[ -x "$tool" ] || { echo "run.sh: $tool not built (cmake --build $build)" >&2; exit 2; }
+done
+[ -x /usr/bin/time ] || { echo "run.sh: needs /usr/bin/time (apt-get install time)" >&2; exit 2; }
+case $scratch in
+"$(cd "$(dirname "$0")/.." && pwd)"*) echo "run.sh: keep the scratch dir out of the repository" >&2; exit 2 ;;
+esac
+mkdir -p "$scratch"
+
+# Generates a case unless the same parameters already made it (gigabytes take a while).
+generate() {
+	name=$1; shift
+	dir=$scratch/$name
+	stamp="$* synth:$(cksum < "$synth" | cut -d' ' -f1)"
+	if [ "$(cat "$dir/.params" 2>/dev/null)" != "$stamp" ]; then
+		echo "generating $name: rl-insight-synth $*" >&2
+		rm -rf "$dir"
+		"$synth" "$@" --seed 1 --output "$dir/in"
+		echo "$stamp" > "$dir/.params"
+	fi
+}
+
+mstx_bytes=$((250000000 / scale))
+torch_bytes=$((1000000000 / scale))
+nvtx_ranges=$((5000 / scale))
+generate mstx --format mstx --ranks 1 --roles 1 --steps 1 --target-bytes $mstx_bytes
+generate torch --format torch --ranks 1 --roles 1 --steps 1 --target-bytes $torch_bytes
+generate nvtx --format nvtx --ranks 8 --roles 5 --steps 5 --events-per-unit $nvtx_ranges
+
+mstx_file=$(find "$scratch/mstx/in" -name trace_view.json)
+torch_file=$(find "$scratch/torch/in" -name '*.json.gz' ! -name '*async_llm*')
+
+# Runs a command REPEAT times; prints "<best wall s> <max peak RSS KiB>" and keeps the fastest run's stderr/stdout.
+measure() {
+	out=$1; shift
+	best=""
+	peak=0
+	i=0
+	while [ $i -lt "$repeat" ]; do
+		/usr/bin/time -f "%e %M" -o "$out.time" "$@" > "$out.stdout" 2> "$out.stderr" ||
+			{ echo "run.sh: failed: $*" >&2; cat "$out.stderr" >&2; exit 1; }
+		read -r wall rss < "$out.time"
+		if [ -z "$best" ] || awk "BEGIN { exit !($wall < $best) }"; then
+			best=$wall
+			cp "$out.stderr" "$out.best.stderr"
+			cp "$out.stdout" "$out.best.stdout"
+		fi
+		[ "$rss" -gt "$peak" ] && peak=$rss
+		i=$((i + 1))
+	done
+	echo "$best $peak"
+}
+
+# rl-insight's own parse time ("timing: parse N ms" under -v), in seconds.
+parse_seconds() {
+	sed -n 's/.*timing: parse \([0-9.]*\) ms.*/\1/p' "$1" | awk '{ printf "%.3f", $1 / 1000 }'
+}
+
+row() {
+	printf '%-16s %-11s %10s %9s %9s %9s %10s\n' "$@"
+}
+
+echo
+echo "rl-insight benchmarks on $(nproc) CPU(s), $(date -u '+%Y-%m-%d %H:%M UTC'); best of $repeat runs; rl-insight --jobs 1"
+row case tool "input MB" "wall s" "parse s" "MB/s" "peak RSS MB"
+row ---- ---- -------- ------ ------- ---- -----------
+
+bench_parse() {
+	label=$1 type=$2 input=$3; shift 3
+	work=$scratch/$label.out
+	set -- "$@"
+	bare_result=$(measure "$work.bare" "$bare" "$@")
+	bytes=$(awk '{ for (i = 1; i < NF; i++) if ($i == "bytes") print $(i + 1) }' "$work.bare.best.stdout")
+	bare_parse=$(awk '{ for (i = 1; i < NF; i++) if ($i == "seconds") print $(i + 1) }' "$work.bare.best.stdout")
+	rli_result=$(measure "$work.rli" "$rli" --input-path "$input" --profiler-type "$type" --export csv \
+		--output-path "$work" --jobs 1 -v)
+	rli_parse=$(parse_seconds "$work.rli.best.stderr")
+	mb=$(awk "BEGIN { printf \"%.1f\", $bytes / 1e6 }")
+	set -- $rli_result
+	row "$label" rl-insight "$mb" "$1" "$rli_parse" "$(awk "BEGIN { printf \"%.0f\", $bytes / 1e6 / $rli_parse }")" \
+		"$(awk "BEGIN { printf \"%.1f\", $2 / 1024 }")"
+	set -- $bare_result
+	row "" yajl-bare "$mb" "$1" "$bare_parse" "$(awk "BEGIN { printf \"%.0f\", $bytes / 1e6 / $bare_parse }")" \
+		"$(awk "BEGIN { printf \"%.1f\", $2 / 1024 }")"
+	row "" "parse ratio" "" "" "$(awk "BEGIN { printf \"%.2fx\", $rli_parse / $bare_parse }")" "" ""
+}
+
+bench_parse "mstx $((250 / scale)) MB" mstx "$scratch/mstx/in" "$mstx_file"
+bench_parse "torch $((1000 / scale)) MB gz" torch "$scratch/torch/in" "$torch_file"
+bench_parse "nvtx $((1000000 / scale)) rng" nvtx "$scratch/nvtx/in" "$scratch/nvtx/in"
+
+# PNG of every NVTX range as a bar: layout and render timings as rl-insight -v reports them.
+work=$scratch/png.out
+png_result=$(measure "$work" "$rli" --input-path "$scratch/nvtx/in" --profiler-type nvtx --vis-type png \
+	--output-path "$work" -v)
+layout_ms=$(sed -n 's/.*timing: layout \([0-9.]*\) ms.*/\1/p' "$work.best.stderr")
+render_ms=$(sed -n 's/.*timing: render png \([0-9.]*\) ms.*/\1/p' "$work.best.stderr")
+set -- $png_result
+echo
+echo "PNG of $((1000000 / scale)) bars (nvtx, default --jobs): layout ${layout_ms:-?} ms, render ${render_ms:-?} ms," \
+	"whole run $1 s, peak RSS $(awk "BEGIN { printf \"%.1f\", $2 / 1024 }") MB"
+echo "Targets: parse ratio <= 1.25x; peak RSS < 64 MB for mstx and torch; PNG render of 1,000,000 bars < 1 s."
