@@ -4,8 +4,10 @@
 
   var ALIGN_H = ['left', 'center', 'right'];
   var ALIGN_V = ['top', 'middle', 'bottom'];
-  /* Bars at least this many device pixels wide are drawn as rectangles; thinner ones merge per column. */
+  /* Bars wider than this many device pixels are rectangles; the rest merge per column (as cairo_paint.c). */
   var WIDE_PX = 1;
+  /* cairo_paint.c's OUTLINE_MIN_BAR_RATIO: a bar carries its outline from this many outline widths. */
+  var OUTLINE_MIN_RATIO = 3;
   var HOVER_SLOP_CSS_PX = 3;
   var MAX_CANVAS_SIDE = 16000;
   var MAX_CANVAS_AREA = 1.2e8;
@@ -225,6 +227,7 @@
     this.filterInput.addEventListener('input', function () { self.setFilter(self.filterInput.value); });
     toolbar.appendChild(this.filterInput);
 
+    var range = element('span', 'rli-range');
     function rangeInput(label, onSet) {
       var wrapper = element('label', null, label + ' ');
       var input = element('input');
@@ -233,11 +236,12 @@
       input.addEventListener('change', onSet);
       wrapper.appendChild(input);
       wrapper.appendChild(document.createTextNode(' ms'));
-      toolbar.appendChild(wrapper);
+      range.appendChild(wrapper);
       return input;
     }
     this.leftInput = rangeInput('Left', function () { self.applyRangeInputs(); });
     this.rightInput = rangeInput('Right', function () { self.applyRangeInputs(); });
+    toolbar.appendChild(range);
 
     var stage = element('div', 'rli-stage');
     this.canvas = element('canvas');
@@ -498,7 +502,7 @@
           seriesCount++;
           seriesTotal += b - a;
           var x0 = origin + (a - left) * pxPerMs, x1 = origin + (b - left) * pxPerMs;
-          if (x1 - x0 >= WIDE_PX) {
+          if (x1 - x0 > WIDE_PX) {
             if (wide.n === wide.x.length) this.growWide();
             wide = this.wide;
             wide.x[wide.n] = x0;
@@ -584,7 +588,7 @@
         ctx.fillStyle = model.series[current].color;
       }
       ctx.fillRect(wide.x[w] + layerLeft, wide.y[w] + layerTop, wide.w[w], barHeight);
-      if (outline > 0 && wide.w[w] >= outline * 4)
+      if (outline > 0 && wide.w[w] >= outline * OUTLINE_MIN_RATIO && barHeight >= outline * OUTLINE_MIN_RATIO)
         ctx.strokeRect(wide.x[w] + layerLeft, wide.y[w] + layerTop, wide.w[w], barHeight);
     }
     ctx.restore();

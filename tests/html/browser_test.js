@@ -179,9 +179,9 @@ async function main() {
       assert.ok(Math.abs(s.left - 1000) < 2 * pixelMs && Math.abs(s.right - 1100) < 2 * pixelMs, JSON.stringify([s.left, s.right]));
       assert.deepStrictEqual(s.ticks, ['1000', '1010', '1020', '1030', '1040', '1050', '1060', '1070', '1080', '1090', '1100'].filter((t) => Number(t) >= s.left && Number(t) <= s.right));
 
-      await page.fill('.rli-toolbar label:nth-of-type(1) input', '123.25');
-      await page.fill('.rli-toolbar label:nth-of-type(2) input', '456.5');
-      await page.press('.rli-toolbar label:nth-of-type(2) input', 'Enter');
+      await page.fill('.rli-range label:nth-of-type(1) input', '123.25');
+      await page.fill('.rli-range label:nth-of-type(2) input', '456.5');
+      await page.press('.rli-range label:nth-of-type(2) input', 'Enter');
       s = await state(page);
       assert.strictEqual(s.left, 123.25);
       assert.strictEqual(s.right, 456.5);
