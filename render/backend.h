@@ -35,6 +35,7 @@ struct rli_output {
 
 extern const rli_backend rli_png_backend;
 extern const rli_backend rli_html_backend;
+extern const rli_backend rli_pdf_backend;
 
 const rli_backend *rli_backend_find(const char *name);
 

@@ -8,6 +8,7 @@
 static const rli_backend *const backends[] = {
 	&rli_png_backend,
 	&rli_html_backend,
+	&rli_pdf_backend,
 };
 
 const rli_backend *rli_backend_find(const char *name)

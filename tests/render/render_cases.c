@@ -81,7 +81,11 @@ rli_events *case_subpixel(void)
 
 int case_render_png(const rli_timeline *timeline, const char *path)
 {
-	const rli_backend *backend = &rli_png_backend;
+	return case_render(&rli_png_backend, timeline, path);
+}
+
+int case_render(const rli_backend *backend, const rli_timeline *timeline, const char *path)
+{
 	rli_output *out = calloc(1, backend->output_size);
 	int error;
 

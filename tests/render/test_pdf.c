@@ -1,0 +1,134 @@
+/* test_pdf.c: the PDF back-end gives one page of the timeline, the same bytes every time, real text. */
+#include "harness.h"
+#include "render_cases.h"
+#include "backend.h"
+#include "common/atomic_file.h"
+#include "common/error.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static char *read_all(const char *path, size_t *size)
+{
+	FILE *fp = fopen(path, "rb");
+	char *data = NULL;
+	long length;
+	*size = 0;
+	if (!fp)
+		return NULL;
+	if (fseek(fp, 0, SEEK_END) == 0 && (length = ftell(fp)) >= 0) {
+		rewind(fp);
+		data = calloc(1, (size_t)length + 1);
+		if (data && fread(data, 1, (size_t)length, fp) == (size_t)length)
+			*size = (size_t)length;
+	}
+	fclose(fp);
+	return data;
+}
+
+static int contains(const char *data, size_t size, const char *needle)
+{
+	size_t n = strlen(needle);
+	for (size_t i = 0; i + n <= size; i++)
+		if (memcmp(data + i, needle, n) == 0)
+			return 1;
+	return 0;
+}
+
+/* cairo 1.16 writes "(20000101000000Z)", later versions "(D:20000101000000Z)". */
+static int has_date(const char *data, size_t size, const char *key, const char *digits)
+{
+	char with_prefix[128], without_prefix[128];
+	snprintf(with_prefix, sizeof(with_prefix), "%s (D:%s", key, digits);
+	snprintf(without_prefix, sizeof(without_prefix), "%s (%s", key, digits);
+	return contains(data, size, with_prefix) || contains(data, size, without_prefix);
+}
+
+/* pdftotext (poppler) reads the text back when it is installed; 0 when it is not. */
+static char *extract_text(const char *pdf)
+{
+	char command[4200], *text = NULL;
+	size_t used = 0, capacity = 0;
+	FILE *pipe;
+	int c;
+
+	if (system("command -v pdftotext >/dev/null 2>&1") != 0)
+		return NULL;
+	snprintf(command, sizeof(command), "pdftotext -enc UTF-8 '%s' -", pdf);
+	if (!(pipe = popen(command, "r")))
+		return NULL;
+	while ((c = fgetc(pipe)) != EOF) {
+		if (used + 2 > capacity) {
+			char *grown = realloc(text, capacity = capacity ? capacity * 2 : 4096);
+			if (!grown)
+				break;
+			text = grown;
+		}
+		text[used++] = (char)c;
+		text[used] = '\0';
+	}
+	pclose(pipe);
+	return text;
+}
+
+int main(int argc, char **argv)
+{
+	char first[4096], second[4096], dated[4096];
+	char *a, *b, *text;
+	size_t a_size, b_size;
+	rli_events *events = case_few_rows();
+	rli_timeline *timeline = NULL;
+
+	if (argc != 2 || rli_mkdir_p(argv[1]) < 0)
+		return 2;
+	snprintf(first, sizeof(first), "%s/first.pdf", argv[1]);
+	snprintf(second, sizeof(second), "%s/second.pdf", argv[1]);
+	snprintf(dated, sizeof(dated), "%s/dated.pdf", argv[1]);
+	CHECK_INT(rli_timeline_layout(&timeline, events, NULL), RLI_OK);
+	if (!timeline)
+		TEST_DONE();
+
+	CHECK_STR(rli_pdf_backend.name, "pdf");
+	CHECK_STR(rli_pdf_backend.file_name, "rl_timeline.pdf");
+	unsetenv("SOURCE_DATE_EPOCH");
+	CHECK_INT(case_render(&rli_pdf_backend, timeline, first), RLI_OK);
+	CHECK_INT(case_render(&rli_pdf_backend, timeline, second), RLI_OK);
+	a = read_all(first, &a_size);
+	b = read_all(second, &b_size);
+	CHECK(a && a_size > 1000 && memcmp(a, "%PDF-", 5) == 0);
+	CHECK(a && b && a_size == b_size && memcmp(a, b, a_size) == 0);
+	if (a) {
+		/* One page of width x height points, and fixed dates. */
+		CHECK(contains(a, a_size, "/MediaBox [ 0 0 2000 900 ]"));
+		CHECK(contains(a, a_size, "/Count 1"));
+		CHECK(has_date(a, a_size, "/CreationDate", "20000101000000"));
+		CHECK(has_date(a, a_size, "/ModDate", "20000101000000"));
+	}
+	free(a);
+	free(b);
+
+	setenv("SOURCE_DATE_EPOCH", "1700000000", 1); /* 2023-11-14T22:13:20Z */
+	CHECK_INT(case_render(&rli_pdf_backend, timeline, dated), RLI_OK);
+	unsetenv("SOURCE_DATE_EPOCH");
+	a = read_all(dated, &a_size);
+	CHECK(a && has_date(a, a_size, "/CreationDate", "20231114221320"));
+	free(a);
+
+	text = extract_text(first);
+	if (text) {
+		CHECK(strstr(text, "RL Timeline (Relative Time, Origin = 1773285888698.755 ms)") != NULL);
+		CHECK(strstr(text, "\xe6\x9b\xb4\xe6\x96\xb0\xe7\xad\x96\xe7\x95\xa5 - Rank 1") != NULL);
+		CHECK(strstr(text, "Task Type") != NULL);
+		CHECK(strstr(text, "Time (ms)") != NULL);
+		free(text);
+	} else {
+		fprintf(stderr, "pdftotext not found: the text checks were not run\n");
+	}
+	remove(first);
+	remove(second);
+	remove(dated);
+	rli_timeline_free(timeline);
+	rli_events_free(events);
+	TEST_DONE();
+}
