@@ -252,6 +252,44 @@ static int compare_bars(const void *a, const void *b)
 }
 
 /*
+ * Parsers hand over rows in start order, so a stable counting sort by group
+ * gives the (group, start, input position) order in two passes; qsort is
+ * the fallback for unsorted input or more groups than bars.
+ */
+static int sort_bars(sort_bar **bars, size_t count, int by_start, size_t groups_per_row,
+		     size_t groups)
+{
+	sort_bar *sorted;
+	size_t *first;
+
+	if (!by_start || groups > 4 * count + 1024) {
+		qsort(*bars, count, sizeof(**bars), compare_bars);
+		return RLI_OK;
+	}
+	sorted = malloc((count ? count : 1) * sizeof(*sorted));
+	first = calloc(groups + 1, sizeof(*first));
+	if (!sorted || !first) {
+		free(sorted);
+		free(first);
+		return rli_error_oom();
+	}
+	for (size_t i = 0; i < count; i++) {
+		sort_bar *bar = &(*bars)[i];
+		first[(bar->group >> 32) * groups_per_row + (bar->group & 0xFFFFFFFFu) + 1]++;
+	}
+	for (size_t g = 0; g < groups; g++)
+		first[g + 1] += first[g];
+	for (size_t i = 0; i < count; i++) {
+		sort_bar *bar = &(*bars)[i];
+		sorted[first[(bar->group >> 32) * groups_per_row + (bar->group & 0xFFFFFFFFu)]++] = *bar;
+	}
+	free(first);
+	free(*bars);
+	*bars = sorted;
+	return RLI_OK;
+}
+
+/*
  * The reference PNG's chain merge (timeline.md §9 step 3): within one
  * (row, series) group in start order, a bar joins the open chain when it
  * lasts at most threshold and starts at most 2 ms after the previous bar of
@@ -282,6 +320,13 @@ static size_t merge_short_bars(sort_bar *bars, size_t count, double threshold)
 		i = group_end;
 	}
 	return kept;
+}
+
+/* Drawable: finite, and end > start strictly, as the reference keeps rows. */
+static int drawable(const rli_events *events, size_t i)
+{
+	double start = events->start_ms[i], end = rli_events_end_ms(events, i);
+	return isfinite(start) && isfinite(end) && end > start;
 }
 
 /* ---- the model -------------------------------------------------------- */
@@ -686,8 +731,8 @@ int rli_timeline_layout(rli_timeline **out, const rli_events *events,
 	uint32_t *event_row = NULL, *row_of_provisional = NULL, *series_of_name = NULL;
 	sort_bar *bars = NULL;
 	size_t count = rli_events_count(events), kept = 0, name_ids;
-	double t0 = INFINITY;
-	int error;
+	double t0 = INFINITY, previous_start = -INFINITY;
+	int error, by_start = 1;
 
 	*out = NULL;
 	if (!options) {
@@ -698,7 +743,7 @@ int rli_timeline_layout(rli_timeline **out, const rli_events *events,
 		return error;
 
 	for (size_t i = 0; i < count; i++)
-		if (rli_events_end_ms(events, i) > events->start_ms[i]) {
+		if (drawable(events, i)) {
 			kept++;
 			if (events->start_ms[i] < t0)
 				t0 = events->start_ms[i];
@@ -722,7 +767,7 @@ int rli_timeline_layout(rli_timeline **out, const rli_events *events,
 
 	kept = 0;
 	for (size_t i = 0; i < count; i++) {
-		if (!(rli_events_end_ms(events, i) > events->start_ms[i]))
+		if (!drawable(events, i))
 			continue;
 		if ((error = row_index_get(&event_row[kept], &rows, events->role[i],
 					   events->rank_id[i])) < 0)
@@ -743,7 +788,7 @@ int rli_timeline_layout(rli_timeline **out, const rli_events *events,
 	kept = 0;
 	for (size_t i = 0; i < count; i++) {
 		double start = events->start_ms[i], end = rli_events_end_ms(events, i);
-		if (!(end > start))
+		if (!drawable(events, i))
 			continue;
 		bars[kept].group = (uint64_t)row_of_provisional[event_row[kept]] << 32 |
 				   series_of_name[events->name[i]];
@@ -751,9 +796,14 @@ int rli_timeline_layout(rli_timeline **out, const rli_events *events,
 		bars[kept].end = end - t0;
 		bars[kept].duration = end - start;
 		bars[kept].order = (uint32_t)kept;
+		if (start < previous_start)
+			by_start = 0;
+		previous_start = start;
 		kept++;
 	}
-	qsort(bars, kept, sizeof(*bars), compare_bars);
+	if ((error = sort_bars(&bars, kept, by_start, timeline->series_count,
+			       timeline->row_count * timeline->series_count)) < 0)
+		goto done;
 	/* No merging unless asked (decisions.md): every bar the profiler saw is drawn. */
 	if (options->merge_short_ms > 0.0)
 		kept = merge_short_bars(bars, kept, options->merge_short_ms);

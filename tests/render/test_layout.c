@@ -310,6 +310,8 @@ static void test_t0_and_nothing_to_draw(void)
 	/* Rows with end <= start are dropped before t0 is taken. */
 	case_add(events, "n", "r", 0, 5.0, 0.0);
 	case_add(events, "n", "r", 0, 7.0, -1.0);
+	case_add(events, "n", "r", 0, 1.0, INFINITY);
+	case_add(events, "n", "r", 0, NAN, 1.0);
 	CHECK_INT(rli_timeline_layout(&t, events, NULL), RLI_EINVALID);
 	CHECK(t == NULL);
 	CHECK_STR(rli_error_last(), "nothing to draw: no event has end > start");
@@ -331,8 +333,80 @@ static void test_t0_and_nothing_to_draw(void)
 	rli_events_free(events);
 }
 
+/* Input in start order takes a counting sort, other input qsort: the bars come out the same. */
+static void test_bar_order_does_not_depend_on_input_order(void)
+{
+	static const char *const names[] = { "gen", "logp", "update" };
+	static const char *const roles[] = { "actor", "critic" };
+	rli_events *shuffled = new_events(), *sorted = new_events();
+	rli_timeline *a, *b;
+	uint32_t state = 99;
+
+	for (int i = 0; i < 5000; i++) {
+		state = state * 1664525u + 1013904223u;
+		case_add(shuffled, names[state % 3], roles[(state >> 4) % 2], (state >> 8) % 5,
+			 (double)(state >> 12) + i * 1e-6, 1.0 + (state & 0x3F));
+	}
+	CHECK_INT(rli_events_append_all(sorted, shuffled), RLI_OK);
+	CHECK_INT(rli_events_sort_by_start(sorted), RLI_OK);
+	a = lay_out(shuffled, 0.0);
+	b = lay_out(sorted, 0.0);
+	CHECK_INT(a->bar_count, 5000);
+	CHECK_INT(b->bar_count, 5000);
+	for (size_t i = 0; i < a->bar_count && i < b->bar_count; i++) {
+		if (a->bar_row[i] != b->bar_row[i] || a->bar_series[i] != b->bar_series[i] ||
+		    a->bar_start[i] != b->bar_start[i] || a->bar_end[i] != b->bar_end[i]) {
+			fprintf(stderr, "bar %zu differs\n", i);
+			rli_test_failures++;
+			break;
+		}
+		if (i > 0 && a->bar_row[i] == a->bar_row[i - 1] && a->bar_series[i] == a->bar_series[i - 1])
+			CHECK(a->bar_start[i] >= a->bar_start[i - 1]);
+	}
+	rli_timeline_free(a);
+	rli_timeline_free(b);
+	rli_events_free(shuffled);
+	rli_events_free(sorted);
+}
+
+/* More names than the legend can hold: the last entry shown counts the rest, all on the page. */
+static void test_legend_overflow(void)
+{
+	rli_events *events = new_events();
+	rli_timeline *t;
+	char name[32], more[64];
+	size_t shown = 0;
+
+	for (int i = 0; i < 400; i++) {
+		snprintf(name, sizeof(name), "range_%03d", i);
+		case_add(events, name, "worker", 0, i, 1.0);
+	}
+	t = lay_out(events, 0.0);
+	CHECK_INT(t->series_count, 400);
+	while (shown < t->series_count && t->legend_swatches[shown].w > 0)
+		shown++;
+	CHECK(shown > 30 && shown < 400);
+	snprintf(more, sizeof(more), "\xe2\x80\xa6 %zu more", (size_t)400 - shown);
+	CHECK_STR(t->legend_labels[shown].text, more);
+	for (size_t s = 0; s < shown; s++) {
+		CHECK_STR(t->legend_labels[s].text, t->series[s].name);
+		CHECK(t->legend_swatches[s].y >= 0);
+		CHECK(t->legend_swatches[s].y + t->legend_swatches[s].h <= t->height);
+		CHECK(t->legend_swatches[s].x + t->legend_swatches[s].w < t->width);
+	}
+	for (size_t s = shown + 1; s < t->series_count; s++) {
+		CHECK_STR(t->legend_labels[s].text, "");
+		CHECK(t->legend_swatches[s].w == 0);
+	}
+	CHECK(t->plot.w > 0.5 * t->width);
+	rli_timeline_free(t);
+	rli_events_free(events);
+}
+
 int main(void)
 {
+	test_legend_overflow();
+	test_bar_order_does_not_depend_on_input_order();
 	test_options_defaults();
 	test_rows_orders_and_colours();
 	test_palette();
