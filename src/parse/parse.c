@@ -349,9 +349,7 @@ int rli_parse(rli_events **out, rli_profiler *detected, const char *input_path,
 		}
 		log_notes(options, &unit->log);
 		if (unit->failures.count) {
-			failed_units++;
-			log_line(options, RLI_LOG_WARN, "Failed to process rank %lld: %s", (long long)unit->rank,
-				 unit->failures.items[0].text);
+			failed_units++; /* its messages go into the report or the error log below */
 			continue;
 		}
 		if (unit->events && (error = rli_events_append_all(merged, unit->events)) < 0)
@@ -383,6 +381,7 @@ int rli_parse(rli_events **out, rli_profiler *detected, const char *input_path,
 		error = RLI_EPARTIAL;
 	} else {
 		log_line(options, RLI_LOG_INFO, "Data validation passed for %s", input_type(profiler));
+		rli_error_clear();
 		error = RLI_OK;
 	}
 	*out = merged;

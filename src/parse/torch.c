@@ -423,6 +423,17 @@ static const yajl_callbacks torch_callbacks = {
 	torch_null, torch_bool, NULL, NULL, torch_number, torch_string,
 	torch_start_map, torch_key, torch_close, torch_start_array, torch_close};
 
+static void gzip_failure(rli_unit *unit, const char *why, uint64_t decompressed)
+{
+	/* zlib prefixes its message with the stream's name, "<fd:N>: " here: drop it. */
+	const char *colon = why ? strstr(why, ": ") : NULL;
+	if (colon && why[0] == '<')
+		why = colon + 2;
+	rli_notes_add(&unit->failures, RLI_LOG_ERROR,
+		      "Failed to decompress %s: %s after %llu bytes of JSON (the gzip file is truncated or corrupt)",
+		      unit->path, why && *why ? why : "read error", (unsigned long long)decompressed);
+}
+
 /* Streams the gzip file through the parser; 0, or -1 with the unit's failure recorded / oom set. */
 static int read_gzip(torch_ctx *t, uint64_t *decompressed)
 {
@@ -459,17 +470,16 @@ static int read_gzip(torch_ctx *t, uint64_t *decompressed)
 	}
 	for (;;) {
 		int got = gzread(gz, buffer, RLI_PARSE_CHUNK);
-		if (got < 0) {
+		if (got <= 0) {
+			/* A truncated stream ends "normally" with Z_BUF_ERROR set; only gzerror tells. */
 			int code;
 			const char *why = gzerror(gz, &code);
-			rli_notes_add(&unit->failures, RLI_LOG_ERROR,
-				      "Failed to decompress %s: %s after %llu bytes of JSON "
-				      "(the gzip file is truncated or corrupt)",
-				      unit->path, why && *why ? why : "read error", (unsigned long long)*decompressed);
-			goto done;
-		}
-		if (got == 0)
+			if (got < 0 || code != Z_OK) {
+				gzip_failure(unit, why, *decompressed);
+				goto done;
+			}
 			break;
+		}
 		*decompressed += (uint64_t)got;
 		if (rli_json_feed(&t->json, buffer, (size_t)got) < 0)
 			goto parse_failed;
