@@ -142,7 +142,7 @@ int main(int argc, char **argv)
 	error = options.demo ? run_demo(options) : synth_run(&options);
 	if (error < 0) {
 		fprintf(stderr, "rl-insight-synth: %s\n", synth_error());
-		return error == SYNTH_EOUTPUT ? 4 : 1;
+		return error == SYNTH_EOUTPUT ? 4 : error == SYNTH_EUSAGE ? 2 : 1;
 	}
 	return 0;
 }

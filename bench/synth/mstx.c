@@ -21,7 +21,8 @@ static uint64_t process_pid(const synth_plan *plan, int role, int rank)
 {
 	synth_rng rng;
 	synth_rng_init(&rng, plan->options->seed, 10, (uint64_t)role, (uint64_t)rank, 0);
-	return 1000 + synth_rng_below(&rng, 4000000);
+	/* Distinct per (rank, role) by construction: the pid is part of the ascend_pt folder name. */
+	return 1000 + ((uint64_t)rank * 64 + (uint64_t)role) * 61 + synth_rng_below(&rng, 61);
 }
 
 /* Ascend's Overlap Analysis pid is a large synthetic number (above 2^31), one per process. */
