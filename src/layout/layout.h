@@ -107,10 +107,21 @@ struct rli_timeline {
 	rli_text title;
 	rli_text x_title;
 	rli_text y_title;
-	rli_text *row_labels;       /* row_count entries, right-aligned left of the plot */
+	/*
+	 * row_count entries, right-aligned left of the plot. When rows are closer
+	 * than a label is tall (pages capped at 32767 device pixels), only every
+	 * k-th row keeps its text; the others have text "" (rows[r].label still
+	 * names them).
+	 */
+	rli_text *row_labels;
 	rli_text legend_title;
-	rli_rect *legend_swatches;  /* series_count entries */
-	rli_text *legend_labels;    /* series_count entries */
+	/*
+	 * series_count entries each. Entries the page cannot hold have text ""
+	 * and a zero-size swatch; the last entry shown then reads "… N more"
+	 * with a zero-size swatch. Draw a swatch only when w > 0 and h > 0.
+	 */
+	rli_rect *legend_swatches;
+	rli_text *legend_labels;
 };
 
 /* The first ten colours are the reference's palette; the rest extend it. */
@@ -121,6 +132,11 @@ rli_color rli_palette_color(size_t index);
  * labelled with the decimals the step needs. Shared by every back-end (the
  * HTML renderer ports the same rule) so zoomed axes read alike. Returns the
  * count written (at most max).
+ * The rule exactly: raw = (hi - lo) / target; step = the first of 1, 2, 5, 10
+ * times 10^floor(log10(raw)) that is >= raw (1e-9 relative slack); ticks at
+ * every integer multiple of step in [lo, hi] (1e-9 slack in step units);
+ * labels "%.*f" with 0 decimals when step >= 1, else ceil(-log10(step)).
+ * lo == hi gives one tick; hi < lo or a non-finite bound gives none.
  */
 size_t rli_nice_ticks(rli_tick *out, size_t max, double lo, double hi, int target);
 
