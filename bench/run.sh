@@ -117,6 +117,15 @@ bench_parse "mstx $((250 / scale)) MB" mstx "$scratch/mstx/in" "$mstx_file"
 bench_parse "torch $((1000 / scale)) MB gz" torch "$scratch/torch/in" "$torch_file"
 bench_parse "nvtx $((1000000 / scale)) rng" nvtx "$scratch/nvtx/in" "$scratch/nvtx/in"
 
+# The 200 NVTX captures are units the parser spreads over threads: the same parse with the default --jobs.
+work=$scratch/nvtx_jobs.out
+jobs_result=$(measure "$work" "$rli" --input-path "$scratch/nvtx/in" --profiler-type nvtx --export csv \
+	--output-path "$work" -v)
+set -- $jobs_result
+echo
+echo "nvtx with the default --jobs ($(nproc) CPUs): parse $(parse_seconds "$work.best.stderr") s, wall $1 s," \
+	"peak RSS $(awk "BEGIN { printf \"%.1f\", $2 / 1024 }") MB"
+
 # PNG of every NVTX range as a bar: layout and render timings as rl-insight -v reports them.
 work=$scratch/png.out
 png_result=$(measure "$work" "$rli" --input-path "$scratch/nvtx/in" --profiler-type nvtx --vis-type png \
