@@ -110,7 +110,9 @@ bench_parse() {
 	set -- $bare_result
 	row "" yajl-bare "$mb" "$1" "$bare_parse" "$(awk "BEGIN { printf \"%.0f\", $bytes / 1e6 / $bare_parse }")" \
 		"$(awk "BEGIN { printf \"%.1f\", $2 / 1024 }")"
-	row "" "parse ratio" "" "" "$(awk "BEGIN { printf \"%.2fx\", $rli_parse / $bare_parse }")" "" ""
+	ratio=$(awk "BEGIN { printf \"%.2f\", $rli_parse / $bare_parse }")
+	verdict=$(awk "BEGIN { print ($ratio <= 1.25) ? \"meets 1.25x\" : \"misses 1.25x\" }")
+	row "" "parse ratio" "" "" "${ratio}x" "" "$verdict"
 }
 
 bench_parse "mstx $((250 / scale)) MB" mstx "$scratch/mstx/in" "$mstx_file"
@@ -135,5 +137,6 @@ render_ms=$(sed -n 's/.*timing: render png \([0-9.]*\) ms.*/\1/p' "$work.best.st
 set -- $png_result
 echo
 echo "PNG of $((1000000 / scale)) bars (nvtx, default --jobs): layout ${layout_ms:-?} ms, render ${render_ms:-?} ms," \
-	"whole run $1 s, peak RSS $(awk "BEGIN { printf \"%.1f\", $2 / 1024 }") MB"
+	"whole run $1 s, peak RSS $(awk "BEGIN { printf \"%.1f\", $2 / 1024 }") MB" \
+	"($(awk "BEGIN { print (${render_ms:-1e9} < 1000) ? \"meets\" : \"misses\" }") the 1 s render target)"
 echo "Targets: parse ratio <= 1.25x; peak RSS < 64 MB for mstx and torch; PNG render of 1,000,000 bars < 1 s."
