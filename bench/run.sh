@@ -18,7 +18,7 @@ while [ $# -gt 0 ]; do
 	--scratch) scratch=$2; shift 2 ;;
 	--repeat) repeat=$2; shift 2 ;;
 	--quick) scale=10; shift ;;
-	-h|--help) sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '2,8p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "run.sh: unknown argument $1" >&2; exit 2 ;;
 	esac
 done
@@ -89,7 +89,8 @@ row() {
 }
 
 echo
-echo "rl-insight benchmarks on $(nproc) CPU(s), $(date -u '+%Y-%m-%d %H:%M UTC'); best of $repeat runs; rl-insight --jobs 1"
+echo "rl-insight benchmarks on $(nproc) CPU(s), $(date -u '+%Y-%m-%d %H:%M UTC'), load average" \
+	"$(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo ?); best of $repeat runs; rl-insight --jobs 1"
 row case tool "input MB" "wall s" "parse s" "MB/s" "peak RSS MB"
 row ---- ---- -------- ------ ------- ---- -----------
 
