@@ -571,7 +571,8 @@ static int place(rli_timeline *timeline, double width, int scale)
 	timeline->bar_outline = WHITE;
 	timeline->bar_outline_width = BAR_OUTLINE_WIDTH;
 
-	rli_text_measure(&w, &label_height, text, "Rank 0", ROW_LABEL_SIZE, 0);
+	/* Both fonts in the sample, so a CJK label's taller line is allowed for. */
+	rli_text_measure(&w, &label_height, text, "Rank 0 \xe6\x9b\xb4", ROW_LABEL_SIZE, 0);
 	if (timeline->row_pitch < label_height)
 		label_every = (size_t)ceil(label_height / timeline->row_pitch);
 	timeline->row_labels = calloc(rows, sizeof(*timeline->row_labels));
