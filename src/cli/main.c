@@ -138,7 +138,7 @@ static int render_all(console *c, const cli_request *request, const rli_events *
 				worst = error;
 		} else {
 			say(c, 1, "", "timing: render %s %.1f ms", name, now_ms() - t);
-			say(c, 0, "", "wrote %s", path);
+			say(c, 1, "", "wrote %s", path);
 		}
 		free(path);
 	}
