@@ -592,7 +592,9 @@ static int place(rli_timeline *timeline, double width, int scale)
 		}
 	}
 	rli_text_measure(&w, &y_title_height, text, "Module - Rank", AXIS_TITLE_SIZE, 0);
-	left = fmax(MARGIN_LEFT, PAGE_PAD + y_title_height + Y_TITLE_GAP + label_width + ROW_LABEL_GAP);
+	/* The reference's margins at its 2000-unit width; narrower pages keep them in proportion. */
+	left = fmax(fmin(MARGIN_LEFT, 0.2 * width),
+		    PAGE_PAD + y_title_height + Y_TITLE_GAP + label_width + ROW_LABEL_GAP);
 
 	/* The legend: one column while it fits the page height, more beside it if not. */
 	rli_text_measure(&legend_title_width, &legend_title_height, text, "Task Type", LEGEND_SIZE, 0);
@@ -607,7 +609,7 @@ static int place(rli_timeline *timeline, double width, int scale)
 	while (columns > 1 && columns * (legend_entry_width + LEGEND_COLUMN_GAP) > 0.3 * width)
 		columns--;
 	shown = series < columns * per_column ? series : columns * per_column;
-	right = fmax(MARGIN_RIGHT, LEGEND_GAP + fmax(legend_title_width,
+	right = fmax(fmin(MARGIN_RIGHT, 0.05 * width), LEGEND_GAP + fmax(legend_title_width,
 		     columns * (legend_entry_width + LEGEND_COLUMN_GAP) - LEGEND_COLUMN_GAP) + PAGE_PAD);
 
 	timeline->plot.x = left;

@@ -2,6 +2,7 @@
 #include "harness.h"
 #include "render_cases.h"
 #include "text/text.h"
+#include "cairo_paint.h"
 #include "common/error.h"
 
 #include <math.h>
@@ -375,6 +376,48 @@ static void test_bar_order_does_not_depend_on_input_order(void)
 	rli_events_free(sorted);
 }
 
+/* Whatever a trace holds in its names, the layout and the painter cope: valid UTF-8, one line. */
+static void test_hostile_strings(void)
+{
+	rli_events *events = new_events();
+	rli_paint_options paint = { .scale = 1, .lod_columns_per_unit = 1 };
+	rli_timeline_options options;
+	rli_timeline *t = NULL;
+	cairo_surface_t *surface;
+	cairo_t *cr;
+	char *long_name = malloc(20001);
+
+	memset(long_name, 'w', 20000);
+	long_name[20000] = '\0';
+	case_add(events, "bad \xff\xfe utf8", "role\xc3", 0, 0.0, 5.0);
+	case_add(events, "line\nbreak\ttab", "", 1, 1.0, 5.0);
+	case_add(events, "", long_name, 2, 2.0, 5.0);
+	case_add(events, long_name, "r", INT64_MIN, 3.0, 5.0);
+	rli_timeline_options_init(&options);
+	options.width = 400;
+	options.scale = 1;
+	CHECK_INT(rli_timeline_layout(&t, events, &options), RLI_OK);
+	if (t) {
+		CHECK_INT(t->row_count, 4);
+		CHECK_STR(t->rows[0].label, "r - Rank -9223372036854775808");
+		for (size_t r = 0; r < t->row_count; r++) {
+			CHECK(g_utf8_validate(t->rows[r].label, -1, NULL));
+			CHECK(t->row_labels[r].max_width > 0 && t->row_labels[r].max_width < t->width);
+		}
+		for (size_t s = 0; s < t->series_count; s++)
+			CHECK(g_utf8_validate(t->series[s].name, -1, NULL));
+		CHECK(t->plot.w > 0);
+		surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, (int)t->width, (int)t->height);
+		cr = cairo_create(surface);
+		CHECK_INT(rli_cairo_paint(cr, t, &paint), RLI_OK);
+		cairo_destroy(cr);
+		cairo_surface_destroy(surface);
+		rli_timeline_free(t);
+	}
+	free(long_name);
+	rli_events_free(events);
+}
+
 /* More names than the legend can hold: the last entry shown counts the rest, all on the page. */
 static void test_legend_overflow(void)
 {
@@ -412,6 +455,7 @@ static void test_legend_overflow(void)
 int main(void)
 {
 	test_legend_overflow();
+	test_hostile_strings();
 	test_bar_order_does_not_depend_on_input_order();
 	test_options_defaults();
 	test_rows_orders_and_colours();
