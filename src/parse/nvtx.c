@@ -110,9 +110,11 @@ done:
 
 /* A JSON number as Python holds it: an int when written as one, else a float. */
 typedef struct {
+	union {
+		int64_t i;
+		double d;
+	};
 	int is_int;
-	int64_t i;
-	double d;
 } py_number;
 
 static int py_number_from_text(py_number *out, const char *text, size_t length)
@@ -185,9 +187,11 @@ typedef struct {
 	size_t length, capacity;
 } long_value;
 
+/* Kept per range until the file ends (rank and labels may come last): small, as there can be millions. */
 typedef struct {
-	short_value text_id;
-	short_value start, end;
+	py_number start, end; /* meaningful when the kind is V_NUMBER */
+	uint32_t text_id;     /* key in string_ids; RLI_STRPOOL_NONE if textId is no string or number */
+	uint8_t start_kind, end_kind;
 	uint64_t line;
 } nvtx_range;
 
@@ -403,6 +407,14 @@ static int remember_string(nvtx_ctx *n)
 	return 0;
 }
 
+/* A number kept as Python would hold it; V_OTHER for a numeral no int64 or double can hold. */
+static uint8_t range_value(py_number *out, const short_value *v)
+{
+	if (v->kind != V_NUMBER)
+		return (uint8_t)v->kind;
+	return py_number_from_text(out, v->text, v->length) == 0 ? V_NUMBER : V_OTHER;
+}
+
 /* Everything one line contributes; 0, or -1 when the unit failed or memory ran out. */
 static int line_done(nvtx_ctx *n)
 {
@@ -440,9 +452,17 @@ static int line_done(nvtx_ctx *n)
 			n->range_capacity = grown;
 		}
 		range = &n->ranges[n->range_count++];
-		range->text_id = f[F_TEXT_ID];
-		range->start = f[F_START];
-		range->end = f[F_END];
+		memset(range, 0, sizeof(*range));
+		range->text_id = RLI_STRPOOL_NONE;
+		if (f[F_TEXT_ID].kind == V_STRING || f[F_TEXT_ID].kind == V_NUMBER) {
+			char key[NVTX_SHORT_MAX + 1];
+			int key_length = key_of(key, &f[F_TEXT_ID]);
+			range->text_id = rli_strpool_intern(&n->string_ids, key, (size_t)key_length);
+			if (range->text_id == RLI_STRPOOL_NONE)
+				goto oom;
+		}
+		range->start_kind = range_value(&range->start, &f[F_START]);
+		range->end_kind = range_value(&range->end, &f[F_END]);
 		range->line = n->line;
 	}
 	if (short_is(&f[F_TABLE], "StringIds") && f[F_ID].kind != V_ABSENT && n->value.kind != V_ABSENT) {
@@ -569,15 +589,14 @@ done:
 	return result;
 }
 
-/* A range's start, end or the global start as a number; -1 records the failure. */
-static int range_number(nvtx_ctx *n, py_number *out, const short_value *v, const char *what, uint64_t line)
+/* A range's start, end or the global start must be a number; -1 records the failure. */
+static int require_number(nvtx_ctx *n, int kind, const char *what, uint64_t line)
 {
-	if (v->kind == V_NUMBER && py_number_from_text(out, v->text, v->length) == 0)
+	if (kind == V_NUMBER)
 		return 0;
 	rli_notes_add(&n->unit->failures, RLI_LOG_ERROR,
 		      "Failed to parse JSON file %s: '%s' must be a number, got %s at line %llu", n->unit->path,
-		      what,
-		      v->kind == V_STRING ? "a string" : v->kind == V_NUMBER ? "a number out of range" : "a non-number",
+		      what, kind == V_STRING ? "a string" : kind == V_OTHER ? "a non-number" : "nothing",
 		      (unsigned long long)line);
 	return -1;
 }
@@ -586,6 +605,7 @@ static void emit_rows(nvtx_ctx *n)
 {
 	rli_unit *unit = n->unit;
 	py_number global_start;
+	int global_kind;
 	if (n->rank < 0) {
 		rli_notes_add(&unit->log, RLI_LOG_WARN, "Path %s: No valid rank for Analysis", unit->path);
 		return;
@@ -594,33 +614,28 @@ static void emit_rows(nvtx_ctx *n)
 		rli_notes_add(&unit->log, RLI_LOG_WARN, "No valid global start time for Analysis");
 		return;
 	}
-	if (n->range_count && range_number(n, &global_start, &n->global_start, "startTime",
-					   n->global_start_line) < 0)
+	global_kind = range_value(&global_start, &n->global_start);
+	if (n->range_count && require_number(n, global_kind, "startTime", n->global_start_line) < 0)
 		return;
 	for (size_t i = 0; i < n->range_count; i++) {
 		nvtx_range *range = &n->ranges[i];
-		char key[NVTX_SHORT_MAX + 1];
-		int key_length = key_of(key, &range->text_id);
-		uint32_t id = range->text_id.kind == V_STRING || range->text_id.kind == V_NUMBER
-				      ? rli_strpool_intern(&n->string_ids, key, (size_t)key_length)
-				      : RLI_STRPOOL_NONE;
-		const char *label = id != RLI_STRPOOL_NONE && id < n->string_capacity ? n->string_values[id] : NULL;
-		py_number start, end, sum, length;
+		const char *label = range->text_id < n->string_capacity ? n->string_values[range->text_id] : NULL;
+		py_number sum, length;
 		rli_event_in row;
 		if (!label || !label[0]) {
 			/* Stop at the first bad range and keep what came before, as the reference does. */
 			rli_notes_add(&unit->log, RLI_LOG_WARN, "No valid role for Analysis");
 			return;
 		}
-		if (range->start.kind == V_NULL || range->end.kind == V_NULL) {
+		if (range->start_kind == V_NULL || range->end_kind == V_NULL) {
 			rli_notes_add(&unit->log, RLI_LOG_WARN, "No valid timing for Analysis");
 			return;
 		}
-		if (range_number(n, &start, &range->start, "start", range->line) < 0 ||
-		    range_number(n, &end, &range->end, "end", range->line) < 0)
+		if (require_number(n, range->start_kind, "start", range->line) < 0 ||
+		    require_number(n, range->end_kind, "end", range->line) < 0)
 			return;
-		sum = py_add(&start, &global_start, 0);
-		length = py_add(&end, &start, 1);
+		sum = py_add(&range->start, &global_start, 0);
+		length = py_add(&range->end, &range->start, 1);
 		memset(&row, 0, sizeof(row));
 		row.name = label;
 		row.role = label;

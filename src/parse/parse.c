@@ -354,6 +354,8 @@ int rli_parse(rli_events **out, rli_profiler *detected, const char *input_path,
 		}
 		if (unit->events && (error = rli_events_append_all(merged, unit->events)) < 0)
 			goto done;
+		rli_events_free(unit->events); /* merged: no need to hold every row twice */
+		unit->events = NULL;
 	}
 	if (discovery.structural.oom || discovery.log.oom) {
 		error = rli_error_oom();
