@@ -213,7 +213,7 @@ static const char *kind_name(int kind)
 	case 'b': return "a boolean";
 	case '{': return "an object";
 	case '[': return "an array";
-	default: return "not a finite number";
+	default: return "a number too large for a double";
 	}
 }
 
@@ -278,9 +278,11 @@ static int torch_value(torch_ctx *t, const char *text, size_t length, int kind)
 	}
 	if (depth == 2 && t->top_key == TOP_DISTRIBUTED && t->distributed_key == DI_RANK) {
 		double rank;
-		if (kind != 'n' || rli_text_to_double(&rank, text, length) < 0 || rank != (double)(int64_t)rank)
+		/* The range test comes first: converting a double beyond int64 is undefined. */
+		if (kind != 'n' || rli_text_to_double(&rank, text, length) < 0 || rank < -9.2e18 ||
+		    rank > 9.2e18 || rank != (double)(int64_t)rank)
 			return rli_json_stop(&t->json, "'rank' in 'distributedInfo' must be an integer, got %s",
-					     kind == 'n' ? "a fraction" : kind_name(kind));
+					     kind == 'n' ? "another number" : kind_name(kind));
 		t->have_rank = 1;
 		t->rank = (int64_t)rank;
 		return 1;

@@ -210,6 +210,11 @@ static void test_torch_rules(void)
 		    100);
 	EXPECT(root, RLI_PROFILER_TORCH, RLI_EPARTIAL,
 	       text("Data validation failed\n  - The 'traceEvents' field missing: {'name', 'tid', 'ts'} in FilePath: %s", file));
+	fx_write_gz(root, "good/prof_rank-0_1.json.gz",
+		    "{\"distributedInfo\":{\"backend\":\"nccl\",\"rank\":1e30,\"world_size\":1},\"traceEvents\":[]}", 100);
+	EXPECT(root, RLI_PROFILER_TORCH, RLI_EPARTIAL,
+	       text("Data validation failed\n  - Failed to parse JSON file %s: 'rank' in 'distributedInfo' must be an "
+		    "integer, got another number at line 1, column 49", file));
 	fx_write_gz(root, "good/prof_rank-0_1.json.gz", "{}", 100);
 	EXPECT(root, RLI_PROFILER_TORCH, RLI_EPARTIAL, text("Data validation failed\n  - File is empty: %s", file));
 	fx_write_gz(root, "good/prof_rank-0_1.json.gz", "", 100);
