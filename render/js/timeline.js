@@ -4,13 +4,14 @@
 
   var ALIGN_H = ['left', 'center', 'right'];
   var ALIGN_V = ['top', 'middle', 'bottom'];
-  /* Bars wider than this many device pixels are rectangles; the rest merge per column (as cairo_paint.c). */
+  /* Bars wider than this many device pixels may be rectangles; thinner ones merge per column (as cairo_paint.c). */
   var WIDE_PX = 1;
   /* cairo_paint.c's OUTLINE_MIN_BAR_RATIO: a bar carries its outline from this many outline widths. */
   var OUTLINE_MIN_RATIO = 3;
   var HOVER_SLOP_CSS_PX = 3;
   var MAX_CANVAS_SIDE = 16000;
   var MAX_CANVAS_AREA = 1.2e8;
+  var STRIP_LINES = 256;
   /* layout.c's TICK_SPACING and MAX_TICKS: page units per x tick, and the most ticks drawn */
   var TICK_SPACING = 140;
   var MAX_TICKS = 64;
@@ -249,7 +250,9 @@
     this.canvas.setAttribute('aria-label', model.title.text);
     this.box = element('div', 'rli-box');
     this.tooltip = element('div', 'rli-tooltip');
+    this.cursor = element('div', 'rli-cursor');
     stage.appendChild(this.canvas);
+    stage.appendChild(this.cursor);
     stage.appendChild(this.box);
     stage.appendChild(this.tooltip);
     this.stage = stage;
@@ -452,9 +455,12 @@
 
   /*
    * Bars of the visible rows and time range only (binary search on each run's
-   * prefix max of ends, stop at the first start past the view). Bars at least
-   * WIDE_PX device pixels wide are rectangles; thinner ones add their exact
-   * per-column union to a coverage layer, drawn with alpha = coverage.
+   * prefix max of ends, stop at the first start past the view). Every row is
+   * one line of device-pixel columns, composited here run by run as the
+   * PNG's painter does: bars wide enough for an outline paint their outline's
+   * outer edges, then themselves inset by half of it; every other bar adds its
+   * exact per-column union to a coverage drawn with alpha = coverage. The line
+   * is then stretched over the bar's height: no canvas call per bar.
    */
   Timeline.prototype.paintBars = function (ctx, scale) {
     var model = this.model, bars = this.bars, plot = model.plot;
@@ -462,37 +468,99 @@
     var layerLeft = Math.floor(plot[0] * scale), layerTop = Math.floor(plot[1] * scale);
     var width = Math.max(1, Math.ceil((plot[0] + plot[2]) * scale) - layerLeft);
     var height = Math.max(1, Math.ceil((plot[1] + plot[3]) * scale) - layerTop);
-    var layer = this.layerFor(width, height);
-    var pixels = layer.pixels;
-    pixels.fill(0);
-    var coverage = layer.coverage, accR = layer.r, accG = layer.g, accB = layer.b, accA = layer.a;
-    var rowPixels = layer.row;
+    var layer = this.layerFor(width);
+    var pixels = layer.pixels, coverage = layer.coverage, rowPixels = layer.row;
+    var accR = layer.r, accG = layer.g, accB = layer.b, accA = layer.a;
+    var spans = layer.spans;
     var pxPerMs = plot[2] * scale / (right - left);
     var origin = plot[0] * scale - layerLeft;
     var start = bars.start, end = bars.end, maxEnd = bars.maxEnd;
-    var wide = this.wide || (this.wide = { x: new Float64Array(4096), w: new Float64Array(4096), y: new Float64Array(4096), s: new Uint32Array(4096), n: 0 });
-    wide.n = 0;
     var count = this.summary.count, total = this.summary.total;
     count.fill(0);
     total.fill(0);
     var half = model.barThickness * scale / 2;
+    var outline = model.barOutlineWidth * scale;
+    var outlineRgb = parseColor(model.barOutline);
+    var outlined = outline > 0 && half * 2 >= outline * OUTLINE_MIN_RATIO;
+    var wideFrom = outlined ? Math.max(WIDE_PX, outline * OUTLINE_MIN_RATIO) : Infinity;
+    /* outlined bars lose half an outline top and bottom, as the PNG's stroke paints there */
+    var inset = outlined ? outline / 2 : 0;
     var rows = this.displayRows;
     var drawn = 0;
+    var rowMin, rowMax;
+
+    /* Paints [from, to) opaquely in one colour over the row line, edges by their covered fraction. */
+    function paintSpan(from, to, rgb) {
+      if (from < 0) from = 0;
+      if (to > width) to = width;
+      if (!(to > from)) return;
+      var first = Math.floor(from), last = Math.floor(to), c, f, keep;
+      if (first < rowMin) rowMin = first;
+      if ((to > last ? last : last - 1) > rowMax) rowMax = to > last ? last : last - 1;
+      if (first === last) {
+        f = to - from; keep = 1 - f;
+        accR[first] = rgb[0] * f + accR[first] * keep;
+        accG[first] = rgb[1] * f + accG[first] * keep;
+        accB[first] = rgb[2] * f + accB[first] * keep;
+        accA[first] = f + accA[first] * keep;
+        return;
+      }
+      f = first + 1 - from; keep = 1 - f;
+      accR[first] = rgb[0] * f + accR[first] * keep;
+      accG[first] = rgb[1] * f + accG[first] * keep;
+      accB[first] = rgb[2] * f + accB[first] * keep;
+      accA[first] = f + accA[first] * keep;
+      for (c = first + 1; c < last; c++) {
+        accR[c] = rgb[0]; accG[c] = rgb[1]; accB[c] = rgb[2]; accA[c] = 1;
+      }
+      if (last < width && to > last) {
+        f = to - last; keep = 1 - f;
+        accR[last] = rgb[0] * f + accR[last] * keep;
+        accG[last] = rgb[1] * f + accG[last] * keep;
+        accB[last] = rgb[2] * f + accB[last] * keep;
+        accA[last] = f + accA[last] * keep;
+      }
+    }
+
+    var strips = [];
+    var self = this;
+    function flushStrips() {
+      if (!strips.length) return;
+      ctx.setTransform(1, 0, 0, 1, 0, 0);
+      layer.context.putImageData(layer.image, 0, 0, 0, 0, width, strips.length);
+      var smoothing = ctx.imageSmoothingEnabled;
+      ctx.imageSmoothingEnabled = false;
+      ctx.save();
+      ctx.beginPath();
+      ctx.rect(layerLeft, layerTop, width, height);
+      ctx.clip();
+      for (var q = 0; q < strips.length; q++) {
+        var strip = strips[q], span = strip.max - strip.min + 1;
+        ctx.drawImage(layer.canvas, strip.min, q, span, 1, layerLeft + strip.min, layerTop + strip.top, span, strip.height);
+      }
+      ctx.restore();
+      ctx.imageSmoothingEnabled = smoothing;
+      pixels.fill(0, 0, strips.length * width);
+      strips = [];
+      self.stripFlushes++;
+    }
+    this.stripFlushes = 0;
 
     for (var position = 0; position < rows.length; position++) {
       var row = rows[position];
       var centre = (plot[1] + (position + 0.5) * model.rowPitch) * scale - layerTop;
-      var top = centre - half;
       if (centre - half > height || centre + half < 0) continue;
-      var rowMin = width, rowMax = -1;
+      rowMin = width;
+      rowMax = -1;
       var runs = bars.rowRuns[row];
       for (var k = 0; k < runs.length; k++) {
         var run = runs[k], series = bars.runSeries[run];
         if (!this.seriesShown(row, series)) continue;
-        var first = lowerBound(maxEnd, bars.runFirst[run], bars.runFirst[run + 1], left);
+        var rgb = this.seriesRgb[series];
         var stop = bars.runFirst[run + 1];
+        var first = lowerBound(maxEnd, bars.runFirst[run], stop, left);
         var unionLeft = 0, unionRight = -1, minColumn = width, maxColumn = -1;
-        var seriesCount = 0, seriesTotal = 0;
+        var seriesCount = 0, seriesTotal = 0, spanCount = 0;
         for (var i = first; i < stop; i++) {
           var s = start[i];
           if (s > right) break;
@@ -502,14 +570,11 @@
           seriesCount++;
           seriesTotal += b - a;
           var x0 = origin + (a - left) * pxPerMs, x1 = origin + (b - left) * pxPerMs;
-          if (x1 - x0 > WIDE_PX) {
-            if (wide.n === wide.x.length) this.growWide();
-            wide = this.wide;
-            wide.x[wide.n] = x0;
-            wide.w[wide.n] = x1 - x0;
-            wide.y[wide.n] = top;
-            wide.s[wide.n] = series;
-            wide.n++;
+          if (x1 - x0 >= wideFrom) {
+            if (spanCount * 2 === spans.length) spans = layer.spans = growFloat64(spans);
+            spans[spanCount * 2] = x0;
+            spans[spanCount * 2 + 1] = x1;
+            spanCount++;
             continue;
           }
           if (x0 > unionRight) {
@@ -532,8 +597,12 @@
         count[series] += seriesCount;
         total[series] += seriesTotal;
         drawn += seriesCount;
+        if (spanCount) {
+          var h = outline / 2, n;
+          for (n = 0; n < spanCount; n++) paintSpan(spans[2 * n] - h, spans[2 * n + 1] + h, outlineRgb);
+          for (n = 0; n < spanCount; n++) paintSpan(spans[2 * n] + h, spans[2 * n + 1] - h, rgb);
+        }
         if (maxColumn >= minColumn) {
-          var rgb = this.seriesRgb[series];
           for (var c = minColumn; c <= maxColumn; c++) {
             var alpha = coverage[c];
             if (alpha <= 0) continue;
@@ -561,38 +630,21 @@
           }
           accR[column] = accG[column] = accB[column] = accA[column] = 0;
         }
-        var y0 = Math.max(0, Math.round(top)), y1 = Math.min(height, Math.round(centre + half));
-        var slice = rowPixels.subarray(rowMin, rowMax + 1);
-        for (var y = y0; y < y1; y++) pixels.set(slice, y * width + rowMin);
+        pixels.set(rowPixels.subarray(rowMin, rowMax + 1), strips.length * width + rowMin);
+        strips.push({ min: rowMin, max: rowMax, top: centre - half + inset, height: half * 2 - 2 * inset });
+        if (strips.length === layer.lines) flushStrips();
       }
     }
+    flushStrips();
     this.drawnBars = drawn;
-
     ctx.setTransform(1, 0, 0, 1, 0, 0);
-    layer.context.putImageData(layer.image, 0, 0);
-    ctx.drawImage(layer.canvas, layerLeft, layerTop);
-
-    ctx.save();
-    ctx.beginPath();
-    ctx.rect(layerLeft, layerTop, width, height);
-    ctx.clip();
-    /* each bar filled then outlined in draw order, so a later bar covers an earlier outline, as in the PNG */
-    var outline = model.barOutlineWidth * scale;
-    var barHeight = half * 2;
-    var current = -1;
-    ctx.strokeStyle = model.barOutline;
-    ctx.lineWidth = outline;
-    for (var w = 0; w < wide.n; w++) {
-      if (wide.s[w] !== current) {
-        current = wide.s[w];
-        ctx.fillStyle = model.series[current].color;
-      }
-      ctx.fillRect(wide.x[w] + layerLeft, wide.y[w] + layerTop, wide.w[w], barHeight);
-      if (outline > 0 && wide.w[w] >= outline * OUTLINE_MIN_RATIO && barHeight >= outline * OUTLINE_MIN_RATIO)
-        ctx.strokeRect(wide.x[w] + layerLeft, wide.y[w] + layerTop, wide.w[w], barHeight);
-    }
-    ctx.restore();
   };
+
+  function growFloat64(array) {
+    var grown = new Float64Array(array.length * 2);
+    grown.set(array);
+    return grown;
+  }
 
   function addCoverage(coverage, width, from, to) {
     if (from < 0) from = 0;
@@ -608,28 +660,19 @@
     if (last < width) coverage[last] += to - last;
   }
 
-  Timeline.prototype.growWide = function () {
-    var old = this.wide, size = old.x.length * 2;
-    var grown = { x: new Float64Array(size), w: new Float64Array(size), y: new Float64Array(size), s: new Uint32Array(size), n: old.n };
-    grown.x.set(old.x);
-    grown.w.set(old.w);
-    grown.y.set(old.y);
-    grown.s.set(old.s);
-    this.wide = grown;
-  };
-
-  Timeline.prototype.layerFor = function (width, height) {
+  /* The coverage strip: STRIP_LINES rows of one device-pixel line each, plus per-column accumulators. */
+  Timeline.prototype.layerFor = function (width) {
     var layer = this.layer;
-    if (layer && layer.width === width && layer.height === height) return layer;
+    if (layer && layer.width === width) return layer;
     var canvas = element('canvas');
     canvas.width = width;
-    canvas.height = height;
+    canvas.height = STRIP_LINES;
     var context = canvas.getContext('2d');
-    var image = context.createImageData(width, height);
+    var image = context.createImageData(width, STRIP_LINES);
     layer = {
-      width: width, height: height, canvas: canvas, context: context, image: image,
+      width: width, lines: STRIP_LINES, canvas: canvas, context: context, image: image,
       pixels: new Uint32Array(image.data.buffer),
-      coverage: new Float32Array(width + 1), row: new Uint32Array(width),
+      coverage: new Float32Array(width + 1), row: new Uint32Array(width), spans: new Float64Array(1024),
       r: new Float32Array(width), g: new Float32Array(width), b: new Float32Array(width), a: new Float32Array(width)
     };
     this.layer = layer;
@@ -835,6 +878,7 @@
 
   Timeline.prototype.hideTooltip = function () {
     this.tooltip.style.display = 'none';
+    this.cursor.style.display = 'none';
     this.hovered = null;
   };
 
@@ -851,6 +895,13 @@
         if (index >= 0) entries.push({ row: row, index: index });
       });
       if (!entries.length) return this.hideTooltip();
+      /* the time line every listed bar crosses, like the reference's unified hover */
+      var canvasRect = this.canvas.getBoundingClientRect(), stageBox = this.stage.getBoundingClientRect();
+      var cursor = this.cursor.style;
+      cursor.display = 'block';
+      cursor.left = (canvasRect.left - stageBox.left + point.x * this.fit) + 'px';
+      cursor.top = (canvasRect.top - stageBox.top + model.plot[1] * this.fit) + 'px';
+      cursor.height = (model.plot[3] * this.fit) + 'px';
       tooltip.appendChild(element('div', 'rli-head', 'Time: ' + formatMs(t) + ' ms'));
       entries.forEach(function (entry) {
         var series = self.seriesOfBar(entry.row, entry.index);

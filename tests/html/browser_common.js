@@ -71,7 +71,11 @@ async function openBrowser(options = {}) {
         dialog.dismiss().catch(() => {});
       });
       await page.goto('file://' + path.resolve(file));
-      await page.waitForFunction(() => window.rliTimeline !== undefined, null, { timeout: 30000 });
+      try {
+        await page.waitForFunction(() => window.rliTimeline !== undefined, null, { timeout: options.startTimeout || 15000 });
+      } catch (error) {
+        throw new Error(path.basename(file) + ' never started its timeline; problems so far: ' + JSON.stringify(problems));
+      }
       return page;
     },
     async close() {
