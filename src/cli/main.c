@@ -167,7 +167,8 @@ static int run(console *c, const cli_request *request)
 		rli_events_free(events);
 		return parse_result;
 	}
-	if (request->profiler == RLI_PROFILER_AUTO)
+	/* With -v the library's own line says it, with the unit count. */
+	if (request->profiler == RLI_PROFILER_AUTO && c->verbosity == 0)
 		say(c, 0, "", "detected %s profiles in %s", rli_profiler_name(detected),
 		    request->input_path);
 	say(c, 1, "", "timing: parse %.1f ms, %zu events", now_ms() - t, rli_events_count(events));
