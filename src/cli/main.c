@@ -173,6 +173,10 @@ static int run(console *c, const cli_request *request)
 		    request->input_path);
 	say(c, 1, "", "timing: parse %.1f ms, %zu events", now_ms() - t, rli_events_count(events));
 
+	if (!request->export_csv && !request->export_jsonl && !request->vis_count) {
+		result = RLI_OK; /* a validation-only run writes nothing, not even the folder */
+		goto done;
+	}
 	if ((result = rli_mkdir_p(request->output_path)) < 0) {
 		say(c, -1, "error: ", "%s", rli_error_last());
 		goto done;
