@@ -187,6 +187,11 @@
     this.drawCount = 0;
     this.tickTarget = Math.max(2, Math.round(model.plot[2] / TICK_SPACING));
     this.rowModelCenter = function (row) { return model.plot[1] + (row + 0.5) * model.rowPitch; };
+    this.labelEvery = 1;
+    for (var r = 1; r < model.rows.length; r++) {
+      if (model.rowLabels[r] && model.rowLabels[r].text) break;
+      if (model.rows[r].label) this.labelEvery = r + 1;
+    }
     this.buildDom();
     this.updateDisplayRows();
     this.resize();
@@ -275,6 +280,8 @@
       row.appendChild(countCell);
       row.appendChild(totalCell);
       row.dataset.series = String(index);
+      row.title = 'Click to hide or show this name';
+      row.addEventListener('click', function () { self.toggleSeries(index); });
       table.appendChild(row);
       return { row: row, count: countCell, total: totalCell };
     });
@@ -433,9 +440,17 @@
     this.drawText(ctx, model.title);
     this.drawText(ctx, model.xTitle);
     this.drawText(ctx, model.yTitle);
+    /*
+     * Where the layout thinned labels (rows closer than a label is tall), the
+     * same thinning applies to display positions, so labels never collide
+     * after a sort or a filter; the texts are still the model's row labels.
+     */
+    var every = this.labelEvery;
     this.displayRows.forEach(function (row, position) {
+      if (position % every) return;
       var label = model.rowLabels[row];
       if (!label) return;
+      if (every > 1) label = Object.assign({}, label, { text: model.rows[row].label });
       var offset = label.y - self.rowModelCenter(row);
       self.drawText(ctx, label, plot[1] + (position + 0.5) * model.rowPitch + offset);
     });

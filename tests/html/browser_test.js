@@ -243,6 +243,11 @@ async function main() {
       await page.mouse.click(point.x, point.y);
       assert.deepStrictEqual((await state(page)).hidden, [0, 0, 0]);
       assert.deepStrictEqual(await hover(page, t, bar.row), bar.hover);
+      /* the summary strip's rows toggle too (it lists names the legend had no room for) */
+      await page.click('.rli-summary tr[data-series="2"]');
+      assert.deepStrictEqual((await state(page)).hidden, [0, 0, 1]);
+      await page.click('.rli-summary tr[data-series="2"]');
+      assert.deepStrictEqual((await state(page)).hidden, [0, 0, 0]);
     });
 
     await check('known: the summary strip counts bars and their time in view', async () => {
