@@ -102,6 +102,15 @@ static void fill_ranks(rli_events *events)
 	}
 }
 
+/* More rows than the page has room to label: the layout thins the labels. */
+static void fill_crowded(rli_events *events)
+{
+	for (int64_t rank = 0; rank < 1000; rank++) {
+		add(events, "actor", rank, "update_actor", 10.0 * (double)(rank % 50), 300.0);
+		add(events, "rollout", rank, "generate_sequences", 500.0, 200.0 + (double)(rank % 7));
+	}
+}
+
 /* Bars enough to measure the encoding's cost per bar; times like a real capture's. */
 static void fill_many(rli_events *events, size_t count)
 {
@@ -329,6 +338,15 @@ int main(int argc, char **argv)
 	if (text) {
 		check_structure("ranks", text);
 		CHECK_INT(bars, 64 * 61);
+		free(text);
+	}
+
+	text = render_fixture(dir, "crowded", fill_crowded, 0, 1, &length, &bars);
+	if (text) {
+		check_structure("crowded", text);
+		CHECK_INT(bars, 2000);
+		/* the model thins labels here; the page gets them all in rows[] to thin by position */
+		CHECK(strstr(text, "\"label\":\"rollout - Rank 999\"") != NULL);
 		free(text);
 	}
 
