@@ -378,8 +378,9 @@ static int html_begin(rli_output *out, const rli_timeline *timeline)
 
 	if ((error = check_model(timeline)) < 0)
 		return error;
-	/* Assets that could close their own element would break the page. */
-	if (strstr(rli_asset_timeline_js, "</script") || strstr(rli_asset_timeline_css, "</style"))
+	/* Assets that could close their own element (or open a comment state) would break the page. */
+	if (strstr(rli_asset_timeline_js, "</script") || strstr(rli_asset_timeline_js, "<!--") ||
+	    strstr(rli_asset_timeline_js, "<script") || strstr(rli_asset_timeline_css, "</style"))
 		return rli_error_set(RLI_ERROR, "html: embedded renderer contains a closing tag");
 	html->timeline = timeline;
 

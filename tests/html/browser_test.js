@@ -63,6 +63,22 @@ async function hover(page, t, position) {
   return tooltipLines(page);
 }
 
+/* The page's bars, decoded, against the model the C driver recorded: same rows, series, exact times. */
+async function checkDecoded(page, expect) {
+  const decoded = await page.evaluate(() => {
+    const b = window.rliTimeline.timeline.bars, out = [];
+    b.rowRuns.forEach((runs, row) => runs.forEach((run) => {
+      for (let i = b.runFirst[run]; i < b.runFirst[run + 1]; i++) out.push([row, b.runSeries[run], b.start[i], b.end[i]]);
+    }));
+    return out;
+  });
+  assert.strictEqual(decoded.length, expect.bars.length);
+  decoded.forEach((d, i) => {
+    const bar = expect.bars[i];
+    assert.deepStrictEqual(d, [bar.row, expect.series.indexOf(bar.name), bar.start, bar.end], 'bar ' + i);
+  });
+}
+
 async function state(page) {
   return page.evaluate(() => window.rliTimeline.state());
 }
@@ -97,20 +113,7 @@ async function main() {
       assert.strictEqual(await page.title(), known.title);
     });
 
-    await check('known: every decoded bar time equals the model bit for bit', async () => {
-      const decoded = await page.evaluate(() => {
-        const b = window.rliTimeline.timeline.bars, out = [];
-        b.rowRuns.forEach((runs, row) => runs.forEach((run) => {
-          for (let i = b.runFirst[run]; i < b.runFirst[run + 1]; i++) out.push([row, b.runSeries[run], b.start[i], b.end[i]]);
-        }));
-        return out;
-      });
-      assert.strictEqual(decoded.length, known.bars.length);
-      decoded.forEach((d, i) => {
-        const bar = known.bars[i];
-        assert.deepStrictEqual(d, [bar.row, known.series.indexOf(bar.name), bar.start, bar.end], 'bar ' + i);
-      });
-    });
+    await check('known: every decoded bar time equals the model bit for bit', () => checkDecoded(page, known));
 
     await check('known: the JavaScript tick rule gives the C layout\'s ticks', async () => {
       const labels = await page.evaluate(([l, r]) => window.rliTimeline.niceTicks(l, r).map((t) => t.label), [known.xMin, known.xMax]);
@@ -349,6 +352,22 @@ async function main() {
     });
     await rpage.screenshot({ path: path.join(outDir, 'ranks.screenshot.png'), fullPage: true });
     await rpage.close();
+
+    for (const name of ['hostile', 'ranks', 'fallback']) {
+      const expect = expectFor(name);
+      const other = await browser.open(path.join(outDir, name + '.html'));
+      await check(name + ': every decoded bar time equals the model bit for bit', () => checkDecoded(other, expect));
+      if (name === 'fallback') {
+        await check('fallback: hover shows the exact figures of float64-encoded bars', async () => {
+          for (const bar of expect.bars) {
+            const t = bar.start + (bar.end - bar.start) / 2;
+            await other.evaluate(([l, r]) => window.rliTimeline.zoomTo(l, r), [bar.start - (bar.end - bar.start), bar.end + (bar.end - bar.start)]);
+            assert.deepStrictEqual(await hover(other, t, bar.row), topBarAt(expect, bar.row, t).hover);
+          }
+        });
+      }
+      await other.close();
+    }
 
     const crowded = expectFor('crowded');
     const cpage = await browser.open(path.join(outDir, 'crowded.html'));

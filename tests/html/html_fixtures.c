@@ -102,6 +102,26 @@ static void fill_ranks(rli_events *events)
 	}
 }
 
+/* Times no 53-bit binary grid holds (1e-10 next to 1e6): the float64 fallback encoding. */
+static void fill_fallback(rli_events *events)
+{
+	rli_event_in row = { 0 };
+	row.name = "tiny";
+	row.role = "actor";
+	row.tid = "1";
+	row.start_ms = 0.0;
+	row.duration_ms = 1e-10;
+	CHECK_INT(rli_events_append(events, &row), RLI_OK);
+	row.name = "long";
+	row.start_ms = 0.1;
+	row.duration_ms = 1e6 / 3.0;
+	CHECK_INT(rli_events_append(events, &row), RLI_OK);
+	row.rank_id = 1;
+	row.start_ms = 123.456789;
+	row.duration_ms = 0.3;
+	CHECK_INT(rli_events_append(events, &row), RLI_OK);
+}
+
 /* More rows than the page has room to label: the layout thins the labels. */
 static void fill_crowded(rli_events *events)
 {
@@ -338,6 +358,13 @@ int main(int argc, char **argv)
 	if (text) {
 		check_structure("ranks", text);
 		CHECK_INT(bars, 64 * 61);
+		free(text);
+	}
+
+	text = render_fixture(dir, "fallback", fill_fallback, 0, 1, &length, &bars);
+	if (text) {
+		check_structure("fallback", text);
+		CHECK(strstr(text, "\"encoding\":\"float64\"") != NULL);
 		free(text);
 	}
 
