@@ -17,7 +17,7 @@ extern const char rli_asset_timeline_css[];
  * and real ones are sums of absolute doubles minus t0, so they sit on a
  * binary grid 2^-k ms: stored as integers n (value = n * 2^-k) they come back
  * bit-exact, which keeps the hover's 3-decimal figures identical to C's.
- * When no such grid fits in 53 bits the raw float64 pairs are sent instead.
+ * When no such grid keeps them below 2^51 the raw float64 pairs are sent.
  */
 #define RLI_HTML_MAX_GRID_BITS 1074
 
@@ -116,7 +116,7 @@ static int grid_bits(double value)
 	return bits < 0 ? 0 : bits;
 }
 
-/* The grid exponent that stores every bar time exactly, or -1 if none fits in 53 bits. */
+/* The grid exponent that stores every bar time exactly, or -1 if none keeps them below 2^51. */
 static int choose_grid(const rli_timeline *timeline)
 {
 	int bits = 0;
@@ -133,7 +133,11 @@ static int choose_grid(const rli_timeline *timeline)
 				largest = fabs(times[j]);
 		}
 	}
-	if (bits > RLI_HTML_MAX_GRID_BITS || ldexp(largest, bits) >= 9007199254740992.0 /* 2^53 */)
+	/*
+	 * Below 2^51 every delta lies within +-2^52 and its zigzag code below
+	 * 2^53, where JavaScript's numbers are still exact integers.
+	 */
+	if (bits > RLI_HTML_MAX_GRID_BITS || ldexp(largest, bits) >= 2251799813685248.0 /* 2^51 */)
 		return -1;
 	return bits;
 }

@@ -66,7 +66,7 @@
       for (r = 0; r < runCount; r++) {
         var previous = 0, stop = runFirst[r + 1];
         for (i = runFirst[r]; i < stop; i++) {
-          /* zigzag varints, decoded with arithmetic: values reach 2^54 */
+          /* zigzag varints, decoded with arithmetic: the writer keeps codes below 2^53, past 32 bits */
           var z = 0, f = 1, b;
           do { b = data[pos++]; z += (b & 127) * f; f *= 128; } while (b & 128);
           var n = previous + (z % 2 ? -(z + 1) / 2 : z / 2);
