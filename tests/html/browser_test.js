@@ -7,6 +7,7 @@ const path = require('path');
 const { spawnSync } = require('child_process');
 const assert = require('assert');
 const { openBrowser, SKIP } = require('./browser_common');
+const { decodePng } = require('./png_decode');
 
 const driver = process.argv[2];
 const outDir = process.argv[3] || fs.mkdtempSync(path.join(os.tmpdir(), 'rli-html-'));
@@ -102,6 +103,7 @@ async function main() {
 
   try {
     const known = expectFor('known');
+    let exported = null;
     const page = await browser.open(path.join(outDir, 'known.html'));
     const colors = await page.evaluate(() => JSON.parse(document.getElementById('rli-model').textContent).series.map((s) => s.color));
 
@@ -286,6 +288,39 @@ async function main() {
       const model = await page.evaluate(() => JSON.parse(document.getElementById('rli-model').textContent));
       assert.strictEqual(bytes.readUInt32BE(16), Math.round(model.width * model.scale));
       assert.strictEqual(bytes.readUInt32BE(20), Math.round(model.height * model.scale));
+      exported = decodePng(bytes);
+    });
+
+    await check('known: the exported view looks like the PNG back-end\'s picture of the same model', async () => {
+      const model = await page.evaluate(() => JSON.parse(document.getElementById('rli-model').textContent));
+      const png = decodePng(fs.readFileSync(path.join(outDir, 'known.png')));
+      assert.ok(exported, 'the export above produced a PNG');
+      assert.deepStrictEqual([exported.width, exported.height], [png.width, png.height]);
+      const at = (image, x, y) => {
+        const i = (Math.floor(y) * image.width + Math.floor(x)) * 4;
+        return Array.from(image.rgba.subarray(i, i + 3));
+      };
+      const k = model.scale, plot = model.plot;
+      /* every bar's centre: the same colour in both, the series' colour */
+      for (const bar of known.bars) {
+        const top = topBarAt(known, bar.row, (bar.start + bar.end) / 2);
+        const x = (plot[0] + ((bar.start + bar.end) / 2 - model.xMin) / (model.xMax - model.xMin) * plot[2]) * k;
+        const y = (plot[1] + (bar.row + 0.5) * model.rowPitch) * k;
+        const want = hexToRgb(model.series[known.series.indexOf(top.name)].color);
+        assert.deepStrictEqual(at(exported, x, y), want, 'page at ' + bar.name + ' on ' + bar.label);
+        assert.deepStrictEqual(at(png, x, y), want, 'PNG at ' + bar.name + ' on ' + bar.label);
+      }
+      /* the plot area as a whole: only anti-aliased edges may differ */
+      let differing = 0, total = 0;
+      for (let y = Math.ceil(plot[1] * k); y < Math.floor((plot[1] + plot[3]) * k); y++) {
+        for (let x = Math.ceil(plot[0] * k); x < Math.floor((plot[0] + plot[2]) * k); x++) {
+          const i = (y * png.width + x) * 4, a = exported.rgba, b = png.rgba;
+          total++;
+          if (Math.abs(a[i] - b[i]) > 48 || Math.abs(a[i + 1] - b[i + 1]) > 48 || Math.abs(a[i + 2] - b[i + 2]) > 48) differing++;
+        }
+      }
+      console.log('     plot pixels differing from the PNG back-end: ' + (100 * differing / total).toFixed(3) + ' %');
+      assert.ok(differing / total < 0.01, (100 * differing / total).toFixed(3) + ' % of plot pixels differ');
     });
 
     await check('known: no console error, no dialog, no request left the file', async () => {

@@ -278,7 +278,7 @@ static char *render_fixture(const char *dir, const char *name, fill_fn fill, siz
 		fprintf(stderr, "%s: render: %s\n", name, rli_error_last());
 		goto done;
 	}
-	if (getenv("RLI_HTML_FIXTURES_PNG")) {
+	if (getenv("RLI_HTML_FIXTURES_PNG") || strcmp(name, "known") == 0) {
 		/* the PNG of the same model, to put next to screenshots of the page */
 		free(path);
 		snprintf(file, sizeof(file), "%s.png", name);
