@@ -300,6 +300,19 @@ static void write_model(FILE *fp, const rli_timeline *timeline)
 }
 
 /*
+ * Whether bar i continues bar i - 1's run: same row and series, and a start
+ * no earlier, because the page's index (binary search, stop at the first
+ * start past the view) needs each run sorted by start. The layout sorts bars
+ * so; a model that did not would only cost more runs, never a wrong picture.
+ */
+static int continues_run(const rli_timeline *timeline, size_t i)
+{
+	return i > 0 && timeline->bar_row[i] == timeline->bar_row[i - 1] &&
+	       timeline->bar_series[i] == timeline->bar_series[i - 1] &&
+	       timeline->bar_start[i] >= timeline->bar_start[i - 1];
+}
+
+/*
  * Runs: (row, series, count) for each stretch of bars sharing both, in model
  * order. Bars: grid encoding = zigzag(start - previous start in the run),
  * zigzag(end - start); float64 encoding = start, end.
@@ -310,8 +323,7 @@ static int encode_runs(html_output *html, const rli_timeline *timeline, size_t *
 	int error;
 	for (size_t i = 0; i < timeline->bar_count;) {
 		size_t j = i + 1;
-		while (j < timeline->bar_count && timeline->bar_row[j] == timeline->bar_row[i] &&
-		       timeline->bar_series[j] == timeline->bar_series[i])
+		while (j < timeline->bar_count && continues_run(timeline, j))
 			j++;
 		if ((error = put_varint(html, timeline->bar_row[i])) < 0 ||
 		    (error = put_varint(html, timeline->bar_series[i])) < 0 ||
@@ -337,8 +349,7 @@ static int encode_bars(html_output *html, const rli_timeline *timeline, int grid
 		}
 		int64_t start = (int64_t)ldexp(timeline->bar_start[i], grid);
 		int64_t end = (int64_t)ldexp(timeline->bar_end[i], grid);
-		if (i == 0 || timeline->bar_row[i] != timeline->bar_row[i - 1] ||
-		    timeline->bar_series[i] != timeline->bar_series[i - 1])
+		if (!continues_run(timeline, i))
 			previous = 0;
 		if ((error = put_varint(html, zigzag(start - previous))) < 0 ||
 		    (error = put_varint(html, zigzag(end - start))) < 0)
