@@ -7,8 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Outlines thinner than this share of a bar would hide it: thinner bars are filled only. */
-#define OUTLINE_MIN_BAR_RATIO 3.0
 #define RADIANS_PER_DEGREE 0.017453292519943295
 
 int rli_lod_init(rli_lod_columns *lod, size_t column_count)
@@ -228,7 +226,7 @@ static void draw_run(painter *p, size_t first, size_t last, double top, double h
 	cairo_t *cr = p->cr;
 	rli_color color = t->series[t->bar_series[first]].color;
 	double outline = t->bar_outline_width * p->scale;
-	double min_outlined = OUTLINE_MIN_BAR_RATIO * outline;
+	double min_outlined = t->bar_outline_min_size * p->scale;
 	int wide = 0, outlined = 0;
 
 	cairo_new_path(cr);

@@ -245,6 +245,8 @@ static void write_model(FILE *fp, const rli_timeline *timeline)
 	write_color(fp, timeline->bar_outline);
 	putc(',', fp);
 	write_number(fp, "barOutlineWidth", timeline->bar_outline_width);
+	putc(',', fp);
+	write_number(fp, "barOutlineMinSize", timeline->bar_outline_min_size);
 
 	fputs(",\"series\":[", fp);
 	for (size_t s = 0; s < timeline->series_count; s++) {
@@ -274,6 +276,7 @@ static void write_model(FILE *fp, const rli_timeline *timeline)
 	write_color(fp, timeline->grid_color);
 	putc(',', fp);
 	write_number(fp, "gridWidth", timeline->grid_width);
+	fprintf(fp, ",\"xtickTarget\":%d,\"xtickMax\":%d", timeline->xtick_target, timeline->xtick_max);
 	putc(',', fp);
 	write_number(fp, "tickLabelSize", timeline->tick_label_size);
 	putc(',', fp);

@@ -6,15 +6,10 @@
   var ALIGN_V = ['top', 'middle', 'bottom'];
   /* Bars wider than this many device pixels may be rectangles; thinner ones merge per column (as cairo_paint.c). */
   var WIDE_PX = 1;
-  /* cairo_paint.c's OUTLINE_MIN_BAR_RATIO: a bar carries its outline from this many outline widths. */
-  var OUTLINE_MIN_RATIO = 3;
   var HOVER_SLOP_CSS_PX = 3;
   var MAX_CANVAS_SIDE = 16000;
   var MAX_CANVAS_AREA = 1.2e8;
   var STRIP_LINES = 256;
-  /* layout.c's TICK_SPACING and MAX_TICKS: page units per x tick, and the most ticks drawn */
-  var TICK_SPACING = 140;
-  var MAX_TICKS = 64;
 
   function readJson(id) {
     var element = document.getElementById(id);
@@ -121,7 +116,7 @@
 
   /* ---- ticks: the same 1/2/5 x 10^k rule as rli_nice_ticks in the C layout ---- */
 
-  function niceTicks(lo, hi, target) {
+  function niceTicks(lo, hi, target, max) {
     if (!isFinite(lo) || !isFinite(hi) || hi < lo) return [];
     if (target < 1) target = 1;
     if (hi === lo) return [{ value: lo, label: String(lo) }];
@@ -135,7 +130,7 @@
     if (step < 1) decimals = Math.min(15, Math.ceil(-Math.log10(step) - 1e-9));
     var first = Math.ceil(lo / step - 1e-9), last = Math.floor(hi / step + 1e-9);
     var ticks = [];
-    for (var k = first; k <= last && ticks.length < MAX_TICKS; k++) {
+    for (var k = first; k <= last && ticks.length < max; k++) {
       var value = k * step;
       if (value === 0) value = 0;
       var label = value.toFixed(decimals);
@@ -185,7 +180,6 @@
     this.ellipsized = new Map();
     this.summary = { count: new Float64Array(model.series.length), total: new Float64Array(model.series.length) };
     this.drawCount = 0;
-    this.tickTarget = Math.max(2, Math.round(model.plot[2] / TICK_SPACING));
     this.rowModelCenter = function (row) { return model.plot[1] + (row + 0.5) * model.rowPitch; };
     this.labelEvery = 1;
     for (var r = 1; r < model.rows.length; r++) {
@@ -367,7 +361,7 @@
   Timeline.prototype.ticks = function () {
     var model = this.model;
     if (this.left === model.xMin && this.right === model.xMax && model.xticks.length) return model.xticks;
-    return niceTicks(this.left, this.right, this.tickTarget);
+    return niceTicks(this.left, this.right, this.model.xtickTarget, this.model.xtickMax);
   };
 
   Timeline.prototype.fontFor = function (size, bold) {
@@ -496,8 +490,9 @@
     var half = model.barThickness * scale / 2;
     var outline = model.barOutlineWidth * scale;
     var outlineRgb = parseColor(model.barOutline);
-    var outlined = outline > 0 && half * 2 >= outline * OUTLINE_MIN_RATIO;
-    var wideFrom = outlined ? Math.max(WIDE_PX, outline * OUTLINE_MIN_RATIO) : Infinity;
+    var outlineMin = model.barOutlineMinSize * scale;
+    var outlined = outline > 0 && half * 2 >= outlineMin;
+    var wideFrom = outlined ? Math.max(WIDE_PX, outlineMin) : Infinity;
     /* outlined bars lose half an outline top and bottom, as the PNG's stroke paints there */
     var inset = outlined ? outline / 2 : 0;
     var rows = this.displayRows;
@@ -1076,7 +1071,7 @@
       setFilter: function (q) { timeline.setFilter(q); },
       toggleSeries: function (s) { timeline.toggleSeries(s); },
       clientPoint: function (t, position) { return timeline.clientPoint(t, position); },
-      niceTicks: function (l, r) { return niceTicks(l, r, timeline.tickTarget); },
+      niceTicks: function (l, r) { return niceTicks(l, r, timeline.model.xtickTarget, timeline.model.xtickMax); },
       /* [r, g, b, a] of the canvas at time t on display position `position`, at the bar's centre line */
       pixelAt: function (t, position) {
         var plot = model.plot, scale = timeline.deviceScale;

@@ -41,6 +41,7 @@
 #define LEGEND_COLUMN_GAP 16.0
 #define TICK_SPACING 110.0      /* page units per x tick, roughly */
 #define MAX_TICKS 64
+#define OUTLINE_MIN_BAR_RATIO 3.0 /* a bar gets its outline from this many outline widths */
 
 /* cairo's image surfaces, and most PNG viewers, stop at 32767 pixels a side. */
 #define MAX_DEVICE_PIXELS 32767
@@ -570,6 +571,7 @@ static int place(rli_timeline *timeline, double width, int scale)
 	timeline->bar_thickness = BAR_FRACTION_OF_PITCH * timeline->row_pitch;
 	timeline->bar_outline = WHITE;
 	timeline->bar_outline_width = BAR_OUTLINE_WIDTH;
+	timeline->bar_outline_min_size = OUTLINE_MIN_BAR_RATIO * BAR_OUTLINE_WIDTH;
 
 	/* Both fonts in the sample, so a CJK label's taller line is allowed for. */
 	rli_text_measure(&w, &label_height, text, "Rank 0 \xe6\x9b\xb4", ROW_LABEL_SIZE, 0);
@@ -630,8 +632,10 @@ static int place(rli_timeline *timeline, double width, int scale)
 	for (size_t i = 0; i < timeline->bar_count; i++)
 		timeline->x_max = fmax(timeline->x_max, timeline->bar_end[i]);
 	timeline->x_max *= X_RANGE_PAD;
+	timeline->xtick_target = (int)fmax(2.0, round(timeline->plot.w / TICK_SPACING));
+	timeline->xtick_max = MAX_TICKS;
 	timeline->xtick_count = rli_nice_ticks(ticks, MAX_TICKS, timeline->x_min, timeline->x_max,
-					       (int)fmax(2.0, round(timeline->plot.w / TICK_SPACING)));
+					       timeline->xtick_target);
 	timeline->xticks = calloc(timeline->xtick_count ? timeline->xtick_count : 1,
 				  sizeof(*timeline->xticks));
 	if (!timeline->xticks) {

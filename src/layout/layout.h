@@ -78,6 +78,8 @@ struct rli_timeline {
 	double bar_thickness;       /* page units, follows row_pitch */
 	rli_color bar_outline;      /* thin outline between touching bars */
 	double bar_outline_width;   /* page units */
+	/* A bar thinner than this (page units, either way) gets no outline: it would be all outline. */
+	double bar_outline_min_size;
 
 	/* one series per distinct name, sorted by name; colour by that index */
 	size_t series_count;
@@ -98,6 +100,13 @@ struct rli_timeline {
 	/* the x axis: vertical grid lines and labels at these ticks */
 	size_t xtick_count;
 	rli_tick *xticks;
+	/*
+	 * How dense ticks are: rli_nice_ticks(.., xtick_max, lo, hi, xtick_target).
+	 * Carried in the model so a back-end that re-ticks on zoom (the HTML)
+	 * keeps the density the layout chose.
+	 */
+	int xtick_target;
+	int xtick_max;
 	rli_color grid_color;
 	double grid_width;          /* page units */
 	double tick_label_size;     /* font size of the x tick labels */
