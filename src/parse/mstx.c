@@ -441,6 +441,11 @@ typedef struct {
 	size_t envelope_capacity;
 	int target_found;
 	uint32_t target;
+	char target_key[MSTX_VALUE_MAX + 1]; /* the target's key in pids */
+	size_t target_key_length;
+	char recent_key[MSTX_VALUE_MAX + 1]; /* the last pid looked up, and its id */
+	size_t recent_key_length;
+	uint32_t recent_id;
 	int oom;
 } mstx_ctx;
 
@@ -488,15 +493,29 @@ static int missing_fields(mstx_ctx *m)
 	return 1;
 }
 
+/* Whether the element's pid has this key in pids: its kind ('s' string, 'n' number), then its text. */
+static int pid_has_key(const mstx_ctx *m, const char *key, size_t length)
+{
+	return length == m->pid.length + 1 && key[0] == (m->pid.string ? 's' : 'n') &&
+	       memcmp(key + 1, m->pid.text, m->pid.length) == 0;
+}
+
 static pid_envelope *envelope_for(mstx_ctx *m, uint32_t *id_out)
 {
 	char key[MSTX_VALUE_MAX + 1];
 	uint32_t id;
-	key[0] = m->pid.string ? 's' : 'n';
-	memcpy(key + 1, m->pid.text, m->pid.length);
-	id = rli_strpool_intern(&m->pids, key, m->pid.length + 1);
-	if (id == RLI_STRPOOL_NONE)
-		return NULL;
+	if (m->recent_key_length && pid_has_key(m, m->recent_key, m->recent_key_length)) {
+		id = m->recent_id; /* a process's events come in runs: no hashing for the repeats */
+	} else {
+		key[0] = m->pid.string ? 's' : 'n';
+		memcpy(key + 1, m->pid.text, m->pid.length);
+		id = rli_strpool_intern(&m->pids, key, m->pid.length + 1);
+		if (id == RLI_STRPOOL_NONE)
+			return NULL;
+		memcpy(m->recent_key, key, m->pid.length + 1);
+		m->recent_key_length = m->pid.length + 1;
+		m->recent_id = id;
+	}
 	if (id >= m->envelope_capacity) {
 		size_t grown = m->envelope_capacity ? m->envelope_capacity * 2 : 8;
 		pid_envelope *p;
@@ -530,13 +549,21 @@ static int element_done(mstx_ctx *m)
 			goto oom;
 		m->target_found = 1;
 		m->target = id;
+		m->target_key[0] = m->pid.string ? 's' : 'n';
+		memcpy(m->target_key + 1, m->pid.text, m->pid.length);
+		m->target_key_length = m->pid.length + 1;
 		return 1;
 	}
 	if (!m->ph_is_x || m->args_kind != VALUE_TEXT)
 		return 1; /* the reference skips X events without an args object silently */
-	envelope = envelope_for(m, NULL);
-	if (!envelope)
+	if (m->target_found) {
+		/* Only the Overlap Analysis process matters now: other processes' times are never converted. */
+		if (!pid_has_key(m, m->target_key, m->target_key_length))
+			return 1;
+		envelope = &m->envelopes[m->target];
+	} else if (!(envelope = envelope_for(m, NULL))) {
 		goto oom;
+	}
 	if (m->ts.kind == VALUE_ABSENT || m->dur.kind == VALUE_ABSENT) {
 		envelope->missing++;
 		return 1;
@@ -618,22 +645,34 @@ static int mstx_string(void *ctx, const unsigned char *text, size_t length)
 	return mstx_scalar(ctx, (const char *)text, length, 's');
 }
 
+/* An event's keys by length first: this runs for every key of every event. */
+static int event_key(const unsigned char *key, size_t length)
+{
+	switch (length) {
+	case 2:
+		if (key[0] == 'p' && key[1] == 'h')
+			return KEY_PH;
+		if (key[0] == 't' && key[1] == 's')
+			return KEY_TS;
+		return KEY_OTHER;
+	case 3:
+		if (key[1] == 'i' && key[2] == 'd')
+			return key[0] == 'p' ? KEY_PID : key[0] == 't' ? KEY_TID : KEY_OTHER;
+		return memcmp(key, "dur", 3) == 0 ? KEY_DUR : KEY_OTHER;
+	case 4:
+		if (memcmp(key, "name", 4) == 0)
+			return KEY_NAME;
+		return memcmp(key, "args", 4) == 0 ? KEY_ARGS : KEY_OTHER;
+	default:
+		return KEY_OTHER;
+	}
+}
+
 static int mstx_key(void *ctx, const unsigned char *key, size_t length)
 {
-	static const struct {
-		const char *name;
-		int key;
-	} keys[] = {{"ph", KEY_PH},   {"name", KEY_NAME}, {"pid", KEY_PID}, {"tid", KEY_TID},
-		    {"ts", KEY_TS},   {"dur", KEY_DUR},   {"args", KEY_ARGS}};
 	mstx_ctx *m = ctx;
 	if (m->json.depth == 2) {
-		m->key = KEY_OTHER;
-		for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
-			if (strlen(keys[i].name) == length && memcmp(keys[i].name, key, length) == 0) {
-				m->key = keys[i].key;
-				break;
-			}
-		}
+		m->key = event_key(key, length);
 		m->has[m->key] = 1;
 	} else if (m->json.depth == 3 && m->key == KEY_ARGS) {
 		m->args_name_key = length == 4 && memcmp(key, "name", 4) == 0;
