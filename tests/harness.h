@@ -48,6 +48,29 @@ static int rli_test_failures;
 		}                                                                  \
 	} while (0)
 
+/* The whole file, NUL-terminated (tests read small outputs); NULL if it cannot be read. */
+static inline char *test_read_file(const char *path, size_t *length)
+{
+	FILE *fp = fopen(path, "rb");
+	char *data = NULL;
+	long size;
+	if (length)
+		*length = 0;
+	if (!fp)
+		return NULL;
+	if (fseek(fp, 0, SEEK_END) == 0 && (size = ftell(fp)) >= 0 && fseek(fp, 0, SEEK_SET) == 0 &&
+	    (data = calloc(1, (size_t)size + 1)) != NULL) {
+		if (fread(data, 1, (size_t)size, fp) != (size_t)size) {
+			free(data);
+			data = NULL;
+		} else if (length) {
+			*length = (size_t)size;
+		}
+	}
+	fclose(fp);
+	return data;
+}
+
 #define TEST_DONE()                                                                \
 	do {                                                                       \
 		if (rli_test_failures)                                             \

@@ -5,25 +5,6 @@
 #include <stdint.h>
 #include <unistd.h>
 
-static char *slurp(const char *path)
-{
-	FILE *fp = fopen(path, "rb");
-	char *text;
-	long size;
-	if (!fp)
-		return NULL;
-	fseek(fp, 0, SEEK_END);
-	size = ftell(fp);
-	rewind(fp);
-	text = calloc(1, (size_t)size + 1);
-	if (text && fread(text, 1, (size_t)size, fp) != (size_t)size) {
-		free(text);
-		text = NULL;
-	}
-	fclose(fp);
-	return text;
-}
-
 static void append(rli_events *ev, const char *name, const char *role, int64_t rank, double start,
 		   double dur, const char *tid, int tid_is_text)
 {
@@ -94,8 +75,8 @@ static void test_export(const char *dir)
 	       "3550586784", 0);
 	CHECK_INT(rli_events_export(ev, RLI_EXPORT_CSV, csv_path), RLI_OK);
 	CHECK_INT(rli_events_export(ev, RLI_EXPORT_JSONL, jsonl_path), RLI_OK);
-	csv = slurp(csv_path);
-	jsonl = slurp(jsonl_path);
+	csv = test_read_file(csv_path, NULL);
+	jsonl = test_read_file(jsonl_path, NULL);
 	/* %.17g, as in the reference's tables; fields quoted only when they must be. */
 	CHECK_STR(csv, "name,role,domain,start_time_ms,end_time_ms,duration_ms,rank_id,tid\n"
 		       "compute_log_prob,compute_log_prob,default,6589107257.5574398,6589128263.1350698,"

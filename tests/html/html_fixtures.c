@@ -26,22 +26,6 @@ static char *path_join(const char *dir, const char *name)
 	return path;
 }
 
-static char *read_all(const char *path, size_t *length)
-{
-	FILE *fp = fopen(path, "rb");
-	char *text = NULL;
-	long size;
-	if (!fp)
-		return NULL;
-	if (fseek(fp, 0, SEEK_END) == 0 && (size = ftell(fp)) >= 0 && fseek(fp, 0, SEEK_SET) == 0 &&
-	    (text = malloc((size_t)size + 1)) != NULL) {
-		*length = fread(text, 1, (size_t)size, fp);
-		text[*length] = '\0';
-	}
-	fclose(fp);
-	return text;
-}
-
 static size_t count_occurrences(const char *text, const char *needle)
 {
 	size_t count = 0;
@@ -297,7 +281,7 @@ static char *render_fixture(const char *dir, const char *name, fill_fn fill, siz
 		snprintf(file, sizeof(file), "%s.html", name);
 		path = path_join(dir, file);
 	}
-	text = read_all(path, length);
+	text = test_read_file(path, length);
 	CHECK(text != NULL);
 done:
 	free(path);

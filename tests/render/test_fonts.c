@@ -86,25 +86,6 @@ static void test_bundled_fonts_shape_everything(void)
 	g_object_unref(context);
 }
 
-static char *read_text(const char *path)
-{
-	FILE *fp = fopen(path, "rb");
-	char *text;
-	long size;
-	if (!fp)
-		return NULL;
-	fseek(fp, 0, SEEK_END);
-	size = ftell(fp);
-	rewind(fp);
-	text = calloc(1, (size_t)size + 1);
-	if (text && fread(text, 1, (size_t)size, fp) != (size_t)size) {
-		free(text);
-		text = NULL;
-	}
-	fclose(fp);
-	return text;
-}
-
 /* fonts.conf (for FONTCONFIG_FILE) repeats rendering.conf's rules; they must not drift apart. */
 static void test_rule_copies_agree(void)
 {
@@ -116,9 +97,9 @@ static void test_rule_copies_agree(void)
 	if (!dir)
 		return;
 	snprintf(path, sizeof(path), "%s/rendering.conf", dir);
-	rules = read_text(path);
+	rules = test_read_file(path, NULL);
 	snprintf(path, sizeof(path), "%s/fonts.conf", dir);
-	full = read_text(path);
+	full = test_read_file(path, NULL);
 	CHECK(rules && full);
 	if (rules && full) {
 		a = strstr(rules, "  <alias");

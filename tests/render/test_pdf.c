@@ -9,24 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static char *read_all(const char *path, size_t *size)
-{
-	FILE *fp = fopen(path, "rb");
-	char *data = NULL;
-	long length;
-	*size = 0;
-	if (!fp)
-		return NULL;
-	if (fseek(fp, 0, SEEK_END) == 0 && (length = ftell(fp)) >= 0) {
-		rewind(fp);
-		data = calloc(1, (size_t)length + 1);
-		if (data && fread(data, 1, (size_t)length, fp) == (size_t)length)
-			*size = (size_t)length;
-	}
-	fclose(fp);
-	return data;
-}
-
 static int contains(const char *data, size_t size, const char *needle)
 {
 	size_t n = strlen(needle);
@@ -94,8 +76,8 @@ int main(int argc, char **argv)
 	unsetenv("SOURCE_DATE_EPOCH");
 	CHECK_INT(case_render(&rli_pdf_backend, timeline, first), RLI_OK);
 	CHECK_INT(case_render(&rli_pdf_backend, timeline, second), RLI_OK);
-	a = read_all(first, &a_size);
-	b = read_all(second, &b_size);
+	a = test_read_file(first, &a_size);
+	b = test_read_file(second, &b_size);
 	CHECK(a && a_size > 1000 && memcmp(a, "%PDF-", 5) == 0);
 	CHECK(a && b && a_size == b_size && memcmp(a, b, a_size) == 0);
 	if (a) {
@@ -111,7 +93,7 @@ int main(int argc, char **argv)
 	setenv("SOURCE_DATE_EPOCH", "1700000000", 1); /* 2023-11-14T22:13:20Z */
 	CHECK_INT(case_render(&rli_pdf_backend, timeline, dated), RLI_OK);
 	unsetenv("SOURCE_DATE_EPOCH");
-	a = read_all(dated, &a_size);
+	a = test_read_file(dated, &a_size);
 	CHECK(a && has_date(a, a_size, "/CreationDate", "20231114221320"));
 	free(a);
 
