@@ -215,6 +215,9 @@ typedef struct {
 	nvtx_range *ranges;
 	size_t range_count, range_capacity;
 	int oom;
+	/* One parser for the whole file (see read_shared): anything but one object per line leaves it. */
+	int shared;
+	int values_on_line;
 } nvtx_ctx;
 
 static void short_set(short_value *v, int kind, const char *text, size_t length)
@@ -262,9 +265,9 @@ static void line_reset(nvtx_ctx *n)
 static int nvtx_value(nvtx_ctx *n, const char *text, size_t length, int kind)
 {
 	if (n->json.depth == 0)
-		return rli_json_stop(&n->json, "expected a JSON object");
-	if (n->json.depth != 1)
-		return 1;
+		return n->shared ? 0 : rli_json_stop(&n->json, "expected a JSON object");
+	if (n->json.depth != 1 || n->field == F_OTHER)
+		return 1; /* nothing reads another key's value */
 	if (n->field == F_VALUE)
 		return long_set(n, &n->value, kind, text, length);
 	if (n->field == F_NAME)
@@ -284,24 +287,47 @@ static int nvtx_string(void *ctx, const unsigned char *text, size_t length)
 	return nvtx_value(ctx, (const char *)text, length, V_STRING);
 }
 
+/* A line's keys by length first: this runs for every key of every line. */
+static int field_of(const unsigned char *key, size_t length)
+{
+	switch (length) {
+	case 2:
+		return key[0] == 'i' && key[1] == 'd' ? F_ID : F_OTHER;
+	case 3:
+		return memcmp(key, "end", 3) == 0 ? F_END : F_OTHER;
+	case 4:
+		return memcmp(key, "name", 4) == 0 ? F_NAME : F_OTHER;
+	case 5:
+		if (memcmp(key, "start", 5) == 0)
+			return F_START;
+		if (memcmp(key, "table", 5) == 0)
+			return F_TABLE;
+		return memcmp(key, "value", 5) == 0 ? F_VALUE : F_OTHER;
+	case 6:
+		return memcmp(key, "textId", 6) == 0 ? F_TEXT_ID : F_OTHER;
+	case 9:
+		if (memcmp(key, "eventType", 9) == 0)
+			return F_EVENT_TYPE;
+		return memcmp(key, "startTime", 9) == 0 ? F_START_TIME : F_OTHER;
+	default:
+		return F_OTHER;
+	}
+}
+
 static int nvtx_key(void *ctx, const unsigned char *key, size_t length)
 {
-	static const char *const names[F_COUNT] = {"",          "table",     "id",    "value",
-						   "name",      "startTime", "eventType", "start",
-						   "end",       "textId"};
 	nvtx_ctx *n = ctx;
-	if (n->json.depth != 1)
-		return 1;
-	n->field = F_OTHER;
-	for (int i = 1; i < F_COUNT; i++)
-		if (strlen(names[i]) == length && memcmp(names[i], key, length) == 0)
-			n->field = i;
+	if (n->json.depth == 1)
+		n->field = field_of(key, length);
 	return 1;
 }
 
 static int nvtx_open(nvtx_ctx *n, int is_map)
 {
 	if (n->json.depth == 0) {
+		/* The shared parser gives way on a second value or a non-object; the line is then read alone. */
+		if (n->shared && (n->values_on_line++ || !is_map))
+			return 0;
 		if (!is_map)
 			return rli_json_stop(&n->json, "expected a JSON object");
 		n->line_is_object = 1;
@@ -486,45 +512,33 @@ oom:
 
 typedef enum { LINE_IDLE, LINE_ACTIVE } line_state;
 
-/* Reads the file line by line, one parser per non-blank line. 0, or -1 (failure recorded or oom). */
-static int read_lines(nvtx_ctx *n, int *empty)
+static void read_failure(nvtx_ctx *n)
+{
+	rli_notes_add(&n->unit->failures, RLI_LOG_ERROR, "Failed to read %s: %s", n->unit->path, strerror(errno));
+}
+
+/*
+ * One parser per non-blank line, from byte `from` (where line n->line starts) to the end of the
+ * file: the reference reading, which places every error. 0, or -1 (failure recorded or oom).
+ */
+static int read_lines_alone(nvtx_ctx *n, int fd, unsigned char *buffer, off_t from)
 {
 	rli_unit *unit = n->unit;
-	unsigned char *buffer = NULL;
 	line_state state = LINE_IDLE;
 	uint64_t column = 0;
-	struct stat st;
-	int fd, result = -1;
+	int result = -1;
 
-	*empty = 0;
-	fd = open(unit->path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		rli_notes_add(&unit->failures, RLI_LOG_ERROR, "Failed to read %s: %s", unit->path,
-			      strerror(errno));
+	if (lseek(fd, from, SEEK_SET) != from) {
+		read_failure(n);
 		return -1;
 	}
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-		rli_notes_add(&unit->failures, RLI_LOG_ERROR, "Failed to read %s: not a regular file",
-			      unit->path);
-		goto done;
-	}
-	if (st.st_size == 0) {
-		*empty = 1;
-		result = 0;
-		goto done;
-	}
-	buffer = malloc(RLI_PARSE_CHUNK);
-	if (!buffer)
-		goto oom;
-	n->line = 1;
 	for (;;) {
 		ssize_t got = read(fd, buffer, RLI_PARSE_CHUNK);
 		size_t at = 0;
 		if (got < 0 && errno == EINTR)
 			continue;
 		if (got < 0) {
-			rli_notes_add(&unit->failures, RLI_LOG_ERROR, "Failed to read %s: %s", unit->path,
-				      strerror(errno));
+			read_failure(n);
 			goto done;
 		}
 		while (at < (size_t)got || got == 0) {
@@ -584,6 +598,129 @@ oom:
 done:
 	if (state == LINE_ACTIVE)
 		rli_json_close(&n->json);
+	return result;
+}
+
+/*
+ * The fast reading: one parser for the whole file (yajl_allow_multiple_values, as a stream of
+ * values), fed a line at a time with its newline, so each line's callbacks run as they would with
+ * a parser of its own, minus a parser's setup per line. A line counts only when it held exactly
+ * one object: on anything else (a parse error, a second value, a non-object, a value that goes
+ * on past its line) *resume is where that line starts and 1 is returned, for read_lines_alone
+ * to read from there and say exactly what is wrong. 0 at the end of the file, -1 on failure.
+ */
+static int read_shared(nvtx_ctx *n, int fd, unsigned char *buffer, off_t *resume)
+{
+	off_t chunk_at = 0, line_at = 0;
+	int in_line = 0, result = 1;
+
+	if (rli_json_open(&n->json, &nvtx_callbacks, n, 1) < 0) {
+		n->unit->status = RLI_ERROR;
+		return -1;
+	}
+	yajl_config(n->json.handle, yajl_allow_multiple_values, 1);
+	n->shared = 1;
+	for (;;) {
+		ssize_t got = read(fd, buffer, RLI_PARSE_CHUNK);
+		size_t at = 0;
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0) {
+			read_failure(n);
+			result = -1;
+			goto done;
+		}
+		if (got == 0)
+			break;
+		while (at < (size_t)got) {
+			const unsigned char *nl = memchr(buffer + at, '\n', (size_t)got - at);
+			size_t end = nl ? (size_t)(nl - buffer) : (size_t)got;
+			if (!in_line) {
+				while (at < end && isspace(buffer[at]))
+					at++;
+				if (at < end) {
+					line_reset(n);
+					n->values_on_line = 0;
+					in_line = 1;
+				}
+			}
+			/* The newline goes in too: it ends a number or word left open at the end of the line. */
+			if (in_line && yajl_parse(n->json.handle, buffer + at, end + (nl != NULL) - at) != yajl_status_ok)
+				goto resume;
+			if (!nl)
+				break;
+			if (in_line) {
+				if (n->values_on_line != 1 || n->json.depth != 0)
+					goto resume;
+				in_line = 0;
+				if (line_done(n) < 0) {
+					result = -1;
+					goto done;
+				}
+			}
+			at = end + 1;
+			n->line++;
+			line_at = chunk_at + (off_t)at;
+		}
+		chunk_at += got;
+	}
+	if (in_line) {
+		if (yajl_complete_parse(n->json.handle) != yajl_status_ok || n->values_on_line != 1 ||
+		    n->json.depth != 0)
+			goto resume;
+		if (line_done(n) < 0) {
+			result = -1;
+			goto done;
+		}
+	}
+	result = 0;
+	goto done;
+resume:
+	*resume = line_at;
+	result = 1;
+done:
+	if (result < 0 && n->oom)
+		n->unit->status = RLI_ERROR;
+	rli_json_close(&n->json);
+	n->shared = 0;
+	return result;
+}
+
+/* Reads the file line by line. 0, or -1 (failure recorded or oom). */
+static int read_lines(nvtx_ctx *n, int *empty)
+{
+	rli_unit *unit = n->unit;
+	unsigned char *buffer = NULL;
+	struct stat st;
+	off_t resume = 0;
+	int fd, result = -1;
+
+	*empty = 0;
+	fd = open(unit->path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		read_failure(n);
+		return -1;
+	}
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		rli_notes_add(&unit->failures, RLI_LOG_ERROR, "Failed to read %s: not a regular file",
+			      unit->path);
+		goto done;
+	}
+	if (st.st_size == 0) {
+		*empty = 1;
+		result = 0;
+		goto done;
+	}
+	buffer = malloc(RLI_PARSE_CHUNK);
+	if (!buffer) {
+		unit->status = RLI_ERROR;
+		goto done;
+	}
+	n->line = 1;
+	result = read_shared(n, fd, buffer, &resume);
+	if (result == 1)
+		result = read_lines_alone(n, fd, buffer, resume);
+done:
 	free(buffer);
 	close(fd);
 	return result;

@@ -1,4 +1,4 @@
-/* test_parse_numbers.c: the parsers' number reading gives strtod's double, bit for bit, on the fast path too. */
+/* test_parse_numbers.c: the parsers' number reading gives strtod's double bit for bit, and strtoll's integer, on the fast paths too. */
 #include "harness.h"
 #include "parse/json_stream.h"
 
@@ -91,5 +91,32 @@ int main(void)
 			failures++;
 	}
 	CHECK(failures == 0);
+
+	/* Integers: the digit loop for short ones and strtoll for the rest give the same values. */
+	static const char *const integers[] = {"0", "-0", "7", "-7", "999999999999999999", "-999999999999999999",
+					       "9223372036854775807", "-9223372036854775808", "000000000000000042"};
+	static const char *const not_integers[] = {"", "-", "9223372036854775808", "-9223372036854775809",
+						   "1.0", "+1", "1e3", " 1", "99999999999999999999"};
+	int64_t integer;
+	for (size_t i = 0; i < sizeof(integers) / sizeof(integers[0]); i++) {
+		CHECK(rli_text_to_int64(&integer, integers[i], strlen(integers[i])) == 0);
+		CHECK_INT(integer, strtoll(integers[i], NULL, 10));
+	}
+	for (size_t i = 0; i < sizeof(not_integers) / sizeof(not_integers[0]); i++)
+		CHECK(rli_text_to_int64(&integer, not_integers[i], strlen(not_integers[i])) < 0);
+	for (int i = 0; i < 100000; i++) {
+		uint64_t r = next_random();
+		int count = 1 + (int)(r % 18);
+		uint64_t limit = 1;
+		for (int d = 0; d < count; d++)
+			limit *= 10;
+		snprintf(text, sizeof(text), "%s%llu", (r >> 8) & 1 ? "-" : "",
+			 (unsigned long long)(next_random() % limit));
+		if (rli_text_to_int64(&integer, text, strlen(text)) != 0 || integer != strtoll(text, NULL, 10)) {
+			fprintf(stderr, "integer \"%s\" read as %lld\n", text, (long long)integer);
+			CHECK(0);
+			break;
+		}
+	}
 	TEST_DONE();
 }
