@@ -243,7 +243,7 @@ int rli_text_to_double(double *out, const char *text, size_t length)
 	return 0;
 }
 
-int rli_text_to_int64(int64_t *out, const char *text, size_t length)
+int rli_text_to_int64_long(int64_t *out, const char *text, size_t length)
 {
 	char buffer[32];
 	char *end;
@@ -253,14 +253,6 @@ int rli_text_to_int64(int64_t *out, const char *text, size_t length)
 	for (size_t i = 0; i < length; i++)
 		if (!isdigit((unsigned char)text[i]) && !(i == 0 && text[i] == '-'))
 			return -1;
-	if (length <= 18 && text[0] != '-') {
-		/* 18 digits cannot overflow: no strtoll, which is most of the time of reading an integer. */
-		uint64_t digits = 0;
-		for (size_t i = 0; i < length; i++)
-			digits = digits * 10 + (uint64_t)(text[i] - '0');
-		*out = (int64_t)digits;
-		return 0;
-	}
 	memcpy(buffer, text, length);
 	buffer[length] = '\0';
 	errno = 0;

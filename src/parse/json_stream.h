@@ -60,6 +60,25 @@ rli_read_result rli_json_read_file(rli_json *json, const char *path, char **fail
 int rli_text_to_double(double *out, const char *text, size_t length);
 
 /* An integer written in decimal (JSON integer syntax) that fits int64. 0 or -1. */
-int rli_text_to_int64(int64_t *out, const char *text, size_t length);
+static inline int rli_text_to_int64(int64_t *out, const char *text, size_t length);
+/* The same for any length, through strtoll. */
+int rli_text_to_int64_long(int64_t *out, const char *text, size_t length);
+
+static inline int rli_text_to_int64(int64_t *out, const char *text, size_t length)
+{
+	/* Up to 18 digits cannot overflow: read inline, as a trace has millions of them. */
+	int negative = length && text[0] == '-';
+	uint64_t digits = 0;
+	if (length > 18 || length == (size_t)negative)
+		return rli_text_to_int64_long(out, text, length);
+	for (size_t i = (size_t)negative; i < length; i++) {
+		unsigned digit = (unsigned)(unsigned char)text[i] - (unsigned)'0';
+		if (digit > 9)
+			return -1;
+		digits = digits * 10 + digit;
+	}
+	*out = negative ? -(int64_t)digits : (int64_t)digits;
+	return 0;
+}
 
 #endif

@@ -200,7 +200,9 @@ typedef struct {
 	rli_unit *unit;
 	uint64_t line;
 	int field;
-	short_value short_fields[F_COUNT];
+	short_value short_fields[F_COUNT]; /* start, end and eventType keep their kind only: */
+	py_number start, end;               /* their numbers are read when they come */
+	int event_type_is_60;
 	long_value value, name;
 	int line_is_object;
 	/* across lines */
@@ -262,56 +264,80 @@ static void line_reset(nvtx_ctx *n)
 	n->line_is_object = 0;
 }
 
-static int nvtx_value(nvtx_ctx *n, const char *text, size_t length, int kind)
+/* Out of line: the callbacks below return early for the keys nobody reads, which is most of them. */
+static __attribute__((noinline)) int nvtx_value(nvtx_ctx *n, const char *text, size_t length, int kind)
 {
 	if (n->json.depth == 0)
 		return n->shared ? 0 : rli_json_stop(&n->json, "expected a JSON object");
 	if (n->json.depth != 1 || n->field == F_OTHER)
 		return 1; /* nothing reads another key's value */
-	if (n->field == F_VALUE)
+	switch (n->field) {
+	case F_VALUE:
 		return long_set(n, &n->value, kind, text, length);
-	if (n->field == F_NAME)
+	case F_NAME:
 		return long_set(n, &n->name, kind, text, length);
-	short_set(&n->short_fields[n->field], kind, text, length);
-	return 1;
+	case F_START:
+	case F_END:
+	case F_EVENT_TYPE:
+		/* Read now rather than copied: a million ranges each have all three. */
+		if (text && length > NVTX_SHORT_MAX)
+			kind = V_OTHER; /* as short_set has it */
+		if (kind == V_NUMBER && n->field == F_EVENT_TYPE) {
+			double event_type;
+			n->event_type_is_60 = (length == 2 && text[0] == '6' && text[1] == '0') ||
+					      (rli_text_to_double(&event_type, text, length) == 0 && event_type == 60);
+		} else if (kind == V_NUMBER &&
+			   py_number_from_text(n->field == F_START ? &n->start : &n->end, text, length) < 0) {
+			kind = V_OTHER; /* a numeral no int64 or double can hold */
+		}
+		n->short_fields[n->field].kind = kind;
+		return 1;
+	default:
+		short_set(&n->short_fields[n->field], kind, text, length);
+		return 1;
+	}
 }
 
 static int nvtx_null(void *ctx) { return nvtx_value(ctx, NULL, 0, V_NULL); }
 static int nvtx_bool(void *ctx, int value) { (void)value; return nvtx_value(ctx, NULL, 0, V_OTHER); }
 static int nvtx_number(void *ctx, const char *text, size_t length)
 {
-	return nvtx_value(ctx, text, length, V_NUMBER);
+	nvtx_ctx *n = ctx;
+	if (n->field == F_OTHER && n->json.depth == 1)
+		return 1;
+	return nvtx_value(n, text, length, V_NUMBER);
 }
 static int nvtx_string(void *ctx, const unsigned char *text, size_t length)
 {
-	return nvtx_value(ctx, (const char *)text, length, V_STRING);
+	nvtx_ctx *n = ctx;
+	if (n->field == F_OTHER && n->json.depth == 1)
+		return 1;
+	return nvtx_value(n, (const char *)text, length, V_STRING);
 }
 
-/* A line's keys by length first: this runs for every key of every line. */
+/* A line's keys by length and first letter: this runs for every key of every line. */
 static int field_of(const unsigned char *key, size_t length)
 {
-	switch (length) {
-	case 2:
-		return key[0] == 'i' && key[1] == 'd' ? F_ID : F_OTHER;
-	case 3:
-		return memcmp(key, "end", 3) == 0 ? F_END : F_OTHER;
-	case 4:
-		return memcmp(key, "name", 4) == 0 ? F_NAME : F_OTHER;
-	case 5:
-		if (memcmp(key, "start", 5) == 0)
-			return F_START;
-		if (memcmp(key, "table", 5) == 0)
-			return F_TABLE;
-		return memcmp(key, "value", 5) == 0 ? F_VALUE : F_OTHER;
-	case 6:
-		return memcmp(key, "textId", 6) == 0 ? F_TEXT_ID : F_OTHER;
-	case 9:
-		if (memcmp(key, "eventType", 9) == 0)
-			return F_EVENT_TYPE;
-		return memcmp(key, "startTime", 9) == 0 ? F_START_TIME : F_OTHER;
+#define KEY_IS(literal) (length == sizeof(literal) - 1 && memcmp(key, literal, sizeof(literal) - 1) == 0)
+	if (length == 0)
+		return F_OTHER;
+	switch (key[0]) {
+	case 'e':
+		return KEY_IS("end") ? F_END : KEY_IS("eventType") ? F_EVENT_TYPE : F_OTHER;
+	case 'i':
+		return KEY_IS("id") ? F_ID : F_OTHER;
+	case 'n':
+		return KEY_IS("name") ? F_NAME : F_OTHER;
+	case 's':
+		return KEY_IS("start") ? F_START : KEY_IS("startTime") ? F_START_TIME : F_OTHER;
+	case 't':
+		return KEY_IS("table") ? F_TABLE : KEY_IS("textId") ? F_TEXT_ID : F_OTHER;
+	case 'v':
+		return KEY_IS("value") ? F_VALUE : F_OTHER;
 	default:
 		return F_OTHER;
 	}
+#undef KEY_IS
 }
 
 static int nvtx_key(void *ctx, const unsigned char *key, size_t length)
@@ -353,10 +379,11 @@ static const yajl_callbacks nvtx_callbacks = {
 	nvtx_null, nvtx_bool, NULL, NULL, nvtx_number, nvtx_string,
 	nvtx_start_map, nvtx_key, nvtx_close, nvtx_start_array, nvtx_close};
 
-static int short_is(const short_value *v, const char *text)
+static int short_is(const short_value *v, const char *text, size_t length)
 {
-	return v->kind == V_STRING && v->length == strlen(text) && memcmp(v->text, text, v->length) == 0;
+	return v->kind == V_STRING && v->length == length && memcmp(v->text, text, length) == 0;
 }
+#define SHORT_IS(v, literal) short_is(v, literal, sizeof(literal) - 1)
 
 static int contains(const char *hay, size_t length, const char *needle)
 {
@@ -446,12 +473,9 @@ static int line_done(nvtx_ctx *n)
 {
 	short_value *f = n->short_fields;
 	rli_unit *unit = n->unit;
-	double event_type;
 	if (f[F_START_TIME].kind != V_ABSENT)
 		n->any_start_time = 1;
-	if (f[F_EVENT_TYPE].kind == V_NUMBER &&
-	    rli_text_to_double(&event_type, f[F_EVENT_TYPE].text, f[F_EVENT_TYPE].length) == 0 &&
-	    event_type == 60) {
+	if (f[F_EVENT_TYPE].kind == V_NUMBER && n->event_type_is_60) {
 		static const int required[] = {F_START, F_END, F_TEXT_ID};
 		static const char *const names[] = {"'start'", "'end'", "'textId'"};
 		char list[48] = "";
@@ -487,19 +511,21 @@ static int line_done(nvtx_ctx *n)
 			if (range->text_id == RLI_STRPOOL_NONE)
 				goto oom;
 		}
-		range->start_kind = range_value(&range->start, &f[F_START]);
-		range->end_kind = range_value(&range->end, &f[F_END]);
+		range->start = n->start;
+		range->end = n->end;
+		range->start_kind = (uint8_t)f[F_START].kind;
+		range->end_kind = (uint8_t)f[F_END].kind;
 		range->line = n->line;
 	}
-	if (short_is(&f[F_TABLE], "StringIds") && f[F_ID].kind != V_ABSENT && n->value.kind != V_ABSENT) {
+	if (SHORT_IS(&f[F_TABLE], "StringIds") && f[F_ID].kind != V_ABSENT && n->value.kind != V_ABSENT) {
 		if (remember_string(n) < 0)
 			goto oom;
-	} else if (short_is(&f[F_TABLE], "META_DATA_CAPTURE") && n->name.kind == V_STRING &&
+	} else if (SHORT_IS(&f[F_TABLE], "META_DATA_CAPTURE") && n->name.kind == V_STRING &&
 		   contains(n->name.text, n->name.length, "ENVIRONMENT_VARIABLE") && n->value.kind == V_STRING) {
 		int64_t rank;
 		if (rank_from_env(&rank, n->value.text, n->value.length) == 0)
 			n->rank = rank;
-	} else if (short_is(&f[F_TABLE], "ANALYSIS_DETAILS")) {
+	} else if (SHORT_IS(&f[F_TABLE], "ANALYSIS_DETAILS")) {
 		n->have_global_start = f[F_START_TIME].kind != V_ABSENT && f[F_START_TIME].kind != V_NULL;
 		n->global_start = f[F_START_TIME];
 		n->global_start_line = n->line;
