@@ -83,6 +83,16 @@ static uint32_t intern(rli_events *events, const char *text)
 	return rli_strpool_intern(&events->strings, text, strlen(text));
 }
 
+/* Parsers append runs of rows that share a domain and a tid: the row before's id, without hashing. */
+static uint32_t intern_as_before(rli_events *events, const uint32_t *column, const char *text)
+{
+	size_t length = strlen(text), i = events->count;
+	if (i > 0 && rli_strpool_length(&events->strings, column[i - 1]) == length &&
+	    memcmp(rli_strpool_get(&events->strings, column[i - 1]), text, length) == 0)
+		return column[i - 1];
+	return rli_strpool_intern(&events->strings, text, length);
+}
+
 int rli_events_append(rli_events *events, const rli_event_in *row)
 {
 	size_t i = events->count;
@@ -90,9 +100,9 @@ int rli_events_append(rli_events *events, const rli_event_in *row)
 	if (reserve(events, i + 1) < 0)
 		return RLI_ERROR;
 	name = intern(events, row->name);
-	role = intern(events, row->role);
-	domain = intern(events, row->domain ? row->domain : "default");
-	tid = intern(events, row->tid);
+	role = row->role == row->name ? name : intern(events, row->role);
+	domain = intern_as_before(events, events->domain, row->domain ? row->domain : "default");
+	tid = intern_as_before(events, events->tid, row->tid);
 	if (name == RLI_STRPOOL_NONE || role == RLI_STRPOOL_NONE ||
 	    domain == RLI_STRPOOL_NONE || tid == RLI_STRPOOL_NONE)
 		return rli_error_oom();
@@ -144,17 +154,31 @@ int rli_events_append_all(rli_events *dst, const rli_events *src)
 #define PERMUTE_COLUMN(col)                                            \
 	do {                                                           \
 		for (size_t k = 0; k < n; k++)                         \
-			((__typeof__(events->col))scratch)[k] = events->col[order[k]]; \
+			((__typeof__(events->col))scratch)[k] = events->col[sorted_order[k]]; \
 		memcpy(events->col, scratch, n * sizeof(*events->col)); \
 	} while (0)
 
-/* Merge sort of row indices by start: stable, O(n log n), no recursion. */
-static void sort_order(size_t *order, size_t *tmp, const double *key, size_t n)
+/* Where the ascending run of rows that starts at lo ends. */
+static size_t run_end(const size_t *order, const double *key, size_t lo, size_t n)
 {
-	for (size_t width = 1; width < n; width *= 2) {
-		for (size_t lo = 0; lo < n; lo += 2 * width) {
-			size_t mid = lo + width < n ? lo + width : n;
-			size_t hi = lo + 2 * width < n ? lo + 2 * width : n;
+	size_t i = lo + 1;
+	while (i < n && !(key[order[i]] < key[order[i - 1]]))
+		i++;
+	return i;
+}
+
+/*
+ * Merge sort of row indices by start: stable, O(n log n), no recursion. It merges the ascending
+ * runs already there (each parsed unit is mostly one), so a table of a few hundred sorted units
+ * takes a few passes, not log2(rows). Returns whichever of order and tmp holds the result.
+ */
+static size_t *sort_order(size_t *order, size_t *tmp, const double *key, size_t n)
+{
+	for (;;) {
+		size_t lo = 0, merges = 0, *swap;
+		while (lo < n) {
+			size_t mid = run_end(order, key, lo, n);
+			size_t hi = mid < n ? run_end(order, key, mid, n) : n;
 			size_t a = lo, b = mid, k = lo;
 			while (a < mid && b < hi)
 				tmp[k++] = key[order[b]] < key[order[a]] ? order[b++] : order[a++];
@@ -162,15 +186,21 @@ static void sort_order(size_t *order, size_t *tmp, const double *key, size_t n)
 				tmp[k++] = order[a++];
 			while (b < hi)
 				tmp[k++] = order[b++];
+			lo = hi;
+			merges++;
 		}
-		memcpy(order, tmp, n * sizeof(*order));
+		swap = order;
+		order = tmp;
+		tmp = swap;
+		if (merges <= 1)
+			return order;
 	}
 }
 
 int rli_events_sort_by_start(rli_events *events)
 {
 	size_t n = events->count;
-	size_t *order, *tmp;
+	size_t *order, *tmp, *sorted_order;
 	void *scratch;
 	int sorted = 1;
 	for (size_t i = 1; i < n && sorted; i++)
@@ -188,7 +218,7 @@ int rli_events_sort_by_start(rli_events *events)
 	}
 	for (size_t i = 0; i < n; i++)
 		order[i] = i;
-	sort_order(order, tmp, events->start_ms, n);
+	sorted_order = sort_order(order, tmp, events->start_ms, n);
 	PERMUTE_COLUMN(name);
 	PERMUTE_COLUMN(role);
 	PERMUTE_COLUMN(domain);
