@@ -343,9 +343,27 @@ static int match(const unsigned char *key, size_t length, const char *name)
 	return strlen(name) == length && memcmp(key, name, length) == 0;
 }
 
+/* A trace event's keys by length first: this runs for every key of millions of events. */
+static int event_key(const unsigned char *key, size_t length)
+{
+	switch (length) {
+	case 2:
+		if (key[0] == 'p' && key[1] == 'h')
+			return EV_PH;
+		return key[0] == 't' && key[1] == 's' ? EV_TS : EV_OTHER;
+	case 3:
+		if (key[1] == 'i' && key[2] == 'd')
+			return key[0] == 'p' ? EV_PID : key[0] == 't' ? EV_TID : EV_OTHER;
+		return memcmp(key, "dur", 3) == 0 ? EV_DUR : EV_OTHER;
+	case 4:
+		return memcmp(key, "name", 4) == 0 ? EV_NAME : EV_OTHER;
+	default:
+		return EV_OTHER;
+	}
+}
+
 static int torch_key(void *ctx, const unsigned char *key, size_t length)
 {
-	static const char *const event_keys[EV_COUNT] = {"", "ph", "name", "pid", "tid", "ts", "dur"};
 	static const char *const distributed_keys[DI_COUNT] = {"rank", "world_size", "backend"};
 	torch_ctx *t = ctx;
 	int depth = t->json.depth;
@@ -363,10 +381,7 @@ static int torch_key(void *ctx, const unsigned char *key, size_t length)
 			}
 		}
 	} else if (depth == 3 && t->top_key == TOP_EVENTS) {
-		t->event_key = EV_OTHER;
-		for (int i = 1; i < EV_COUNT; i++)
-			if (match(key, length, event_keys[i]))
-				t->event_key = i;
+		t->event_key = event_key(key, length);
 		t->event_has[t->event_key] = 1;
 	}
 	return 1;
