@@ -125,18 +125,6 @@ int rli_json_finish(rli_json *json)
 	return 0;
 }
 
-int rli_json_enter(rli_json *json)
-{
-	if (++json->depth > RLI_JSON_MAX_DEPTH)
-		return rli_json_stop(json, "nesting deeper than %d levels", RLI_JSON_MAX_DEPTH);
-	return 1;
-}
-
-void rli_json_leave(rli_json *json)
-{
-	json->depth--;
-}
-
 int rli_json_stop(rli_json *json, const char *fmt, ...)
 {
 	va_list ap;

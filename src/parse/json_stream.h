@@ -4,6 +4,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include <yajl/yajl_parse.h>
 
 /* Profiler traces nest a few levels; anything deeper is garbage, and refusing it bounds memory. */
@@ -27,12 +28,22 @@ void rli_json_close(rli_json *json);
 int rli_json_feed(rli_json *json, const unsigned char *data, size_t length);
 int rli_json_finish(rli_json *json);
 
-/* For callbacks: count nesting; 0 (stop the parse) when too deep. */
-int rli_json_enter(rli_json *json);
-void rli_json_leave(rli_json *json);
 /* For callbacks: stop the parse with this reason; returns 0 so callbacks can `return rli_json_stop(...)`. */
 int rli_json_stop(rli_json *json, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+
+/* For callbacks: count nesting; 0 (stop the parse) when too deep. Inline: every object and array calls them. */
+static inline int rli_json_enter(rli_json *json)
+{
+	if (++json->depth > RLI_JSON_MAX_DEPTH)
+		return rli_json_stop(json, "nesting deeper than %d levels", RLI_JSON_MAX_DEPTH);
+	return 1;
+}
+
+static inline void rli_json_leave(rli_json *json)
+{
+	json->depth--;
+}
 
 /* For callbacks: stop the parse because the unit already failed for a reason recorded elsewhere. */
 int rli_json_halt(rli_json *json);
@@ -64,18 +75,45 @@ static inline int rli_text_to_int64(int64_t *out, const char *text, size_t lengt
 /* The same for any length, through strtoll. */
 int rli_text_to_int64_long(int64_t *out, const char *text, size_t length);
 
+/* Eight ASCII digits at once (the first in the lowest byte), or -1 if any byte is no digit. */
+static inline int64_t rli_eight_digits(const char *text)
+{
+	uint64_t block;
+	memcpy(&block, text, sizeof(block));
+	if (((block & 0xf0f0f0f0f0f0f0f0u) | (((block + 0x0606060606060606u) & 0xf0f0f0f0f0f0f0f0u) >> 4)) !=
+	    0x3333333333333333u)
+		return -1;
+	block -= 0x3030303030303030u;
+	block = block * 10 + (block >> 8);                    /* pairs of digits */
+	block = ((block & 0x000000ff000000ffu) * 0x000f424000000064u +   /* 100, 1000000 */
+		 ((block >> 16) & 0x000000ff000000ffu) * 0x0000271000000001u) >> 32; /* 1, 10000 */
+	return (int64_t)block;
+}
+
 static inline int rli_text_to_int64(int64_t *out, const char *text, size_t length)
 {
 	/* Up to 18 digits cannot overflow: read inline, as a trace has millions of them. */
 	int negative = length && text[0] == '-';
+	size_t i = (size_t)negative, head;
 	uint64_t digits = 0;
-	if (length > 18 || length == (size_t)negative)
+	if (length > 18 || length == i)
 		return rli_text_to_int64_long(out, text, length);
-	for (size_t i = (size_t)negative; i < length; i++) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	head = i + (length - i) % 8;
+#else
+	head = length;
+#endif
+	for (; i < head; i++) {
 		unsigned digit = (unsigned)(unsigned char)text[i] - (unsigned)'0';
 		if (digit > 9)
 			return -1;
 		digits = digits * 10 + digit;
+	}
+	for (; i < length; i += 8) {
+		int64_t eight = rli_eight_digits(text + i);
+		if (eight < 0)
+			return -1;
+		digits = digits * 100000000u + (uint64_t)eight;
 	}
 	*out = negative ? -(int64_t)digits : (int64_t)digits;
 	return 0;

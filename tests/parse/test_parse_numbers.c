@@ -118,5 +118,23 @@ int main(void)
 			break;
 		}
 	}
+	/* One byte that is no digit, anywhere in 1..18 digits, and the integer is refused, as strtoll's path does. */
+	static const char not_digits[] = {'/', ':', 'a', ' ', '.', '+', '-', '\x00', (char)0xb0, (char)0xf9, 'O'};
+	for (int i = 0; i < 20000; i++) {
+		uint64_t r = next_random();
+		int count = 1 + (int)(r % 18), at = (int)((r >> 8) % (uint64_t)count);
+		char bad = not_digits[(r >> 16) % sizeof(not_digits)];
+		for (int d = 0; d < count; d++)
+			text[d] = (char)('0' + (next_random() % 10));
+		text[at] = bad;
+		if (bad == '-' && at == 0)
+			continue; /* a sign, not a bad byte */
+		if (rli_text_to_int64(&integer, text, (size_t)count) == 0 ||
+		    rli_text_to_int64_long(&integer, text, (size_t)count) == 0) {
+			fprintf(stderr, "accepted a bad byte at %d of %d digits\n", at, count);
+			CHECK(0);
+			break;
+		}
+	}
 	TEST_DONE();
 }
