@@ -119,11 +119,11 @@ typedef struct {
 
 static int py_number_from_text(py_number *out, const char *text, size_t length)
 {
-	memset(out, 0, sizeof(*out));
 	if (rli_text_to_int64(&out->i, text, length) == 0) {
 		out->is_int = 1;
 		return 0;
 	}
+	out->is_int = 0;
 	return rli_text_to_double(&out->d, text, length);
 }
 
@@ -303,8 +303,16 @@ static int nvtx_bool(void *ctx, int value) { (void)value; return nvtx_value(ctx,
 static int nvtx_number(void *ctx, const char *text, size_t length)
 {
 	nvtx_ctx *n = ctx;
-	if (n->field == F_OTHER && n->json.depth == 1)
-		return 1;
+	if (n->json.depth == 1 && length <= NVTX_SHORT_MAX) {
+		/* A range's own numbers, read here: nvtx_value's general case costs more than the reading. */
+		if (n->field == F_OTHER)
+			return 1;
+		if (n->field == F_START || n->field == F_END) {
+			int read = py_number_from_text(n->field == F_START ? &n->start : &n->end, text, length);
+			n->short_fields[n->field].kind = read == 0 ? V_NUMBER : V_OTHER;
+			return 1;
+		}
+	}
 	return nvtx_value(n, text, length, V_NUMBER);
 }
 static int nvtx_string(void *ctx, const unsigned char *text, size_t length)
