@@ -118,6 +118,25 @@ int rli_events_append(rli_events *events, const rli_event_in *row)
 	return RLI_OK;
 }
 
+int rli_events_append_like(rli_events *events, size_t like, double start_ms, double duration_ms)
+{
+	size_t i = events->count;
+	if (like >= i)
+		return rli_error_set(RLI_ERROR, "no row %zu to copy (the table has %zu)", like, i);
+	if (reserve(events, i + 1) < 0)
+		return RLI_ERROR;
+	events->name[i] = events->name[like];
+	events->role[i] = events->role[like];
+	events->domain[i] = events->domain[like];
+	events->tid[i] = events->tid[like];
+	events->tid_is_text[i] = events->tid_is_text[like];
+	events->rank_id[i] = events->rank_id[like];
+	events->start_ms[i] = start_ms;
+	events->duration_ms[i] = duration_ms;
+	events->count = i + 1;
+	return RLI_OK;
+}
+
 int rli_events_append_all(rli_events *dst, const rli_events *src)
 {
 	uint32_t *remap;

@@ -40,6 +40,12 @@ typedef struct {
 
 int rli_events_new(rli_events **out);
 int rli_events_append(rli_events *events, const rli_event_in *row);
+/*
+ * Appends a row with the name, role, domain, tid and rank of row `like` and these times: a
+ * parser's rows often differ only in time, and this needs no string lookup. RLI_ERROR (a bug) if
+ * there is no such row.
+ */
+int rli_events_append_like(rli_events *events, size_t like, double start_ms, double duration_ms);
 /* Appends every row of src (in order) to dst. */
 int rli_events_append_all(rli_events *dst, const rli_events *src);
 /* Stable sort by start_ms, ties keep their current order (timeline.md §2.2). */

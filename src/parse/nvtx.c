@@ -777,6 +777,7 @@ static void emit_rows(nvtx_ctx *n)
 	rli_unit *unit = n->unit;
 	py_number global_start;
 	int global_kind;
+	size_t *first_row = NULL; /* per label: its first row, which later rows copy all but the times of */
 	if (n->rank < 0) {
 		rli_notes_add(&unit->log, RLI_LOG_WARN, "Path %s: No valid rank for Analysis", unit->path);
 		return;
@@ -788,6 +789,15 @@ static void emit_rows(nvtx_ctx *n)
 	global_kind = range_value(&global_start, &n->global_start);
 	if (n->range_count && require_number(n, global_kind, "startTime", n->global_start_line) < 0)
 		return;
+	if (n->string_capacity) {
+		first_row = malloc(n->string_capacity * sizeof(*first_row));
+		if (!first_row) {
+			unit->status = RLI_ERROR;
+			return;
+		}
+		for (size_t i = 0; i < n->string_capacity; i++)
+			first_row[i] = SIZE_MAX;
+	}
 	for (size_t i = 0; i < n->range_count; i++) {
 		nvtx_range *range = &n->ranges[i];
 		const char *label = range->text_id < n->string_capacity ? n->string_values[range->text_id] : NULL;
@@ -796,15 +806,15 @@ static void emit_rows(nvtx_ctx *n)
 		if (!label || !label[0]) {
 			/* Stop at the first bad range and keep what came before, as the reference does. */
 			rli_notes_add(&unit->log, RLI_LOG_WARN, "No valid role for Analysis");
-			return;
+			break;
 		}
 		if (range->start_kind == V_NULL || range->end_kind == V_NULL) {
 			rli_notes_add(&unit->log, RLI_LOG_WARN, "No valid timing for Analysis");
-			return;
+			break;
 		}
 		if (require_number(n, range->start_kind, "start", range->line) < 0 ||
 		    require_number(n, range->end_kind, "end", range->line) < 0)
-			return;
+			break;
 		sum = py_add(&range->start, &global_start, 0);
 		length = py_add(&range->end, &range->start, 1);
 		memset(&row, 0, sizeof(row));
@@ -817,14 +827,28 @@ static void emit_rows(nvtx_ctx *n)
 		row.duration_ms = py_div1000(&length) / 1000;
 		if (!isfinite(row.start_ms) || !isfinite(row.duration_ms)) {
 			rli_notes_add(&unit->log, RLI_LOG_WARN, "No valid timing for Analysis");
-			return;
+			break;
 		}
-		if ((!unit->events && rli_events_new(&unit->events) < 0) ||
-		    rli_events_append(unit->events, &row) < 0) {
+		if (!unit->events && rli_events_new(&unit->events) < 0) {
 			unit->status = RLI_ERROR;
-			return;
+			break;
+		}
+		/* Rows of one label differ only in time: no string lookup after its first. */
+		if (first_row[range->text_id] != SIZE_MAX) {
+			if (rli_events_append_like(unit->events, first_row[range->text_id], row.start_ms,
+						   row.duration_ms) < 0) {
+				unit->status = RLI_ERROR;
+				break;
+			}
+			continue;
+		}
+		first_row[range->text_id] = unit->events->count;
+		if (rli_events_append(unit->events, &row) < 0) {
+			unit->status = RLI_ERROR;
+			break;
 		}
 	}
+	free(first_row);
 }
 
 void rli_nvtx_parse_unit(rli_unit *unit)

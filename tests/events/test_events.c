@@ -1,4 +1,4 @@
-/* test_events.c: the event table (interning, merge, stable sort, filter) and --export formats. */
+/* test_events.c: the event table (interning, merge, copied rows, stable sort, filter) and --export formats. */
 #include "events/events.h"
 #include "harness.h"
 
@@ -62,6 +62,58 @@ static void test_stable_sort_and_filter(void)
 	rli_events_free(ev);
 }
 
+/* A copied row keeps every string, tid and rank of the row it copies, with its own times. */
+static void test_append_like(void)
+{
+	rli_events *ev;
+	rli_event row;
+	CHECK_INT(rli_events_new(&ev), RLI_OK);
+	append(ev, "step", "step", 7, 1.0, 2.0, "70000", 1);
+	append(ev, "opt", "actor", 7, 2.0, 1.0, "70000", 1);
+	CHECK_INT(rli_events_append_like(ev, 0, 5.0, 0.5), RLI_OK);
+	CHECK_INT(rli_events_append_like(ev, 3, 6.0, 0.5), RLI_ERROR); /* no row 3 yet */
+	CHECK_INT(rli_events_count(ev), 3);
+	rli_events_get(&row, ev, 2);
+	CHECK_STR(row.name, "step");
+	CHECK_STR(row.role, "step");
+	CHECK_STR(row.domain, "default");
+	CHECK_STR(row.tid, "70000");
+	CHECK_INT(row.tid_is_text, 1);
+	CHECK_INT(row.rank_id, 7);
+	CHECK_NEAR(row.start_ms, 5.0, 0);
+	CHECK_NEAR(row.duration_ms, 0.5, 0);
+	rli_events_free(ev);
+}
+
+/*
+ * Many ascending runs with ties between and inside them, as merged units give: the result is
+ * ordered and rows with equal starts keep their incoming order (rank_id holds that order).
+ */
+static void test_sort_of_runs(void)
+{
+	rli_events *ev;
+	uint32_t state = 7;
+	size_t rows = 0, bad = 0;
+	CHECK_INT(rli_events_new(&ev), RLI_OK);
+	for (int run = 0; run < 57; run++) {
+		double start = (double)(run % 5);
+		int length = 1 + (run * 37) % 500;
+		for (int i = 0; i < length; i++) {
+			state = state * 1103515245u + 12345u;
+			start += (double)((state >> 16) % 4) * 0.25; /* steps of 0 make ties */
+			append(ev, "a", "r", (int64_t)rows++, start, 1.0, "1", 0);
+		}
+	}
+	CHECK_INT(rli_events_sort_by_start(ev), RLI_OK);
+	CHECK_INT(rli_events_count(ev), rows);
+	for (size_t i = 1; i < ev->count; i++)
+		if (ev->start_ms[i] < ev->start_ms[i - 1] ||
+		    (ev->start_ms[i] == ev->start_ms[i - 1] && ev->rank_id[i] < ev->rank_id[i - 1]))
+			bad++;
+	CHECK_INT(bad, 0);
+	rli_events_free(ev);
+}
+
 static void test_export(const char *dir)
 {
 	rli_events *ev;
@@ -104,6 +156,8 @@ int main(int argc, char **argv)
 {
 	test_interning_and_merge();
 	test_stable_sort_and_filter();
+	test_append_like();
+	test_sort_of_runs();
 	test_export(argc > 1 ? argv[1] : ".");
 	TEST_DONE();
 }
