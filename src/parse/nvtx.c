@@ -200,8 +200,7 @@ typedef struct {
 	rli_unit *unit;
 	uint64_t line;
 	int field;
-	short_value short_fields[F_COUNT]; /* start, end and eventType keep their kind only: */
-	py_number start, end;               /* their numbers are read when they come */
+	short_value short_fields[F_COUNT]; /* eventType keeps its kind only, and: */
 	int event_type_is_60;
 	long_value value, name;
 	int line_is_object;
@@ -276,19 +275,14 @@ static __attribute__((noinline)) int nvtx_value(nvtx_ctx *n, const char *text, s
 		return long_set(n, &n->value, kind, text, length);
 	case F_NAME:
 		return long_set(n, &n->name, kind, text, length);
-	case F_START:
-	case F_END:
 	case F_EVENT_TYPE:
-		/* Read now rather than copied: a million ranges each have all three. */
+		/* Read now rather than copied: every line of a capture has one. */
 		if (text && length > NVTX_SHORT_MAX)
 			kind = V_OTHER; /* as short_set has it */
-		if (kind == V_NUMBER && n->field == F_EVENT_TYPE) {
+		if (kind == V_NUMBER) {
 			double event_type;
 			n->event_type_is_60 = (length == 2 && text[0] == '6' && text[1] == '0') ||
 					      (rli_text_to_double(&event_type, text, length) == 0 && event_type == 60);
-		} else if (kind == V_NUMBER &&
-			   py_number_from_text(n->field == F_START ? &n->start : &n->end, text, length) < 0) {
-			kind = V_OTHER; /* a numeral no int64 or double can hold */
 		}
 		n->short_fields[n->field].kind = kind;
 		return 1;
@@ -304,12 +298,14 @@ static int nvtx_number(void *ctx, const char *text, size_t length)
 {
 	nvtx_ctx *n = ctx;
 	if (n->json.depth == 1 && length <= NVTX_SHORT_MAX) {
-		/* A range's own numbers, read here: nvtx_value's general case costs more than the reading. */
 		if (n->field == F_OTHER)
 			return 1;
 		if (n->field == F_START || n->field == F_END) {
-			int read = py_number_from_text(n->field == F_START ? &n->start : &n->end, text, length);
-			n->short_fields[n->field].kind = read == 0 ? V_NUMBER : V_OTHER;
+			/* Kept as text: read only if the line turns out to be a range (kernels have them too). */
+			short_value *v = &n->short_fields[n->field];
+			v->kind = V_NUMBER;
+			v->length = length;
+			memcpy(v->text, text, length);
 			return 1;
 		}
 	}
@@ -519,10 +515,8 @@ static int line_done(nvtx_ctx *n)
 			if (range->text_id == RLI_STRPOOL_NONE)
 				goto oom;
 		}
-		range->start = n->start;
-		range->end = n->end;
-		range->start_kind = (uint8_t)f[F_START].kind;
-		range->end_kind = (uint8_t)f[F_END].kind;
+		range->start_kind = range_value(&range->start, &f[F_START]);
+		range->end_kind = range_value(&range->end, &f[F_END]);
 		range->line = n->line;
 	}
 	if (SHORT_IS(&f[F_TABLE], "StringIds") && f[F_ID].kind != V_ABSENT && n->value.kind != V_ABSENT) {
