@@ -193,7 +193,7 @@ static int set_scale(cli_request *r, const char *value, const char *spelled)
 
 static int set_jobs(cli_request *r, const char *value, const char *spelled)
 {
-	int jobs;
+	int jobs = 0;
 	int error = parse_int(&jobs, value, spelled, 1, 4096);
 	if (error == RLI_OK)
 		r->jobs = (unsigned)jobs;

@@ -305,7 +305,8 @@ static size_t merge_short_bars(sort_bar *bars, size_t count, double threshold)
 			group_end++;
 		sort_bar chain = bars[i];
 		double previous_end = bars[i].end;
-		for (size_t j = i + 1; j < group_end; j++) {
+		/* `j < count` is implied by group_end <= count; saying it lets gcc -O3 see the bound. */
+		for (size_t j = i + 1; j < group_end && j < count; j++) {
 			if (bars[j].duration <= threshold &&
 			    bars[j].start - previous_end <= MERGE_MAX_GAP_MS) {
 				if (bars[j].end > chain.end)

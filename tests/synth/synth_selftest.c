@@ -269,8 +269,7 @@ static void check_mstx(const char *dir)
 				continue;
 			if (!number_of(&ts, field(event, "ts")) || !number_of(&dur, field(event, "dur")))
 				continue;
-			number_of(&pid, field(event, "pid"));
-			if (pid != target_pid) {
+			if (!number_of(&pid, field(event, "pid")) || pid != target_pid) {
 				if (!have_noise || ts < noise_min)
 					noise_min = ts;
 				have_noise = 1;
