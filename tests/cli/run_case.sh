@@ -10,6 +10,7 @@
 #   stderr: TEXT          a line of stderr must contain TEXT
 #   stderr-line: TEXT     a line of stderr must be exactly TEXT
 #   stderr-empty: yes     nothing at all on stderr
+#   stderr-lines: N       stderr has exactly N lines (no noise beside the expected ones)
 #   file: NAME            @OUT@/NAME must exist and be non-empty
 #   png: NAME WxH         @OUT@/NAME must be a PNG of that pixel size
 #   csv-rows: NAME N      @OUT@/NAME must hold N data rows
@@ -63,6 +64,10 @@ $(directives stderr-line)
 EOT
 if directives stderr-empty | grep -qx yes && [ -s "$work/stderr" ]; then
 	fail "stderr is not empty"
+fi
+want_lines=$(directives stderr-lines)
+if [ -n "$want_lines" ] && [ "$(wc -l <"$work/stderr")" -ne "$want_lines" ]; then
+	fail "stderr has $(wc -l <"$work/stderr") lines, want $want_lines"
 fi
 for name in $(directives file); do
 	[ -s "$out/$name" ] || fail "missing or empty output $name"
