@@ -78,33 +78,3 @@ rli_events *case_subpixel(void)
 	case_add(events, "decode", "worker", 3, 22500.0, 2500.0);
 	return events;
 }
-
-int case_render_png(const rli_timeline *timeline, const char *path)
-{
-	return case_render(&rli_png_backend, timeline, path);
-}
-
-int case_render(const rli_backend *backend, const rli_timeline *timeline, const char *path)
-{
-	rli_output *out = calloc(1, backend->output_size);
-	int error;
-
-	if (!out)
-		return RLI_ERROR;
-	out->backend = backend;
-	if ((error = rli_atomic_open(&out->file, path)) < 0)
-		goto done;
-	if ((error = backend->begin(out, timeline)) < 0)
-		goto done;
-	if ((error = backend->draw_timeline(out, timeline)) < 0)
-		goto done;
-	if ((error = backend->finish(out)) < 0)
-		goto done;
-	error = rli_atomic_commit(&out->file);
-done:
-	if (error < 0)
-		rli_atomic_abort(&out->file);
-	backend->destroy(out);
-	free(out);
-	return error;
-}

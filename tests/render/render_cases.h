@@ -16,9 +16,5 @@ rli_events *case_many_ranks(void);
 /* 100,000 bars thinner than a pixel in 4 rows, plus a few wide ones. */
 rli_events *case_subpixel(void);
 
-/* Renders with one back-end's table to path, as rli_render does (the registry is not linked). */
-struct rli_backend;
-int case_render(const struct rli_backend *backend, const rli_timeline *timeline, const char *path);
-int case_render_png(const rli_timeline *timeline, const char *path);
 
 #endif
