@@ -18,8 +18,6 @@
 typedef struct {
 	rli_discovery *discovery;
 	rli_strpool groups;
-	uint32_t *unit_group;
-	size_t group_capacity;
 	int worker_files; /* files the checker's worker_process_*.*.jsonl glob would match */
 } nvtx_walk;
 
@@ -56,23 +54,13 @@ static int visit(void *ctx, const rli_walk_entry *entry)
 	group = rli_strpool_intern(&walk->groups, first_dot + 1, (size_t)(second_dot - first_dot - 1));
 	if (group == RLI_STRPOOL_NONE)
 		return rli_error_oom();
-	if (walk->discovery->count > walk->group_capacity) {
-		size_t grown = walk->group_capacity ? walk->group_capacity * 2 : 16;
-		uint32_t *p = realloc(walk->unit_group, grown * sizeof(*p));
-		if (!p)
-			return rli_error_oom();
-		walk->unit_group = p;
-		walk->group_capacity = grown;
-	}
-	walk->unit_group[walk->discovery->count - 1] = group;
+	unit->group = group;
 	return 0;
 }
 
 int rli_nvtx_discover(rli_discovery *discovery, const char *root)
 {
 	nvtx_walk walk;
-	size_t n, k = 0;
-	rli_unit *sorted = NULL;
 	int error;
 
 	memset(&walk, 0, sizeof(walk));
@@ -84,24 +72,10 @@ int rli_nvtx_discover(rli_discovery *discovery, const char *root)
 	if (walk.worker_files == 0)
 		rli_notes_add(&discovery->structural, RLI_LOG_ERROR,
 			      "No worker_process_*.*.jsonl file found in: %s", root);
-	n = discovery->count;
-	if (n > 1) {
-		sorted = malloc(n * sizeof(*sorted));
-		if (!sorted) {
-			error = rli_error_oom();
-			goto done;
-		}
-		for (uint32_t g = 0; g < walk.groups.count; g++)
-			for (size_t i = 0; i < n; i++)
-				if (walk.unit_group[i] == g)
-					sorted[k++] = discovery->units[i];
-		memcpy(discovery->units, sorted, n * sizeof(*sorted));
-	}
+	error = rli_discovery_group(discovery);
 	if (discovery->structural.oom)
 		error = rli_error_oom();
 done:
-	free(sorted);
-	free(walk.unit_group);
 	rli_strpool_dispose(&walk.groups);
 	return error;
 }

@@ -58,6 +58,7 @@ typedef struct {
 	char *role;        /* mstx, torch: bar name and role */
 	char *tid;         /* nvtx: the PID from the file name */
 	int64_t rank;      /* mstx: from profiler_info_<N>.json; -1 otherwise */
+	uint32_t group;    /* torch, nvtx: units are parsed grouped, groups by first appearance */
 	char **info_files; /* mstx: profiler_info_*.json files to validate */
 	size_t info_count;
 
@@ -76,6 +77,12 @@ typedef struct {
 
 void rli_discovery_init(rli_discovery *discovery);
 void rli_discovery_dispose(rli_discovery *discovery);
+/*
+ * Orders the units by group (torch's role, NVTX's capture id), groups in order
+ * of first appearance and discovery order inside each, as the reference
+ * groups its data maps. Group ids must be first-appearance indices.
+ */
+int rli_discovery_group(rli_discovery *discovery);
 /* A zeroed unit at the end of the list, or NULL when out of memory. */
 rli_unit *rli_discovery_add(rli_discovery *discovery);
 

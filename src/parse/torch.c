@@ -21,8 +21,6 @@ typedef struct {
 	unsigned char *top_has_trace;
 	size_t top_count;
 	rli_strpool roles;
-	uint32_t *unit_group; /* per unit: its role's first-appearance index */
-	size_t group_capacity;
 } torch_walk;
 
 static int ends_with(const char *text, const char *suffix)
@@ -88,39 +86,8 @@ static int visit(void *ctx, const rli_walk_entry *entry)
 	group = rli_strpool_intern(&walk->roles, unit->role, strlen(unit->role));
 	if (group == RLI_STRPOOL_NONE)
 		return rli_error_oom();
-	if (walk->discovery->count > walk->group_capacity) {
-		size_t grown = walk->group_capacity ? walk->group_capacity * 2 : 16;
-		uint32_t *p = realloc(walk->unit_group, grown * sizeof(*p));
-		if (!p)
-			return rli_error_oom();
-		walk->unit_group = p;
-		walk->group_capacity = grown;
-	}
-	walk->unit_group[walk->discovery->count - 1] = group;
+	unit->group = group;
 	return 0;
-}
-
-/* Units grouped by role in order of first appearance, discovery order inside a group (stable). */
-static int group_units(rli_discovery *discovery, const uint32_t *group)
-{
-	size_t n = discovery->count, k = 0;
-	rli_unit *sorted;
-	uint32_t groups = 0;
-	if (n < 2)
-		return RLI_OK;
-	sorted = malloc(n * sizeof(*sorted));
-	if (!sorted)
-		return rli_error_oom();
-	for (size_t i = 0; i < n; i++)
-		if (group[i] + 1 > groups)
-			groups = group[i] + 1;
-	for (uint32_t g = 0; g < groups; g++)
-		for (size_t i = 0; i < n; i++)
-			if (group[i] == g)
-				sorted[k++] = discovery->units[i];
-	memcpy(discovery->units, sorted, n * sizeof(*sorted));
-	free(sorted);
-	return RLI_OK;
 }
 
 int rli_torch_discover(rli_discovery *discovery, const char *root)
@@ -155,7 +122,7 @@ int rli_torch_discover(rli_discovery *discovery, const char *root)
 	if (offenders)
 		rli_notes_add(&discovery->structural, RLI_LOG_ERROR,
 			      "The path '%s' has no prof_*.json.gz file", offenders);
-	error = group_units(discovery, walk.unit_group);
+	error = rli_discovery_group(discovery);
 	if (error == RLI_OK && discovery->structural.oom)
 		error = rli_error_oom();
 done:
@@ -164,7 +131,6 @@ done:
 		free(walk.top_dirs[i]);
 	free(walk.top_dirs);
 	free(walk.top_has_trace);
-	free(walk.unit_group);
 	rli_strpool_dispose(&walk.roles);
 	return error;
 }

@@ -246,6 +246,36 @@ void rli_discovery_dispose(rli_discovery *discovery)
 	memset(discovery, 0, sizeof(*discovery));
 }
 
+int rli_discovery_group(rli_discovery *discovery)
+{
+	size_t n = discovery->count, groups = 0;
+	size_t *next = NULL;
+	rli_unit *sorted = NULL;
+	for (size_t i = 0; i < n; i++)
+		if (discovery->units[i].group + (size_t)1 > groups)
+			groups = discovery->units[i].group + (size_t)1;
+	if (n < 2 || groups < 2)
+		return RLI_OK;
+	next = calloc(groups + 1, sizeof(*next));
+	sorted = malloc(n * sizeof(*sorted));
+	if (!next || !sorted) {
+		free(next);
+		free(sorted);
+		return rli_error_oom();
+	}
+	/* Counting sort: stable, so discovery order holds inside a group. */
+	for (size_t i = 0; i < n; i++)
+		next[discovery->units[i].group + 1]++;
+	for (size_t g = 0; g < groups; g++)
+		next[g + 1] += next[g];
+	for (size_t i = 0; i < n; i++)
+		sorted[next[discovery->units[i].group]++] = discovery->units[i];
+	memcpy(discovery->units, sorted, n * sizeof(*sorted));
+	free(next);
+	free(sorted);
+	return RLI_OK;
+}
+
 rli_unit *rli_discovery_add(rli_discovery *discovery)
 {
 	rli_unit *unit;
