@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <ftw.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -145,4 +146,14 @@ void fx_row(char *buffer, size_t size, const rli_events *events, size_t index)
 	rli_events_get(&e, events, index);
 	snprintf(buffer, size, "%s|%s|%s|%.17g|%.17g|%.17g|%lld|%s|%d", e.name, e.role, e.domain,
 		 e.start_ms, e.end_ms, e.duration_ms, (long long)e.rank_id, e.tid, e.tid_is_text);
+}
+
+char *fx_text(const char *fmt, ...)
+{
+	static char buffer[8192];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buffer, sizeof(buffer), fmt, ap);
+	va_end(ap);
+	return buffer;
 }

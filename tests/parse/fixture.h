@@ -16,6 +16,8 @@ void fx_write_bytes(const char *root, const char *relative, const void *data, si
 /* Writes text gzip-compressed; keep < 100 keeps only the first keep percent of the compressed bytes. */
 void fx_write_gz(const char *root, const char *relative, const char *text, int keep);
 void fx_mkdir(const char *root, const char *relative);
+/* printf into a static buffer (one at a time). */
+char *fx_text(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* root + "/" + relative, in a static buffer (one at a time). */
 const char *fx_path(const char *root, const char *relative);
 

@@ -2,20 +2,9 @@
 #include "harness.h"
 #include "fixture.h"
 
-#include <stdarg.h>
 
 static const char info_json[] = "{\"config\":{},\"start_info\":{},\"end_info\":{},"
 				"\"torch_npu_version\":\"2.7.1\",\"cann_version\":\"8.3\",\"rank_id\":0}";
-
-static char *text(const char *fmt, ...)
-{
-	static char buffer[8192];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(buffer, sizeof(buffer), fmt, ap);
-	va_end(ap);
-	return buffer;
-}
 
 /* Ranks 0..7 in three roles; several units share start times, so the merge order shows. */
 static void write_mstx_tree(const char *root)
@@ -28,8 +17,8 @@ static void write_mstx_tree(const char *root)
 				 "[{\"name\":\"process_name\",\"pid\":%d,\"tid\":0,\"ph\":\"M\",\"args\":{\"name\":\"Overlap Analysis\"}},"
 				 "{\"name\":\"Free\",\"pid\":%d,\"tid\":0,\"ph\":\"X\",\"ts\":\"%d\",\"dur\":%d,\"args\":{}}]",
 				 100 + rank, 100 + rank, 1000 * (rank % 3), 10 + role);
-			fx_write(root, text("%s/profiler_info_%d.json", dir, rank), info_json);
-			fx_write(root, text("%s/ASCEND_PROFILER_OUTPUT/trace_view.json", dir), trace);
+			fx_write(root, fx_text("%s/profiler_info_%d.json", dir, rank), info_json);
+			fx_write(root, fx_text("%s/ASCEND_PROFILER_OUTPUT/trace_view.json", dir), trace);
 		}
 	}
 }
@@ -40,7 +29,7 @@ static void write_torch_tree(const char *root)
 	for (int rank = 0; rank < 4; rank++) {
 		snprintf(name, sizeof(name), "role/prof_rank-%d.json.gz", rank);
 		fx_write_gz(root, name,
-			    text("{\"distributedInfo\":{\"backend\":\"nccl\",\"rank\":%d,\"world_size\":4},"
+			    fx_text("{\"distributedInfo\":{\"backend\":\"nccl\",\"rank\":%d,\"world_size\":4},"
 				 "\"traceEvents\":[{\"ph\":\"X\",\"name\":\"a\",\"pid\":1,\"tid\":1,\"ts\":%d,\"dur\":5}]}",
 				 rank, 1000 * rank),
 			    100);
@@ -53,7 +42,7 @@ static void write_nvtx_tree(const char *root)
 	for (int rank = 0; rank < 4; rank++) {
 		snprintf(name, sizeof(name), "worker_process_%d.1.jsonl", 500 + rank);
 		fx_write(root, name,
-			 text("{\"id\":1,\"table\":\"StringIds\",\"value\":\"step\"}\n"
+			 fx_text("{\"id\":1,\"table\":\"StringIds\",\"value\":\"step\"}\n"
 			      "{\"startTime\":1000000,\"table\":\"ANALYSIS_DETAILS\"}\n"
 			      "{\"name\":\"ENVIRONMENT_VARIABLE\",\"table\":\"META_DATA_CAPTURE\",\"value\":\"RANK=%d\"}\n"
 			      "{\"eventType\":60,\"start\":0,\"end\":1000000,\"textId\":1}\n",
@@ -165,18 +154,18 @@ static void test_detection(void)
 	options.log = fx_log_fn;
 	options.log_ctx = &log;
 	CHECK_INT(rli_parse(&events, &detected, root, &options), RLI_EINVALID);
-	CHECK_STR(rli_error_last(), text("nothing recognisable in %s: no *ascend_pt folder (mstx), no *.json.gz file "
+	CHECK_STR(rli_error_last(), fx_text("nothing recognisable in %s: no *ascend_pt folder (mstx), no *.json.gz file "
 					 "(torch), no worker_process_*.*.jsonl file (nvtx)", root));
 
 	write_torch_tree(fx_path(root, "t"));
 	CHECK_INT(rli_parse(&events, &detected, root, &options), RLI_OK);
 	CHECK_INT(detected, RLI_PROFILER_TORCH);
-	CHECK(fx_log_has(&log, text("INFO: detected torch profile: 4 input units in %s\n", root)));
+	CHECK(fx_log_has(&log, fx_text("INFO: detected torch profile: 4 input units in %s\n", root)));
 	rli_events_free(events);
 
 	write_nvtx_tree(fx_path(root, "n"));
 	CHECK_INT(rli_parse(&events, &detected, root, &options), RLI_EUSAGE);
-	CHECK_STR(rli_error_last(), text("%s holds several kinds of profile (0 *ascend_pt folders: mstx, 4 *.json.gz "
+	CHECK_STR(rli_error_last(), fx_text("%s holds several kinds of profile (0 *ascend_pt folders: mstx, 4 *.json.gz "
 					 "files: torch, 4 worker_process_*.*.jsonl files: nvtx); choose one with "
 					 "--profiler-type", root));
 	/* An explicit type ignores the other kinds. */

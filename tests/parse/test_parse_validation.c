@@ -2,7 +2,6 @@
 #include "harness.h"
 #include "fixture.h"
 
-#include <stdarg.h>
 
 static const char info_json[] = "{\"config\":{},\"start_info\":{},\"end_info\":{},"
 				"\"torch_npu_version\":\"2.7.1\",\"cann_version\":\"8.3\",\"rank_id\":0}";
@@ -17,16 +16,6 @@ static const char good_nvtx[] =
 	"{\"startTime\":1000000,\"table\":\"ANALYSIS_DETAILS\"}\n"
 	"{\"name\":\"ENVIRONMENT_VARIABLE\",\"table\":\"META_DATA_CAPTURE\",\"value\":\"RANK=0\"}\n"
 	"{\"eventType\":60,\"start\":0,\"end\":1000000,\"textId\":1}\n";
-
-static char *text(const char *fmt, ...)
-{
-	static char buffer[8192];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(buffer, sizeof(buffer), fmt, ap);
-	va_end(ap);
-	return buffer;
-}
 
 /* Parses root and checks the return code and the complete message. */
 static void expect(const char *root, rli_profiler profiler, int want_rc, const char *want_message, int line)
@@ -50,8 +39,8 @@ static void expect(const char *root, rli_profiler profiler, int want_rc, const c
 
 static void mstx_unit(const char *root, const char *dir, const char *trace)
 {
-	fx_write(root, text("%s/profiler_info_0.json", dir), info_json);
-	fx_write(root, text("%s/ASCEND_PROFILER_OUTPUT/trace_view.json", dir), trace);
+	fx_write(root, fx_text("%s/profiler_info_0.json", dir), info_json);
+	fx_write(root, fx_text("%s/ASCEND_PROFILER_OUTPUT/trace_view.json", dir), trace);
 }
 
 static void test_path_rules(void)
@@ -60,14 +49,14 @@ static void test_path_rules(void)
 	char missing[4096];
 	snprintf(missing, sizeof(missing), "%s/nope", root);
 	EXPECT(missing, RLI_PROFILER_MSTX, RLI_EINVALID,
-	       text("Data validation failed\n  - Source path is not a directory or does not exist: %s"
+	       fx_text("Data validation failed\n  - Source path is not a directory or does not exist: %s"
 		    "\n  - Source path does not exist: %s", missing, missing));
 	EXPECT(missing, RLI_PROFILER_AUTO, RLI_EINVALID,
-	       text("Data validation failed\n  - Source path is not a directory or does not exist: %s"
+	       fx_text("Data validation failed\n  - Source path is not a directory or does not exist: %s"
 		    "\n  - Source path does not exist: %s", missing, missing));
 	fx_write(root, "file", "x");
 	EXPECT(fx_path(root, "file"), RLI_PROFILER_NVTX, RLI_EINVALID,
-	       text("Data validation failed\n  - Source path is not a directory or does not exist: %s/file"
+	       fx_text("Data validation failed\n  - Source path is not a directory or does not exist: %s/file"
 		    "\n  - No worker_process_*.*.jsonl file found in: %s/file", root, root));
 	fx_remove(root);
 	free(root);
@@ -78,13 +67,13 @@ static void test_mstx_rules(void)
 	char *root = fx_tempdir();
 	char trace[4096];
 	EXPECT(root, RLI_PROFILER_MSTX, RLI_EINVALID,
-	       text("Data validation failed\n  - No *_ascend_pt path in %s", root));
+	       fx_text("Data validation failed\n  - No *_ascend_pt path in %s", root));
 
 	/* A folder without trace_view.json or profiler_info: the structural rules fail the run. */
 	fx_mkdir(root, "a/x_ascend_pt");
 	mstx_unit(root, "b/y_ascend_pt", good_trace);
 	EXPECT(root, RLI_PROFILER_MSTX, RLI_EINVALID,
-	       text("Data validation failed"
+	       fx_text("Data validation failed"
 		    "\n  - trace_view.json does not exist in: %s/a/x_ascend_pt/ASCEND_PROFILER_OUTPUT"
 		    "\n  - profiler_info_*.json does not exist in: %s/a/x_ascend_pt"
 		    "\n  - Missing trace_view.json in: %s/a/x_ascend_pt/ASCEND_PROFILER_OUTPUT",
@@ -93,21 +82,21 @@ static void test_mstx_rules(void)
 
 	snprintf(trace, sizeof(trace), "%s/b/y_ascend_pt/ASCEND_PROFILER_OUTPUT/trace_view.json", root);
 	fx_write(root, "b/y_ascend_pt/ASCEND_PROFILER_OUTPUT/trace_view.json", "");
-	EXPECT(root, RLI_PROFILER_MSTX, RLI_EINVALID, text("Data validation failed\n  - File is empty: %s", trace));
+	EXPECT(root, RLI_PROFILER_MSTX, RLI_EINVALID, fx_text("Data validation failed\n  - File is empty: %s", trace));
 	fx_write(root, "b/y_ascend_pt/ASCEND_PROFILER_OUTPUT/trace_view.json", "[ ]");
-	EXPECT(root, RLI_PROFILER_MSTX, RLI_EINVALID, text("Data validation failed\n  - File is empty: %s", trace));
+	EXPECT(root, RLI_PROFILER_MSTX, RLI_EINVALID, fx_text("Data validation failed\n  - File is empty: %s", trace));
 	fx_write(root, "b/y_ascend_pt/ASCEND_PROFILER_OUTPUT/trace_view.json", "[\n {\"ph\": \"X\",\n  \"name\"");
 	EXPECT(root, RLI_PROFILER_MSTX, RLI_EINVALID,
-	       text("Data validation failed\n  - Failed to parse JSON file %s: premature EOF at line 3, column 9", trace));
+	       fx_text("Data validation failed\n  - Failed to parse JSON file %s: premature EOF at line 3, column 9", trace));
 	fx_write(root, "b/y_ascend_pt/ASCEND_PROFILER_OUTPUT/trace_view.json", "[{\"ph\":\"X\"}, {\"ph\": X}]");
 	EXPECT(root, RLI_PROFILER_MSTX, RLI_EINVALID,
-	       text("Data validation failed\n  - File field is missing: {'name', 'pid', 'tid'} in FilePath: %s", trace));
+	       fx_text("Data validation failed\n  - File field is missing: {'name', 'pid', 'tid'} in FilePath: %s", trace));
 	fx_write(root, "b/y_ascend_pt/ASCEND_PROFILER_OUTPUT/trace_view.json", "[{\"ph\":\"X\",\"name\":1,\"pid\":1,\"tid\":1}, {\"ph\": X}]");
 	EXPECT(root, RLI_PROFILER_MSTX, RLI_EINVALID,
-	       text("Data validation failed\n  - Failed to parse JSON file %s: invalid char in json text at line 1, column 46", trace));
+	       fx_text("Data validation failed\n  - Failed to parse JSON file %s: invalid char in json text at line 1, column 46", trace));
 	fx_write(root, "b/y_ascend_pt/ASCEND_PROFILER_OUTPUT/trace_view.json", "{\"traceEvents\": []}");
 	EXPECT(root, RLI_PROFILER_MSTX, RLI_EINVALID,
-	       text("Data validation failed\n  - Failed to parse JSON file %s: expected a JSON array of trace events", trace));
+	       fx_text("Data validation failed\n  - Failed to parse JSON file %s: expected a JSON array of trace events", trace));
 	/* Deep nesting is refused, not recursed into. */
 	{
 		char deep[3000];
@@ -115,7 +104,7 @@ static void test_mstx_rules(void)
 		deep[2000] = '\0';
 		fx_write(root, "b/y_ascend_pt/ASCEND_PROFILER_OUTPUT/trace_view.json", deep);
 		EXPECT(root, RLI_PROFILER_MSTX, RLI_EINVALID,
-		       text("Data validation failed\n  - Failed to parse JSON file %s: nesting deeper than 512 levels at line 1, column 514", trace));
+		       fx_text("Data validation failed\n  - Failed to parse JSON file %s: nesting deeper than 512 levels at line 1, column 514", trace));
 	}
 	/* No usable events: the output check's message. */
 	fx_write(root, "b/y_ascend_pt/ASCEND_PROFILER_OUTPUT/trace_view.json",
@@ -127,15 +116,15 @@ static void test_mstx_rules(void)
 	fx_write(root, "b/y_ascend_pt/ASCEND_PROFILER_OUTPUT/trace_view.json", good_trace);
 	fx_write(root, "b/y_ascend_pt/profiler_info_0.json", "{\"config\": {}, \"rank_id\": 0}");
 	EXPECT(root, RLI_PROFILER_MSTX, RLI_EINVALID,
-	       text("Data validation failed\n  - File field is missing: {'start_info', 'end_info', 'torch_npu_version', "
+	       fx_text("Data validation failed\n  - File field is missing: {'start_info', 'end_info', 'torch_npu_version', "
 		    "'cann_version'} in FilePath: %s/b/y_ascend_pt/profiler_info_0.json", root));
 	fx_write(root, "b/y_ascend_pt/profiler_info_0.json", "{}");
 	EXPECT(root, RLI_PROFILER_MSTX, RLI_EINVALID,
-	       text("Data validation failed\n  - File is empty: %s/b/y_ascend_pt/profiler_info_0.json", root));
+	       fx_text("Data validation failed\n  - File is empty: %s/b/y_ascend_pt/profiler_info_0.json", root));
 	fx_write(root, "b/y_ascend_pt/profiler_info_0.json", info_json);
 	fx_write(root, "b/y_ascend_pt/profiler_metadata.json", "{\"role\": ");
 	EXPECT(root, RLI_PROFILER_MSTX, RLI_EINVALID,
-	       text("Data validation failed\n  - Failed to parse JSON file %s/b/y_ascend_pt/profiler_metadata.json: "
+	       fx_text("Data validation failed\n  - Failed to parse JSON file %s/b/y_ascend_pt/profiler_metadata.json: "
 		    "premature EOF at line 1, column 10", root));
 	fx_remove(fx_path(root, "b/y_ascend_pt/profiler_metadata.json"));
 	EXPECT(root, RLI_PROFILER_MSTX, RLI_OK, "");
@@ -155,7 +144,7 @@ static void test_mstx_rules(void)
 		CHECK_INT(rli_events_count(events), 1);
 		snprintf(line, sizeof(line), "ERROR: %s\n", failure);
 		CHECK(fx_log_has(&log, line));
-		CHECK_STR(rli_error_last(), text("Data validation failed\n  - %s", failure));
+		CHECK_STR(rli_error_last(), fx_text("Data validation failed\n  - %s", failure));
 		rli_events_free(events);
 		fx_log_reset(&log);
 	}
@@ -173,7 +162,7 @@ static void test_torch_rules(void)
 	fx_write_gz(root, "good/prof_rank-0_1.json.gz", good_torch, 100);
 	fx_write_gz(root, "nested/step_1/prof_rank-0_1.json.gz", good_torch, 100);
 	EXPECT(root, RLI_PROFILER_TORCH, RLI_EINVALID,
-	       text("Data validation failed\n  - The path '%s/empty_role; %s/other' has no prof_*.json.gz file", root, root));
+	       fx_text("Data validation failed\n  - The path '%s/empty_role; %s/other' has no prof_*.json.gz file", root, root));
 	fx_remove(fx_path(root, "empty_role"));
 	fx_remove(fx_path(root, "other"));
 	EXPECT(root, RLI_PROFILER_TORCH, RLI_OK, "");
@@ -197,34 +186,34 @@ static void test_torch_rules(void)
 		    "{\"ph\":\"X\",\"name\":\"a\",\"pid\":1,\"tid\":1,\"ts\":1000,\"dur\":5},\n"
 		    "{\"ph\":\"X\",\"name\":\"a\",\"pid\":1,\"tid\":1,\"ts\":\"1000\",\"dur\":5}]}", 100);
 	EXPECT(root, RLI_PROFILER_TORCH, RLI_EPARTIAL,
-	       text("Data validation failed\n  - Failed to parse JSON file %s: 'ts' of trace event 2 must be a number, "
+	       fx_text("Data validation failed\n  - Failed to parse JSON file %s: 'ts' of trace event 2 must be a number, "
 		    "got a string at line 3, column 49", file));
 	fx_write_gz(root, "good/prof_rank-0_1.json.gz",
 		    "{\"distributedInfo\":{\"rank\":0},\"traceEvents\":[]}", 100);
 	EXPECT(root, RLI_PROFILER_TORCH, RLI_EPARTIAL,
-	       text("Data validation failed\n  - The 'distributedInfo' field missing: {'world_size', 'backend'} in FilePath: %s"
+	       fx_text("Data validation failed\n  - The 'distributedInfo' field missing: {'world_size', 'backend'} in FilePath: %s"
 		    "\n  - The 'traceEvents' field is empty in FilePath: %s", file, file));
 	fx_write_gz(root, "good/prof_rank-0_1.json.gz",
 		    "{\"distributedInfo\":{\"backend\":\"nccl\",\"rank\":0,\"world_size\":1},"
 		    "\"traceEvents\":[{\"ph\":\"X\",\"name\":\"a\",\"pid\":1,\"tid\":1,\"ts\":1000,\"dur\":5},{\"ph\":\"X\",\"pid\":1}]}",
 		    100);
 	EXPECT(root, RLI_PROFILER_TORCH, RLI_EPARTIAL,
-	       text("Data validation failed\n  - The 'traceEvents' field missing: {'name', 'tid', 'ts'} in FilePath: %s", file));
+	       fx_text("Data validation failed\n  - The 'traceEvents' field missing: {'name', 'tid', 'ts'} in FilePath: %s", file));
 	fx_write_gz(root, "good/prof_rank-0_1.json.gz",
 		    "{\"distributedInfo\":{\"backend\":\"nccl\",\"rank\":1e30,\"world_size\":1},\"traceEvents\":[]}", 100);
 	EXPECT(root, RLI_PROFILER_TORCH, RLI_EPARTIAL,
-	       text("Data validation failed\n  - Failed to parse JSON file %s: 'rank' in 'distributedInfo' must be an "
+	       fx_text("Data validation failed\n  - Failed to parse JSON file %s: 'rank' in 'distributedInfo' must be an "
 		    "integer, got another number at line 1, column 49", file));
 	fx_write_gz(root, "good/prof_rank-0_1.json.gz", "{}", 100);
-	EXPECT(root, RLI_PROFILER_TORCH, RLI_EPARTIAL, text("Data validation failed\n  - File is empty: %s", file));
+	EXPECT(root, RLI_PROFILER_TORCH, RLI_EPARTIAL, fx_text("Data validation failed\n  - File is empty: %s", file));
 	fx_write_gz(root, "good/prof_rank-0_1.json.gz", "", 100);
-	EXPECT(root, RLI_PROFILER_TORCH, RLI_EPARTIAL, text("Data validation failed\n  - File is empty: %s", file));
+	EXPECT(root, RLI_PROFILER_TORCH, RLI_EPARTIAL, fx_text("Data validation failed\n  - File is empty: %s", file));
 	fx_write(root, "good/prof_rank-0_1.json.gz", "\x1f\x8b\x08\x00garbage that is not deflate");
 	{
 		rli_events *events = NULL;
 		int rc = fx_parse(&events, root, RLI_PROFILER_TORCH, NULL, 2, NULL);
 		CHECK_INT(rc, RLI_EPARTIAL);
-		CHECK(strstr(rli_error_last(), text("Failed to decompress %s: ", file)) != NULL);
+		CHECK(strstr(rli_error_last(), fx_text("Failed to decompress %s: ", file)) != NULL);
 		rli_events_free(events);
 	}
 	/* Only a negative rank: a warning, no rows, and the nested unit still parses. */
@@ -237,7 +226,7 @@ static void test_torch_rules(void)
 		int rc = fx_parse(&events, root, RLI_PROFILER_TORCH, NULL, 2, &log);
 		CHECK_INT(rc, RLI_OK);
 		CHECK_INT(rli_events_count(events), 1);
-		CHECK(fx_log_has(&log, text("WARN: Path %s: No valid distributedInfo for Analysis", file)));
+		CHECK(fx_log_has(&log, fx_text("WARN: Path %s: No valid distributedInfo for Analysis", file)));
 		rli_events_free(events);
 		fx_log_reset(&log);
 	}
@@ -261,38 +250,38 @@ static void test_nvtx_rules(void)
 	EXPECT(root, RLI_PROFILER_NVTX, RLI_OK, "");
 	fx_remove(fx_path(root, "sub"));
 	EXPECT(root, RLI_PROFILER_NVTX, RLI_EINVALID,
-	       text("Data validation failed\n  - No worker_process_*.*.jsonl file found in: %s", root));
+	       fx_text("Data validation failed\n  - No worker_process_*.*.jsonl file found in: %s", root));
 	fx_remove(fx_path(root, "notes.1.jsonl"));
 
 	fx_write(root, "worker_process_2.1.jsonl", good_nvtx);
 	snprintf(path, sizeof(path), "%s/worker_process_1.1.jsonl", root);
 	file = path;
 	fx_write(root, "worker_process_1.1.jsonl", "");
-	EXPECT(root, RLI_PROFILER_NVTX, RLI_EPARTIAL, text("Data validation failed\n  - JSONL file is empty: %s", file));
+	EXPECT(root, RLI_PROFILER_NVTX, RLI_EPARTIAL, fx_text("Data validation failed\n  - JSONL file is empty: %s", file));
 	fx_write(root, "worker_process_1.1.jsonl", "\n  \n{\"table\":\"x\"}\n");
 	EXPECT(root, RLI_PROFILER_NVTX, RLI_EPARTIAL,
-	       text("Data validation failed\n  - No 'startTime' found in file: %s"
+	       fx_text("Data validation failed\n  - No 'startTime' found in file: %s"
 		    "\n  - No 'eventType' which equals to 60 found in file: %s", file, file));
 	fx_write(root, "worker_process_1.1.jsonl", "{\"startTime\":1}\n{\"eventType\":60,\"end\":1}\n");
 	EXPECT(root, RLI_PROFILER_NVTX, RLI_EPARTIAL,
-	       text("Data validation failed\n  - File field is missing: ['start', 'textId'] in FilePath: %s", file));
+	       fx_text("Data validation failed\n  - File field is missing: ['start', 'textId'] in FilePath: %s", file));
 	fx_write(root, "worker_process_1.1.jsonl", "{\"startTime\":1}\n\n  {\"eventType\":60,, \"end\":1}\n");
 	EXPECT(root, RLI_PROFILER_NVTX, RLI_EPARTIAL,
-	       text("Data validation failed\n  - Failed to parse JSON file %s: invalid object key (must be a string)"
+	       fx_text("Data validation failed\n  - Failed to parse JSON file %s: invalid object key (must be a string)"
 		    " at line 3, column 19", file));
 	fx_write(root, "worker_process_1.1.jsonl", "{\"startTime\":1}\n[1, 2]\n");
 	EXPECT(root, RLI_PROFILER_NVTX, RLI_EPARTIAL,
-	       text("Data validation failed\n  - Failed to parse JSON file %s: expected a JSON object at line 2, column 2", file));
+	       fx_text("Data validation failed\n  - Failed to parse JSON file %s: expected a JSON object at line 2, column 2", file));
 	fx_write(root, "worker_process_1.1.jsonl", "{\"startTime\":1}\n{\"a\":1} {\"b\":2}\n");
 	EXPECT(root, RLI_PROFILER_NVTX, RLI_EPARTIAL,
-	       text("Data validation failed\n  - Failed to parse JSON file %s: trailing garbage at line 2, column 9", file));
+	       fx_text("Data validation failed\n  - Failed to parse JSON file %s: trailing garbage at line 2, column 9", file));
 	fx_write(root, "worker_process_1.1.jsonl",
 		 "{\"id\":1,\"table\":\"StringIds\",\"value\":\"step\"}\n"
 		 "{\"startTime\":\"1000\",\"table\":\"ANALYSIS_DETAILS\"}\n"
 		 "{\"name\":\"ENVIRONMENT_VARIABLE\",\"table\":\"META_DATA_CAPTURE\",\"value\":\"RANK=0\"}\n"
 		 "{\"eventType\":60,\"start\":0,\"end\":1000000,\"textId\":1}\n");
 	EXPECT(root, RLI_PROFILER_NVTX, RLI_EPARTIAL,
-	       text("Data validation failed\n  - Failed to parse JSON file %s: 'startTime' must be a number, got a string at line 2", file));
+	       fx_text("Data validation failed\n  - Failed to parse JSON file %s: 'startTime' must be a number, got a string at line 2", file));
 	fx_remove(root);
 	free(root);
 }
