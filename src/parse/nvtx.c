@@ -192,7 +192,12 @@ typedef struct {
 	int oom;
 	/* One parser for the whole file (see read_shared): anything but one object per line leaves it. */
 	int shared;
-	int values_on_line;
+	const unsigned char *chunk; /* what the shared parser is being fed, starting at file offset chunk_at */
+	off_t chunk_at;
+	size_t scanned;             /* chunk bytes whose newlines are counted in line */
+	off_t line_at;              /* file offset where line `line` starts */
+	int pending;                /* an object ended on this line; it counts once the line ends */
+	int stopped;                /* line_done failed inside a callback */
 } nvtx_ctx;
 
 static void short_set(short_value *v, int kind, const char *text, size_t length)
@@ -326,12 +331,44 @@ static int nvtx_key(void *ctx, const unsigned char *key, size_t length)
 	return 1;
 }
 
+static int line_done(nvtx_ctx *n);
+
+/*
+ * The shared parser's line keeping: counts the newlines of the chunk up to `to`. The first one
+ * after an object ends its line, which then counts (line_done), so an object is taken only once
+ * its line is known to hold nothing else. -1 when line_done failed.
+ */
+static int shared_advance(nvtx_ctx *n, size_t to)
+{
+	const unsigned char *p = n->chunk + n->scanned, *end = n->chunk + to;
+	while (p < end && (p = memchr(p, '\n', (size_t)(end - p))) != NULL) {
+		if (n->pending) {
+			n->pending = 0;
+			if (line_done(n) < 0) {
+				n->stopped = 1;
+				return -1;
+			}
+		}
+		p++;
+		n->line++;
+		n->line_at = n->chunk_at + (off_t)(p - n->chunk);
+	}
+	n->scanned = to;
+	return 0;
+}
+
 static int nvtx_open(nvtx_ctx *n, int is_map)
 {
 	if (n->json.depth == 0) {
-		/* The shared parser gives way on a second value or a non-object; the line is then read alone. */
-		if (n->shared && (n->values_on_line++ || !is_map))
+		/*
+		 * The shared parser gives way on a second value on a line or a non-object; the line is
+		 * then read alone. yajl has just consumed the '{', so the bytes before it are known.
+		 */
+		if (n->shared && (shared_advance(n, yajl_get_bytes_consumed(n->json.handle)) < 0 ||
+				  n->pending || !is_map))
 			return 0;
+		if (n->shared)
+			line_reset(n);
 		if (!is_map)
 			return rli_json_stop(&n->json, "expected a JSON object");
 		n->line_is_object = 1;
@@ -350,6 +387,14 @@ static int nvtx_close(void *ctx)
 {
 	nvtx_ctx *n = ctx;
 	rli_json_leave(&n->json);
+	if (n->shared && n->json.depth == 0) {
+		/* yajl has just consumed the '}': an object that went on past its line is not ours. */
+		size_t at = yajl_get_bytes_consumed(n->json.handle);
+		if (memchr(n->chunk + n->scanned, '\n', at - n->scanned))
+			return 0;
+		n->scanned = at;
+		n->pending = 1;
+	}
 	return 1;
 }
 
@@ -605,16 +650,18 @@ done:
 
 /*
  * The fast reading: one parser for the whole file (yajl_allow_multiple_values, as a stream of
- * values), fed a line at a time with its newline, so each line's callbacks run as they would with
- * a parser of its own, minus a parser's setup per line. A line counts only when it held exactly
- * one object: on anything else (a parse error, a second value, a non-object, a value that goes
- * on past its line) *resume is where that line starts and 1 is returned, for read_lines_alone
- * to read from there and say exactly what is wrong. 0 at the end of the file, -1 on failure.
+ * values), fed whole chunks. The callbacks keep the line count from yajl's position at each
+ * object's '{' and '}', and an object counts (line_done) only when its line has ended with
+ * nothing else on it, so the result is what a parser per line gives, minus the cost of a
+ * parse call per line. A line holding anything but exactly one object (a parse error, a second
+ * value, a non-object, an object that goes on past its line) stops it: *resume is then where
+ * the first line not yet counted starts, and 1 is returned, for read_lines_alone to read from
+ * there and say exactly what is wrong. 0 at the end of the file, -1 on failure.
  */
 static int read_shared(nvtx_ctx *n, int fd, unsigned char *buffer, off_t *resume)
 {
-	off_t chunk_at = 0, line_at = 0;
-	int in_line = 0, result = 1;
+	off_t chunk_at = 0;
+	int result = 1;
 
 	if (rli_json_open(&n->json, &nvtx_callbacks, n, 1) < 0) {
 		n->unit->status = RLI_ERROR;
@@ -622,9 +669,11 @@ static int read_shared(nvtx_ctx *n, int fd, unsigned char *buffer, off_t *resume
 	}
 	yajl_config(n->json.handle, yajl_allow_multiple_values, 1);
 	n->shared = 1;
+	n->line_at = 0;
+	n->pending = 0;
+	n->stopped = 0;
 	for (;;) {
 		ssize_t got = read(fd, buffer, RLI_PARSE_CHUNK);
-		size_t at = 0;
 		if (got < 0 && errno == EINTR)
 			continue;
 		if (got < 0) {
@@ -634,42 +683,26 @@ static int read_shared(nvtx_ctx *n, int fd, unsigned char *buffer, off_t *resume
 		}
 		if (got == 0)
 			break;
-		while (at < (size_t)got) {
-			const unsigned char *nl = memchr(buffer + at, '\n', (size_t)got - at);
-			size_t end = nl ? (size_t)(nl - buffer) : (size_t)got;
-			if (!in_line) {
-				while (at < end && isspace(buffer[at]))
-					at++;
-				if (at < end) {
-					line_reset(n);
-					n->values_on_line = 0;
-					in_line = 1;
-				}
-			}
-			/* The newline goes in too: it ends a number or word left open at the end of the line. */
-			if (in_line && yajl_parse(n->json.handle, buffer + at, end + (nl != NULL) - at) != yajl_status_ok)
-				goto resume;
-			if (!nl)
-				break;
-			if (in_line) {
-				if (n->values_on_line != 1 || n->json.depth != 0)
-					goto resume;
-				in_line = 0;
-				if (line_done(n) < 0) {
-					result = -1;
-					goto done;
-				}
-			}
-			at = end + 1;
-			n->line++;
-			line_at = chunk_at + (off_t)at;
+		n->chunk = buffer;
+		n->chunk_at = chunk_at;
+		n->scanned = 0;
+		if (yajl_parse(n->json.handle, buffer, (size_t)got) != yajl_status_ok)
+			goto stopped;
+		if (n->json.depth > 0) {
+			/* An object open across the chunk's end may not cross a newline either. */
+			if (memchr(buffer + n->scanned, '\n', (size_t)got - n->scanned))
+				goto stopped;
+		} else if (shared_advance(n, (size_t)got) < 0) {
+			goto stopped;
 		}
 		chunk_at += got;
 	}
-	if (in_line) {
-		if (yajl_complete_parse(n->json.handle) != yajl_status_ok || n->values_on_line != 1 ||
-		    n->json.depth != 0)
-			goto resume;
+	n->chunk = NULL;
+	if (yajl_complete_parse(n->json.handle) != yajl_status_ok || n->json.depth != 0)
+		goto stopped;
+	/* The last line needs no newline. */
+	if (n->pending) {
+		n->pending = 0;
 		if (line_done(n) < 0) {
 			result = -1;
 			goto done;
@@ -677,8 +710,12 @@ static int read_shared(nvtx_ctx *n, int fd, unsigned char *buffer, off_t *resume
 	}
 	result = 0;
 	goto done;
-resume:
-	*resume = line_at;
+stopped:
+	if (n->stopped) {
+		result = -1;
+		goto done;
+	}
+	*resume = n->line_at;
 	result = 1;
 done:
 	if (result < 0 && n->oom)
