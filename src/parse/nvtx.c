@@ -194,7 +194,8 @@ typedef struct {
 	int shared;
 	const unsigned char *chunk; /* what the shared parser is being fed, starting at file offset chunk_at */
 	off_t chunk_at;
-	size_t scanned;             /* chunk bytes whose newlines are counted in line */
+	size_t chunk_length;
+	size_t next_newline;        /* the first newline not yet counted in line (chunk_length: none) */
 	off_t line_at;              /* file offset where line `line` starts */
 	int pending;                /* an object ended on this line; it counts once the line ends */
 	int stopped;                /* line_done failed inside a callback */
@@ -338,10 +339,16 @@ static int line_done(nvtx_ctx *n);
  * after an object ends its line, which then counts (line_done), so an object is taken only once
  * its line is known to hold nothing else. -1 when line_done failed.
  */
+static void find_next_newline(nvtx_ctx *n, size_t from)
+{
+	const unsigned char *p =
+		from < n->chunk_length ? memchr(n->chunk + from, '\n', n->chunk_length - from) : NULL;
+	n->next_newline = p ? (size_t)(p - n->chunk) : n->chunk_length;
+}
+
 static int shared_advance(nvtx_ctx *n, size_t to)
 {
-	const unsigned char *p = n->chunk + n->scanned, *end = n->chunk + to;
-	while (p < end && (p = memchr(p, '\n', (size_t)(end - p))) != NULL) {
+	while (n->next_newline < to) {
 		if (n->pending) {
 			n->pending = 0;
 			if (line_done(n) < 0) {
@@ -349,11 +356,10 @@ static int shared_advance(nvtx_ctx *n, size_t to)
 				return -1;
 			}
 		}
-		p++;
 		n->line++;
-		n->line_at = n->chunk_at + (off_t)(p - n->chunk);
+		n->line_at = n->chunk_at + (off_t)n->next_newline + 1;
+		find_next_newline(n, n->next_newline + 1);
 	}
-	n->scanned = to;
 	return 0;
 }
 
@@ -389,10 +395,8 @@ static int nvtx_close(void *ctx)
 	rli_json_leave(&n->json);
 	if (n->shared && n->json.depth == 0) {
 		/* yajl has just consumed the '}': an object that went on past its line is not ours. */
-		size_t at = yajl_get_bytes_consumed(n->json.handle);
-		if (memchr(n->chunk + n->scanned, '\n', at - n->scanned))
+		if (n->next_newline < yajl_get_bytes_consumed(n->json.handle))
 			return 0;
-		n->scanned = at;
 		n->pending = 1;
 	}
 	return 1;
@@ -685,12 +689,13 @@ static int read_shared(nvtx_ctx *n, int fd, unsigned char *buffer, off_t *resume
 			break;
 		n->chunk = buffer;
 		n->chunk_at = chunk_at;
-		n->scanned = 0;
+		n->chunk_length = (size_t)got;
+		find_next_newline(n, 0);
 		if (yajl_parse(n->json.handle, buffer, (size_t)got) != yajl_status_ok)
 			goto stopped;
 		if (n->json.depth > 0) {
 			/* An object open across the chunk's end may not cross a newline either. */
-			if (memchr(buffer + n->scanned, '\n', (size_t)got - n->scanned))
+			if (n->next_newline < (size_t)got)
 				goto stopped;
 		} else if (shared_advance(n, (size_t)got) < 0) {
 			goto stopped;
