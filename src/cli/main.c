@@ -1,6 +1,7 @@
 /* main.c: the rl-insight command: parse, export, lay out, render, and an honest exit status. */
 #include "args.h"
 #include "common/atomic_file.h"
+#include "common/strutil.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -78,20 +79,11 @@ static int exit_status(int code)
 	return code < 0 && code >= RLI_EPARTIAL ? -code : (code < 0 ? 1 : 0);
 }
 
-static char *join_path(const char *dir, const char *file)
-{
-	size_t len = strlen(dir) + strlen(file) + 2;
-	char *path = malloc(len);
-	if (path)
-		snprintf(path, len, "%s/%s", dir, file);
-	return path;
-}
-
 /* Writes one output file into the output folder; returns a library code. */
 static int write_export(console *c, const rli_events *events, rli_export_format format,
 			const char *out_dir, const char *file_name)
 {
-	char *path = join_path(out_dir, file_name);
+	char *path = rli_path_join(out_dir, file_name);
 	int error;
 	if (!path)
 		return RLI_ERROR;
@@ -121,7 +113,7 @@ static int render_all(console *c, const cli_request *request, const rli_events *
 
 	for (int i = 0; i < request->vis_count; i++) {
 		const char *name = request->vis_types[i];
-		char *path = join_path(request->output_path, rli_backend_file_name(name));
+		char *path = rli_path_join(request->output_path, rli_backend_file_name(name));
 		char what[64];
 		if (!path) {
 			worst = RLI_ERROR;

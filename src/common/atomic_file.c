@@ -2,6 +2,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "atomic_file.h"
 #include "error.h"
+#include "strutil.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -13,12 +14,7 @@ static char *temp_name_for(const char *path)
 {
 	const char *slash = strrchr(path, '/');
 	size_t dir_len = slash ? (size_t)(slash - path) + 1 : 0;
-	const char *base = path + dir_len;
-	size_t size = strlen(path) + 16;
-	char *name = malloc(size);
-	if (name)
-		snprintf(name, size, "%.*s.%s.XXXXXX", (int)dir_len, path, base);
-	return name;
+	return rli_strfmt("%.*s.%s.XXXXXX", (int)dir_len, path, path + dir_len);
 }
 
 int rli_atomic_open(rli_atomic_file *file, const char *path)

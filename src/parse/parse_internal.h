@@ -4,6 +4,7 @@
 
 #include "rl_insight.h"
 #include "common/error.h"
+#include "common/strutil.h"
 #include "events/events.h"
 
 #include <stddef.h>
@@ -98,14 +99,9 @@ void rli_nvtx_parse_unit(rli_unit *unit);
 
 /* ---- helpers ---------------------------------------------------------- */
 
-/* Joins two path parts with one '/'; NULL when out of memory. */
-char *rli_path_join(const char *dir, const char *name);
 /* The last component of path (no trailing slash), newly allocated. */
 char *rli_path_base(const char *path);
 /* The name a folder goes by: its last component, or its real name for ".", ".." or "/". */
 char *rli_dir_label(const char *path);
-char *rli_strdup(const char *text);
-/* Allocated printf; NULL when out of memory. */
-char *rli_strfmt(const char *fmt, ...) RLI_PRINTF(1, 2);
 
 #endif
