@@ -44,24 +44,18 @@ status=$?
 want=$(directives exit)
 [ "$status" = "${want:-0}" ] || fail "exit status $status, want ${want:-0}"
 
-while IFS= read -r text; do
-	[ -n "$text" ] || continue
-	grep -qF -- "$(expand "$text")" "$work/stdout" || fail "stdout lacks: $text"
-done <<EOT
-$(directives stdout)
+# expect DIRECTIVE FILE GREP-FLAGS: each of the case's DIRECTIVE lines must match in FILE.
+expect() {
+	while IFS= read -r text; do
+		[ -n "$text" ] || continue
+		grep -q"$3" -- "$(expand "$text")" "$2" || fail "$(basename "$2") lacks ($1): $text"
+	done <<EOT
+$(directives "$1")
 EOT
-while IFS= read -r text; do
-	[ -n "$text" ] || continue
-	grep -qF -- "$(expand "$text")" "$work/stderr" || fail "stderr lacks: $text"
-done <<EOT
-$(directives stderr)
-EOT
-while IFS= read -r text; do
-	[ -n "$text" ] || continue
-	grep -qxF -- "$(expand "$text")" "$work/stderr" || fail "stderr lacks the line: $text"
-done <<EOT
-$(directives stderr-line)
-EOT
+}
+expect stdout "$work/stdout" F
+expect stderr "$work/stderr" F
+expect stderr-line "$work/stderr" xF
 if directives stderr-empty | grep -qx yes && [ -s "$work/stderr" ]; then
 	fail "stderr is not empty"
 fi
