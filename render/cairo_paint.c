@@ -102,7 +102,6 @@ typedef struct {
 	double lod_per_unit;     /* columns per page unit */
 	double lod_origin;       /* first column, in columns from the page's left edge */
 	rli_lod_columns lod;
-	cairo_surface_t *strip;  /* one premultiplied pixel per column, painted stretched */
 	PangoContext *text;
 } painter;
 
@@ -183,44 +182,70 @@ static void draw_grid(painter *p)
 	cairo_stroke(cr);
 }
 
-/* Paints the columns [lo, hi) of the coverage as one stretched strip of alpha = coverage. */
-static void draw_coverage(painter *p, rli_color color, double top, double height)
+/*
+ * cairo image surfaces stop at 32767 pixels a side, so a coverage row wider
+ * than that (a 20,000-point PDF at 4 columns a point) is painted in pieces.
+ */
+#define STRIP_MAX_COLUMNS 32767
+
+/*
+ * Paints the columns [lo, hi) of the coverage as stretched strips of alpha =
+ * coverage. Each strip is a new surface, painted once and released: a PDF
+ * surface keeps a snapshot of every image it was given until the page ends,
+ * and cairo forbids writing to an image while such a snapshot exists.
+ */
+static int draw_coverage(painter *p, rli_color color, double top, double height)
 {
 	rli_lod_columns *lod = &p->lod;
 	size_t lo = lod->touched_lo, hi = lod->touched_hi;
-	unsigned char *data;
 	double column_width = p->scale / p->lod_per_unit;
+	int error = RLI_OK;
 
-	if (hi <= lo || !(height > 0.0))
-		return;
-	cairo_surface_flush(p->strip);
-	data = cairo_image_surface_get_data(p->strip);
-	for (size_t c = lo; c < hi; c++) {
-		double coverage = lod->coverage[c] > 1.0 ? 1.0 : lod->coverage[c];
-		uint32_t a = (uint32_t)lround(coverage * 255.0);
-		uint32_t r = (((color >> 16) & 0xFF) * a + 127) / 255;
-		uint32_t g = (((color >> 8) & 0xFF) * a + 127) / 255;
-		uint32_t b = ((color & 0xFF) * a + 127) / 255;
-		((uint32_t *)(void *)data)[c] = a << 24 | r << 16 | g << 8 | b;
+	if (hi <= lo || !(height > 0.0)) {
+		rli_lod_clear(lod);
+		return RLI_OK;
 	}
-	cairo_surface_mark_dirty(p->strip);
+	for (size_t first = lo; first < hi && error == RLI_OK; first += STRIP_MAX_COLUMNS) {
+		size_t count = hi - first < STRIP_MAX_COLUMNS ? hi - first : STRIP_MAX_COLUMNS;
+		cairo_surface_t *strip = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, (int)count, 1);
+		uint32_t *pixels;
 
-	cairo_save(p->cr);
-	cairo_translate(p->cr, p->lod_origin * column_width, top);
-	cairo_scale(p->cr, column_width, height);
-	cairo_set_source_surface(p->cr, p->strip, 0, 0);
-	cairo_pattern_set_filter(cairo_get_source(p->cr), CAIRO_FILTER_NEAREST);
-	cairo_rectangle(p->cr, (double)lo, 0, (double)(hi - lo), 1);
-	cairo_fill(p->cr);
-	cairo_restore(p->cr);
+		if (cairo_surface_status(strip) != CAIRO_STATUS_SUCCESS) {
+			error = rli_error_set(RLI_ERROR, "cannot allocate a %zu-column coverage strip: %s",
+					      count, cairo_status_to_string(cairo_surface_status(strip)));
+			cairo_surface_destroy(strip);
+			break;
+		}
+		pixels = (uint32_t *)(void *)cairo_image_surface_get_data(strip);
+		for (size_t c = 0; c < count; c++) {
+			double coverage = fmin(lod->coverage[first + c], 1.0);
+			uint32_t a = (uint32_t)lround(coverage * 255.0);
+			uint32_t r = (((color >> 16) & 0xFF) * a + 127) / 255;
+			uint32_t g = (((color >> 8) & 0xFF) * a + 127) / 255;
+			uint32_t b = ((color & 0xFF) * a + 127) / 255;
+			pixels[c] = a << 24 | r << 16 | g << 8 | b;
+		}
+		cairo_surface_mark_dirty(strip);
 
-	memset(data + lo * 4, 0, (hi - lo) * 4);
-	cairo_surface_mark_dirty(p->strip);
+		cairo_save(p->cr);
+		cairo_translate(p->cr, (p->lod_origin + (double)first) * column_width, top);
+		cairo_scale(p->cr, column_width, height);
+		cairo_set_source_surface(p->cr, strip, 0, 0);
+		cairo_pattern_set_filter(cairo_get_source(p->cr), CAIRO_FILTER_NEAREST);
+		cairo_rectangle(p->cr, 0, 0, (double)count, 1);
+		cairo_fill(p->cr);
+		cairo_restore(p->cr);
+		cairo_surface_destroy(strip);
+		if (cairo_status(p->cr) != CAIRO_STATUS_SUCCESS)
+			error = rli_error_set(RLI_ERROR, "drawing the timeline failed: %s",
+					      cairo_status_to_string(cairo_status(p->cr)));
+	}
 	rli_lod_clear(lod);
+	return error;
 }
 
 /* One run: the bars of one series in one row, in start order. */
-static void draw_run(painter *p, size_t first, size_t last, double top, double height)
+static int draw_run(painter *p, size_t first, size_t last, double top, double height)
 {
 	const rli_timeline *t = p->timeline;
 	cairo_t *cr = p->cr;
@@ -264,35 +289,37 @@ static void draw_run(painter *p, size_t first, size_t last, double top, double h
 		cairo_new_path(cr);
 	}
 	rli_lod_flush(&p->lod);
-	draw_coverage(p, color, top, height);
+	return draw_coverage(p, color, top, height);
 }
 
-static void draw_bars(painter *p, size_t row_begin, size_t row_end)
+static int draw_bars(painter *p)
 {
 	const rli_timeline *t = p->timeline;
 	cairo_t *cr = p->cr;
+	int error = RLI_OK;
 
 	cairo_save(cr);
 	cairo_rectangle(cr, t->plot.x * p->scale, t->plot.y * p->scale, t->plot.w * p->scale,
 			t->plot.h * p->scale);
 	cairo_clip(cr);
-	for (size_t r = row_begin; r < row_end; r++) {
+	for (size_t r = 0; r < t->row_count && error == RLI_OK; r++) {
 		double centre = t->plot.y + ((double)r + 0.5) * t->row_pitch;
 		double top = (centre - t->bar_thickness / 2) * p->scale;
 		double height = t->bar_thickness * p->scale;
 		size_t b = t->row_first_bar[r], end = t->row_first_bar[r + 1];
-		while (b < end) {
+		while (b < end && error == RLI_OK) {
 			size_t run_end = b + 1;
 			while (run_end < end && t->bar_series[run_end] == t->bar_series[b])
 				run_end++;
-			draw_run(p, b, run_end, top, height);
+			error = draw_run(p, b, run_end, top, height);
 			b = run_end;
 		}
 	}
 	cairo_restore(cr);
+	return error;
 }
 
-static void draw_decorations(painter *p, size_t row_begin, size_t row_end)
+static void draw_decorations(painter *p)
 {
 	const rli_timeline *t = p->timeline;
 	cairo_t *cr = p->cr;
@@ -311,7 +338,7 @@ static void draw_decorations(painter *p, size_t row_begin, size_t row_end)
 		};
 		draw_text(p, &tick);
 	}
-	for (size_t r = row_begin; r < row_end; r++)
+	for (size_t r = 0; r < t->row_count; r++)
 		draw_text(p, &t->row_labels[r]);
 	draw_text(p, &t->title);
 	draw_text(p, &t->x_title);
@@ -332,15 +359,10 @@ static void draw_decorations(painter *p, size_t row_begin, size_t row_end)
 int rli_cairo_paint(cairo_t *cr, const rli_timeline *timeline, const rli_paint_options *options)
 {
 	painter p = { 0 };
-	size_t row_begin = options->row_begin, row_end = options->row_end;
 	double right;
 	size_t columns;
 	int error;
 
-	if (!row_end || row_end > timeline->row_count)
-		row_end = timeline->row_count;
-	if (row_begin > row_end)
-		row_begin = row_end;
 	p.cr = cr;
 	p.timeline = timeline;
 	p.scale = options->scale;
@@ -355,12 +377,6 @@ int rli_cairo_paint(cairo_t *cr, const rli_timeline *timeline, const rli_paint_o
 		return error;
 	if ((error = rli_lod_init(&p.lod, columns)) < 0)
 		goto done;
-	p.strip = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, (int)columns, 1);
-	if (cairo_surface_status(p.strip) != CAIRO_STATUS_SUCCESS) {
-		error = rli_error_set(RLI_ERROR, "cannot allocate the level-of-detail strip: %s",
-				      cairo_status_to_string(cairo_surface_status(p.strip)));
-		goto done;
-	}
 
 	cairo_save(cr);
 	set_color(cr, timeline->background, 1.0);
@@ -370,10 +386,13 @@ int rli_cairo_paint(cairo_t *cr, const rli_timeline *timeline, const rli_paint_o
 	cairo_save(cr);
 	cairo_set_antialias(cr, CAIRO_ANTIALIAS_DEFAULT);
 	draw_grid(&p);
-	draw_bars(&p, row_begin, row_end);
-	draw_decorations(&p, row_begin, row_end);
+	error = draw_bars(&p);
+	if (error == RLI_OK)
+		draw_decorations(&p);
 	cairo_restore(cr);
 
+	if (error < 0)
+		goto done;
 	if (cairo_status(cr) != CAIRO_STATUS_SUCCESS)
 		error = rli_error_set(RLI_ERROR, "drawing the timeline failed: %s",
 				      cairo_status_to_string(cairo_status(cr)));
@@ -381,8 +400,6 @@ int rli_cairo_paint(cairo_t *cr, const rli_timeline *timeline, const rli_paint_o
 		error = RLI_OK;
 
 done:
-	if (p.strip)
-		cairo_surface_destroy(p.strip);
 	rli_lod_dispose(&p.lod);
 	g_object_unref(p.text);
 	return error;

@@ -16,8 +16,6 @@ typedef struct {
 	 * pixel), PDF: a finer grid than any printer shows.
 	 */
 	double lod_columns_per_unit;
-	/* Rows [row_begin, row_end) are drawn with their labels; row_end 0 means every row. */
-	size_t row_begin, row_end;
 } rli_paint_options;
 
 /* Paints background, grid, bars, axes, titles and legend. RLI_ERROR on a cairo or font failure. */
