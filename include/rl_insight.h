@@ -33,8 +33,9 @@ const char *rli_error_last(void);
 typedef enum {
 	RLI_LOG_ERROR = 0,
 	RLI_LOG_WARN = 1,
-	RLI_LOG_INFO = 2,
-	RLI_LOG_DEBUG = 3
+	RLI_LOG_NOTICE = 2, /* worth a line on an ordinary run: what was detected */
+	RLI_LOG_INFO = 3,   /* details for -v */
+	RLI_LOG_DEBUG = 4
 } rli_log_level;
 
 /* Receives one complete line (no trailing newline). Called from one thread at a time. */
@@ -99,23 +100,58 @@ typedef struct {
 int rli_parse(rli_events **out, rli_profiler *detected,
 	      const char *input_path, const rli_parse_options *options);
 
+/* ---- output sets ------------------------------------------------------ */
+
+/*
+ * The files of one run. Each output is written and synced under a temporary
+ * name in its folder; rli_output_set_commit renames them all into place once
+ * every one has succeeded, and rli_output_set_free removes whatever was not
+ * committed, so a failed run leaves no file and no partial set. Opaque.
+ */
+typedef struct rli_output_set rli_output_set;
+
+int rli_output_set_new(rli_output_set **out);
+/* Renames every file into place; on a failure the files not yet renamed are removed. */
+int rli_output_set_commit(rli_output_set *set);
+size_t rli_output_set_count(const rli_output_set *set);
+/* The final path of file index (NULL past the end); *bytes, if not NULL, its size. */
+const char *rli_output_set_path(const rli_output_set *set, size_t index, uint64_t *bytes);
+/* Removes the files not committed, then frees the set. NULL is ignored. */
+void rli_output_set_free(rli_output_set *set);
+
 /* ---- export ----------------------------------------------------------- */
 
 typedef enum { RLI_EXPORT_CSV = 0, RLI_EXPORT_JSONL } rli_export_format;
 
-/* Writes the table with the reference's columns, atomically. */
+/*
+ * Writes the table with the reference's columns: into `set` when given, to
+ * be renamed into place with the rest of it, else atomically on its own.
+ */
 int rli_events_export(const rli_events *events, rli_export_format format,
-		      const char *path);
+		      const char *path, rli_output_set *set);
 
 /* ---- layout ----------------------------------------------------------- */
 
 /* The timeline's layout model: everything a reader sees, placed. Opaque. */
 typedef struct rli_timeline rli_timeline;
 
+/*
+ * What a layout is for. A raster image stops at 32767 device pixels a side,
+ * so a raster layout brings its scale down to fit the width and, past that,
+ * sets taller pages' rows closer; a vector layout (PDF, HTML) has no limit.
+ */
+typedef enum { RLI_MEDIUM_RASTER = 0, RLI_MEDIUM_VECTOR } rli_medium;
+
+/* The page widths every output supports, in CSS px. */
+#define RLI_TIMELINE_MIN_WIDTH 300
+#define RLI_TIMELINE_MAX_WIDTH 20000
+#define RLI_TIMELINE_MAX_SCALE 8
+
 typedef struct {
 	int width;             /* page width in CSS px (timeline.visualizer.width), default 2000 */
-	int scale;             /* device pixels per CSS px for raster output, default 2 */
+	int scale;             /* device pixels per CSS px asked for raster output, default 2 */
 	double merge_short_ms; /* > 0: chain-merge bars of at most this length (gap <= 2 ms) */
+	rli_medium medium;     /* default RLI_MEDIUM_RASTER */
 } rli_timeline_options;
 
 void rli_timeline_options_init(rli_timeline_options *options);
@@ -125,6 +161,14 @@ int rli_timeline_layout(rli_timeline **out, const rli_events *events,
 			const rli_timeline_options *options);
 void rli_timeline_free(rli_timeline *timeline);
 
+/*
+ * Device pixels per CSS px a PNG of this layout is drawn at: the scale asked
+ * for, or less where the width would pass 32767 pixels. 0 when the page is
+ * too tall for any raster (a vector layout of many rows): lay it out again
+ * with RLI_MEDIUM_RASTER for the PNG.
+ */
+double rli_timeline_raster_scale(const rli_timeline *timeline);
+
 /* ---- rendering -------------------------------------------------------- */
 
 /* "png", "html", "pdf": the back-ends built in. */
@@ -132,9 +176,12 @@ int rli_backend_exists(const char *name);
 /* The file a back-end writes by default, e.g. "rl_timeline.png"; NULL if unknown. */
 const char *rli_backend_file_name(const char *name);
 
-/* Renders the timeline with back-end `name` to path, atomically. */
+/*
+ * Renders the timeline with back-end `name` to path: into `set` when given,
+ * else atomically on its own.
+ */
 int rli_render(const rli_timeline *timeline, const char *backend_name,
-	       const char *path);
+	       const char *path, rli_output_set *set);
 
 #ifdef __cplusplus
 }

@@ -94,6 +94,13 @@ void rli_lod_clear(rli_lod_columns *lod)
 
 /* ---- painting --------------------------------------------------------- */
 
+int rli_cairo_error(cairo_status_t status, const char *what)
+{
+	if (status == CAIRO_STATUS_NO_MEMORY)
+		return rli_error_set(RLI_ERROR, "%s: out of memory", what);
+	return rli_error_set(RLI_EOUTPUT, "%s: %s", what, cairo_status_to_string(status));
+}
+
 typedef struct {
 	cairo_t *cr;
 	const rli_timeline *timeline;
@@ -211,8 +218,7 @@ static int draw_coverage(painter *p, rli_color color, double top, double height)
 		uint32_t *pixels;
 
 		if (cairo_surface_status(strip) != CAIRO_STATUS_SUCCESS) {
-			error = rli_error_set(RLI_ERROR, "cannot allocate a %zu-column coverage strip: %s",
-					      count, cairo_status_to_string(cairo_surface_status(strip)));
+			error = rli_cairo_error(cairo_surface_status(strip), "cannot make a coverage strip");
 			cairo_surface_destroy(strip);
 			break;
 		}
@@ -237,8 +243,7 @@ static int draw_coverage(painter *p, rli_color color, double top, double height)
 		cairo_restore(p->cr);
 		cairo_surface_destroy(strip);
 		if (cairo_status(p->cr) != CAIRO_STATUS_SUCCESS)
-			error = rli_error_set(RLI_ERROR, "drawing the timeline failed: %s",
-					      cairo_status_to_string(cairo_status(p->cr)));
+			error = rli_cairo_error(cairo_status(p->cr), "drawing the timeline failed");
 	}
 	rli_lod_clear(lod);
 	return error;
@@ -394,8 +399,7 @@ int rli_cairo_paint(cairo_t *cr, const rli_timeline *timeline, const rli_paint_o
 	if (error < 0)
 		goto done;
 	if (cairo_status(cr) != CAIRO_STATUS_SUCCESS)
-		error = rli_error_set(RLI_ERROR, "drawing the timeline failed: %s",
-				      cairo_status_to_string(cairo_status(cr)));
+		error = rli_cairo_error(cairo_status(cr), "drawing the timeline failed");
 	else
 		error = RLI_OK;
 

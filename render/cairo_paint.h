@@ -18,8 +18,15 @@ typedef struct {
 	double lod_columns_per_unit;
 } rli_paint_options;
 
-/* Paints background, grid, bars, axes, titles and legend. RLI_ERROR on a cairo or font failure. */
+/* Paints background, grid, bars, axes, titles and legend; a cairo failure is rli_cairo_error's. */
 int rli_cairo_paint(cairo_t *cr, const rli_timeline *timeline, const rli_paint_options *options);
+
+/*
+ * A cairo failure as our message, "<what>: <cause>": out of memory is an
+ * internal error (RLI_ERROR), anything else means the output could not be
+ * made (RLI_EOUTPUT).
+ */
+int rli_cairo_error(cairo_status_t status, const char *what);
 
 /*
  * Per-column coverage of a set of intervals, for bars thinner than a column:

@@ -14,23 +14,26 @@
 typedef struct {
 	rli_output base;
 	cairo_surface_t *surface;
-	int scale;
+	double scale;
 } png_output;
 
 static int png_begin(rli_output *out, const rli_timeline *timeline)
 {
 	png_output *png = (png_output *)out;
-	double width = timeline->width * timeline->scale, height = timeline->height * timeline->scale;
+	double scale = timeline->raster_scale;
+	double width = ceil(timeline->width * scale), height = ceil(timeline->height * scale);
 
+	if (!(scale > 0))
+		return rli_error_set(RLI_EUSAGE, "a page %.0f units tall cannot be a PNG: lay it out "
+				     "for a raster medium", timeline->height);
 	/* The layout keeps pages within cairo's limit; a hand-made model may not. */
 	if (width < 1 || height < 1 || width > 32767 || height > 32767)
 		return rli_error_set(RLI_EUSAGE, "a %.0f x %.0f pixel image is outside 1..32767 a side",
 				     width, height);
-	png->scale = timeline->scale;
+	png->scale = scale;
 	png->surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, (int)ceil(width), (int)ceil(height));
 	if (cairo_surface_status(png->surface) != CAIRO_STATUS_SUCCESS)
-		return rli_error_set(RLI_ERROR, "cannot allocate a %.0f x %.0f image: %s", width, height,
-				     cairo_status_to_string(cairo_surface_status(png->surface)));
+		return rli_cairo_error(cairo_surface_status(png->surface), "cannot make the PNG's image");
 	return RLI_OK;
 }
 
@@ -38,8 +41,8 @@ static int png_draw_timeline(rli_output *out, const rli_timeline *timeline)
 {
 	png_output *png = (png_output *)out;
 	rli_paint_options options = {
-		.scale = timeline->scale,
-		.lod_columns_per_unit = timeline->scale,
+		.scale = png->scale,
+		.lod_columns_per_unit = png->scale,
 	};
 	cairo_t *cr = cairo_create(png->surface);
 	int error = rli_cairo_paint(cr, timeline, &options);
@@ -66,7 +69,7 @@ static void flush_bytes(png_structp writer)
  * The physical size says 96 CSS px per inch, so a scale-2 image prints at the
  * page size the chart was laid out for.
  */
-static int encode_png(FILE *fp, cairo_surface_t *surface, int scale)
+static int encode_png(FILE *fp, cairo_surface_t *surface, double scale)
 {
 	int width = cairo_image_surface_get_width(surface);
 	int height = cairo_image_surface_get_height(surface);

@@ -1,6 +1,7 @@
 /* render.c: the back-end registry and the one render path they all share. */
 #include "backend.h"
 #include "common/error.h"
+#include "common/output_set.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -30,7 +31,8 @@ const char *rli_backend_file_name(const char *name)
 	return backend ? backend->file_name : NULL;
 }
 
-int rli_render(const rli_timeline *timeline, const char *backend_name, const char *path)
+int rli_render(const rli_timeline *timeline, const char *backend_name, const char *path,
+	       rli_output_set *set)
 {
 	const rli_backend *backend = rli_backend_find(backend_name);
 	rli_output *out;
@@ -49,14 +51,15 @@ int rli_render(const rli_timeline *timeline, const char *backend_name, const cha
 		goto done;
 	if ((error = backend->draw_timeline(out, timeline)) < 0)
 		goto done;
-	if ((error = backend->finish(out)) < 0)
-		goto done;
-	error = rli_atomic_commit(&out->file);
+	error = backend->finish(out);
 
 done:
-	if (error < 0)
-		rli_atomic_abort(&out->file);
+	/* A back-end may still write while it is destroyed (cairo finishes a PDF), so first. */
 	backend->destroy(out);
+	if (error == RLI_OK)
+		error = rli_output_finish(set, &out->file);
+	else
+		rli_atomic_abort(&out->file);
 	free(out);
 	return error;
 }

@@ -183,12 +183,12 @@ static int set_unavailable(cli_request *r, const char *value, const char *spelle
 
 static int set_width(cli_request *r, const char *value, const char *spelled)
 {
-	return parse_int(&r->timeline.width, value, spelled, 200, 20000);
+	return parse_int(&r->timeline.width, value, spelled, RLI_TIMELINE_MIN_WIDTH, RLI_TIMELINE_MAX_WIDTH);
 }
 
 static int set_scale(cli_request *r, const char *value, const char *spelled)
 {
-	return parse_int(&r->timeline.scale, value, spelled, 1, 8);
+	return parse_int(&r->timeline.scale, value, spelled, 1, RLI_TIMELINE_MAX_SCALE);
 }
 
 static int set_jobs(cli_request *r, const char *value, const char *spelled)
@@ -218,7 +218,7 @@ static const option_spec options[] = {
 	{ "--rank-list", "input.rank_list", "RANKS", "all, or ranks such as 0,2,4-7 (default: all)", set_rank_list },
 	{ "--export", NULL, "FORMATS", "also write the parsed table: csv, jsonl (rl_events.csv, rl_events.jsonl)", set_export },
 	{ "--merge-short-ms", NULL, "MS", "merge chains of bars of at most MS ms, 2 ms apart (default: off)", set_merge },
-	{ "--width", "timeline.visualizer.width", "PX", "picture width in CSS pixels (default: 2000)", set_width },
+	{ "--width", "timeline.visualizer.width", "PX", "page width in CSS pixels, 300 to 20000 (default: 2000)", set_width },
 	{ "--scale", "timeline.visualizer.scale", "N", "device pixels per CSS pixel in the PNG (default: 2)", set_scale },
 	{ "--jobs", NULL, "N", "parse N input units at once (default: number of CPUs)", set_jobs },
 	{ "--input-type", NULL, "TYPE", "legacy: multi_json_mstx|torch|nvtx, must agree with the parser", set_input_type },

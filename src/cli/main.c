@@ -57,6 +57,9 @@ static void log_line(void *ctx, rli_log_level level, const char *line)
 	case RLI_LOG_WARN:
 		say(c, 0, "warning: ", "%s", line);
 		break;
+	case RLI_LOG_NOTICE:
+		say(c, 0, "", "%s", line);
+		break;
 	case RLI_LOG_INFO:
 		say(c, 1, "", "%s", line);
 		break;
@@ -79,69 +82,138 @@ static int exit_status(int code)
 	return code < 0 && code >= RLI_EPARTIAL ? -code : (code < 0 ? 1 : 0);
 }
 
-/* Writes one output file into the output folder; returns a library code. */
+/* Writes the exported table into the run's output set; returns a library code. */
 static int write_export(console *c, const rli_events *events, rli_export_format format,
-			const char *out_dir, const char *file_name)
+			const char *out_dir, const char *file_name, rli_output_set *set)
 {
 	char *path = rli_path_join(out_dir, file_name);
 	int error;
 	if (!path)
-		return RLI_ERROR;
-	error = rli_events_export(events, format, path);
+		return rli_error_oom();
+	error = rli_events_export(events, format, path, set);
 	if (error < 0)
 		say(c, -1, "error: ", "%s", rli_error_last());
-	else
-		say(c, 1, "", "wrote %s", path);
 	free(path);
 	return error;
 }
 
-static int render_all(console *c, const cli_request *request, const rli_events *events)
+static int is_raster(const char *backend_name)
 {
-	rli_timeline *timeline = NULL;
-	int worst = RLI_OK;
+	return strcmp(backend_name, "png") == 0;
+}
+
+/*
+ * Lays the timeline out for one medium. A PNG needs its own layout only when
+ * the vector one is too tall for a raster; otherwise one layout serves all.
+ */
+static int lay_out(console *c, rli_timeline **out, const cli_request *request,
+		   const rli_events *events, rli_medium medium)
+{
+	rli_timeline_options options = request->timeline;
 	double t = now_ms();
 	int error;
 
+	options.medium = medium;
 	show_status(c, "laying out");
-	error = rli_timeline_layout(&timeline, events, &request->timeline);
-	if (error < 0) {
+	if ((error = rli_timeline_layout(out, events, &options)) < 0) {
 		say(c, -1, "error: ", "%s", rli_error_last());
 		return error;
 	}
 	say(c, 1, "", "timing: layout %.1f ms", now_ms() - t);
+	return RLI_OK;
+}
+
+static int render_all(console *c, const cli_request *request, const rli_events *events,
+		      rli_output_set *set)
+{
+	rli_timeline *vector = NULL, *raster = NULL;
+	int wants_raster = 0, wants_vector = 0, error = RLI_OK;
+	double scale;
+
+	for (int i = 0; i < request->vis_count; i++) {
+		if (is_raster(request->vis_types[i]))
+			wants_raster = 1;
+		else
+			wants_vector = 1;
+	}
+	if (wants_vector && (error = lay_out(c, &vector, request, events, RLI_MEDIUM_VECTOR)) < 0)
+		goto done;
+	if (wants_raster && (!vector || rli_timeline_raster_scale(vector) == 0.0) &&
+	    (error = lay_out(c, &raster, request, events, RLI_MEDIUM_RASTER)) < 0)
+		goto done;
+	if (wants_raster) {
+		scale = rli_timeline_raster_scale(raster ? raster : vector);
+		if (scale < request->timeline.scale)
+			say(c, 1, "", "the PNG is drawn at scale %g, not %d: a %d-px-wide page at scale %d "
+			    "would pass the 32767-pixel limit of PNG images", scale, request->timeline.scale,
+			    request->timeline.width, request->timeline.scale);
+	}
 
 	for (int i = 0; i < request->vis_count; i++) {
 		const char *name = request->vis_types[i];
+		const rli_timeline *timeline = is_raster(name) && raster ? raster : vector;
 		char *path = rli_path_join(request->output_path, rli_backend_file_name(name));
 		char what[64];
+		double t = now_ms();
+
 		if (!path) {
-			worst = RLI_ERROR;
+			error = rli_error_oom();
 			break;
 		}
 		snprintf(what, sizeof(what), "writing %s", name);
 		show_status(c, what);
-		t = now_ms();
-		error = rli_render(timeline, name, path);
+		error = rli_render(timeline, name, path, set);
+		free(path);
+		/* One failed output fails the run: the set is written whole or not at all. */
 		if (error < 0) {
 			say(c, -1, "error: ", "%s", rli_error_last());
-			/* keep going: one unwritable output should not cost the others */
-			if (worst == RLI_OK || error == RLI_ERROR)
-				worst = error;
-		} else {
-			say(c, 1, "", "timing: render %s %.1f ms", name, now_ms() - t);
-			say(c, 1, "", "wrote %s", path);
+			break;
 		}
-		free(path);
+		say(c, 1, "", "timing: render %s %.1f ms", name, now_ms() - t);
 	}
-	rli_timeline_free(timeline);
-	return worst;
+
+done:
+	rli_timeline_free(vector);
+	rli_timeline_free(raster);
+	return error;
+}
+
+/* "1.2 MB": sizes as a person reads them. */
+static void format_size(char *out, size_t size, uint64_t bytes)
+{
+	static const char *const units[] = { "bytes", "kB", "MB", "GB", "TB" };
+	double value = (double)bytes;
+	size_t unit = 0;
+
+	while (value >= 1000.0 && unit + 1 < sizeof(units) / sizeof(units[0])) {
+		value /= 1000.0;
+		unit++;
+	}
+	if (unit == 0)
+		snprintf(out, size, "%llu bytes", (unsigned long long)bytes);
+	else
+		snprintf(out, size, "%.1f %s", value, units[unit]);
+}
+
+/* On a terminal (or with -v) each output written, with its size; nothing for cron. */
+static void report_outputs(console *c, const rli_output_set *set)
+{
+	if (c->verbosity < 0 || (c->verbosity == 0 && !isatty(STDERR_FILENO)))
+		return;
+	for (size_t i = 0; i < rli_output_set_count(set); i++) {
+		uint64_t bytes;
+		const char *path = rli_output_set_path(set, i, &bytes);
+		char size[32];
+		format_size(size, sizeof(size), bytes);
+		say(c, 0, "", "wrote %s (%s)", path, size);
+	}
 }
 
 static int run(console *c, const cli_request *request)
 {
 	rli_parse_options options = { 0 };
 	rli_events *events = NULL;
+	rli_output_set *set = NULL;
 	rli_profiler detected = RLI_PROFILER_AUTO;
 	int parse_result, result;
 	double t = now_ms();
@@ -159,30 +231,34 @@ static int run(console *c, const cli_request *request)
 		rli_events_free(events);
 		return parse_result;
 	}
-	/* With -v the library's own line says it, with the unit count. */
-	if (request->profiler == RLI_PROFILER_AUTO && c->verbosity == 0)
-		say(c, 0, "", "detected %s profiles in %s", rli_profiler_name(detected),
-		    request->input_path);
 	say(c, 1, "", "timing: parse %.1f ms, %zu events", now_ms() - t, rli_events_count(events));
 
 	if (!request->export_csv && !request->export_jsonl && !request->vis_count) {
 		result = RLI_OK; /* a validation-only run writes nothing, not even the folder */
 		goto done;
 	}
-	if ((result = rli_mkdir_p(request->output_path)) < 0) {
+	if ((result = rli_mkdir_p(request->output_path)) < 0 || (result = rli_output_set_new(&set)) < 0) {
 		say(c, -1, "error: ", "%s", rli_error_last());
 		goto done;
 	}
 	if (request->export_csv &&
-	    (result = write_export(c, events, RLI_EXPORT_CSV, request->output_path, "rl_events.csv")) < 0)
+	    (result = write_export(c, events, RLI_EXPORT_CSV, request->output_path, "rl_events.csv", set)) < 0)
 		goto done;
 	if (request->export_jsonl &&
-	    (result = write_export(c, events, RLI_EXPORT_JSONL, request->output_path, "rl_events.jsonl")) < 0)
+	    (result = write_export(c, events, RLI_EXPORT_JSONL, request->output_path, "rl_events.jsonl", set)) < 0)
 		goto done;
-	result = request->vis_count ? render_all(c, request, events) : RLI_OK;
+	if (request->vis_count && (result = render_all(c, request, events, set)) < 0)
+		goto done;
+	if ((result = rli_output_set_commit(set)) < 0) {
+		say(c, -1, "error: ", "%s", rli_error_last());
+		goto done;
+	}
+	clear_status(c);
+	report_outputs(c, set);
 
 done:
 	clear_status(c);
+	rli_output_set_free(set);
 	rli_events_free(events);
 	/* A failed output outranks a skipped input unit: the user must learn the worse news. */
 	if (result == RLI_OK && parse_result == RLI_EPARTIAL)

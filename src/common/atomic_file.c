@@ -48,7 +48,18 @@ int rli_atomic_open(rli_atomic_file *file, const char *path)
 	return RLI_OK;
 }
 
-int rli_atomic_commit(rli_atomic_file *file)
+/* Removes the temporary and says why path could not be written. */
+static int fail(rli_atomic_file *file, int err)
+{
+	char *path = file->path;
+	file->path = NULL;
+	rli_atomic_abort(file);
+	rli_error_set(RLI_EOUTPUT, "cannot write %s: %s", path, strerror(err));
+	free(path);
+	return RLI_EOUTPUT;
+}
+
+int rli_atomic_close(rli_atomic_file *file)
 {
 	int err = 0;
 	if (fflush(file->fp) != 0 || ferror(file->fp))
@@ -58,20 +69,23 @@ int rli_atomic_commit(rli_atomic_file *file)
 	if (fclose(file->fp) != 0 && !err)
 		err = errno ? errno : EIO;
 	file->fp = NULL;
-	if (!err && rename(file->temp_path, file->path) != 0)
-		err = errno;
-	if (err) {
-		char *path = file->path;
-		file->path = NULL;
-		rli_atomic_abort(file);
-		rli_error_set(RLI_EOUTPUT, "cannot write %s: %s", path, strerror(err));
-		free(path);
-		return RLI_EOUTPUT;
-	}
+	return err ? fail(file, err) : RLI_OK;
+}
+
+int rli_atomic_publish(rli_atomic_file *file)
+{
+	if (rename(file->temp_path, file->path) != 0)
+		return fail(file, errno);
 	free(file->temp_path);
 	free(file->path);
 	memset(file, 0, sizeof(*file));
 	return RLI_OK;
+}
+
+int rli_atomic_commit(rli_atomic_file *file)
+{
+	int error = rli_atomic_close(file);
+	return error < 0 ? error : rli_atomic_publish(file);
 }
 
 void rli_atomic_abort(rli_atomic_file *file)

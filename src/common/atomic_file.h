@@ -14,6 +14,10 @@ typedef struct {
 int rli_atomic_open(rli_atomic_file *file, const char *path);
 /* Flushes, syncs and renames into place; on any failure removes the temporary. */
 int rli_atomic_commit(rli_atomic_file *file);
+/* The first half of commit: flushes, syncs and closes; on failure removes the temporary. */
+int rli_atomic_close(rli_atomic_file *file);
+/* The second half: renames the closed temporary into place; on failure removes it. */
+int rli_atomic_publish(rli_atomic_file *file);
 /* Removes the temporary file; safe after a failed open or a commit. */
 void rli_atomic_abort(rli_atomic_file *file);
 

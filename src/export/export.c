@@ -1,5 +1,5 @@
 /* export.c: --export csv|jsonl, the parsed table with the reference's columns in its order. */
-#include "common/atomic_file.h"
+#include "common/output_set.h"
 #include "common/error.h"
 #include "common/json_write.h"
 #include "events/events.h"
@@ -79,7 +79,8 @@ static void write_jsonl(FILE *fp, const rli_events *events)
 	}
 }
 
-int rli_events_export(const rli_events *events, rli_export_format format, const char *path)
+int rli_events_export(const rli_events *events, rli_export_format format, const char *path,
+		      rli_output_set *set)
 {
 	rli_atomic_file file;
 	int error;
@@ -92,5 +93,5 @@ int rli_events_export(const rli_events *events, rli_export_format format, const 
 		write_csv(file.fp, events);
 	else
 		write_jsonl(file.fp, events);
-	return rli_atomic_commit(&file);
+	return rli_output_finish(set, &file);
 }

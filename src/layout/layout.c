@@ -42,6 +42,11 @@
 #define TICK_SPACING 110.0      /* page units per x tick, roughly */
 #define MAX_TICKS 64
 #define OUTLINE_MIN_BAR_RATIO 3.0 /* a bar gets its outline from this many outline widths */
+#define MIN_PLOT_SHARE 0.2      /* of the page width: below it the legend moves under the plot */
+#define LEGEND_BELOW_GAP 12.0   /* x title to a legend under the plot */
+#define LEGEND_BELOW_MAX_LINES 8 /* lines of a legend under the plot; past them "… N more" */
+#define MIN_TEXT_ROOM 12.0      /* page units: a label cut shorter would show nothing but "…" */
+#define MIN_TITLE_SIZE 12.0     /* a long title on a narrow page shrinks down to this */
 
 /* cairo's image surfaces, and most PNG viewers, stop at 32767 pixels a side. */
 #define MAX_DEVICE_PIXELS 32767
@@ -55,6 +60,24 @@ void rli_timeline_options_init(rli_timeline_options *options)
 	options->width = 2000;
 	options->scale = 2;
 	options->merge_short_ms = 0.0;
+	options->medium = RLI_MEDIUM_RASTER;
+}
+
+/*
+ * The largest scale, at most `scale` and in thousandths, that keeps `size`
+ * page units within the raster limit; 0 when not even a scale of 1 does.
+ */
+static double fit_scale(double size, int scale)
+{
+	double fit = floor((double)MAX_DEVICE_PIXELS * 1000.0 / size) / 1000.0;
+	if (fit >= scale)
+		return scale;
+	return fit >= 1.0 ? fit : 0.0;
+}
+
+double rli_timeline_raster_scale(const rli_timeline *timeline)
+{
+	return timeline->raster_scale;
 }
 
 /*
@@ -531,20 +554,70 @@ static int build_bars(rli_timeline *timeline, sort_bar *bars, size_t count)
 	return RLI_OK;
 }
 
+/* What the legend needs: its text measured, and where it goes. */
+typedef struct {
+	double title_width, widest_entry; /* text widths, page units */
+	double entry_width;   /* swatch, gap and (ellipsized) text of one entry */
+	double max_text;      /* an entry's text is ellipsized past this */
+	int below;            /* under the plot, in rows across the page (narrow pages) */
+	size_t per_column;    /* beside the plot: entries a column; below: entries a line */
+	size_t lines;         /* below: lines of entries */
+	size_t columns;       /* beside: columns; below: entries a line */
+	size_t shown;         /* entries shown; the last one reads "… N more" when < series */
+} legend_plan;
+
+/* Beside the plot: one column while it fits the page height, more beside it if not. */
+static double plan_legend_beside(legend_plan *legend, size_t series, double width, double height)
+{
+	legend->below = 0;
+	legend->max_text = 0.15 * width;
+	legend->entry_width = fmin(legend->widest_entry, legend->max_text) + LEGEND_SWATCH_W + LEGEND_TEXT_GAP;
+	legend->per_column = (size_t)fmax(1.0, floor((height - 2 * PAGE_PAD - LEGEND_LINE) / LEGEND_LINE));
+	legend->columns = (series + legend->per_column - 1) / legend->per_column;
+	/* More names than fit in a third of the page: the last entry says how many are left out. */
+	while (legend->columns > 1 && legend->columns * (legend->entry_width + LEGEND_COLUMN_GAP) > 0.3 * width)
+		legend->columns--;
+	legend->shown = series < legend->columns * legend->per_column ? series :
+			legend->columns * legend->per_column;
+	/* The right margin it takes. */
+	return fmax(fmin(MARGIN_RIGHT, 0.05 * width),
+		    LEGEND_GAP + fmax(legend->title_width, legend->columns * (legend->entry_width +
+		    LEGEND_COLUMN_GAP) - LEGEND_COLUMN_GAP) + PAGE_PAD);
+}
+
+/* Below the plot, as many entries a line as the page holds. Returns the height it adds. */
+static double plan_legend_below(legend_plan *legend, size_t series, double width)
+{
+	double room = width - 2 * PAGE_PAD;
+
+	legend->below = 1;
+	legend->max_text = fmax(MIN_TEXT_ROOM, room - LEGEND_SWATCH_W - LEGEND_TEXT_GAP);
+	legend->entry_width = fmin(legend->widest_entry, legend->max_text) + LEGEND_SWATCH_W + LEGEND_TEXT_GAP;
+	legend->columns = (size_t)fmax(1.0, floor((room + LEGEND_COLUMN_GAP) /
+						  (legend->entry_width + LEGEND_COLUMN_GAP)));
+	legend->lines = (series + legend->columns - 1) / legend->columns;
+	if (legend->lines > LEGEND_BELOW_MAX_LINES)
+		legend->lines = LEGEND_BELOW_MAX_LINES;
+	legend->per_column = legend->columns;
+	legend->shown = series < legend->columns * legend->lines ? series : legend->columns * legend->lines;
+	return LEGEND_BELOW_GAP + LEGEND_LINE * (double)(legend->lines + 1);
+}
+
 /*
  * Places everything a reader sees. Row labels and legend names are measured
  * with the bundled fonts so long names widen the margins instead of running
  * off the page.
  */
-static int place(rli_timeline *timeline, double width, int scale)
+static int place(rli_timeline *timeline, double width, int scale, rli_medium medium)
 {
 	PangoContext *text = NULL;
 	size_t rows = timeline->row_count, series = timeline->series_count;
-	double height, label_width = 0.0, label_height, y_title_height, tick_height;
-	double max_label_width = 0.3 * width, max_legend_width = 0.15 * width;
-	double legend_title_width, legend_title_height, legend_entry_width = 0.0;
-	double left, right, legend_x, legend_top, w, h;
-	size_t label_every = 1, per_column, columns, shown;
+	double height, bottom, label_width = 0.0, label_height, y_title_height, tick_height;
+	double x_title_height, max_label_width = 0.3 * width, widest_any_label = 0.0;
+	double legend_title_height, left, right, legend_x, legend_top, w, h;
+	double title_width, title_size = TITLE_SIZE;
+	size_t label_every = 1;
+	legend_plan legend = { 0 };
 	rli_tick ticks[MAX_TICKS];
 	char title[128];
 	int error;
@@ -552,14 +625,43 @@ static int place(rli_timeline *timeline, double width, int scale)
 	if ((error = rli_text_context_new(&text)) < 0)
 		return error;
 
-	height = fmax(MIN_PAGE_HEIGHT, PAGE_UNITS_PER_ROW * (double)rows + MARGIN_TOP + MARGIN_BOTTOM);
+	rli_text_measure(&w, &y_title_height, text, "Module - Rank", AXIS_TITLE_SIZE, 0);
+	rli_text_measure(&w, &x_title_height, text, "Time (ms)", AXIS_TITLE_SIZE, 0);
+	rli_text_measure(&legend.title_width, &legend_title_height, text, "Task Type", LEGEND_SIZE, 0);
+	for (size_t s = 0; s < series; s++) {
+		rli_text_measure(&w, &h, text, timeline->series[s].name, LEGEND_SIZE, 0);
+		legend.widest_entry = fmax(legend.widest_entry, w);
+	}
+	for (size_t r = 0; r < rows; r++) {
+		rli_text_measure(&w, &h, text, timeline->rows[r].label, ROW_LABEL_SIZE, 0);
+		widest_any_label = fmax(widest_any_label, w);
+	}
+
 	/*
-	 * A raster image cannot exceed 32767 device pixels a side: past that the
-	 * page stops growing and the rows get closer. Labels are then thinned to
-	 * every k-th row so that no two overlap (the bars all stay).
+	 * The legend goes beside the plot, as the reference's does, unless that
+	 * would leave the plot less than MIN_PLOT_SHARE of a narrow page: then
+	 * it goes below, where the names have the page's width.
 	 */
-	if (height * scale > MAX_DEVICE_PIXELS)
-		height = floor((double)MAX_DEVICE_PIXELS / scale);
+	bottom = MARGIN_BOTTOM;
+	height = fmax(MIN_PAGE_HEIGHT, PAGE_UNITS_PER_ROW * (double)rows + MARGIN_TOP + bottom);
+	right = plan_legend_beside(&legend, series, width, height);
+	left = PAGE_PAD + y_title_height + Y_TITLE_GAP + fmin(widest_any_label, max_label_width) + ROW_LABEL_GAP;
+	if (width - fmax(fmin(MARGIN_LEFT, 0.2 * width), left) - right < MIN_PLOT_SHARE * width) {
+		bottom += plan_legend_below(&legend, series, width);
+		height = fmax(MIN_PAGE_HEIGHT, PAGE_UNITS_PER_ROW * (double)rows + MARGIN_TOP + bottom);
+	}
+
+	/*
+	 * A raster image cannot exceed 32767 device pixels a side. A wide page
+	 * is drawn at a smaller scale; past that the page stops growing and the
+	 * rows get closer. Labels are then thinned to every k-th row so that no
+	 * two overlap (the bars all stay). A vector medium has no such limit.
+	 */
+	timeline->raster_scale = fit_scale(width, scale);
+	if (medium == RLI_MEDIUM_RASTER && height * timeline->raster_scale > MAX_DEVICE_PIXELS)
+		height = floor((double)MAX_DEVICE_PIXELS / timeline->raster_scale);
+	if (height * timeline->raster_scale > MAX_DEVICE_PIXELS)
+		timeline->raster_scale = 0.0;
 	timeline->width = width;
 	timeline->height = height;
 	timeline->scale = scale;
@@ -567,7 +669,7 @@ static int place(rli_timeline *timeline, double width, int scale)
 	timeline->text_color = TEXT_COLOR;
 	timeline->font_family = RLI_TEXT_FAMILY;
 	timeline->plot.y = MARGIN_TOP;
-	timeline->plot.h = height - MARGIN_TOP - MARGIN_BOTTOM;
+	timeline->plot.h = height - MARGIN_TOP - bottom;
 	timeline->row_pitch = timeline->plot.h / (double)rows;
 	timeline->bar_thickness = BAR_FRACTION_OF_PITCH * timeline->row_pitch;
 	timeline->bar_outline = WHITE;
@@ -594,30 +696,15 @@ static int place(rli_timeline *timeline, double width, int scale)
 			label_width = fmax(label_width, fmin(w, max_label_width));
 		}
 	}
-	rli_text_measure(&w, &y_title_height, text, "Module - Rank", AXIS_TITLE_SIZE, 0);
 	/* The reference's margins at its 2000-unit width; narrower pages keep them in proportion. */
 	left = fmax(fmin(MARGIN_LEFT, 0.2 * width),
 		    PAGE_PAD + y_title_height + Y_TITLE_GAP + label_width + ROW_LABEL_GAP);
-
-	/* The legend: one column while it fits the page height, more beside it if not. */
-	rli_text_measure(&legend_title_width, &legend_title_height, text, "Task Type", LEGEND_SIZE, 0);
-	for (size_t s = 0; s < series; s++) {
-		rli_text_measure(&w, &h, text, timeline->series[s].name, LEGEND_SIZE, 0);
-		legend_entry_width = fmax(legend_entry_width, fmin(w, max_legend_width));
-	}
-	legend_entry_width += LEGEND_SWATCH_W + LEGEND_TEXT_GAP;
-	per_column = (size_t)fmax(1.0, floor((height - 2 * PAGE_PAD - LEGEND_LINE) / LEGEND_LINE));
-	columns = (series + per_column - 1) / per_column;
-	/* More names than fit in a third of the page: the last entry says how many are left out. */
-	while (columns > 1 && columns * (legend_entry_width + LEGEND_COLUMN_GAP) > 0.3 * width)
-		columns--;
-	shown = series < columns * per_column ? series : columns * per_column;
-	right = fmax(fmin(MARGIN_RIGHT, 0.05 * width), LEGEND_GAP + fmax(legend_title_width,
-		     columns * (legend_entry_width + LEGEND_COLUMN_GAP) - LEGEND_COLUMN_GAP) + PAGE_PAD);
+	if (legend.below)
+		right = fmax(fmin(MARGIN_RIGHT, 0.05 * width), PAGE_PAD);
 
 	timeline->plot.x = left;
 	timeline->plot.w = width - left - right;
-	if (timeline->plot.w < 0.2 * width) {
+	if (timeline->plot.w < MIN_PLOT_SHARE * width) {
 		error = rli_error_set(RLI_EUSAGE, "the page is too narrow (%g) for these labels", width);
 		goto done;
 	}
@@ -650,10 +737,16 @@ static int place(rli_timeline *timeline, double width, int scale)
 	timeline->tick_label_gap = TICK_LABEL_GAP;
 	rli_text_measure(&w, &tick_height, text, "0123456789", TICK_LABEL_SIZE, 0);
 
+	/* A title wider than the page gets a smaller font, down to a floor, then an ellipsis. */
 	snprintf(title, sizeof(title), "RL Timeline (Relative Time, Origin = %.3f ms)", timeline->t0_ms);
-	if ((error = set_text(&timeline->title, title, width / 2, MARGIN_TOP / 2, TITLE_SIZE,
+	rli_text_measure(&title_width, &h, text, title, TITLE_SIZE, 0);
+	if (title_width > width - 2 * PAGE_PAD)
+		title_size = fmax(MIN_TITLE_SIZE, floor(TITLE_SIZE * (width - 2 * PAGE_PAD) / title_width));
+	if ((error = set_text(&timeline->title, title, width / 2, MARGIN_TOP / 2, title_size,
 			      RLI_ALIGN_MIDDLE, RLI_ALIGN_MIDDLE)) < 0)
 		goto done;
+	if (title_size < TITLE_SIZE)
+		timeline->title.max_width = width - 2 * PAGE_PAD;
 	if ((error = set_text(&timeline->x_title, "Time (ms)",
 			      timeline->plot.x + timeline->plot.w / 2,
 			      timeline->plot.y + timeline->plot.h + TICK_LABEL_GAP + tick_height + X_TITLE_GAP,
@@ -666,11 +759,18 @@ static int place(rli_timeline *timeline, double width, int scale)
 		goto done;
 	timeline->y_title.angle = 90.0;
 
-	/* Legend entries, middle-anchored at the plot's right edge. */
-	legend_x = timeline->plot.x + timeline->plot.w + LEGEND_GAP;
-	legend_top = timeline->plot.y + timeline->plot.h / 2 -
-		     (LEGEND_LINE + LEGEND_LINE * (double)(shown < per_column ? shown : per_column)) / 2;
-	legend_top = fmax(PAGE_PAD, legend_top);
+	if (legend.below) {
+		/* Under the x title, from the page's left pad, entries in reading order. */
+		legend_x = PAGE_PAD;
+		legend_top = timeline->x_title.y + x_title_height + LEGEND_BELOW_GAP;
+	} else {
+		/* Middle-anchored at the plot's right edge. */
+		legend_x = timeline->plot.x + timeline->plot.w + LEGEND_GAP;
+		legend_top = timeline->plot.y + timeline->plot.h / 2 -
+			     (LEGEND_LINE + LEGEND_LINE * (double)(legend.shown < legend.per_column ?
+			      legend.shown : legend.per_column)) / 2;
+		legend_top = fmax(PAGE_PAD, legend_top);
+	}
 	if ((error = set_text(&timeline->legend_title, "Task Type", legend_x,
 			      legend_top + LEGEND_LINE / 2, LEGEND_SIZE,
 			      RLI_ALIGN_START, RLI_ALIGN_MIDDLE)) < 0)
@@ -682,19 +782,21 @@ static int place(rli_timeline *timeline, double width, int scale)
 		goto done;
 	}
 	for (size_t s = 0; s < series; s++) {
-		size_t column = s / per_column, line = s % per_column;
-		double x = legend_x + (double)column * (legend_entry_width + LEGEND_COLUMN_GAP);
+		/* Beside: down each column first; below: across each line first. */
+		size_t column = legend.below ? s % legend.columns : s / legend.per_column;
+		size_t line = legend.below ? s / legend.columns : s % legend.per_column;
+		double x = legend_x + (double)column * (legend.entry_width + LEGEND_COLUMN_GAP);
 		double y = legend_top + LEGEND_LINE * (double)(line + 1) + LEGEND_LINE / 2;
 		char more[64];
 		const char *label = timeline->series[s].name;
 		int has_swatch = 1;
 
 		/* Entries past the room left are not shown: empty text, zero swatch. */
-		if (s + 1 == shown && shown < series) {
-			snprintf(more, sizeof(more), "\xe2\x80\xa6 %zu more", series - shown + 1);
+		if (s + 1 == legend.shown && legend.shown < series) {
+			snprintf(more, sizeof(more), "\xe2\x80\xa6 %zu more", series - legend.shown + 1);
 			label = more;
 			has_swatch = 0;
-		} else if (s >= shown) {
+		} else if (s >= legend.shown) {
 			label = "";
 			has_swatch = 0;
 		}
@@ -708,7 +810,7 @@ static int place(rli_timeline *timeline, double width, int scale)
 				      x + LEGEND_SWATCH_W + LEGEND_TEXT_GAP, y, LEGEND_SIZE,
 				      RLI_ALIGN_START, RLI_ALIGN_MIDDLE)) < 0)
 			goto done;
-		timeline->legend_labels[s].max_width = max_legend_width;
+		timeline->legend_labels[s].max_width = legend.max_text;
 	}
 	error = RLI_OK;
 
@@ -720,13 +822,14 @@ done:
 
 static int check_options(const rli_timeline_options *options)
 {
-	if (options->width < 200 || options->width > MAX_DEVICE_PIXELS)
-		return rli_error_set(RLI_EUSAGE, "timeline width %d is outside 200..%d",
-				     options->width, MAX_DEVICE_PIXELS);
-	if (options->scale < 1 || (long)options->width * options->scale > MAX_DEVICE_PIXELS)
-		return rli_error_set(RLI_EUSAGE,
-				     "timeline scale %d must be at least 1 and keep width x scale "
-				     "within %d pixels", options->scale, MAX_DEVICE_PIXELS);
+	if (options->width < RLI_TIMELINE_MIN_WIDTH || options->width > RLI_TIMELINE_MAX_WIDTH)
+		return rli_error_set(RLI_EUSAGE, "timeline width %d is outside %d..%d", options->width,
+				     RLI_TIMELINE_MIN_WIDTH, RLI_TIMELINE_MAX_WIDTH);
+	if (options->scale < 1 || options->scale > RLI_TIMELINE_MAX_SCALE)
+		return rli_error_set(RLI_EUSAGE, "timeline scale %d is outside 1..%d", options->scale,
+				     RLI_TIMELINE_MAX_SCALE);
+	if (options->medium != RLI_MEDIUM_RASTER && options->medium != RLI_MEDIUM_VECTOR)
+		return rli_error_set(RLI_EUSAGE, "unknown layout medium %d", (int)options->medium);
 	return RLI_OK;
 }
 
@@ -817,7 +920,7 @@ int rli_timeline_layout(rli_timeline **out, const rli_events *events,
 		kept = merge_short_bars(bars, kept, options->merge_short_ms);
 
 	if ((error = build_bars(timeline, bars, kept)) < 0 ||
-	    (error = place(timeline, (double)options->width, options->scale)) < 0)
+	    (error = place(timeline, (double)options->width, options->scale, options->medium)) < 0)
 		goto done;
 
 	*out = timeline;

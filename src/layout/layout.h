@@ -59,7 +59,9 @@ typedef struct {
 struct rli_timeline {
 	/* the page */
 	double width, height;       /* page units */
-	int scale;                  /* device pixels per page unit for raster output */
+	int scale;                  /* device pixels per page unit asked for raster output */
+	/* What a raster back-end draws at: scale, brought within 32767 px a side; 0: too tall. */
+	double raster_scale;
 	rli_color background;
 	rli_color text_color;
 	const char *font_family;    /* pango/CSS family list, e.g. "DejaVu Sans, Droid Sans Fallback" */

@@ -327,10 +327,10 @@ int rli_parse(rli_events **out, rli_profiler *detected, const char *input_path,
 		if (error < 0)
 			goto done;
 	}
-	log_notes(options, &discovery.log);
 	if (options->profiler == RLI_PROFILER_AUTO)
-		log_line(options, RLI_LOG_INFO, "detected %s profile: %zu input units in %s",
-			 rli_profiler_name(profiler), discovery.count, input_path);
+		log_line(options, RLI_LOG_NOTICE, "detected %s profiles in %s (%zu input units)",
+			 rli_profiler_name(profiler), input_path, discovery.count);
+	log_notes(options, &discovery.log);
 	if (discovery.count == 0)
 		log_line(options, RLI_LOG_INFO, "No data maps to process");
 

@@ -16,6 +16,7 @@
 #   csv-rows: NAME N      @OUT@/NAME must hold N data rows
 #   nofile: NAME          @OUT@/NAME must not exist
 #   out-clean: yes        @OUT@ holds no file at all (no half-written or temporary output)
+#   out-holds: NAMES      @OUT@ holds exactly these entries, hidden ones included (space-separated)
 # Placeholders: @SAMPLES@ (../shared/samples), @IN@ (a fresh input folder), @OUT@ (a fresh output folder).
 set -u
 bin=$1 case_file=$2 samples=$3 work=$4
@@ -79,6 +80,12 @@ for name in $(directives nofile); do
 done
 if directives out-clean | grep -qx yes && [ -n "$(ls -A "$out")" ]; then
 	fail "output folder not clean: $(ls -A "$out" | tr '\n' ' ')"
+fi
+
+want_entries=$(directives out-holds)
+if [ -n "$want_entries" ]; then
+	got_entries=$(ls -A "$out" | tr '\n' ' ' | sed 's/ $//')
+	[ "$got_entries" = "$want_entries" ] || fail "output folder holds '$got_entries', want '$want_entries'"
 fi
 
 if [ "$failures" -ne 0 ]; then

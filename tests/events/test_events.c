@@ -125,8 +125,8 @@ static void test_export(const char *dir)
 	append(ev, "compute_log_prob", "compute_log_prob", 1, 6589107257.5574398, 21005.57763, "70001", 1);
 	append(ev, "say \"hi\", then <go>", "actor", 0, 1773285899049.1619, 60.444000000000003,
 	       "3550586784", 0);
-	CHECK_INT(rli_events_export(ev, RLI_EXPORT_CSV, csv_path), RLI_OK);
-	CHECK_INT(rli_events_export(ev, RLI_EXPORT_JSONL, jsonl_path), RLI_OK);
+	CHECK_INT(rli_events_export(ev, RLI_EXPORT_CSV, csv_path, NULL), RLI_OK);
+	CHECK_INT(rli_events_export(ev, RLI_EXPORT_JSONL, jsonl_path, NULL), RLI_OK);
 	csv = test_read_file(csv_path, NULL);
 	jsonl = test_read_file(jsonl_path, NULL);
 	/* %.17g, as in the reference's tables; fields quoted only when they must be. */
@@ -143,7 +143,7 @@ static void test_export(const char *dir)
 			 "\"default\", \"start_time_ms\": 1773285899049.1619, \"end_time_ms\": "
 			 "1773285899109.606, \"duration_ms\": 60.444, \"rank_id\": 0, \"tid\": 3550586784}\n");
 	/* An unwritable destination fails cleanly. */
-	CHECK_INT(rli_events_export(ev, RLI_EXPORT_CSV, "/nonexistent-dir/x.csv"), RLI_EOUTPUT);
+	CHECK_INT(rli_events_export(ev, RLI_EXPORT_CSV, "/nonexistent-dir/x.csv", NULL), RLI_EOUTPUT);
 	CHECK(strstr(rli_error_last(), "/nonexistent-dir/x.csv") != NULL);
 	free(csv);
 	free(jsonl);

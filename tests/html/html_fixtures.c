@@ -256,7 +256,7 @@ static char *render_fixture(const char *dir, const char *name, fill_fn fill, siz
 	*bars = timeline->bar_count;
 	snprintf(file, sizeof(file), "%s.html", name);
 	path = path_join(dir, file);
-	error = rli_render(timeline, "html", path);
+	error = rli_render(timeline, "html", path, NULL);
 	CHECK_INT(error, RLI_OK);
 	if (error < 0) {
 		fprintf(stderr, "%s: render: %s\n", name, rli_error_last());
@@ -267,7 +267,7 @@ static char *render_fixture(const char *dir, const char *name, fill_fn fill, siz
 		free(path);
 		snprintf(file, sizeof(file), "%s.png", name);
 		path = path_join(dir, file);
-		CHECK_INT(rli_render(timeline, "png", path), RLI_OK);
+		CHECK_INT(rli_render(timeline, "png", path, NULL), RLI_OK);
 		free(path);
 		snprintf(file, sizeof(file), "%s.html", name);
 		path = path_join(dir, file);

@@ -106,7 +106,7 @@ void fx_write_gz(const char *root, const char *relative, const char *text, int k
 
 void fx_log_fn(void *ctx, rli_log_level level, const char *line)
 {
-	static const char *const names[] = {"ERROR", "WARN", "INFO", "DEBUG"};
+	static const char *const names[] = {"ERROR", "WARN", "NOTICE", "INFO", "DEBUG"};
 	fx_log *log = ctx;
 	size_t add = strlen(line) + 16;
 	log->text = realloc(log->text, log->length + add + 1);

@@ -160,7 +160,7 @@ static void test_detection(void)
 	write_torch_tree(fx_path(root, "t"));
 	CHECK_INT(rli_parse(&events, &detected, root, &options), RLI_OK);
 	CHECK_INT(detected, RLI_PROFILER_TORCH);
-	CHECK(fx_log_has(&log, fx_text("INFO: detected torch profile: 4 input units in %s\n", root)));
+	CHECK(fx_log_has(&log, fx_text("NOTICE: detected torch profiles in %s (4 input units)\n", root)));
 	rli_events_free(events);
 
 	write_nvtx_tree(fx_path(root, "n"));

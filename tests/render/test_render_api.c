@@ -31,8 +31,8 @@ int main(int argc, char **argv)
 		TEST_DONE();
 	remove(png_path);
 	remove(pdf_path);
-	CHECK_INT(rli_render(timeline, "png", png_path), RLI_OK);
-	CHECK_INT(rli_render(timeline, "pdf", pdf_path), RLI_OK);
+	CHECK_INT(rli_render(timeline, "png", png_path, NULL), RLI_OK);
+	CHECK_INT(rli_render(timeline, "pdf", pdf_path, NULL), RLI_OK);
 
 	/* The PNG is width x scale by height x scale device pixels: 4000 x 1800 by default. */
 	memset(&image, 0, sizeof(image));
@@ -44,9 +44,9 @@ int main(int argc, char **argv)
 	CHECK(stat(pdf_path, &st) == 0 && st.st_size > 1000);
 
 	/* An output that cannot be written is RLI_EOUTPUT, and leaves nothing behind. */
-	CHECK_INT(rli_render(timeline, "png", bad_path), RLI_EOUTPUT);
+	CHECK_INT(rli_render(timeline, "png", bad_path, NULL), RLI_EOUTPUT);
 	CHECK(stat(bad_path, &st) != 0);
-	CHECK_INT(rli_render(timeline, "gif", png_path), RLI_EUSAGE);
+	CHECK_INT(rli_render(timeline, "gif", png_path, NULL), RLI_EUSAGE);
 
 	remove(png_path);
 	remove(pdf_path);
