@@ -1,9 +1,10 @@
-/* render_cases.c: event tables the render tests draw, and a PNG writer through the back-end table. */
+/* render_cases.c: event tables the render tests draw, and a PNG reader for comparing what they drew. */
 #include "render_cases.h"
 #include "backend.h"
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 void case_add(rli_events *events, const char *name, const char *role, int64_t rank,
 	      double start_ms, double duration_ms)
@@ -77,4 +78,35 @@ rli_events *case_subpixel(void)
 	case_add(events, "decode", "worker", 3, 20000.0, 2500.0);
 	case_add(events, "decode", "worker", 3, 22500.0, 2500.0);
 	return events;
+}
+
+rli_events *case_short_bar(size_t rows, double span_ms)
+{
+	rli_events *events = new_events();
+	double t0 = 1773285888698.7546;
+	for (size_t r = 0; r < rows; r++) {
+		case_add(events, "generate_sequences", "rollout", (int64_t)r, t0 + 3.0 * (double)r, 0.4 * span_ms);
+		case_add(events, "update_actor", "rollout", (int64_t)r, t0 + 0.5 * span_ms, 0.5 * span_ms);
+	}
+	/* The phase that once aborted the PDF back-end: a 1 ms bar in a long run. */
+	case_add(events, "compute_reward", "rollout", (int64_t)rows - 1, t0 + 0.45 * span_ms, 1.0);
+	return events;
+}
+
+int case_read_png(png_image *image, png_bytep *pixels, const char *path)
+{
+	memset(image, 0, sizeof(*image));
+	image->version = PNG_IMAGE_VERSION;
+	*pixels = NULL;
+	if (!png_image_begin_read_from_file(image, path))
+		return -1;
+	image->format = PNG_FORMAT_RGB;
+	*pixels = malloc(PNG_IMAGE_SIZE(*image));
+	if (!*pixels || !png_image_finish_read(image, NULL, *pixels, 0, NULL)) {
+		png_image_free(image);
+		free(*pixels);
+		*pixels = NULL;
+		return -1;
+	}
+	return 0;
 }

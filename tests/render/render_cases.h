@@ -1,9 +1,11 @@
-/* render_cases.h: event tables the render tests draw, and a PNG writer through the back-end table. */
+/* render_cases.h: event tables the render tests draw, and a PNG reader for comparing what they drew. */
 #ifndef RLI_TESTS_RENDER_CASES_H
 #define RLI_TESTS_RENDER_CASES_H
 
 #include "events/events.h"
 #include "layout/layout.h"
+
+#include <png.h>
 
 /* Appends one row; aborts the test on failure (a test fixture, not code under test). */
 void case_add(rli_events *events, const char *name, const char *role, int64_t rank,
@@ -15,6 +17,11 @@ rli_events *case_few_rows(void);
 rli_events *case_many_ranks(void);
 /* 100,000 bars thinner than a pixel in 4 rows, plus a few wide ones. */
 rli_events *case_subpixel(void);
+/* `rows` ranks of one role; the last one holds a 1 ms bar in a run of `span_ms`. */
+rli_events *case_short_bar(size_t rows, double span_ms);
+
+/* Reads a PNG as 8-bit RGB into *pixels (free it); -1 when it cannot. */
+int case_read_png(png_image *image, png_bytep *pixels, const char *path);
 
 
 #endif

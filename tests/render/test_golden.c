@@ -26,24 +26,6 @@ static const golden_case cases[] = {
 	{ "subpixel_100k", case_subpixel, 1600, 1 },     /* 100,000 bars thinner than a pixel */
 };
 
-static int read_png(png_image *image, png_bytep *pixels, const char *path)
-{
-	memset(image, 0, sizeof(*image));
-	image->version = PNG_IMAGE_VERSION;
-	*pixels = NULL;
-	if (!png_image_begin_read_from_file(image, path))
-		return -1;
-	image->format = PNG_FORMAT_RGB;
-	*pixels = malloc(PNG_IMAGE_SIZE(*image));
-	if (!*pixels || !png_image_finish_read(image, NULL, *pixels, 0, NULL)) {
-		png_image_free(image);
-		free(*pixels);
-		*pixels = NULL;
-		return -1;
-	}
-	return 0;
-}
-
 /* 0 when the images match within tolerance; prints what differs otherwise. */
 static int compare(const char *name, const char *golden_path, const char *actual_path)
 {
@@ -52,12 +34,12 @@ static int compare(const char *name, const char *golden_path, const char *actual
 	size_t differing = 0, total, allowed;
 	int worst = 0, result = -1;
 
-	if (read_png(&golden, &golden_pixels, golden_path) < 0) {
+	if (case_read_png(&golden, &golden_pixels, golden_path) < 0) {
 		fprintf(stderr, "%s: cannot read %s (run with RLI_UPDATE_GOLDEN=1 to create it)\n", name,
 			golden_path);
 		goto done;
 	}
-	if (read_png(&actual, &actual_pixels, actual_path) < 0) {
+	if (case_read_png(&actual, &actual_pixels, actual_path) < 0) {
 		fprintf(stderr, "%s: cannot read the rendered %s\n", name, actual_path);
 		goto done;
 	}

@@ -1,0 +1,205 @@
+/* test_widths.c: every width from 300 to 20,000 gives a PNG and a PDF of the same bars (the PDF through pdftoppm). */
+#include "harness.h"
+#include "render_cases.h"
+#include "common/atomic_file.h"
+#include "common/error.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static const int widths[] = { 300, 400, 600, 700, 2000, 10000, 20000 };
+
+/*
+ * Along a row's centre line, how dark each pixel is (0 white, 255 black):
+ * bars are dark, the grid faint, the background 0. Antialiasing and the
+ * per-column coverage of sub-pixel bars make edges grey in both pictures,
+ * so the two are compared as sums and as "dark" columns away from edges.
+ */
+static int darkness(const png_byte *rgb)
+{
+	int lowest = rgb[0] < rgb[1] ? rgb[0] : rgb[1];
+	return 255 - (lowest < rgb[2] ? lowest : rgb[2]);
+}
+
+#define DARK 96               /* a bar's body, not a grid line nor a faint coverage column */
+#define SUM_TOLERANCE 0.04    /* of the row's total darkness */
+#define EDGE_PIXELS 2         /* columns this close to a change in the PNG may differ */
+#define MISMATCH_ALLOWED 2    /* dark-or-not disagreements per row away from edges */
+
+static int near_edge(const png_byte *row, int x, int first, int last)
+{
+	int here = darkness(row + 3 * x) >= DARK;
+	for (int d = -EDGE_PIXELS; d <= EDGE_PIXELS; d++) {
+		int n = x + d;
+		if (n >= first && n <= last && (darkness(row + 3 * n) >= DARK) != here)
+			return 1;
+	}
+	return 0;
+}
+
+/* The bars of every row agree between the PNG and the rasterised PDF of the same model. */
+static void compare_rows(const char *what, const rli_timeline *t, const png_image *png, const png_byte *a,
+			 const png_byte *b)
+{
+	double s = t->raster_scale;
+	int first = (int)ceil(t->plot.x * s) + 1, last = (int)floor((t->plot.x + t->plot.w) * s) - 2;
+
+	for (size_t r = 0; r < t->row_count; r++) {
+		int y = (int)lround((t->plot.y + ((double)r + 0.5) * t->row_pitch) * s);
+		const png_byte *row_a = a + (size_t)y * png->width * 3, *row_b = b + (size_t)y * png->width * 3;
+		double sum_a = 0, sum_b = 0;
+		int mismatches = 0;
+
+		for (int x = first; x <= last; x++) {
+			int da = darkness(row_a + 3 * x), db = darkness(row_b + 3 * x);
+			sum_a += da;
+			sum_b += db;
+			if ((da >= DARK) != (db >= DARK) && !near_edge(row_a, x, first, last))
+				mismatches++;
+		}
+		if (fabs(sum_a - sum_b) > SUM_TOLERANCE * fmax(sum_a, sum_b) + 4 * 255 ||
+		    mismatches > MISMATCH_ALLOWED) {
+			fprintf(stderr, "%s: row %zu: PNG darkness %.0f, PDF %.0f, %d dark columns differ\n", what, r,
+				sum_a, sum_b, mismatches);
+			rli_test_failures++;
+		}
+	}
+}
+
+/* The PDF's page size from pdfinfo, in points. */
+static int pdf_page_size(double *w, double *h, const char *pdf)
+{
+	char command[4200], line[256];
+	FILE *pipe;
+	int found = 0;
+
+	snprintf(command, sizeof(command), "pdfinfo '%s'", pdf);
+	if (!(pipe = popen(command, "r")))
+		return -1;
+	while (fgets(line, sizeof(line), pipe))
+		if (sscanf(line, "Page size: %lf x %lf", w, h) == 2)
+			found = 1;
+	pclose(pipe);
+	return found ? 0 : -1;
+}
+
+static void check_width(const char *name, const rli_events *events, int width, const char *dir)
+{
+	rli_timeline_options options;
+	rli_timeline *t = NULL;
+	char png_path[4096], pdf_path[4096], raster_base[4096], raster_path[4200], command[9000], what[256];
+	png_image png, raster;
+	png_bytep a = NULL, b = NULL;
+	double page_w, page_h;
+
+	snprintf(what, sizeof(what), "%s at width %d", name, width);
+	rli_timeline_options_init(&options);
+	options.width = width;
+	/* Scale 1 keeps a 20,000-px page quick to rasterise; the vector layout serves both outputs. */
+	options.scale = 1;
+	options.medium = RLI_MEDIUM_VECTOR;
+	CHECK_INT(rli_timeline_layout(&t, events, &options), RLI_OK);
+	if (!t) {
+		fprintf(stderr, "%s: %s\n", what, rli_error_last());
+		return;
+	}
+	CHECK(t->raster_scale == 1.0);
+	snprintf(png_path, sizeof(png_path), "%s/%s-%d.png", dir, name, width);
+	snprintf(pdf_path, sizeof(pdf_path), "%s/%s-%d.pdf", dir, name, width);
+	snprintf(raster_base, sizeof(raster_base), "%s/%s-%d.pdf-raster", dir, name, width);
+	snprintf(raster_path, sizeof(raster_path), "%s.png", raster_base);
+	CHECK_INT(rli_render(t, "png", png_path, NULL), RLI_OK);
+	CHECK_INT(rli_render(t, "pdf", pdf_path, NULL), RLI_OK);
+
+	/* Every page within the readers' 14,400-point limit, in the model's proportions. */
+	if (pdf_page_size(&page_w, &page_h, pdf_path) == 0) {
+		CHECK(page_w <= 14400.5 && page_h <= 14400.5);
+		CHECK_NEAR(page_w / page_h, t->width / t->height, 1e-3);
+	} else {
+		fprintf(stderr, "%s: pdfinfo cannot read %s\n", what, pdf_path);
+		rli_test_failures++;
+	}
+
+	if (case_read_png(&png, &a, png_path) < 0) {
+		fprintf(stderr, "%s: cannot read %s\n", what, png_path);
+		rli_test_failures++;
+		goto done;
+	}
+	CHECK_INT((int)png.width, (int)ceil(t->width));
+	snprintf(command, sizeof(command), "pdftoppm -png -singlefile -scale-to-x %u -scale-to-y %u '%s' '%s'",
+		 png.width, png.height, pdf_path, raster_base);
+	if (system(command) != 0 || case_read_png(&raster, &b, raster_path) < 0) {
+		fprintf(stderr, "%s: pdftoppm could not rasterise %s\n", what, pdf_path);
+		rli_test_failures++;
+		goto done;
+	}
+	if (raster.width != png.width || raster.height != png.height) {
+		fprintf(stderr, "%s: PDF rasterised to %ux%u, PNG is %ux%u\n", what, raster.width, raster.height,
+			png.width, png.height);
+		rli_test_failures++;
+		goto done;
+	}
+	compare_rows(what, t, &png, a, b);
+	remove(png_path);
+	remove(pdf_path);
+	remove(raster_path);
+done:
+	free(a);
+	free(b);
+	rli_timeline_free(t);
+}
+
+/* Loads an input by name: a shared sample folder, or the 1 ms bar in a long run. */
+static int load(rli_events **out, const char *name, const char *samples)
+{
+	char path[4096];
+	rli_parse_options options = { 0 };
+
+	if (strcmp(name, "short_bar") == 0) {
+		*out = case_short_bar(3, 16000.0);
+		return RLI_OK;
+	}
+	if (strcmp(name, "short_bar_tall") == 0) {
+		*out = case_short_bar(400, 16000.0); /* 20,200 units tall: the PDF page scales down */
+		return RLI_OK;
+	}
+	snprintf(path, sizeof(path), "%s/%s", samples, name);
+	return rli_parse(out, NULL, path, &options);
+}
+
+int main(int argc, char **argv)
+{
+	rli_events *events = NULL;
+	struct stat st;
+
+	if (argc != 4) {
+		fprintf(stderr, "usage: %s INPUT SAMPLES_DIR WORK_DIR\n", argv[0]);
+		return 2;
+	}
+	if (system("command -v pdftoppm >/dev/null 2>&1 && command -v pdfinfo >/dev/null 2>&1") != 0) {
+		fprintf(stderr, "skipped: pdftoppm and pdfinfo (poppler-utils) are needed\n");
+		return RLI_TEST_SKIP;
+	}
+	if (strncmp(argv[1], "short_bar", 9) != 0) {
+		char probe_path[4096];
+		snprintf(probe_path, sizeof(probe_path), "%s/%s", argv[2], argv[1]);
+		if (stat(probe_path, &st) != 0) {
+			fprintf(stderr, "skipped: %s is absent (the shared samples live beside the project)\n",
+				probe_path);
+			return RLI_TEST_SKIP;
+		}
+	}
+	if (rli_mkdir_p(argv[3]) < 0 || load(&events, argv[1], argv[2]) < 0) {
+		fprintf(stderr, "%s\n", rli_error_last());
+		return 1;
+	}
+	/* The tall case is about the page height: its widest pages would only cost time. */
+	for (size_t i = 0; i < sizeof(widths) / sizeof(widths[0]); i++)
+		if (strcmp(argv[1], "short_bar_tall") != 0 || widths[i] <= 2000)
+			check_width(argv[1], events, widths[i], argv[3]);
+	rli_events_free(events);
+	TEST_DONE();
+}
