@@ -7,6 +7,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 typedef int (*option_setter)(cli_request *request, const char *value, const char *spelled);
 
@@ -47,39 +48,54 @@ static int set_output_path(cli_request *r, const char *value, const char *spelle
 	return RLI_OK;
 }
 
+/*
+ * Finds item (len bytes, any case) among the n names of an enumerated option;
+ * otherwise says which names it takes.
+ */
+static int choose(size_t *index, const char *const *names, size_t n, const char *item, size_t len,
+		  const char *spelled)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strlen(names[i]) == len && strncasecmp(names[i], item, len) == 0) {
+			*index = i;
+			return RLI_OK;
+		}
+	rli_error_set(RLI_EUSAGE, "unknown %s %.*s (choose from ", spelled, (int)len, item);
+	for (size_t i = 0; i < n; i++)
+		rli_error_append("%s%s", i ? ", " : "", names[i]);
+	rli_error_append(")");
+	return RLI_EUSAGE;
+}
+#define CHOOSE(index, names, item, len, spelled) \
+	choose(index, names, sizeof(names) / sizeof(names[0]), item, len, spelled)
+
 static int set_profiler(cli_request *r, const char *value, const char *spelled)
 {
-	if (rli_profiler_from_name(&r->profiler, value) < 0)
-		return rli_error_set(RLI_EUSAGE,
-				     "Unsupported cluster parser: %s. Supported cls are: [auto, mstx, torch, nvtx]",
-				     value);
-	return RLI_OK;
+	static const char *const names[] = { "mstx", "torch", "nvtx", "memory", "auto" };
+	size_t i;
+	int error = CHOOSE(&i, names, value, strlen(value), spelled);
+	if (error < 0)
+		return error;
+	if (strcmp(names[i], "memory") == 0)
+		return rli_error_set(RLI_EUSAGE, "%s memory: the memory analysis is not available in "
+				     "rl-insight %s yet", spelled, RLI_VERSION);
+	return rli_profiler_from_name(&r->profiler, names[i]);
 }
 
 /* The legacy --input-type names the parser's input; it must agree with the parser. */
 static int set_input_type(cli_request *r, const char *value, const char *spelled)
 {
-	static const struct {
-		const char *name;
-		rli_profiler profiler;
-	} types[] = {
-		{ "multi_json_mstx", RLI_PROFILER_MSTX },
-		{ "multi_json_torch", RLI_PROFILER_TORCH },
-		{ "multi_json_nvtx", RLI_PROFILER_NVTX },
-	};
-	for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++) {
-		if (strcmp(value, types[i].name) != 0)
-			continue;
-		if (r->profiler != RLI_PROFILER_AUTO && r->profiler != types[i].profiler)
-			return rli_error_set(RLI_EUSAGE,
-					     "Input data type %s does not match parser input type multi_json_%s",
-					     value, rli_profiler_name(r->profiler));
-		r->profiler = types[i].profiler;
-		return RLI_OK;
-	}
-	return rli_error_set(RLI_EUSAGE,
-			     "%s: unknown input type '%s' (multi_json_mstx, multi_json_torch, multi_json_nvtx)",
-			     spelled, value);
+	static const char *const names[] = { "multi_json_mstx", "multi_json_torch", "multi_json_nvtx" };
+	static const rli_profiler profilers[] = { RLI_PROFILER_MSTX, RLI_PROFILER_TORCH, RLI_PROFILER_NVTX };
+	size_t i;
+	int error = CHOOSE(&i, names, value, strlen(value), spelled);
+	if (error < 0)
+		return error;
+	if (r->profiler != RLI_PROFILER_AUTO && r->profiler != profilers[i])
+		return rli_error_set(RLI_EUSAGE, "Input data type %s does not match parser input type multi_json_%s",
+				     names[i], rli_profiler_name(r->profiler));
+	r->profiler = profilers[i];
+	return RLI_OK;
 }
 
 /* Splits a comma list in place-free fashion: calls visit for each non-empty item. */
@@ -108,22 +124,19 @@ static int for_each_item(const char *list, const char *spelled, cli_request *r,
 static int add_vis(cli_request *r, const char *item, size_t len, const char *spelled)
 {
 	static const char *const known[] = { "png", "html", "pdf", "none" };
-	for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++) {
-		if (strlen(known[i]) != len || strncmp(item, known[i], len) != 0)
-			continue;
-		if (strcmp(known[i], "none") == 0)
-			return RLI_OK;
-		for (int k = 0; k < r->vis_count; k++)
-			if (strcmp(r->vis_types[k], known[i]) == 0)
-				return RLI_OK;
-		if (!rli_backend_exists(known[i]))
-			return rli_error_set(RLI_EUSAGE, "this build of rl-insight cannot write %s", known[i]);
-		r->vis_types[r->vis_count++] = known[i];
+	size_t i;
+	int error = CHOOSE(&i, known, item, len, spelled);
+	if (error < 0)
+		return error;
+	if (strcmp(known[i], "none") == 0)
 		return RLI_OK;
-	}
-	return rli_error_set(RLI_EUSAGE,
-			     "Unsupported cluster visualizer: %.*s. Supported cls are: [html, png, pdf, none]",
-			     (int)len, item);
+	for (int k = 0; k < r->vis_count; k++)
+		if (strcmp(r->vis_types[k], known[i]) == 0)
+			return RLI_OK;
+	if (!rli_backend_exists(known[i]))
+		return rli_error_set(RLI_EUSAGE, "this build of rl-insight cannot write %s", known[i]);
+	r->vis_types[r->vis_count++] = known[i];
+	return RLI_OK;
 }
 
 static int set_vis(cli_request *r, const char *value, const char *spelled)
@@ -134,13 +147,15 @@ static int set_vis(cli_request *r, const char *value, const char *spelled)
 
 static int add_export(cli_request *r, const char *item, size_t len, const char *spelled)
 {
-	if (len == 3 && strncmp(item, "csv", 3) == 0)
+	static const char *const formats[] = { "csv", "jsonl" };
+	size_t i;
+	int error = CHOOSE(&i, formats, item, len, spelled);
+	if (error < 0)
+		return error;
+	if (i == 0)
 		r->export_csv = 1;
-	else if (len == 5 && strncmp(item, "jsonl", 5) == 0)
-		r->export_jsonl = 1;
 	else
-		return rli_error_set(RLI_EUSAGE, "%s: unknown format '%.*s' (csv, jsonl)", spelled,
-				     (int)len, item);
+		r->export_jsonl = 1;
 	return RLI_OK;
 }
 
@@ -157,22 +172,20 @@ static int set_rank_list(cli_request *r, const char *value, const char *spelled)
 
 static int set_pipeline(cli_request *r, const char *value, const char *spelled)
 {
-	if (strcmp(value, "OfflineInsightPipeline") != 0)
-		return rli_error_set(RLI_EUSAGE,
-				     "Unsupported pipeline type: %s. Supported types are: OfflineInsightPipeline",
-				     value);
-	return RLI_OK;
+	static const char *const pipelines[] = { "OfflineInsightPipeline" };
+	size_t i;
+	return CHOOSE(&i, pipelines, value, strlen(value), spelled);
 }
 
 static int set_preset(cli_request *r, const char *value, const char *spelled)
 {
-	if (strcmp(value, "timeline") == 0)
-		return RLI_OK;
-	if (strcmp(value, "memory") == 0 || strcmp(value, "heatmap") == 0)
-		return rli_error_set(RLI_EUSAGE, "the %s analysis is not available in rl-insight %s yet",
-				     value, RLI_VERSION);
-	return rli_error_set(RLI_EUSAGE, "Unknown preset: %s. Supported presets: heatmap, memory, timeline",
-			     value);
+	static const char *const presets[] = { "timeline", "memory", "heatmap" };
+	size_t i;
+	int error = CHOOSE(&i, presets, value, strlen(value), spelled);
+	if (error < 0 || i == 0)
+		return error;
+	return rli_error_set(RLI_EUSAGE, "the %s analysis is not available in rl-insight %s yet",
+			     presets[i], RLI_VERSION);
 }
 
 static int set_unavailable(cli_request *r, const char *value, const char *spelled)
@@ -275,7 +288,7 @@ static int apply_config_key(void *ctx, const char *key, const char *value, int l
 		return rli_error_oom();
 	r->owned[r->owned_count++] = copy;
 	if ((error = spec->set(r, copy, spec->config_key)) < 0)
-		return rli_error_set(error, "%s:%d: %s", c->path, line, rli_error_last());
+		return rli_error_prefix(error, "%s:%d: ", c->path, line);
 	c->explicit_vis |= spec->set == set_vis;
 	return RLI_OK;
 }
@@ -392,6 +405,7 @@ void cli_print_help(FILE *fp)
 	      "RL Insight: where the time of a reinforcement-learning run went, per rank and phase.\n"
 	      "Reads Ascend MSTX, PyTorch profiler and Nsight NVTX profiles and draws the RL\n"
 	      "timeline as rl_timeline.png, rl_timeline.html and rl_timeline.pdf.\n"
+	      "With only --input-path it detects the format and writes output/rl_timeline.html.\n"
 	      "\n"
 	      "Options (each also written --option=VALUE; the key=value form is in brackets):\n",
 	      fp);

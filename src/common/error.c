@@ -35,6 +35,27 @@ void rli_error_append(const char *fmt, ...)
 	va_end(ap);
 }
 
+int rli_error_prefix(int code, const char *fmt, ...)
+{
+	char prefix[1024];
+	size_t length, used = strlen(last_error);
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(prefix, sizeof(prefix), fmt, ap);
+	va_end(ap);
+	length = strlen(prefix);
+	/* The message moves right in place; what no longer fits is cut at the end. */
+	if (length >= sizeof(last_error))
+		length = sizeof(last_error) - 1;
+	if (used + length >= sizeof(last_error))
+		used = sizeof(last_error) - 1 - length;
+	memmove(last_error + length, last_error, used);
+	memcpy(last_error, prefix, length);
+	last_error[length + used] = '\0';
+	return code;
+}
+
 void rli_error_clear(void)
 {
 	last_error[0] = '\0';

@@ -12,6 +12,11 @@
 
 /* Sets the message and returns code, so callers can write `return rli_error_set(...)`. */
 int rli_error_set(int code, const char *fmt, ...) RLI_PRINTF(2, 3);
+/*
+ * Puts the formatted text before the current message ("file:3: " before what
+ * a value's check said) and returns code.
+ */
+int rli_error_prefix(int code, const char *fmt, ...) RLI_PRINTF(2, 3);
 /* Appends to the current message (used to collect several validation failures). */
 void rli_error_append(const char *fmt, ...) RLI_PRINTF(1, 2);
 void rli_error_clear(void);
