@@ -266,13 +266,28 @@ static int inspect_candidate(mstx_candidate *candidate, rli_discovery *discovery
 		rli_notes_add(&discovery->structural, RLI_LOG_ERROR,
 			      "profiler_info_*.json does not exist in: %s", candidate->dir);
 	if (candidate->rank < 0) {
-		rli_notes_add(&discovery->log, RLI_LOG_WARN,
-			      "direct:%s fail to get rankid or rankid invalid.", candidate->dir);
+		/* A capture that cannot say its rank is a failed unit, named with the reason. */
+		rli_unit *unit = candidate->info_count ? rli_discovery_add(discovery) : NULL;
+		if (candidate->info_count && !unit) {
+			error = rli_error_oom();
+			goto done;
+		}
+		if (unit) {
+			unit->rank = -1;
+			if (!(unit->path = rli_strdup(trace))) {
+				error = rli_error_oom();
+				goto done;
+			}
+			rli_notes_add(&unit->failures, RLI_LOG_ERROR,
+				      "%s: no valid rank id: %s is not profiler_info_<rank>.json with a whole-number rank",
+				      candidate->dir, candidate->info_files[0]);
+		}
 		goto done;
 	}
 	if (!rli_rank_filter_keeps(ranks, candidate->rank)) {
 		rli_notes_add(&discovery->log, RLI_LOG_DEBUG, "Rank %lld not in the rank list: skipping %s",
 			      (long long)candidate->rank, candidate->dir);
+		error = rli_discovery_saw_rank(discovery, candidate->rank);
 		goto done;
 	}
 	if (!have_trace)
@@ -850,15 +865,15 @@ static void emit_row(mstx_ctx *m)
 
 	if (envelope->missing)
 		rli_notes_add(&unit->log, RLI_LOG_WARN,
-			      "Row missing required fields: ts or dur. Skipping row.%s",
+			      "%s: Row missing required fields: ts or dur. Skipping row.%s", unit->path,
 			      envelope->missing > 1 ? " (repeated for more rows)" : "");
 	if (envelope->invalid)
 		rli_notes_add(&unit->log, RLI_LOG_WARN,
-			      "Row has a ts or dur that is not a number. Skipping row.%s",
+			      "%s: Row has a ts or dur that is not a number. Skipping row.%s", unit->path,
 			      envelope->invalid > 1 ? " (repeated for more rows)" : "");
 	if (envelope->valid == 0) {
-		rli_notes_add(&unit->log, RLI_LOG_WARN, "Rank %lld: No valid timing rows for Overlap Analysis",
-			      rank);
+		rli_notes_add(&unit->failures, RLI_LOG_ERROR,
+			      "Rank %lld: No valid timing rows for Overlap Analysis in %s", rank, unit->path);
 		return;
 	}
 	memset(&row, 0, sizeof(row));
@@ -917,8 +932,8 @@ void rli_mstx_parse_unit(rli_unit *unit)
 		goto done;
 	}
 	if (!m.target_found) {
-		rli_notes_add(&unit->log, RLI_LOG_WARN, "Rank %lld: Overlap Analysis process not found in json",
-			      (long long)unit->rank);
+		rli_notes_add(&unit->failures, RLI_LOG_ERROR, "Rank %lld: Overlap Analysis process not found in %s",
+			      (long long)unit->rank, unit->path);
 		goto done;
 	}
 	emit_row(&m);

@@ -789,11 +789,12 @@ static void emit_rows(nvtx_ctx *n)
 	int global_kind;
 	size_t *first_row = NULL; /* per label: its first row, which later rows copy all but the times of */
 	if (n->rank < 0) {
-		rli_notes_add(&unit->log, RLI_LOG_WARN, "Path %s: No valid rank for Analysis", unit->path);
+		rli_notes_add(&unit->failures, RLI_LOG_ERROR, "Path %s: No valid rank for Analysis", unit->path);
 		return;
 	}
 	if (!n->have_global_start) {
-		rli_notes_add(&unit->log, RLI_LOG_WARN, "No valid global start time for Analysis");
+		rli_notes_add(&unit->failures, RLI_LOG_ERROR, "Path %s: No valid global start time for Analysis",
+			      unit->path);
 		return;
 	}
 	global_kind = range_value(&global_start, &n->global_start);
@@ -815,11 +816,13 @@ static void emit_rows(nvtx_ctx *n)
 		rli_event_in row;
 		if (!label || !label[0]) {
 			/* Stop at the first bad range and keep what came before, as the reference does. */
-			rli_notes_add(&unit->log, RLI_LOG_WARN, "No valid role for Analysis");
+			rli_notes_add(&unit->log, RLI_LOG_WARN, "%s:%llu: No valid role for Analysis; the unit's "
+				      "later ranges are skipped", unit->path, (unsigned long long)range->line);
 			break;
 		}
 		if (range->start_kind == V_NULL || range->end_kind == V_NULL) {
-			rli_notes_add(&unit->log, RLI_LOG_WARN, "No valid timing for Analysis");
+			rli_notes_add(&unit->log, RLI_LOG_WARN, "%s:%llu: No valid timing for Analysis; the unit's "
+				      "later ranges are skipped", unit->path, (unsigned long long)range->line);
 			break;
 		}
 		if (require_number(n, range->start_kind, "start", range->line) < 0 ||
@@ -836,7 +839,8 @@ static void emit_rows(nvtx_ctx *n)
 		row.start_ms = py_div1000(&sum) / 1000;
 		row.duration_ms = py_div1000(&length) / 1000;
 		if (!isfinite(row.start_ms) || !isfinite(row.duration_ms)) {
-			rli_notes_add(&unit->log, RLI_LOG_WARN, "No valid timing for Analysis");
+			rli_notes_add(&unit->log, RLI_LOG_WARN, "%s:%llu: No valid timing for Analysis; the unit's "
+				      "later ranges are skipped", unit->path, (unsigned long long)range->line);
 			break;
 		}
 		if (!unit->events && rli_events_new(&unit->events) < 0) {

@@ -80,7 +80,21 @@ static void log_notes(const rli_parse_options *options, const rli_notes *notes)
 
 typedef struct {
 	size_t ascend_dirs, torch_files, nvtx_files;
+	char *first[RLI_PROFILER_NVTX + 1]; /* per format, the first path that showed it */
+	int oom;
 } detect_counts;
+
+static void detect_seen(detect_counts *counts, rli_profiler profiler, const char *path)
+{
+	if (!counts->first[profiler] && !(counts->first[profiler] = rli_strdup(path)))
+		counts->oom = 1;
+}
+
+static void detect_dispose(detect_counts *counts)
+{
+	for (size_t i = 0; i < sizeof(counts->first) / sizeof(counts->first[0]); i++)
+		free(counts->first[i]);
+}
 
 static int ends_with(const char *text, const char *suffix)
 {
@@ -93,23 +107,62 @@ static int detect_visit(void *ctx, const rli_walk_entry *entry)
 	detect_counts *counts = ctx;
 	if (entry->is_dir && ends_with(entry->name, "ascend_pt")) {
 		counts->ascend_dirs++;
+		detect_seen(counts, RLI_PROFILER_MSTX, entry->path);
 		return 1; /* an Ascend folder's own files say nothing about other formats */
 	}
 	if (!entry->is_file)
 		return 0;
-	if (ends_with(entry->name, ".json.gz"))
+	if (ends_with(entry->name, ".json.gz")) {
 		counts->torch_files++;
-	else if (fnmatch("worker_process_*.*.jsonl", entry->name, 0) == 0)
+		detect_seen(counts, RLI_PROFILER_TORCH, entry->path);
+	} else if (fnmatch("worker_process_*.*.jsonl", entry->name, 0) == 0) {
 		counts->nvtx_files++;
+		detect_seen(counts, RLI_PROFILER_NVTX, entry->path);
+	}
 	return 0;
+}
+
+static int detect_walk(detect_counts *counts, const char *root)
+{
+	int error;
+	memset(counts, 0, sizeof(*counts));
+	error = rli_walk(root, detect_visit, counts);
+	if (error == RLI_OK && counts->oom)
+		error = rli_error_oom();
+	if (error < 0)
+		detect_dispose(counts);
+	return error;
+}
+
+/*
+ * After a named format failed: when the tree holds one other format only, a
+ * last line of the report says so, with the path that shows it.
+ */
+static int hint_other_format(const char *root, rli_profiler asked)
+{
+	detect_counts counts;
+	rli_profiler other = RLI_PROFILER_AUTO;
+	int error = detect_walk(&counts, root), kinds;
+	if (error < 0)
+		return error;
+	kinds = (counts.ascend_dirs > 0) + (counts.torch_files > 0) + (counts.nvtx_files > 0);
+	if (kinds == 1)
+		other = counts.ascend_dirs ? RLI_PROFILER_MSTX : counts.torch_files ? RLI_PROFILER_TORCH
+										 : RLI_PROFILER_NVTX;
+	if (other != RLI_PROFILER_AUTO && other != asked)
+		rli_error_append("\n  - this looks like %s data (found %s): try --profiler-type %s or auto",
+				 rli_profiler_name(other), counts.first[other], rli_profiler_name(other));
+	detect_dispose(&counts);
+	return RLI_OK;
 }
 
 static int detect(rli_profiler *out, const char *root)
 {
-	detect_counts counts = {0, 0, 0};
-	int kinds, error = rli_walk(root, detect_visit, &counts);
+	detect_counts counts;
+	int kinds, error = detect_walk(&counts, root);
 	if (error < 0)
 		return error;
+	detect_dispose(&counts);
 	kinds = (counts.ascend_dirs > 0) + (counts.torch_files > 0) + (counts.nvtx_files > 0);
 	if (kinds > 1)
 		return rli_error_set(RLI_EUSAGE,
@@ -172,9 +225,15 @@ static void *work(void *arg)
 		pthread_mutex_lock(&queue->lock);
 		done = ++queue->completed;
 		/* Progress in completion order, as the reference prints it; the lock keeps lines whole. */
-		if (total < 10 || done % (total / 10 > 2 ? total / 10 : 2) == 0)
-			log_line(queue->options, RLI_LOG_DEBUG, "Completed rank %lld: %zu/%zu (%.1f%%)",
-				 (long long)unit->rank, done, total, 100.0 * (double)done / (double)total);
+		if (total < 10 || done % (total / 10 > 2 ? total / 10 : 2) == 0) {
+			/* A torch or NVTX unit learns its rank only from its contents: it goes by its file. */
+			if (unit->rank >= 0)
+				log_line(queue->options, RLI_LOG_DEBUG, "Completed rank %lld: %zu/%zu (%.1f%%)",
+					 (long long)unit->rank, done, total, 100.0 * (double)done / (double)total);
+			else
+				log_line(queue->options, RLI_LOG_DEBUG, "Completed %s: %zu/%zu (%.1f%%)",
+					 unit->path, done, total, 100.0 * (double)done / (double)total);
+		}
 		pthread_mutex_unlock(&queue->lock);
 	}
 	return NULL;
@@ -222,23 +281,56 @@ static int run_units(rli_discovery *discovery, rli_profiler profiler, const rli_
 
 /* ---- the whole parse ------------------------------------------------------ */
 
-static int keep_ranks(rli_events *events, const rli_rank_filter *ranks)
+/* Drops the rows of ranks the filter leaves out; when none is left, discovery learns what ranks there were. */
+static int keep_ranks(rli_events *events, const rli_rank_filter *ranks, rli_discovery *discovery)
 {
 	uint8_t *keep;
+	size_t kept = 0;
+	int error = RLI_OK;
+
 	if (ranks->all || events->count == 0)
 		return RLI_OK;
 	keep = malloc(events->count);
 	if (!keep)
 		return rli_error_oom();
 	for (size_t i = 0; i < events->count; i++)
-		keep[i] = (uint8_t)rli_rank_filter_keeps(ranks, events->rank_id[i]);
+		kept += keep[i] = (uint8_t)rli_rank_filter_keeps(ranks, events->rank_id[i]);
+	for (size_t i = 0; !kept && i < events->count && error == RLI_OK; i++)
+		if (i == 0 || events->rank_id[i] != events->rank_id[i - 1])
+			error = rli_discovery_saw_rank(discovery, events->rank_id[i]);
 	rli_events_filter(events, keep);
 	free(keep);
-	return RLI_OK;
+	return error;
 }
 
-/* "Data validation failed" and one "\n  - <message>" per failure, in rule then unit order. */
-static void report_failures(const rli_discovery *discovery, int no_rows)
+static int compare_int64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return (x > y) - (x < y);
+}
+
+/* Ranks as a person writes them: "0-3,8". */
+static void append_ranks(int64_t *ranks, size_t count)
+{
+	qsort(ranks, count, sizeof(*ranks), compare_int64);
+	for (size_t i = 0; i < count;) {
+		size_t j = i;
+		while (j + 1 < count && ranks[j + 1] <= ranks[j] + 1)
+			j++;
+		if (ranks[j] == ranks[i])
+			rli_error_append("%s%lld", i ? "," : "", (long long)ranks[i]);
+		else
+			rli_error_append("%s%lld-%lld", i ? "," : "", (long long)ranks[i], (long long)ranks[j]);
+		i = j + 1;
+	}
+}
+
+/*
+ * "Data validation failed" and one "\n  - <message>" per failure, in rule
+ * then unit order. With no failure and no row, what was wrong is said: the
+ * rank list matched nothing, or no unit gave a row.
+ */
+static void report_failures(rli_discovery *discovery, int no_rows, const char *rank_list)
 {
 	int any = 0;
 	rli_error_set(RLI_EINVALID, "Data validation failed");
@@ -247,8 +339,16 @@ static void report_failures(const rli_discovery *discovery, int no_rows)
 	for (size_t u = 0; u < discovery->count; u++)
 		for (size_t i = 0; i < discovery->units[u].failures.count; i++, any = 1)
 			rli_error_append("\n  - %s", discovery->units[u].failures.items[i].text);
-	if (!any && no_rows)
-		rli_error_append("\n  - Parsing result must be a DataFrame, got NoneType instead.");
+	if (any || !no_rows)
+		return;
+	if (discovery->ranks_seen_count) {
+		rli_error_append("\n  - no input unit matched the rank list %s; the input has ranks ", rank_list);
+		append_ranks(discovery->ranks_seen, discovery->ranks_seen_count);
+	} else if (discovery->count) {
+		rli_error_append("\n  - nothing to draw: none of the %zu input units gave a row", discovery->count);
+	} else {
+		rli_error_append("\n  - nothing to draw: no input unit to read was found");
+	}
 }
 
 static char *trimmed_root(const char *path)
@@ -306,7 +406,7 @@ int rli_parse(rli_events **out, rli_profiler *detected, const char *input_path,
 
 	if (profiler == RLI_PROFILER_AUTO) {
 		if (!is_dir) {
-			report_failures(&discovery, 0);
+			report_failures(&discovery, 0, options->rank_list);
 			error = RLI_EINVALID;
 			goto done;
 		}
@@ -363,21 +463,24 @@ int rli_parse(rli_events **out, rli_profiler *detected, const char *input_path,
 	}
 	log_line(options, RLI_LOG_INFO, "Parallel processing completed: %zu/%zu ranks processed",
 		 discovery.count - failed_units, discovery.count);
-	if (profiler != RLI_PROFILER_MSTX && (error = keep_ranks(merged, &ranks)) < 0)
+	if (profiler != RLI_PROFILER_MSTX && (error = keep_ranks(merged, &ranks, &discovery)) < 0)
 		goto done;
 	if ((error = rli_events_sort_by_start(merged)) < 0)
 		goto done;
 
 	if (discovery.structural.count || merged->count == 0) {
 		/* The reference says this after parsing; a tree that failed its rules was not parsed. */
-		if (merged->count == 0 && discovery.structural.count == 0)
+		if (merged->count == 0 && discovery.structural.count == 0 && !discovery.ranks_seen_count)
 			log_line(options, RLI_LOG_WARN, "No valid data collected from any rank");
-		report_failures(&discovery, merged->count == 0);
+		report_failures(&discovery, merged->count == 0, options->rank_list);
 		error = RLI_EINVALID;
+		if (options->profiler != RLI_PROFILER_AUTO && !discovery.ranks_seen_count &&
+		    hint_other_format(root, profiler) < 0)
+			error = RLI_ERROR;
 		goto done;
 	}
 	if (failed_units) {
-		report_failures(&discovery, 0);
+		report_failures(&discovery, 0, options->rank_list);
 		for (size_t u = 0; u < discovery.count; u++)
 			for (size_t i = 0; i < discovery.units[u].failures.count; i++)
 				log_line(options, RLI_LOG_ERROR, "%s", discovery.units[u].failures.items[i].text);

@@ -74,6 +74,8 @@ typedef struct {
 	size_t count, capacity;
 	rli_notes structural; /* failures of the structural rules, in rule order */
 	rli_notes log;        /* discovery's own warnings */
+	int64_t *ranks_seen;  /* ranks the rank filter left out, to say what there was */
+	size_t ranks_seen_count, ranks_seen_capacity;
 } rli_discovery;
 
 void rli_discovery_init(rli_discovery *discovery);
@@ -86,6 +88,8 @@ void rli_discovery_dispose(rli_discovery *discovery);
 int rli_discovery_group(rli_discovery *discovery);
 /* A zeroed unit at the end of the list, or NULL when out of memory. */
 rli_unit *rli_discovery_add(rli_discovery *discovery);
+/* Notes a rank the rank filter left out. RLI_ERROR when out of memory. */
+int rli_discovery_saw_rank(rli_discovery *discovery, int64_t rank);
 
 /* Discovery per format: RLI_OK (structural failures are collected, not returned) or RLI_ERROR. */
 int rli_mstx_discover(rli_discovery *discovery, const char *root, const rli_rank_filter *ranks);

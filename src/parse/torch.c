@@ -93,7 +93,6 @@ static int visit(void *ctx, const rli_walk_entry *entry)
 int rli_torch_discover(rli_discovery *discovery, const char *root)
 {
 	torch_walk walk;
-	char *offenders = NULL;
 	int error;
 
 	memset(&walk, 0, sizeof(walk));
@@ -104,29 +103,17 @@ int rli_torch_discover(rli_discovery *discovery, const char *root)
 	error = rli_walk(root, visit, &walk);
 	if (error < 0)
 		goto done;
-	/* Each sub-folder of the root must hold a trace (below it, at any depth). */
-	for (size_t i = 0; i < walk.top_count; i++) {
-		char *path, *joined;
-		if (walk.top_has_trace[i])
-			continue;
-		path = rli_path_join(root, walk.top_dirs[i]);
-		joined = path ? (offenders ? rli_strfmt("%s; %s", offenders, path) : rli_strdup(path)) : NULL;
-		free(path);
-		if (!joined) {
-			error = rli_error_oom();
-			goto done;
-		}
-		free(offenders);
-		offenders = joined;
-	}
-	if (offenders)
-		rli_notes_add(&discovery->structural, RLI_LOG_ERROR,
-			      "The path '%s' has no prof_*.json.gz file", offenders);
+	/* Each sub-folder of the root must hold a trace (below it, at any depth): one line each. */
+	for (size_t i = 0; i < walk.top_count; i++)
+		if (!walk.top_has_trace[i])
+			rli_notes_add(&discovery->structural, RLI_LOG_ERROR,
+				      "The path '%s/%s' has no PyTorch trace: no *.json.gz file at any depth "
+				      "(such as prof_rank-0_120000.json.gz or host_1234.1700000000.pt.trace.json.gz)",
+				      root, walk.top_dirs[i]);
 	error = rli_discovery_group(discovery);
 	if (error == RLI_OK && discovery->structural.oom)
 		error = rli_error_oom();
 done:
-	free(offenders);
 	for (size_t i = 0; i < walk.top_count; i++)
 		free(walk.top_dirs[i]);
 	free(walk.top_dirs);
@@ -521,16 +508,17 @@ static void torch_verdict(torch_ctx *t)
 	if (unit->failures.count)
 		return;
 	if (!t->have_rank || t->rank < 0) {
-		rli_notes_add(&unit->log, RLI_LOG_WARN, "Path %s: No valid distributedInfo for Analysis",
-			      unit->path);
+		rli_notes_add(&unit->failures, RLI_LOG_ERROR, "Path %s: No valid distributedInfo for Analysis "
+			      "(a rank of 0 or more)", unit->path);
 		return;
 	}
 	if (t->tid_state != 1) {
 		/* tid stays the negative pid, or -1 (the reference's default) when it is not a number. */
-		rli_notes_add(&unit->log, RLI_LOG_WARN, "No valid pid in traceEvents");
+		rli_notes_add(&unit->log, RLI_LOG_WARN, "%s: No valid pid in traceEvents; tid is -1", unit->path);
 	}
 	if (t->valid == 0) {
-		rli_notes_add(&unit->log, RLI_LOG_WARN, "No valid timing in traceEvents for Analysis");
+		rli_notes_add(&unit->failures, RLI_LOG_ERROR, "Path %s: No valid timing in traceEvents for Analysis",
+			      unit->path);
 		return;
 	}
 	memset(&row, 0, sizeof(row));

@@ -200,7 +200,22 @@ void rli_discovery_dispose(rli_discovery *discovery)
 	free(discovery->units);
 	rli_notes_dispose(&discovery->structural);
 	rli_notes_dispose(&discovery->log);
+	free(discovery->ranks_seen);
 	memset(discovery, 0, sizeof(*discovery));
+}
+
+int rli_discovery_saw_rank(rli_discovery *discovery, int64_t rank)
+{
+	if (discovery->ranks_seen_count == discovery->ranks_seen_capacity) {
+		size_t capacity = discovery->ranks_seen_capacity ? 2 * discovery->ranks_seen_capacity : 16;
+		int64_t *grown = realloc(discovery->ranks_seen, capacity * sizeof(*grown));
+		if (!grown)
+			return rli_error_oom();
+		discovery->ranks_seen = grown;
+		discovery->ranks_seen_capacity = capacity;
+	}
+	discovery->ranks_seen[discovery->ranks_seen_count++] = rank;
+	return RLI_OK;
 }
 
 int rli_discovery_group(rli_discovery *discovery)

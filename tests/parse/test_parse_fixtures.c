@@ -129,26 +129,29 @@ static void test_mstx(void)
 			"{\"name\":\"Free\",\"pid\":5,\"tid\":0,\"ph\":\"X\",\"ts\":\"200000\",\"dur\":1000,\"args\":{}}]");
 	fx_write(root, "ref/x_ascend_pt/profiler_metadata.json", "{\"role\": \"reference_policy\", \"other\": [1]}");
 
-	/* A rank that is not a number: skipped with the reference's warning. */
+	/* A rank that is not a number: a failed unit, named with the reason. */
 	write_mstx_unit(root, "odd/y_ascend_pt", "profiler_info_x.json",
 			"[{\"name\":\"process_name\",\"pid\":5,\"tid\":0,\"ph\":\"M\",\"args\":{\"name\":\"Overlap Analysis\"}},"
 			"{\"name\":\"Free\",\"pid\":5,\"tid\":0,\"ph\":\"X\",\"ts\":\"1\",\"dur\":1,\"args\":{}}]");
-	/* No Overlap Analysis process: a warning and no row. */
+	/* No Overlap Analysis process: a failed unit and no row. */
 	write_mstx_unit(root, "none/step_ascend_pt", "profiler_info_4.json",
 			"[{\"name\":\"Free\",\"pid\":5,\"tid\":0,\"ph\":\"X\",\"ts\":\"1\",\"dur\":1,\"args\":{}}]");
 
 	rc = fx_parse(&events, root, RLI_PROFILER_MSTX, NULL, 3, &log);
-	CHECK_INT(rc, RLI_OK);
-	if (rc != RLI_OK)
+	CHECK_INT(rc, RLI_EPARTIAL);
+	if (rc != RLI_EPARTIAL)
 		fprintf(stderr, "%s\n%s", rli_error_last(), log.text ? log.text : "");
 	CHECK_INT(rli_events_count(events), 4);
 	expect_row(events, 0, "rollout", "rollout", 0, "twenty", 1, 100.0, 0.01);
 	expect_row(events, 1, "rollout", "rollout", 0, "21", 0, 100.0, 0.05);
 	expect_row(events, 2, "reference_policy", "reference_policy", 1, "5", 0, 200.0, 1.0);
 	expect_row(events, 3, "actor", "actor", 3, "7", 0, start_a, (end_a - 1773285904639877.299) / 1000);
-	CHECK(fx_log_has(&log, "WARN: Row missing required fields: ts or dur. Skipping row."));
-	CHECK(fx_log_has(&log, format("WARN: direct:%s/odd/y_ascend_pt fail to get rankid or rankid invalid.", root)));
-	CHECK(fx_log_has(&log, "WARN: Rank 4: Overlap Analysis process not found in json"));
+	CHECK(fx_log_has(&log, format("WARN: %s/actor/zz_ascend_pt/ASCEND_PROFILER_OUTPUT/trace_view.json: Row missing "
+				      "required fields: ts or dur. Skipping row.", root)));
+	CHECK(fx_log_has(&log, format("ERROR: %s/odd/y_ascend_pt: no valid rank id: %s/odd/y_ascend_pt/profiler_info_x.json "
+				      "is not profiler_info_<rank>.json with a whole-number rank", root, root)));
+	CHECK(fx_log_has(&log, format("ERROR: Rank 4: Overlap Analysis process not found in "
+				      "%s/none/step_ascend_pt/ASCEND_PROFILER_OUTPUT/trace_view.json", root)));
 	rli_events_free(events);
 	fx_log_reset(&log);
 	fx_remove(root);
@@ -215,7 +218,7 @@ static void test_nvtx(void)
 			"{\"eventType\":60,\"start\":6000000,\"end\":6000001,\"textId\":99}\n"
 			"{\"eventType\":60,\"start\":7000000,\"end\":7000001,\"textId\":1}",
 			long_name));
-	/* No RANK: a warning and no rows. */
+	/* No RANK: a failed unit and no rows. */
 	fx_write(root, "worker_process_4242.8.jsonl",
 		 "{\"id\":1,\"table\":\"StringIds\",\"value\":\"x\"}\n"
 		 "{\"startTime\":1,\"table\":\"ANALYSIS_DETAILS\"}\n"
@@ -230,8 +233,8 @@ static void test_nvtx(void)
 		 "{\"eventType\":60.0,\"start\":0,\"end\":1500000,\"textId\":\"a\"}\n"
 		 "{\"eventType\":60,\"start\":null,\"end\":1,\"textId\":\"a\"}\n");
 	rc = fx_parse(&events, root, RLI_PROFILER_NVTX, NULL, 2, &log);
-	CHECK_INT(rc, RLI_OK);
-	if (rc != RLI_OK)
+	CHECK_INT(rc, RLI_EPARTIAL);
+	if (rc != RLI_EPARTIAL)
 		fprintf(stderr, "%s\n%s", rli_error_last(), log.text ? log.text : "");
 	CHECK_INT(rli_events_count(events), 4);
 	expect_row(events, 0, "sub", "sub", 0, "77", 1, 1.0, 1.5);
@@ -242,9 +245,11 @@ static void test_nvtx(void)
 	expect_row(events, 3, "generate", "generate", 2, "4242", 1,
 		   (double)(20979323 + 6589107243593703LL) / 1000 / 1000,
 		   (double)(21019655556LL - 20979323) / 1000 / 1000);
-	CHECK(fx_log_has(&log, "WARN: No valid role for Analysis"));
-	CHECK(fx_log_has(&log, "WARN: No valid timing for Analysis"));
-	CHECK(fx_log_has(&log, format("WARN: Path %s/worker_process_4242.8.jsonl: No valid rank for Analysis", root)));
+	CHECK(fx_log_has(&log, format("WARN: %s/worker_process_4242.7.jsonl:15: No valid role for Analysis; the unit's "
+				      "later ranges are skipped", root)));
+	CHECK(fx_log_has(&log, format("WARN: %s/more/worker_process_77.1.jsonl:5: No valid timing for Analysis; the "
+				      "unit's later ranges are skipped", root)));
+	CHECK(fx_log_has(&log, format("ERROR: Path %s/worker_process_4242.8.jsonl: No valid rank for Analysis", root)));
 	rli_events_free(events);
 	free(long_name);
 	fx_log_reset(&log);

@@ -106,11 +106,11 @@ static void test_mstx_rules(void)
 		EXPECT(root, RLI_PROFILER_MSTX, RLI_EINVALID,
 		       fx_text("Data validation failed\n  - Failed to parse JSON file %s: nesting deeper than 512 levels at line 1, column 514", trace));
 	}
-	/* No usable events: the output check's message. */
+	/* No Overlap Analysis process: the unit failed, named with its file. */
 	fx_write(root, "b/y_ascend_pt/ASCEND_PROFILER_OUTPUT/trace_view.json",
 		 "[{\"name\":\"Free\",\"pid\":5,\"tid\":0,\"ph\":\"X\",\"ts\":\"1\",\"dur\":1,\"args\":{}}]");
 	EXPECT(root, RLI_PROFILER_MSTX, RLI_EINVALID,
-	       "Data validation failed\n  - Parsing result must be a DataFrame, got NoneType instead.");
+	       fx_text("Data validation failed\n  - Rank 0: Overlap Analysis process not found in %s", trace));
 
 	/* profiler_info content, and a broken profiler_metadata.json. */
 	fx_write(root, "b/y_ascend_pt/ASCEND_PROFILER_OUTPUT/trace_view.json", good_trace);
@@ -162,7 +162,10 @@ static void test_torch_rules(void)
 	fx_write_gz(root, "good/prof_rank-0_1.json.gz", good_torch, 100);
 	fx_write_gz(root, "nested/step_1/prof_rank-0_1.json.gz", good_torch, 100);
 	EXPECT(root, RLI_PROFILER_TORCH, RLI_EINVALID,
-	       fx_text("Data validation failed\n  - The path '%s/empty_role; %s/other' has no prof_*.json.gz file", root, root));
+	       fx_text("Data validation failed\n  - The path '%s/empty_role' has no PyTorch trace: no *.json.gz file "
+		       "at any depth (such as prof_rank-0_120000.json.gz or host_1234.1700000000.pt.trace.json.gz)\n"
+		       "  - The path '%s/other' has no PyTorch trace: no *.json.gz file at any depth (such as "
+		       "prof_rank-0_120000.json.gz or host_1234.1700000000.pt.trace.json.gz)", root, root));
 	fx_remove(fx_path(root, "empty_role"));
 	fx_remove(fx_path(root, "other"));
 	EXPECT(root, RLI_PROFILER_TORCH, RLI_OK, "");
@@ -216,7 +219,7 @@ static void test_torch_rules(void)
 		CHECK(strstr(rli_error_last(), fx_text("Failed to decompress %s: ", file)) != NULL);
 		rli_events_free(events);
 	}
-	/* Only a negative rank: a warning, no rows, and the nested unit still parses. */
+	/* Only a negative rank: a failed unit (dropped units are never a mere warning), the nested unit still parses. */
 	fx_write_gz(root, "good/prof_rank-0_1.json.gz",
 		    "{\"distributedInfo\":{\"backend\":\"nccl\",\"rank\":-1,\"world_size\":1},"
 		    "\"traceEvents\":[{\"ph\":\"X\",\"name\":\"a\",\"pid\":1,\"tid\":1,\"ts\":1000,\"dur\":5}]}", 100);
@@ -224,18 +227,19 @@ static void test_torch_rules(void)
 		rli_events *events = NULL;
 		fx_log log = {0};
 		int rc = fx_parse(&events, root, RLI_PROFILER_TORCH, NULL, 2, &log);
-		CHECK_INT(rc, RLI_OK);
+		CHECK_INT(rc, RLI_EPARTIAL);
 		CHECK_INT(rli_events_count(events), 1);
-		CHECK(fx_log_has(&log, fx_text("WARN: Path %s: No valid distributedInfo for Analysis", file)));
+		CHECK(fx_log_has(&log, fx_text("ERROR: Path %s: No valid distributedInfo for Analysis (a rank of 0 or more)",
+					       file)));
 		rli_events_free(events);
 		fx_log_reset(&log);
 	}
-	/* Only async_llm traces: the checker passes, the parser finds nothing. */
+	/* Only async_llm traces: the checker passes, the parser finds nothing to read. */
 	fx_remove(fx_path(root, "good"));
 	fx_remove(fx_path(root, "nested"));
 	fx_write_gz(root, "roll/async_llm_1.json.gz", good_torch, 100);
 	EXPECT(root, RLI_PROFILER_TORCH, RLI_EINVALID,
-	       "Data validation failed\n  - Parsing result must be a DataFrame, got NoneType instead.");
+	       "Data validation failed\n  - nothing to draw: no input unit to read was found");
 	fx_remove(root);
 	free(root);
 }
