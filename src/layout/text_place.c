@@ -1,0 +1,72 @@
+/* text_place.c: placing text and the legend on a page: valid text, anchors, the legend's room. */
+#include "text_place.h"
+#include "theme.h"
+#include "common/error.h"
+
+#include <glib.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+char *rli_valid_utf8_copy(const char *text)
+{
+	gchar *valid = g_utf8_make_valid(text ? text : "", -1);
+	char *copy = valid ? strdup(valid) : NULL;
+	g_free(valid);
+	return copy;
+}
+
+int rli_set_text(rli_text *out, const char *text, double x, double y, double size,
+		    rli_align halign, rli_align valign)
+{
+	out->text = strdup(text);
+	if (!out->text)
+		return rli_error_oom();
+	out->x = x;
+	out->y = y;
+	out->size = size;
+	out->bold = 0;
+	out->color = TEXT_COLOR;
+	out->halign = halign;
+	out->valign = valign;
+	out->angle = 0.0;
+	out->max_width = 0.0;
+	return RLI_OK;
+}
+
+/* Beside the plot: one column while it fits the page height, more beside it if not. */
+double rli_plan_legend_beside(legend_plan *legend, size_t series, double width, double height)
+{
+	legend->below = 0;
+	legend->max_text = 0.15 * width;
+	legend->entry_width = fmin(legend->widest_entry, legend->max_text) + LEGEND_SWATCH_W + LEGEND_TEXT_GAP;
+	legend->per_column = (size_t)fmax(1.0, floor((height - 2 * PAGE_PAD - LEGEND_LINE) / LEGEND_LINE));
+	legend->columns = (series + legend->per_column - 1) / legend->per_column;
+	/* More names than fit in a third of the page: the last entry says how many are left out. */
+	while (legend->columns > 1 && legend->columns * (legend->entry_width + LEGEND_COLUMN_GAP) > 0.3 * width)
+		legend->columns--;
+	legend->shown = series < legend->columns * legend->per_column ? series :
+			legend->columns * legend->per_column;
+	/* The right margin it takes. */
+	return fmax(fmin(MARGIN_RIGHT, 0.05 * width),
+		    LEGEND_GAP + fmax(legend->title_width, legend->columns * (legend->entry_width +
+		    LEGEND_COLUMN_GAP) - LEGEND_COLUMN_GAP) + PAGE_PAD);
+}
+
+/* Below the plot, as many entries a line as the page holds. Returns the height it adds. */
+double rli_plan_legend_below(legend_plan *legend, size_t series, double width)
+{
+	double room = width - 2 * PAGE_PAD;
+
+	legend->below = 1;
+	legend->max_text = fmax(MIN_TEXT_ROOM, room - LEGEND_SWATCH_W - LEGEND_TEXT_GAP);
+	legend->entry_width = fmin(legend->widest_entry, legend->max_text) + LEGEND_SWATCH_W + LEGEND_TEXT_GAP;
+	legend->columns = (size_t)fmax(1.0, floor((room + LEGEND_COLUMN_GAP) /
+						  (legend->entry_width + LEGEND_COLUMN_GAP)));
+	legend->lines = (series + legend->columns - 1) / legend->columns;
+	if (legend->lines > LEGEND_BELOW_MAX_LINES)
+		legend->lines = LEGEND_BELOW_MAX_LINES;
+	legend->per_column = legend->columns;
+	legend->shown = series < legend->columns * legend->lines ? series : legend->columns * legend->lines;
+	return LEGEND_BELOW_GAP + LEGEND_LINE * (double)(legend->lines + 1);
+}
