@@ -162,26 +162,35 @@ int rli_timeline_layout(rli_timeline **out, const rli_events *events,
 void rli_timeline_free(rli_timeline *timeline);
 
 /*
- * Device pixels per CSS px a PNG of this layout is drawn at: the scale asked
- * for, or less where the width would pass 32767 pixels. 0 when the page is
- * too tall for any raster (a vector layout of many rows): lay it out again
- * with RLI_MEDIUM_RASTER for the PNG.
+ * A laid-out figure as a document: metadata, the stem its files are named
+ * after, and pages of placed items (plot panels, legends, text). Every
+ * back-end draws from it. Opaque; it lives as long as its figure.
  */
-double rli_timeline_raster_scale(const rli_timeline *timeline);
+typedef struct rli_document rli_document;
+
+const rli_document *rli_timeline_document(const rli_timeline *timeline);
+
+/*
+ * Device pixels per CSS px a PNG of this document is drawn at: the scale
+ * asked for, or less where the width would pass 32767 pixels. 0 when a page
+ * is too tall for any raster (a vector layout of many rows): lay it out
+ * again with RLI_MEDIUM_RASTER for the PNG.
+ */
+double rli_document_raster_scale(const rli_document *document);
 
 /* ---- rendering -------------------------------------------------------- */
 
 /* "png", "html", "pdf": the back-ends built in. */
 int rli_backend_exists(const char *name);
-/* The file a back-end writes by default, e.g. "rl_timeline.png"; NULL if unknown. */
-const char *rli_backend_file_name(const char *name);
 
 /*
- * Renders the timeline with back-end `name` to path: into `set` when given,
- * else atomically on its own.
+ * Renders the document with back-end `name` into the folder out_dir. The
+ * document names the files: "<name>.pdf" and "<name>.html" for the whole
+ * document; "<name>.png" for a one-page document, "<name>_<NN>.png" a page
+ * otherwise. Into `set` when given, else each file atomically on its own.
  */
-int rli_render(const rli_timeline *timeline, const char *backend_name,
-	       const char *path, rli_output_set *set);
+int rli_render(const rli_document *document, const char *backend_name,
+	       const char *out_dir, rli_output_set *set);
 
 #ifdef __cplusplus
 }

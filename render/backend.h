@@ -1,4 +1,4 @@
-/* backend.h: the interface every output back-end implements (PNG, PDF, HTML). */
+/* backend.h: the interface every output back-end implements (PNG, PDF, HTML), at page level. */
 #ifndef RLI_RENDER_BACKEND_H
 #define RLI_RENDER_BACKEND_H
 
@@ -10,27 +10,37 @@
 typedef struct rli_output rli_output;
 
 /*
- * One const table per back-end, in the manner of cairo's surface back-ends.
- * rli_render() allocates output_size bytes, whose first member is the shared
- * rli_output base, then calls begin, the draw_* operations, and finish; on
- * any failure it calls destroy and removes the half-written file.
+ * One const table per back-end, in the manner of cairo's surface back-ends
+ * and mupdf's document writers. rli_render() allocates output_size bytes,
+ * whose first member is the shared rli_output base, and drives the document
+ * through begin_document, then for each page begin_page, draw_item for each
+ * item, end_page, and at last finish; on any failure it calls destroy and
+ * removes what was half-written. A back-end draws; it decides no content.
  */
 typedef struct rli_backend {
 	const char *name;        /* "png" */
-	const char *file_name;   /* default output file, "rl_timeline.png" */
+	const char *extension;   /* ".png": files are the document's name plus this */
+	/*
+	 * 1: every page is a file of its own, written by end_page (PNG);
+	 * 0: the document is one file, written by finish (PDF, HTML).
+	 * rli_render opens out->file before begin_page, or before begin_document.
+	 */
+	int file_per_page;
 	size_t output_size;      /* sizeof the back-end's output struct */
-	int (*begin)(rli_output *out, const rli_timeline *timeline);
-	int (*draw_timeline)(rli_output *out, const rli_timeline *timeline);
-	/* Writes the finished document to out->file.fp. */
+	int (*begin_document)(rli_output *out, const rli_document *document);
+	int (*begin_page)(rli_output *out, const rli_page *page);
+	int (*draw_item)(rli_output *out, const rli_item *item);
+	int (*end_page)(rli_output *out);
 	int (*finish)(rli_output *out);
-	/* Frees what begin made; must cope with a failed or missing begin. */
+	/* Frees what the others made; must cope with any of them failed or never called. */
 	void (*destroy)(rli_output *out);
 } rli_backend;
 
 /* The base every back-end's output struct embeds as its first member. */
 struct rli_output {
 	const rli_backend *backend;
-	rli_atomic_file file;
+	const rli_document *document;
+	rli_atomic_file file;    /* the file being written: the page's or the document's */
 };
 
 extern const rli_backend rli_png_backend;

@@ -1,4 +1,4 @@
-/* cairo_paint.c: draws a laid-out timeline onto any cairo context (PNG image, PDF page). */
+/* cairo_paint.c: draws a document's pages, item by item, onto any cairo context (PNG image, PDF page). */
 #include "cairo_paint.h"
 #include "text/text.h"
 #include "common/error.h"
@@ -9,89 +9,6 @@
 
 #define RADIANS_PER_DEGREE 0.017453292519943295
 
-int rli_lod_init(rli_lod_columns *lod, size_t column_count)
-{
-	memset(lod, 0, sizeof(*lod));
-	lod->coverage = calloc(column_count ? column_count : 1, sizeof(*lod->coverage));
-	if (!lod->coverage)
-		return rli_error_oom();
-	lod->column_count = column_count;
-	lod->touched_lo = column_count;
-	lod->touched_hi = 0;
-	return RLI_OK;
-}
-
-void rli_lod_dispose(rli_lod_columns *lod)
-{
-	free(lod->coverage);
-	memset(lod, 0, sizeof(*lod));
-}
-
-static void settle(rli_lod_columns *lod, double x0, double x1)
-{
-	double limit = (double)lod->column_count;
-	size_t first, last;
-
-	if (x0 < 0.0)
-		x0 = 0.0;
-	if (x1 > limit)
-		x1 = limit;
-	if (!(x1 > x0))
-		return;
-	first = (size_t)floor(x0);
-	last = (size_t)ceil(x1); /* exclusive */
-	if (last > lod->column_count)
-		last = lod->column_count;
-	for (size_t c = first; c < last; c++) {
-		double lo = fmax(x0, (double)c), hi = fmin(x1, (double)c + 1.0);
-		if (hi > lo)
-			lod->coverage[c] += hi - lo;
-	}
-	if (first < lod->touched_lo)
-		lod->touched_lo = first;
-	if (last > lod->touched_hi)
-		lod->touched_hi = last;
-}
-
-/*
- * Intervals arrive in start order, so their union is built as one growing
- * run: an interval that starts inside the run extends it, one that starts
- * past it closes it. Each point is therefore counted once however many bars
- * cover it, and each column receives exactly the union's length inside it.
- */
-void rli_lod_add(rli_lod_columns *lod, double x0, double x1)
-{
-	if (!(x1 > x0))
-		return;
-	if (lod->run_open && x0 <= lod->run_end) {
-		if (x1 > lod->run_end)
-			lod->run_end = x1;
-		return;
-	}
-	if (lod->run_open)
-		settle(lod, lod->run_start, lod->run_end);
-	lod->run_start = x0;
-	lod->run_end = x1;
-	lod->run_open = 1;
-}
-
-void rli_lod_flush(rli_lod_columns *lod)
-{
-	if (lod->run_open)
-		settle(lod, lod->run_start, lod->run_end);
-	lod->run_open = 0;
-}
-
-void rli_lod_clear(rli_lod_columns *lod)
-{
-	if (lod->touched_hi > lod->touched_lo)
-		memset(lod->coverage + lod->touched_lo, 0,
-		       (lod->touched_hi - lod->touched_lo) * sizeof(*lod->coverage));
-	lod->touched_lo = lod->column_count;
-	lod->touched_hi = 0;
-	lod->run_open = 0;
-}
-
 /* ---- painting --------------------------------------------------------- */
 
 int rli_cairo_error(cairo_status_t status, const char *what)
@@ -101,16 +18,19 @@ int rli_cairo_error(cairo_status_t status, const char *what)
 	return rli_error_set(RLI_EOUTPUT, "%s: %s", what, cairo_status_to_string(status));
 }
 
-typedef struct {
+struct rli_cairo_painter {
 	cairo_t *cr;
-	const rli_timeline *timeline;
+	const rli_document *document;
 	double scale;
-	double units_per_ms;     /* page units per ms on the x axis */
 	double lod_per_unit;     /* columns per page unit */
+	PangoContext *text;
+	/* the panel being drawn */
+	const rli_panel *panel;
+	double units_per_ms;     /* page units per data unit on its x axis */
 	double lod_origin;       /* first column, in columns from the page's left edge */
 	rli_lod_columns lod;
-	PangoContext *text;
-} painter;
+};
+typedef struct rli_cairo_painter painter;
 
 static void set_color(cairo_t *cr, rli_color color, double alpha)
 {
@@ -120,7 +40,7 @@ static void set_color(cairo_t *cr, rli_color color, double alpha)
 
 static double page_x(const painter *p, double ms)
 {
-	return p->timeline->plot.x + (ms - p->timeline->x_min) * p->units_per_ms;
+	return p->panel->plot.x + (ms - p->panel->x_min) * p->units_per_ms;
 }
 
 /* Lines land on whole device pixels, so a 1-unit grid line is crisp, not a grey smear. */
@@ -173,7 +93,7 @@ static void draw_text(painter *p, const rli_text *text)
 
 static void draw_grid(painter *p)
 {
-	const rli_timeline *t = p->timeline;
+	const rli_panel *t = p->panel;
 	cairo_t *cr = p->cr;
 	double width = t->grid_width * p->scale;
 	double top = t->plot.y * p->scale, bottom = (t->plot.y + t->plot.h) * p->scale;
@@ -252,7 +172,7 @@ static int draw_coverage(painter *p, rli_color color, double top, double height)
 /* One run: the bars of one series in one row, in start order. */
 static int draw_run(painter *p, size_t first, size_t last, double top, double height)
 {
-	const rli_timeline *t = p->timeline;
+	const rli_panel *t = p->panel;
 	cairo_t *cr = p->cr;
 	rli_color color = t->series[t->bar_series[first]].color;
 	double outline = t->bar_outline_width * p->scale;
@@ -299,7 +219,7 @@ static int draw_run(painter *p, size_t first, size_t last, double top, double he
 
 static int draw_bars(painter *p)
 {
-	const rli_timeline *t = p->timeline;
+	const rli_panel *t = p->panel;
 	cairo_t *cr = p->cr;
 	int error = RLI_OK;
 
@@ -324,9 +244,10 @@ static int draw_bars(painter *p)
 	return error;
 }
 
-static void draw_decorations(painter *p)
+/* The panel's axes and labels, in page units. */
+static void draw_panel_text(painter *p)
 {
-	const rli_timeline *t = p->timeline;
+	const rli_panel *t = p->panel;
 	cairo_t *cr = p->cr;
 
 	cairo_save(cr);
@@ -337,7 +258,7 @@ static void draw_decorations(painter *p)
 			.x = page_x(p, t->xticks[i].value),
 			.y = t->plot.y + t->plot.h + t->tick_label_gap,
 			.size = t->tick_label_size,
-			.color = t->text_color,
+			.color = p->document->text_color,
 			.halign = RLI_ALIGN_MIDDLE,
 			.valign = RLI_ALIGN_START,
 		};
@@ -345,66 +266,140 @@ static void draw_decorations(painter *p)
 	}
 	for (size_t r = 0; r < t->row_count; r++)
 		draw_text(p, &t->row_labels[r]);
-	draw_text(p, &t->title);
 	draw_text(p, &t->x_title);
 	draw_text(p, &t->y_title);
-	draw_text(p, &t->legend_title);
-	for (size_t s = 0; s < t->series_count; s++) {
-		const rli_rect *swatch = &t->legend_swatches[s];
-		if (swatch->w > 0 && swatch->h > 0) {
-			set_color(cr, t->series[s].color, 1.0);
-			cairo_rectangle(cr, swatch->x, swatch->y, swatch->w, swatch->h);
-			cairo_fill(cr);
-		}
-		draw_text(p, &t->legend_labels[s]);
-	}
 	cairo_restore(cr);
 }
 
-int rli_cairo_paint(cairo_t *cr, const rli_timeline *timeline, const rli_paint_options *options)
+static int draw_panel(painter *p, const rli_panel *panel)
 {
-	painter p = { 0 };
 	double right;
 	size_t columns;
 	int error;
 
-	p.cr = cr;
-	p.timeline = timeline;
-	p.scale = options->scale;
-	p.lod_per_unit = options->lod_columns_per_unit > 0 ? options->lod_columns_per_unit : options->scale;
-	p.units_per_ms = timeline->x_max > timeline->x_min ?
-			 timeline->plot.w / (timeline->x_max - timeline->x_min) : 0.0;
-	p.lod_origin = floor(timeline->plot.x * p.lod_per_unit);
-	right = ceil((timeline->plot.x + timeline->plot.w) * p.lod_per_unit);
-	columns = (size_t)(right - p.lod_origin) + 1;
-
-	if ((error = rli_text_context_new(&p.text)) < 0)
+	p->panel = panel;
+	p->units_per_ms = panel->x_max > panel->x_min ? panel->plot.w / (panel->x_max - panel->x_min) : 0.0;
+	p->lod_origin = floor(panel->plot.x * p->lod_per_unit);
+	right = ceil((panel->plot.x + panel->plot.w) * p->lod_per_unit);
+	columns = (size_t)(right - p->lod_origin) + 1;
+	if ((error = rli_lod_init(&p->lod, columns)) < 0)
 		return error;
-	if ((error = rli_lod_init(&p.lod, columns)) < 0)
-		goto done;
-
-	cairo_save(cr);
-	set_color(cr, timeline->background, 1.0);
-	cairo_paint(cr);
-	cairo_restore(cr);
-
-	cairo_save(cr);
-	cairo_set_antialias(cr, CAIRO_ANTIALIAS_DEFAULT);
-	draw_grid(&p);
-	error = draw_bars(&p);
+	cairo_save(p->cr);
+	cairo_set_antialias(p->cr, CAIRO_ANTIALIAS_DEFAULT);
+	draw_grid(p);
+	error = draw_bars(p);
 	if (error == RLI_OK)
-		draw_decorations(&p);
+		draw_panel_text(p);
+	cairo_restore(p->cr);
+	rli_lod_dispose(&p->lod);
+	p->panel = NULL;
+	return error;
+}
+
+static void draw_legend(painter *p, const rli_legend *legend)
+{
+	cairo_t *cr = p->cr;
+
+	cairo_save(cr);
+	cairo_scale(cr, p->scale, p->scale);
+	draw_text(p, &legend->title);
+	for (size_t s = 0; s < legend->series_count; s++) {
+		const rli_rect *swatch = &legend->swatches[s];
+		if (swatch->w > 0 && swatch->h > 0) {
+			set_color(cr, legend->series[s].color, 1.0);
+			cairo_rectangle(cr, swatch->x, swatch->y, swatch->w, swatch->h);
+			cairo_fill(cr);
+		}
+		draw_text(p, &legend->labels[s]);
+	}
 	cairo_restore(cr);
+}
+
+static void draw_text_item(painter *p, const rli_text *text)
+{
+	cairo_save(p->cr);
+	cairo_scale(p->cr, p->scale, p->scale);
+	draw_text(p, text);
+	cairo_restore(p->cr);
+}
+
+int rli_cairo_painter_new(rli_cairo_painter **out, cairo_t *cr, const rli_document *document,
+			  const rli_paint_options *options)
+{
+	painter *p = calloc(1, sizeof(*p));
+	int error;
+
+	*out = NULL;
+	if (!p)
+		return rli_error_oom();
+	p->cr = cr;
+	p->document = document;
+	p->scale = options->scale;
+	p->lod_per_unit = options->lod_columns_per_unit > 0 ? options->lod_columns_per_unit : options->scale;
+	if ((error = rli_text_context_new(&p->text)) < 0) {
+		free(p);
+		return error;
+	}
+	*out = p;
+	return RLI_OK;
+}
+
+void rli_cairo_painter_free(rli_cairo_painter *p)
+{
+	if (!p)
+		return;
+	g_object_unref(p->text);
+	free(p);
+}
+
+/* After each item: a context in error stays in error, so one check says whether it all drew. */
+static int context_status(painter *p)
+{
+	if (cairo_status(p->cr) != CAIRO_STATUS_SUCCESS)
+		return rli_cairo_error(cairo_status(p->cr), "drawing the page failed");
+	return RLI_OK;
+}
+
+int rli_cairo_draw_background(rli_cairo_painter *p)
+{
+	cairo_save(p->cr);
+	set_color(p->cr, p->document->background, 1.0);
+	cairo_paint(p->cr);
+	cairo_restore(p->cr);
+	return context_status(p);
+}
+
+int rli_cairo_draw_item(rli_cairo_painter *p, const rli_item *item)
+{
+	int error = RLI_OK;
+
+	switch (item->kind) {
+	case RLI_ITEM_TEXT:
+		draw_text_item(p, item->u.text);
+		break;
+	case RLI_ITEM_PANEL:
+		error = draw_panel(p, item->u.panel);
+		break;
+	case RLI_ITEM_LEGEND:
+		draw_legend(p, item->u.legend);
+		break;
+	default:
+		return rli_error_set(RLI_ERROR, "unknown item kind %d", (int)item->kind);
+	}
+	return error < 0 ? error : context_status(p);
+}
+
+int rli_cairo_paint_page(cairo_t *cr, const rli_document *document, const rli_page *page,
+			 const rli_paint_options *options)
+{
+	rli_cairo_painter *p;
+	int error = rli_cairo_painter_new(&p, cr, document, options);
 
 	if (error < 0)
-		goto done;
-	if (cairo_status(cr) != CAIRO_STATUS_SUCCESS)
-		error = rli_cairo_error(cairo_status(cr), "drawing the timeline failed");
-	else
-		error = RLI_OK;
-
-done:
-	rli_lod_dispose(&p.lod);
-	g_object_unref(p.text);
+		return error;
+	error = rli_cairo_draw_background(p);
+	for (size_t i = 0; error == RLI_OK && i < page->item_count; i++)
+		error = rli_cairo_draw_item(p, &page->items[i]);
+	rli_cairo_painter_free(p);
 	return error;
 }

@@ -1,4 +1,4 @@
-/* html_backend.c: writes rl_timeline.html, the layout model plus compact bars plus the embedded canvas renderer. */
+/* html_backend.c: writes the page as <name>.html: its items as JSON, the bars compact, and the embedded canvas renderer. */
 #include "backend.h"
 #include "common/error.h"
 #include "common/json_write.h"
@@ -21,9 +21,16 @@ extern const char rli_asset_timeline_css[];
  */
 #define RLI_HTML_MAX_GRID_BITS 1074
 
+/*
+ * The page the script draws: the timeline's title, panel and legend, as the
+ * items of the document's one page. The page's JSON is their serialisation.
+ */
 typedef struct {
 	rli_output base;
-	const rli_timeline *timeline;
+	const rli_page *page;
+	const rli_text *title;
+	const rli_panel *panel;
+	const rli_legend *legend;
 	unsigned char *bytes; /* the encoded bar stream, before base64 */
 	size_t used, capacity;
 } html_output;
@@ -117,12 +124,12 @@ static int grid_bits(double value)
 }
 
 /* The grid exponent that stores every bar time exactly, or -1 if none keeps them below 2^51. */
-static int choose_grid(const rli_timeline *timeline)
+static int choose_grid(const rli_panel *panel)
 {
 	int bits = 0;
 	double largest = 0;
-	for (size_t i = 0; i < timeline->bar_count; i++) {
-		double times[2] = { timeline->bar_start[i], timeline->bar_end[i] };
+	for (size_t i = 0; i < panel->bar_count; i++) {
+		double times[2] = { panel->bar_start[i], panel->bar_end[i] };
 		for (int j = 0; j < 2; j++) {
 			if (!isfinite(times[j]))
 				return -1;
@@ -197,31 +204,37 @@ static void write_texts(FILE *fp, const char *key, const rli_text *texts, size_t
 }
 
 /* Everything but the bars: decorations as placed, rows, series, ticks. */
-static void write_model(FILE *fp, const rli_timeline *timeline)
+static void write_model(FILE *fp, const html_output *html)
 {
+	const rli_document *doc = html->base.document;
+	const rli_page *page = html->page;
+	const rli_panel *panel = html->panel;
+	const rli_legend *legend = html->legend;
+	const rli_text *title = html->title;
+
 	fputs("{\"version\":1,", fp);
-	write_number(fp, "width", timeline->width);
+	write_number(fp, "width", page->width);
 	putc(',', fp);
-	write_number(fp, "height", timeline->height);
-	fprintf(fp, ",\"scale\":%d,\"background\":", timeline->scale);
-	write_color(fp, timeline->background);
+	write_number(fp, "height", page->height);
+	fprintf(fp, ",\"scale\":%d,\"background\":", doc->scale);
+	write_color(fp, doc->background);
 	fputs(",\"textColor\":", fp);
-	write_color(fp, timeline->text_color);
+	write_color(fp, doc->text_color);
 	fputs(",\"fontFamily\":", fp);
-	rli_json_write_string(fp, timeline->font_family ? timeline->font_family : "sans-serif",
+	rli_json_write_string(fp, doc->font_family ? doc->font_family : "sans-serif",
 			      RLI_JSON_HTML_SAFE);
 	putc(',', fp);
-	write_number(fp, "t0", timeline->t0_ms);
+	write_number(fp, "t0", doc->origin);
 	fputs(",\"plot\":", fp);
-	write_rect(fp, &timeline->plot);
+	write_rect(fp, &panel->plot);
 	putc(',', fp);
-	write_number(fp, "xMin", timeline->x_min);
+	write_number(fp, "xMin", panel->x_min);
 	putc(',', fp);
-	write_number(fp, "xMax", timeline->x_max);
+	write_number(fp, "xMax", panel->x_max);
 
 	fputs(",\"rows\":[", fp);
-	for (size_t r = 0; r < timeline->row_count; r++) {
-		const rli_row *row = &timeline->rows[r];
+	for (size_t r = 0; r < panel->row_count; r++) {
+		const rli_row *row = &panel->rows[r];
 		char rank[32];
 		snprintf(rank, sizeof(rank), "%" PRId64, row->rank);
 		if (r)
@@ -234,71 +247,71 @@ static void write_model(FILE *fp, const rli_timeline *timeline)
 		fprintf(fp, ",\"rank\":\"%s\"}", rank);
 	}
 	fputs("],\"orderByRole\":[", fp);
-	for (size_t r = 0; r < timeline->row_count; r++)
+	for (size_t r = 0; r < panel->row_count; r++)
 		fprintf(fp, "%s%" PRIu32, r ? "," : "",
-			timeline->order_by_role ? timeline->order_by_role[r] : (uint32_t)r);
+			panel->order_by_role ? panel->order_by_role[r] : (uint32_t)r);
 	fputs("],", fp);
-	write_number(fp, "rowPitch", timeline->row_pitch);
+	write_number(fp, "rowPitch", panel->row_pitch);
 	putc(',', fp);
-	write_number(fp, "barThickness", timeline->bar_thickness);
+	write_number(fp, "barThickness", panel->bar_thickness);
 	fputs(",\"barOutline\":", fp);
-	write_color(fp, timeline->bar_outline);
+	write_color(fp, panel->bar_outline);
 	putc(',', fp);
-	write_number(fp, "barOutlineWidth", timeline->bar_outline_width);
+	write_number(fp, "barOutlineWidth", panel->bar_outline_width);
 	putc(',', fp);
-	write_number(fp, "barOutlineMinSize", timeline->bar_outline_min_size);
+	write_number(fp, "barOutlineMinSize", panel->bar_outline_min_size);
 
 	fputs(",\"series\":[", fp);
-	for (size_t s = 0; s < timeline->series_count; s++) {
+	for (size_t s = 0; s < panel->series_count; s++) {
 		if (s)
 			putc(',', fp);
 		fputs("{\"name\":", fp);
-		rli_json_write_string(fp, timeline->series[s].name ? timeline->series[s].name : "",
+		rli_json_write_string(fp, panel->series[s].name ? panel->series[s].name : "",
 				      RLI_JSON_HTML_SAFE);
 		fputs(",\"color\":", fp);
-		write_color(fp, timeline->series[s].color);
+		write_color(fp, panel->series[s].color);
 		putc('}', fp);
 	}
 	fputs("],\"xticks\":[", fp);
-	for (size_t t = 0; t < timeline->xtick_count; t++) {
-		char label[sizeof(timeline->xticks[t].label) + 1];
-		memcpy(label, timeline->xticks[t].label, sizeof(timeline->xticks[t].label));
+	for (size_t t = 0; t < panel->xtick_count; t++) {
+		char label[sizeof(panel->xticks[t].label) + 1];
+		memcpy(label, panel->xticks[t].label, sizeof(panel->xticks[t].label));
 		label[sizeof(label) - 1] = '\0';
 		if (t)
 			putc(',', fp);
 		fputs("{\"value\":", fp);
-		rli_json_write_double(fp, timeline->xticks[t].value);
+		rli_json_write_double(fp, panel->xticks[t].value);
 		fputs(",\"label\":", fp);
 		rli_json_write_string(fp, label, RLI_JSON_HTML_SAFE);
 		putc('}', fp);
 	}
 	fputs("],\"gridColor\":", fp);
-	write_color(fp, timeline->grid_color);
+	write_color(fp, panel->grid_color);
 	putc(',', fp);
-	write_number(fp, "gridWidth", timeline->grid_width);
-	fprintf(fp, ",\"xtickTarget\":%d,\"xtickMax\":%d", timeline->xtick_target, timeline->xtick_max);
+	write_number(fp, "gridWidth", panel->grid_width);
+	fprintf(fp, ",\"xtickTarget\":%d,\"xtickMax\":%d", panel->xtick_target, panel->xtick_max);
 	putc(',', fp);
-	write_number(fp, "tickLabelSize", timeline->tick_label_size);
+	write_number(fp, "tickLabelSize", panel->tick_label_size);
 	putc(',', fp);
-	write_number(fp, "tickLabelGap", timeline->tick_label_gap);
+	write_number(fp, "tickLabelGap", panel->tick_label_gap);
 
 	fputs(",\"title\":", fp);
-	write_text(fp, &timeline->title);
+	write_text(fp, title);
 	fputs(",\"xTitle\":", fp);
-	write_text(fp, &timeline->x_title);
+	write_text(fp, &panel->x_title);
 	fputs(",\"yTitle\":", fp);
-	write_text(fp, &timeline->y_title);
-	write_texts(fp, "rowLabels", timeline->row_labels, timeline->row_count);
+	write_text(fp, &panel->y_title);
+	write_texts(fp, "rowLabels", panel->row_labels, panel->row_count);
 	fputs(",\"legendTitle\":", fp);
-	write_text(fp, &timeline->legend_title);
+	write_text(fp, &legend->title);
 	fputs(",\"legendSwatches\":[", fp);
-	for (size_t s = 0; timeline->legend_swatches && s < timeline->series_count; s++) {
+	for (size_t s = 0; legend->swatches && s < panel->series_count; s++) {
 		if (s)
 			putc(',', fp);
-		write_rect(fp, &timeline->legend_swatches[s]);
+		write_rect(fp, &legend->swatches[s]);
 	}
 	putc(']', fp);
-	write_texts(fp, "legendLabels", timeline->legend_labels, timeline->series_count);
+	write_texts(fp, "legendLabels", legend->labels, panel->series_count);
 	putc('}', fp);
 }
 
@@ -308,11 +321,11 @@ static void write_model(FILE *fp, const rli_timeline *timeline)
  * start past the view) needs each run sorted by start. The layout sorts bars
  * so; a model that did not would only cost more runs, never a wrong picture.
  */
-static int continues_run(const rli_timeline *timeline, size_t i)
+static int continues_run(const rli_panel *panel, size_t i)
 {
-	return i > 0 && timeline->bar_row[i] == timeline->bar_row[i - 1] &&
-	       timeline->bar_series[i] == timeline->bar_series[i - 1] &&
-	       timeline->bar_start[i] >= timeline->bar_start[i - 1];
+	return i > 0 && panel->bar_row[i] == panel->bar_row[i - 1] &&
+	       panel->bar_series[i] == panel->bar_series[i - 1] &&
+	       panel->bar_start[i] >= panel->bar_start[i - 1];
 }
 
 /*
@@ -320,16 +333,16 @@ static int continues_run(const rli_timeline *timeline, size_t i)
  * order. Bars: grid encoding = zigzag(start - previous start in the run),
  * zigzag(end - start); float64 encoding = start, end.
  */
-static int encode_runs(html_output *html, const rli_timeline *timeline, size_t *run_count)
+static int encode_runs(html_output *html, const rli_panel *panel, size_t *run_count)
 {
 	size_t runs = 0;
 	int error;
-	for (size_t i = 0; i < timeline->bar_count;) {
+	for (size_t i = 0; i < panel->bar_count;) {
 		size_t j = i + 1;
-		while (j < timeline->bar_count && continues_run(timeline, j))
+		while (j < panel->bar_count && continues_run(panel, j))
 			j++;
-		if ((error = put_varint(html, timeline->bar_row[i])) < 0 ||
-		    (error = put_varint(html, timeline->bar_series[i])) < 0 ||
+		if ((error = put_varint(html, panel->bar_row[i])) < 0 ||
+		    (error = put_varint(html, panel->bar_series[i])) < 0 ||
 		    (error = put_varint(html, j - i)) < 0)
 			return error;
 		runs++;
@@ -339,20 +352,20 @@ static int encode_runs(html_output *html, const rli_timeline *timeline, size_t *
 	return RLI_OK;
 }
 
-static int encode_bars(html_output *html, const rli_timeline *timeline, int grid)
+static int encode_bars(html_output *html, const rli_panel *panel, int grid)
 {
 	int error;
 	int64_t previous = 0;
-	for (size_t i = 0; i < timeline->bar_count; i++) {
+	for (size_t i = 0; i < panel->bar_count; i++) {
 		if (grid < 0) {
-			if ((error = put_float64_le(html, timeline->bar_start[i])) < 0 ||
-			    (error = put_float64_le(html, timeline->bar_end[i])) < 0)
+			if ((error = put_float64_le(html, panel->bar_start[i])) < 0 ||
+			    (error = put_float64_le(html, panel->bar_end[i])) < 0)
 				return error;
 			continue;
 		}
-		int64_t start = (int64_t)ldexp(timeline->bar_start[i], grid);
-		int64_t end = (int64_t)ldexp(timeline->bar_end[i], grid);
-		if (!continues_run(timeline, i))
+		int64_t start = (int64_t)ldexp(panel->bar_start[i], grid);
+		int64_t end = (int64_t)ldexp(panel->bar_end[i], grid);
+		if (!continues_run(panel, i))
 			previous = 0;
 		if ((error = put_varint(html, zigzag(start - previous))) < 0 ||
 		    (error = put_varint(html, zigzag(end - start))) < 0)
@@ -362,14 +375,14 @@ static int encode_bars(html_output *html, const rli_timeline *timeline, int grid
 	return RLI_OK;
 }
 
-static int check_model(const rli_timeline *timeline)
+static int check_model(const html_output *html)
 {
-	if (!timeline || (timeline->row_count && !timeline->rows) ||
-	    (timeline->series_count && !timeline->series))
-		return rli_error_set(RLI_ERROR, "html: incomplete layout model");
-	for (size_t i = 0; i < timeline->bar_count; i++)
-		if (timeline->bar_row[i] >= timeline->row_count ||
-		    timeline->bar_series[i] >= timeline->series_count)
+	const rli_panel *panel = html->panel;
+	if (!panel || !html->title || !html->legend || (panel->row_count && !panel->rows) ||
+	    (panel->series_count && !panel->series))
+		return rli_error_set(RLI_ERROR, "html: the page needs a title, a panel and a legend");
+	for (size_t i = 0; i < panel->bar_count; i++)
+		if (panel->bar_row[i] >= panel->row_count || panel->bar_series[i] >= panel->series_count)
 			return rli_error_set(RLI_ERROR, "html: bar %zu names a missing row or series", i);
 	return RLI_OK;
 }
@@ -388,26 +401,24 @@ static void write_html_text(FILE *fp, const char *text)
 	}
 }
 
-static int html_begin(rli_output *out, const rli_timeline *timeline)
+static int html_begin_document(rli_output *out, const rli_document *document)
 {
-	html_output *html = (html_output *)out;
 	FILE *fp = out->file.fp;
-	int error;
 
-	if ((error = check_model(timeline)) < 0)
-		return error;
+	if (document->page_count != 1)
+		return rli_error_set(RLI_EUSAGE, "html: the page shows one page of a document, not %zu",
+				     document->page_count);
 	/* Assets that could close their own element (or open a comment state) would break the page. */
 	if (strstr(rli_asset_timeline_js, "</script") || strstr(rli_asset_timeline_js, "<!--") ||
 	    strstr(rli_asset_timeline_js, "<script") || strstr(rli_asset_timeline_css, "</style"))
 		return rli_error_set(RLI_ERROR, "html: embedded renderer contains a closing tag");
-	html->timeline = timeline;
 
 	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
 	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
 	      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
 	      "script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data: blob:\">\n"
 	      "<meta name=\"generator\" content=\"rl-insight " RLI_VERSION "\">\n<title>", fp);
-	write_html_text(fp, timeline->title.text ? timeline->title.text : "RL Timeline");
+	write_html_text(fp, document->title ? document->title : "RL Timeline");
 	fputs("</title>\n<style>\n", fp);
 	fputs(rli_asset_timeline_css, fp);
 	fputs("</style>\n</head>\n<body>\n"
@@ -416,28 +427,55 @@ static int html_begin(rli_output *out, const rli_timeline *timeline)
 	return RLI_OK;
 }
 
-static int html_draw_timeline(rli_output *out, const rli_timeline *timeline)
+static int html_begin_page(rli_output *out, const rli_page *page)
+{
+	((html_output *)out)->page = page;
+	return RLI_OK;
+}
+
+/* The script draws the whole page at once: items are gathered, then written by end_page. */
+static int html_draw_item(rli_output *out, const rli_item *item)
 {
 	html_output *html = (html_output *)out;
+	switch (item->kind) {
+	case RLI_ITEM_TEXT:
+		html->title = item->u.text;
+		return RLI_OK;
+	case RLI_ITEM_PANEL:
+		html->panel = item->u.panel;
+		return RLI_OK;
+	case RLI_ITEM_LEGEND:
+		html->legend = item->u.legend;
+		return RLI_OK;
+	}
+	return rli_error_set(RLI_ERROR, "html: unknown item kind %d", (int)item->kind);
+}
+
+static int html_end_page(rli_output *out)
+{
+	html_output *html = (html_output *)out;
+	const rli_panel *panel = html->panel;
 	FILE *fp = out->file.fp;
 	size_t run_count = 0, runs_bytes;
-	int grid = choose_grid(timeline);
-	int error;
+	int grid, error;
 
+	if ((error = check_model(html)) < 0)
+		return error;
+	grid = choose_grid(panel);
 	fputs("<script type=\"application/json\" id=\"rli-model\">", fp);
-	write_model(fp, timeline);
+	write_model(fp, html);
 	fputs("</script>\n", fp);
 
 	html->used = 0;
-	if ((error = encode_runs(html, timeline, &run_count)) < 0)
+	if ((error = encode_runs(html, panel, &run_count)) < 0)
 		return error;
 	runs_bytes = html->used;
-	if ((error = encode_bars(html, timeline, grid)) < 0)
+	if ((error = encode_bars(html, panel, grid)) < 0)
 		return error;
 
 	fprintf(fp, "<script type=\"application/json\" id=\"rli-bars\">{\"count\":%zu,"
 		"\"runCount\":%zu,\"encoding\":\"%s\",\"gridBits\":%d,\"runs\":\"",
-		timeline->bar_count, run_count, grid < 0 ? "float64" : "grid", grid < 0 ? 0 : grid);
+		panel->bar_count, run_count, grid < 0 ? "float64" : "grid", grid < 0 ? 0 : grid);
 	write_base64(fp, html->bytes, runs_bytes);
 	fputs("\",\"data\":\"", fp);
 	write_base64(fp, html->bytes + runs_bytes, html->used - runs_bytes);
@@ -464,11 +502,14 @@ static void html_destroy(rli_output *out)
 }
 
 const rli_backend rli_html_backend = {
-	"html",
-	"rl_timeline.html",
-	sizeof(html_output),
-	html_begin,
-	html_draw_timeline,
-	html_finish,
-	html_destroy,
+	.name = "html",
+	.extension = ".html",
+	.file_per_page = 0,
+	.output_size = sizeof(html_output),
+	.begin_document = html_begin_document,
+	.begin_page = html_begin_page,
+	.draw_item = html_draw_item,
+	.end_page = html_end_page,
+	.finish = html_finish,
+	.destroy = html_destroy,
 };

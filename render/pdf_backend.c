@@ -1,4 +1,4 @@
-/* pdf_backend.c: the PDF back-end, the cairo painter on one vector page, scaled to fit 14,400 points. */
+/* pdf_backend.c: the PDF back-end: each page through the cairo painter onto a vector page within 14,400 points. */
 #include "backend.h"
 #include "cairo_paint.h"
 #include "common/error.h"
@@ -17,7 +17,9 @@
 typedef struct {
 	rli_output base;
 	cairo_surface_t *surface;
-	double scale; /* points per page unit: 1, or less for a page past the limit */
+	cairo_t *cr;
+	rli_cairo_painter *painter;
+	double scale; /* points per page unit for the page being drawn: 1, or less past the limit */
 } pdf_output;
 
 static cairo_status_t write_to_file(void *closure, const unsigned char *data, unsigned int length)
@@ -55,49 +57,72 @@ static int pdf_error(const rli_output *out, cairo_status_t status)
 	return rli_cairo_error(status, "cannot make the PDF");
 }
 
-static int pdf_begin(rli_output *out, const rli_timeline *timeline)
+/* One page unit is one point until a side would pass the readers' limit. */
+static double page_scale(const rli_page *page)
+{
+	return fmin(1.0, PDF_MAX_PAGE_POINTS / fmax(page->width, page->height));
+}
+
+static int pdf_begin_document(rli_output *out, const rli_document *document)
 {
 	pdf_output *pdf = (pdf_output *)out;
+	const rli_page *first = &document->pages[0];
 	char date[32];
 
-	/* One page unit is one point until the page would pass the readers' limit. */
-	pdf->scale = fmin(1.0, PDF_MAX_PAGE_POINTS / fmax(timeline->width, timeline->height));
 	pdf->surface = cairo_pdf_surface_create_for_stream(write_to_file, out->file.fp,
-							   timeline->width * pdf->scale,
-							   timeline->height * pdf->scale);
+							   first->width * page_scale(first),
+							   first->height * page_scale(first));
 	if (cairo_surface_status(pdf->surface) != CAIRO_STATUS_SUCCESS)
 		return pdf_error(out, cairo_surface_status(pdf->surface));
 	document_date(date, sizeof(date));
 	cairo_pdf_surface_set_metadata(pdf->surface, CAIRO_PDF_METADATA_CREATE_DATE, date);
 	cairo_pdf_surface_set_metadata(pdf->surface, CAIRO_PDF_METADATA_MOD_DATE, date);
 	cairo_pdf_surface_set_metadata(pdf->surface, CAIRO_PDF_METADATA_CREATOR, "rl-insight " RLI_VERSION);
-	if (timeline->title.text)
-		cairo_pdf_surface_set_metadata(pdf->surface, CAIRO_PDF_METADATA_TITLE, timeline->title.text);
+	if (document->title)
+		cairo_pdf_surface_set_metadata(pdf->surface, CAIRO_PDF_METADATA_TITLE, document->title);
+	pdf->cr = cairo_create(pdf->surface);
 	return RLI_OK;
 }
 
-static int pdf_draw_timeline(rli_output *out, const rli_timeline *timeline)
+static int pdf_begin_page(rli_output *out, const rli_page *page)
 {
 	pdf_output *pdf = (pdf_output *)out;
-	rli_paint_options options = {
-		.scale = pdf->scale,
-		.lod_columns_per_unit = PDF_LOD_COLUMNS_PER_POINT * pdf->scale,
-	};
-	cairo_t *cr = cairo_create(pdf->surface);
-	int error = rli_cairo_paint(cr, timeline, &options);
-	if (error == RLI_OK) {
-		cairo_show_page(cr);
-		if (cairo_status(cr) != CAIRO_STATUS_SUCCESS)
-			error = pdf_error(out, cairo_status(cr));
-	}
-	cairo_destroy(cr);
-	return error;
+	rli_paint_options options;
+	int error;
+
+	pdf->scale = page_scale(page);
+	options.scale = pdf->scale;
+	options.lod_columns_per_unit = PDF_LOD_COLUMNS_PER_POINT * pdf->scale;
+	/* Pages may differ in size; cairo takes the size for the page about to begin. */
+	cairo_pdf_surface_set_size(pdf->surface, page->width * pdf->scale, page->height * pdf->scale);
+	if ((error = rli_cairo_painter_new(&pdf->painter, pdf->cr, out->document, &options)) < 0)
+		return error;
+	return rli_cairo_draw_background(pdf->painter);
+}
+
+static int pdf_draw_item(rli_output *out, const rli_item *item)
+{
+	return rli_cairo_draw_item(((pdf_output *)out)->painter, item);
+}
+
+static int pdf_end_page(rli_output *out)
+{
+	pdf_output *pdf = (pdf_output *)out;
+
+	rli_cairo_painter_free(pdf->painter);
+	pdf->painter = NULL;
+	cairo_show_page(pdf->cr);
+	if (cairo_status(pdf->cr) != CAIRO_STATUS_SUCCESS)
+		return pdf_error(out, cairo_status(pdf->cr));
+	return RLI_OK;
 }
 
 static int pdf_finish(rli_output *out)
 {
 	pdf_output *pdf = (pdf_output *)out;
 
+	cairo_destroy(pdf->cr);
+	pdf->cr = NULL;
 	/* The PDF's trailer and fonts are written when the surface finishes. */
 	cairo_surface_finish(pdf->surface);
 	if (cairo_surface_status(pdf->surface) != CAIRO_STATUS_SUCCESS)
@@ -108,6 +133,11 @@ static int pdf_finish(rli_output *out)
 static void pdf_destroy(rli_output *out)
 {
 	pdf_output *pdf = (pdf_output *)out;
+	rli_cairo_painter_free(pdf->painter);
+	pdf->painter = NULL;
+	if (pdf->cr)
+		cairo_destroy(pdf->cr);
+	pdf->cr = NULL;
 	if (pdf->surface)
 		cairo_surface_destroy(pdf->surface);
 	pdf->surface = NULL;
@@ -115,10 +145,13 @@ static void pdf_destroy(rli_output *out)
 
 const rli_backend rli_pdf_backend = {
 	.name = "pdf",
-	.file_name = "rl_timeline.pdf",
+	.extension = ".pdf",
+	.file_per_page = 0,
 	.output_size = sizeof(pdf_output),
-	.begin = pdf_begin,
-	.draw_timeline = pdf_draw_timeline,
+	.begin_document = pdf_begin_document,
+	.begin_page = pdf_begin_page,
+	.draw_item = pdf_draw_item,
+	.end_page = pdf_end_page,
 	.finish = pdf_finish,
 	.destroy = pdf_destroy,
 };

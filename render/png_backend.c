@@ -1,4 +1,4 @@
-/* png_backend.c: the PNG back-end, the cairo painter on an image surface, encoded with libpng. */
+/* png_backend.c: the PNG back-end: each page through the cairo painter onto an image, encoded with libpng. */
 #include "backend.h"
 #include "cairo_paint.h"
 #include "common/error.h"
@@ -13,41 +13,61 @@
 
 typedef struct {
 	rli_output base;
-	cairo_surface_t *surface;
 	double scale;
+	cairo_surface_t *surface;    /* the page being drawn */
+	cairo_t *cr;
+	rli_cairo_painter *painter;
 } png_output;
 
-static int png_begin(rli_output *out, const rli_timeline *timeline)
+static int png_begin_document(rli_output *out, const rli_document *document)
 {
 	png_output *png = (png_output *)out;
-	double scale = timeline->raster_scale;
-	double width = ceil(timeline->width * scale), height = ceil(timeline->height * scale);
 
-	if (!(scale > 0))
-		return rli_error_set(RLI_EUSAGE, "a page %.0f units tall cannot be a PNG: lay it out "
-				     "for a raster medium", timeline->height);
-	/* The layout keeps pages within cairo's limit; a hand-made model may not. */
-	if (width < 1 || height < 1 || width > 32767 || height > 32767)
-		return rli_error_set(RLI_EUSAGE, "a %.0f x %.0f pixel image is outside 1..32767 a side",
-				     width, height);
-	png->scale = scale;
-	png->surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, (int)ceil(width), (int)ceil(height));
-	if (cairo_surface_status(png->surface) != CAIRO_STATUS_SUCCESS)
-		return rli_cairo_error(cairo_surface_status(png->surface), "cannot make the PNG's image");
+	png->scale = document->raster_scale;
+	if (!(png->scale > 0))
+		return rli_error_set(RLI_EUSAGE, "a page too tall for a raster cannot be a PNG: lay it out "
+				     "for a raster medium");
 	return RLI_OK;
 }
 
-static int png_draw_timeline(rli_output *out, const rli_timeline *timeline)
+static void release_page(png_output *png)
+{
+	rli_cairo_painter_free(png->painter);
+	png->painter = NULL;
+	if (png->cr)
+		cairo_destroy(png->cr);
+	png->cr = NULL;
+	if (png->surface)
+		cairo_surface_destroy(png->surface);
+	png->surface = NULL;
+}
+
+static int png_begin_page(rli_output *out, const rli_page *page)
 {
 	png_output *png = (png_output *)out;
+	double width = ceil(page->width * png->scale), height = ceil(page->height * png->scale);
 	rli_paint_options options = {
 		.scale = png->scale,
 		.lod_columns_per_unit = png->scale,
 	};
-	cairo_t *cr = cairo_create(png->surface);
-	int error = rli_cairo_paint(cr, timeline, &options);
-	cairo_destroy(cr);
-	return error;
+	int error;
+
+	/* The layout keeps pages within cairo's limit; a hand-made model may not. */
+	if (width < 1 || height < 1 || width > 32767 || height > 32767)
+		return rli_error_set(RLI_EUSAGE, "a %.0f x %.0f pixel image is outside 1..32767 a side",
+				     width, height);
+	png->surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, (int)width, (int)height);
+	if (cairo_surface_status(png->surface) != CAIRO_STATUS_SUCCESS)
+		return rli_cairo_error(cairo_surface_status(png->surface), "cannot make the PNG's image");
+	png->cr = cairo_create(png->surface);
+	if ((error = rli_cairo_painter_new(&png->painter, png->cr, out->document, &options)) < 0)
+		return error;
+	return rli_cairo_draw_background(png->painter);
+}
+
+static int png_draw_item(rli_output *out, const rli_item *item)
+{
+	return rli_cairo_draw_item(((png_output *)out)->painter, item);
 }
 
 static void write_bytes(png_structp writer, png_bytep data, png_size_t length)
@@ -117,27 +137,37 @@ done:
 	return error;
 }
 
-static int png_finish(rli_output *out)
+/* Each page is its own file: encoded as soon as it is drawn. */
+static int png_end_page(rli_output *out)
 {
 	png_output *png = (png_output *)out;
+	int error;
+
 	cairo_surface_flush(png->surface);
-	return encode_png(out->file.fp, png->surface, png->scale);
+	error = encode_png(out->file.fp, png->surface, png->scale);
+	release_page(png);
+	return error;
+}
+
+static int png_finish(rli_output *out)
+{
+	return RLI_OK;
 }
 
 static void png_destroy(rli_output *out)
 {
-	png_output *png = (png_output *)out;
-	if (png->surface)
-		cairo_surface_destroy(png->surface);
-	png->surface = NULL;
+	release_page((png_output *)out);
 }
 
 const rli_backend rli_png_backend = {
 	.name = "png",
-	.file_name = "rl_timeline.png",
+	.extension = ".png",
+	.file_per_page = 1,
 	.output_size = sizeof(png_output),
-	.begin = png_begin,
-	.draw_timeline = png_draw_timeline,
+	.begin_document = png_begin_document,
+	.begin_page = png_begin_page,
+	.draw_item = png_draw_item,
+	.end_page = png_end_page,
 	.finish = png_finish,
 	.destroy = png_destroy,
 };

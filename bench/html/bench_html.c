@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <time.h>
 
@@ -61,6 +62,23 @@ static int fill(rli_events *events, size_t count)
 	return rli_events_sort_by_start(events);
 }
 
+/* The document names its file (rl_timeline.<ext>) in a folder: render beside path, then take path's name. */
+static int render_to(const rli_timeline *timeline, const char *backend, const char *extension, const char *path)
+{
+	char dir[4096], written[4200];
+	const char *slash = strrchr(path, '/');
+
+	snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - path) : 1, slash ? path : ".");
+	if (rli_render(rli_timeline_document(timeline), backend, dir, NULL) < 0)
+		return -1;
+	snprintf(written, sizeof(written), "%s/rl_timeline%s", dir, extension);
+	if (strcmp(written, path) != 0 && rename(written, path) != 0) {
+		perror(path);
+		return -1;
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	/* usage: bench_html [out.html [bars [out.png]]]; the PNG is the same model, for comparing looks */
@@ -84,12 +102,12 @@ int main(int argc, char **argv)
 	}
 	layout_s = seconds_since(&started);
 	clock_gettime(CLOCK_MONOTONIC, &started);
-	if (rli_render(timeline, "html", path) < 0) {
+	if (render_to(timeline, "html", ".html", path) < 0) {
 		fprintf(stderr, "bench_html: render: %s\n", rli_error_last());
 		goto done;
 	}
 	render_s = seconds_since(&started);
-	if (argc > 3 && rli_render(timeline, "png", argv[3]) < 0) {
+	if (argc > 3 && render_to(timeline, "png", ".png", argv[3]) < 0) {
 		fprintf(stderr, "bench_html: png: %s\n", rli_error_last());
 		goto done;
 	}
@@ -98,8 +116,8 @@ int main(int argc, char **argv)
 		goto done;
 	}
 	printf("{\"bars\":%zu,\"bytes\":%lld,\"bytesPerBar\":%.3f,\"layoutSeconds\":%.3f,\"htmlWriteSeconds\":%.3f}\n",
-	       timeline->bar_count, (long long)info.st_size,
-	       (double)info.st_size / (double)timeline->bar_count, layout_s, render_s);
+	       timeline->panel.bar_count, (long long)info.st_size,
+	       (double)info.st_size / (double)timeline->panel.bar_count, layout_s, render_s);
 	status = 0;
 done:
 	rli_timeline_free(timeline);

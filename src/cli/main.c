@@ -138,11 +138,11 @@ static int render_all(console *c, const cli_request *request, const rli_events *
 	}
 	if (wants_vector && (error = lay_out(c, &vector, request, events, RLI_MEDIUM_VECTOR)) < 0)
 		goto done;
-	if (wants_raster && (!vector || rli_timeline_raster_scale(vector) == 0.0) &&
+	if (wants_raster && (!vector || rli_document_raster_scale(rli_timeline_document(vector)) == 0.0) &&
 	    (error = lay_out(c, &raster, request, events, RLI_MEDIUM_RASTER)) < 0)
 		goto done;
 	if (wants_raster) {
-		scale = rli_timeline_raster_scale(raster ? raster : vector);
+		scale = rli_document_raster_scale(rli_timeline_document(raster ? raster : vector));
 		if (scale < request->timeline.scale)
 			say(c, 1, "", "the PNG is drawn at scale %g, not %d: a %d-px-wide page at scale %d "
 			    "would pass the 32767-pixel limit of PNG images", scale, request->timeline.scale,
@@ -152,18 +152,12 @@ static int render_all(console *c, const cli_request *request, const rli_events *
 	for (int i = 0; i < request->vis_count; i++) {
 		const char *name = request->vis_types[i];
 		const rli_timeline *timeline = is_raster(name) && raster ? raster : vector;
-		char *path = rli_path_join(request->output_path, rli_backend_file_name(name));
 		char what[64];
 		double t = now_ms();
 
-		if (!path) {
-			error = rli_error_oom();
-			break;
-		}
 		snprintf(what, sizeof(what), "writing %s", name);
 		show_status(c, what);
-		error = rli_render(timeline, name, path, set);
-		free(path);
+		error = rli_render(rli_timeline_document(timeline), name, request->output_path, set);
 		/* One failed output fails the run: the set is written whole or not at all. */
 		if (error < 0) {
 			say(c, -1, "error: ", "%s", rli_error_last());

@@ -1,4 +1,4 @@
-/* layout.h: the timeline layout model, plain data every back-end draws from. */
+/* layout.h: the document model (pages of placed items) and the timeline figure, plain data every back-end draws. */
 #ifndef RLI_LAYOUT_H
 #define RLI_LAYOUT_H
 
@@ -56,22 +56,25 @@ typedef struct {
 	char label[32];
 } rli_tick;
 
-struct rli_timeline {
-	/* the page */
-	double width, height;       /* page units */
-	int scale;                  /* device pixels per page unit asked for raster output */
-	/* What a raster back-end draws at: scale, brought within 32767 px a side; 0: too tall. */
-	double raster_scale;
-	rli_color background;
-	rli_color text_color;
-	const char *font_family;    /* pango/CSS family list, e.g. "DejaVu Sans, Droid Sans Fallback" */
+/* ---- items: what a page is made of ------------------------------------- */
 
-	/* the data area */
-	double t0_ms;               /* absolute time origin, printed in the title */
-	rli_rect plot;              /* page units */
-	double x_min, x_max;        /* data range across plot.w (ms relative to t0) */
+typedef enum {
+	RLI_ITEM_TEXT = 0, /* a text block */
+	RLI_ITEM_PANEL,    /* a plot panel: axes, grid, lane labels and marks */
+	RLI_ITEM_LEGEND    /* swatches and names of series */
+} rli_item_kind;
 
-	/* rows, in display order (the reference PNG's: by rank, then label) */
+/*
+ * A plot panel whose y scale is lanes (rows of bars), as the timeline draws.
+ * Data units: x in the panel's unit (ms relative to the figure's origin), y in
+ * lane index (0 = top). plot maps one onto the other: x_min..x_max spans
+ * plot.w, and lane r is centred at plot.y + (r + 0.5) * row_pitch.
+ */
+typedef struct {
+	rli_rect plot;              /* the data area, page units */
+	double x_min, x_max;        /* data range across plot.w */
+
+	/* lanes, in display order (the timeline's: by rank, then label) */
 	size_t row_count;
 	rli_row *rows;
 	/* the reference HTML's "Sort: Default" order: row indices sorted by (role, rank) */
@@ -83,9 +86,9 @@ struct rli_timeline {
 	/* A bar thinner than this (page units, either way) gets no outline: it would be all outline. */
 	double bar_outline_min_size;
 
-	/* one series per distinct name, sorted by name; colour by that index */
+	/* the series the bars are coloured by (the figure's) */
 	size_t series_count;
-	rli_series *series;
+	const rli_series *series;
 
 	/*
 	 * Bars sorted by (row, series, start). Bars of row r are
@@ -114,8 +117,6 @@ struct rli_timeline {
 	double tick_label_size;     /* font size of the x tick labels */
 	double tick_label_gap;      /* page units between plot bottom and tick label tops */
 
-	/* decorations, placed in page units */
-	rli_text title;
 	rli_text x_title;
 	rli_text y_title;
 	/*
@@ -125,14 +126,68 @@ struct rli_timeline {
 	 * names them).
 	 */
 	rli_text *row_labels;
-	rli_text legend_title;
-	/*
-	 * series_count entries each. Entries the page cannot hold have text ""
-	 * and a zero-size swatch; the last entry shown then reads "… N more"
-	 * with a zero-size swatch. Draw a swatch only when w > 0 and h > 0.
-	 */
-	rli_rect *legend_swatches;
-	rli_text *legend_labels;
+} rli_panel;
+
+/*
+ * series_count entries each. Entries the page cannot hold have text "" and a
+ * zero-size swatch; the last entry shown then reads "… N more" with a
+ * zero-size swatch. Draw a swatch only when w > 0 and h > 0.
+ */
+typedef struct {
+	rli_text title;
+	size_t series_count;
+	const rli_series *series;   /* the swatches' colours */
+	rli_rect *swatches;
+	rli_text *labels;
+} rli_legend;
+
+typedef struct {
+	rli_item_kind kind;
+	union {
+		const rli_text *text;
+		const rli_panel *panel;
+		const rli_legend *legend;
+	} u;
+} rli_item;
+
+/* ---- pages and the document ------------------------------------------- */
+
+typedef struct {
+	double width, height;       /* page units */
+	size_t item_count;
+	const rli_item *items;      /* drawn in order, later ones on top */
+} rli_page;
+
+/*
+ * What every back-end draws from: metadata, the file names, and pages of
+ * placed items. The back-ends decide nothing about content.
+ */
+struct rli_document {
+	const char *name;           /* file stem every output is named after: "rl_timeline" */
+	const char *title;          /* the document's metadata title */
+	int scale;                  /* device pixels per page unit asked for raster output */
+	/* What a raster back-end draws at: scale, brought within 32767 px a side; 0: too tall. */
+	double raster_scale;
+	rli_color background;
+	rli_color text_color;
+	const char *font_family;    /* pango/CSS family list, e.g. "DejaVu Sans, Droid Sans Fallback" */
+	double origin;              /* absolute value of x = 0 in the panels' unit (the timeline's t0, ms) */
+	size_t page_count;
+	const rli_page *pages;
+};
+
+/* ---- the timeline figure: one page of a title, one panel and a legend ---- */
+
+struct rli_timeline {
+	rli_document document;      /* first, so a timeline is its document */
+	rli_page page;
+	rli_item items[3];
+	rli_text title;
+	rli_panel panel;
+	rli_legend legend;
+	/* one series per distinct name, sorted by name; colour by that index */
+	size_t series_count;
+	rli_series *series;
 };
 
 /* The first ten colours are the reference's palette; the rest extend it. */

@@ -33,9 +33,35 @@ static double fit_scale(double size, int scale)
 	return fit >= 1.0 ? fit : 0.0;
 }
 
-double rli_timeline_raster_scale(const rli_timeline *timeline)
+double rli_document_raster_scale(const rli_document *document)
 {
-	return timeline->raster_scale;
+	return document->raster_scale;
+}
+
+const rli_document *rli_timeline_document(const rli_timeline *timeline)
+{
+	return &timeline->document;
+}
+
+/* The figure as a document: one page of the title, the panel and the legend, in reading order. */
+static void assemble(rli_timeline *timeline)
+{
+	timeline->panel.series = timeline->series;
+	timeline->panel.series_count = timeline->series_count;
+	timeline->legend.series = timeline->series;
+	timeline->legend.series_count = timeline->series_count;
+	timeline->items[0].kind = RLI_ITEM_TEXT;
+	timeline->items[0].u.text = &timeline->title;
+	timeline->items[1].kind = RLI_ITEM_PANEL;
+	timeline->items[1].u.panel = &timeline->panel;
+	timeline->items[2].kind = RLI_ITEM_LEGEND;
+	timeline->items[2].u.legend = &timeline->legend;
+	timeline->page.items = timeline->items;
+	timeline->page.item_count = sizeof(timeline->items) / sizeof(timeline->items[0]);
+	timeline->document.name = "rl_timeline";
+	timeline->document.title = timeline->title.text;
+	timeline->document.pages = &timeline->page;
+	timeline->document.page_count = 1;
 }
 
 /* ---- the model -------------------------------------------------------- */
@@ -44,36 +70,36 @@ void rli_timeline_free(rli_timeline *timeline)
 {
 	if (!timeline)
 		return;
-	for (size_t r = 0; r < timeline->row_count; r++) {
-		if (timeline->rows) {
-			free(timeline->rows[r].label);
-			free(timeline->rows[r].role);
+	for (size_t r = 0; r < timeline->panel.row_count; r++) {
+		if (timeline->panel.rows) {
+			free(timeline->panel.rows[r].label);
+			free(timeline->panel.rows[r].role);
 		}
-		if (timeline->row_labels)
-			free(timeline->row_labels[r].text);
+		if (timeline->panel.row_labels)
+			free(timeline->panel.row_labels[r].text);
 	}
 	for (size_t s = 0; s < timeline->series_count; s++) {
 		if (timeline->series)
 			free(timeline->series[s].name);
-		if (timeline->legend_labels)
-			free(timeline->legend_labels[s].text);
+		if (timeline->legend.labels)
+			free(timeline->legend.labels[s].text);
 	}
-	free(timeline->rows);
-	free(timeline->order_by_role);
+	free(timeline->panel.rows);
+	free(timeline->panel.order_by_role);
 	free(timeline->series);
-	free(timeline->bar_row);
-	free(timeline->bar_series);
-	free(timeline->bar_start);
-	free(timeline->bar_end);
-	free(timeline->row_first_bar);
-	free(timeline->xticks);
+	free(timeline->panel.bar_row);
+	free(timeline->panel.bar_series);
+	free(timeline->panel.bar_start);
+	free(timeline->panel.bar_end);
+	free(timeline->panel.row_first_bar);
+	free(timeline->panel.xticks);
 	free(timeline->title.text);
-	free(timeline->x_title.text);
-	free(timeline->y_title.text);
-	free(timeline->row_labels);
-	free(timeline->legend_title.text);
-	free(timeline->legend_swatches);
-	free(timeline->legend_labels);
+	free(timeline->panel.x_title.text);
+	free(timeline->panel.y_title.text);
+	free(timeline->panel.row_labels);
+	free(timeline->legend.title.text);
+	free(timeline->legend.swatches);
+	free(timeline->legend.labels);
 	free(timeline);
 }
 
@@ -85,7 +111,7 @@ void rli_timeline_free(rli_timeline *timeline)
 static int place(rli_timeline *timeline, double width, int scale, rli_medium medium)
 {
 	PangoContext *text = NULL;
-	size_t rows = timeline->row_count, series = timeline->series_count;
+	size_t rows = timeline->panel.row_count, series = timeline->series_count;
 	double height, bottom, label_width = 0.0, label_height, y_title_height, tick_height;
 	double x_title_height, max_label_width = 0.3 * width, widest_any_label = 0.0;
 	double legend_title_height, left, right, legend_x, legend_top, w, h;
@@ -107,7 +133,7 @@ static int place(rli_timeline *timeline, double width, int scale, rli_medium med
 		legend.widest_entry = fmax(legend.widest_entry, w);
 	}
 	for (size_t r = 0; r < rows; r++) {
-		rli_text_measure(&w, &h, text, timeline->rows[r].label, ROW_LABEL_SIZE, 0);
+		rli_text_measure(&w, &h, text, timeline->panel.rows[r].label, ROW_LABEL_SIZE, 0);
 		widest_any_label = fmax(widest_any_label, w);
 	}
 
@@ -131,40 +157,40 @@ static int place(rli_timeline *timeline, double width, int scale, rli_medium med
 	 * rows get closer. Labels are then thinned to every k-th row so that no
 	 * two overlap (the bars all stay). A vector medium has no such limit.
 	 */
-	timeline->raster_scale = fit_scale(width, scale);
-	if (medium == RLI_MEDIUM_RASTER && height * timeline->raster_scale > MAX_DEVICE_PIXELS)
-		height = floor((double)MAX_DEVICE_PIXELS / timeline->raster_scale);
-	if (height * timeline->raster_scale > MAX_DEVICE_PIXELS)
-		timeline->raster_scale = 0.0;
-	timeline->width = width;
-	timeline->height = height;
-	timeline->scale = scale;
-	timeline->background = WHITE;
-	timeline->text_color = TEXT_COLOR;
-	timeline->font_family = RLI_TEXT_FAMILY;
-	timeline->plot.y = MARGIN_TOP;
-	timeline->plot.h = height - MARGIN_TOP - bottom;
-	timeline->row_pitch = timeline->plot.h / (double)rows;
-	timeline->bar_thickness = BAR_FRACTION_OF_PITCH * timeline->row_pitch;
-	timeline->bar_outline = WHITE;
-	timeline->bar_outline_width = BAR_OUTLINE_WIDTH;
-	timeline->bar_outline_min_size = OUTLINE_MIN_BAR_RATIO * BAR_OUTLINE_WIDTH;
+	timeline->document.raster_scale = fit_scale(width, scale);
+	if (medium == RLI_MEDIUM_RASTER && height * timeline->document.raster_scale > MAX_DEVICE_PIXELS)
+		height = floor((double)MAX_DEVICE_PIXELS / timeline->document.raster_scale);
+	if (height * timeline->document.raster_scale > MAX_DEVICE_PIXELS)
+		timeline->document.raster_scale = 0.0;
+	timeline->page.width = width;
+	timeline->page.height = height;
+	timeline->document.scale = scale;
+	timeline->document.background = WHITE;
+	timeline->document.text_color = TEXT_COLOR;
+	timeline->document.font_family = RLI_TEXT_FAMILY;
+	timeline->panel.plot.y = MARGIN_TOP;
+	timeline->panel.plot.h = height - MARGIN_TOP - bottom;
+	timeline->panel.row_pitch = timeline->panel.plot.h / (double)rows;
+	timeline->panel.bar_thickness = BAR_FRACTION_OF_PITCH * timeline->panel.row_pitch;
+	timeline->panel.bar_outline = WHITE;
+	timeline->panel.bar_outline_width = BAR_OUTLINE_WIDTH;
+	timeline->panel.bar_outline_min_size = OUTLINE_MIN_BAR_RATIO * BAR_OUTLINE_WIDTH;
 
 	/* Both fonts in the sample, so a CJK label's taller line is allowed for. */
 	rli_text_measure(&w, &label_height, text, "Rank 0 \xe6\x9b\xb4", ROW_LABEL_SIZE, 0);
-	if (timeline->row_pitch < label_height)
-		label_every = (size_t)ceil(label_height / timeline->row_pitch);
-	timeline->row_labels = calloc(rows, sizeof(*timeline->row_labels));
-	if (!timeline->row_labels) {
+	if (timeline->panel.row_pitch < label_height)
+		label_every = (size_t)ceil(label_height / timeline->panel.row_pitch);
+	timeline->panel.row_labels = calloc(rows, sizeof(*timeline->panel.row_labels));
+	if (!timeline->panel.row_labels) {
 		error = rli_error_oom();
 		goto done;
 	}
 	for (size_t r = 0; r < rows; r++) {
-		const char *label = r % label_every == 0 ? timeline->rows[r].label : "";
-		if ((error = rli_set_text(&timeline->row_labels[r], label, 0, 0, ROW_LABEL_SIZE,
+		const char *label = r % label_every == 0 ? timeline->panel.rows[r].label : "";
+		if ((error = rli_set_text(&timeline->panel.row_labels[r], label, 0, 0, ROW_LABEL_SIZE,
 				      RLI_ALIGN_END, RLI_ALIGN_MIDDLE)) < 0)
 			goto done;
-		timeline->row_labels[r].max_width = max_label_width;
+		timeline->panel.row_labels[r].max_width = max_label_width;
 		if (*label) {
 			rli_text_measure(&w, &h, text, label, ROW_LABEL_SIZE, 0);
 			label_width = fmax(label_width, fmin(w, max_label_width));
@@ -176,43 +202,43 @@ static int place(rli_timeline *timeline, double width, int scale, rli_medium med
 	if (legend.below)
 		right = fmax(fmin(MARGIN_RIGHT, 0.05 * width), PAGE_PAD);
 
-	timeline->plot.x = left;
-	timeline->plot.w = width - left - right;
-	if (timeline->plot.w < MIN_PLOT_SHARE * width) {
+	timeline->panel.plot.x = left;
+	timeline->panel.plot.w = width - left - right;
+	if (timeline->panel.plot.w < MIN_PLOT_SHARE * width) {
 		error = rli_error_set(RLI_EUSAGE, "the page is too narrow (%g) for these labels", width);
 		goto done;
 	}
 
 	for (size_t r = 0; r < rows; r++) {
-		timeline->row_labels[r].x = left - ROW_LABEL_GAP;
-		timeline->row_labels[r].y = timeline->plot.y + (r + 0.5) * timeline->row_pitch;
+		timeline->panel.row_labels[r].x = left - ROW_LABEL_GAP;
+		timeline->panel.row_labels[r].y = timeline->panel.plot.y + (r + 0.5) * timeline->panel.row_pitch;
 	}
 
 	/* Axes. */
-	timeline->x_min = 0.0;
-	timeline->x_max = 0.0;
-	for (size_t i = 0; i < timeline->bar_count; i++)
-		timeline->x_max = fmax(timeline->x_max, timeline->bar_end[i]);
-	timeline->x_max *= X_RANGE_PAD;
-	timeline->xtick_target = (int)fmax(2.0, round(timeline->plot.w / TICK_SPACING));
-	timeline->xtick_max = MAX_TICKS;
-	timeline->xtick_count = rli_nice_ticks(ticks, MAX_TICKS, timeline->x_min, timeline->x_max,
-					       timeline->xtick_target);
-	timeline->xticks = calloc(timeline->xtick_count ? timeline->xtick_count : 1,
-				  sizeof(*timeline->xticks));
-	if (!timeline->xticks) {
+	timeline->panel.x_min = 0.0;
+	timeline->panel.x_max = 0.0;
+	for (size_t i = 0; i < timeline->panel.bar_count; i++)
+		timeline->panel.x_max = fmax(timeline->panel.x_max, timeline->panel.bar_end[i]);
+	timeline->panel.x_max *= X_RANGE_PAD;
+	timeline->panel.xtick_target = (int)fmax(2.0, round(timeline->panel.plot.w / TICK_SPACING));
+	timeline->panel.xtick_max = MAX_TICKS;
+	timeline->panel.xtick_count = rli_nice_ticks(ticks, MAX_TICKS, timeline->panel.x_min, timeline->panel.x_max,
+					       timeline->panel.xtick_target);
+	timeline->panel.xticks = calloc(timeline->panel.xtick_count ? timeline->panel.xtick_count : 1,
+				  sizeof(*timeline->panel.xticks));
+	if (!timeline->panel.xticks) {
 		error = rli_error_oom();
 		goto done;
 	}
-	memcpy(timeline->xticks, ticks, timeline->xtick_count * sizeof(*ticks));
-	timeline->grid_color = GRID_COLOR;
-	timeline->grid_width = 1.0;
-	timeline->tick_label_size = TICK_LABEL_SIZE;
-	timeline->tick_label_gap = TICK_LABEL_GAP;
+	memcpy(timeline->panel.xticks, ticks, timeline->panel.xtick_count * sizeof(*ticks));
+	timeline->panel.grid_color = GRID_COLOR;
+	timeline->panel.grid_width = 1.0;
+	timeline->panel.tick_label_size = TICK_LABEL_SIZE;
+	timeline->panel.tick_label_gap = TICK_LABEL_GAP;
 	rli_text_measure(&w, &tick_height, text, "0123456789", TICK_LABEL_SIZE, 0);
 
 	/* A title wider than the page gets a smaller font, down to a floor, then an ellipsis. */
-	snprintf(title, sizeof(title), "RL Timeline (Relative Time, Origin = %.3f ms)", timeline->t0_ms);
+	snprintf(title, sizeof(title), "RL Timeline (Relative Time, Origin = %.3f ms)", timeline->document.origin);
 	rli_text_measure(&title_width, &h, text, title, TITLE_SIZE, 0);
 	if (title_width > width - 2 * PAGE_PAD)
 		title_size = fmax(MIN_TITLE_SIZE, floor(TITLE_SIZE * (width - 2 * PAGE_PAD) / title_width));
@@ -221,37 +247,37 @@ static int place(rli_timeline *timeline, double width, int scale, rli_medium med
 		goto done;
 	if (title_size < TITLE_SIZE)
 		timeline->title.max_width = width - 2 * PAGE_PAD;
-	if ((error = rli_set_text(&timeline->x_title, "Time (ms)",
-			      timeline->plot.x + timeline->plot.w / 2,
-			      timeline->plot.y + timeline->plot.h + TICK_LABEL_GAP + tick_height + X_TITLE_GAP,
+	if ((error = rli_set_text(&timeline->panel.x_title, "Time (ms)",
+			      timeline->panel.plot.x + timeline->panel.plot.w / 2,
+			      timeline->panel.plot.y + timeline->panel.plot.h + TICK_LABEL_GAP + tick_height + X_TITLE_GAP,
 			      AXIS_TITLE_SIZE, RLI_ALIGN_MIDDLE, RLI_ALIGN_START)) < 0)
 		goto done;
-	if ((error = rli_set_text(&timeline->y_title, "Module - Rank",
+	if ((error = rli_set_text(&timeline->panel.y_title, "Module - Rank",
 			      left - ROW_LABEL_GAP - label_width - Y_TITLE_GAP - y_title_height / 2,
-			      timeline->plot.y + timeline->plot.h / 2,
+			      timeline->panel.plot.y + timeline->panel.plot.h / 2,
 			      AXIS_TITLE_SIZE, RLI_ALIGN_MIDDLE, RLI_ALIGN_MIDDLE)) < 0)
 		goto done;
-	timeline->y_title.angle = 90.0;
+	timeline->panel.y_title.angle = 90.0;
 
 	if (legend.below) {
 		/* Under the x title, from the page's left pad, entries in reading order. */
 		legend_x = PAGE_PAD;
-		legend_top = timeline->x_title.y + x_title_height + LEGEND_BELOW_GAP;
+		legend_top = timeline->panel.x_title.y + x_title_height + LEGEND_BELOW_GAP;
 	} else {
 		/* Middle-anchored at the plot's right edge. */
-		legend_x = timeline->plot.x + timeline->plot.w + LEGEND_GAP;
-		legend_top = timeline->plot.y + timeline->plot.h / 2 -
+		legend_x = timeline->panel.plot.x + timeline->panel.plot.w + LEGEND_GAP;
+		legend_top = timeline->panel.plot.y + timeline->panel.plot.h / 2 -
 			     (LEGEND_LINE + LEGEND_LINE * (double)(legend.shown < legend.per_column ?
 			      legend.shown : legend.per_column)) / 2;
 		legend_top = fmax(PAGE_PAD, legend_top);
 	}
-	if ((error = rli_set_text(&timeline->legend_title, "Task Type", legend_x,
+	if ((error = rli_set_text(&timeline->legend.title, "Task Type", legend_x,
 			      legend_top + LEGEND_LINE / 2, LEGEND_SIZE,
 			      RLI_ALIGN_START, RLI_ALIGN_MIDDLE)) < 0)
 		goto done;
-	timeline->legend_swatches = calloc(series, sizeof(*timeline->legend_swatches));
-	timeline->legend_labels = calloc(series, sizeof(*timeline->legend_labels));
-	if (!timeline->legend_swatches || !timeline->legend_labels) {
+	timeline->legend.swatches = calloc(series, sizeof(*timeline->legend.swatches));
+	timeline->legend.labels = calloc(series, sizeof(*timeline->legend.labels));
+	if (!timeline->legend.swatches || !timeline->legend.labels) {
 		error = rli_error_oom();
 		goto done;
 	}
@@ -275,16 +301,16 @@ static int place(rli_timeline *timeline, double width, int scale, rli_medium med
 			has_swatch = 0;
 		}
 		if (has_swatch) {
-			timeline->legend_swatches[s].x = x;
-			timeline->legend_swatches[s].y = y - LEGEND_SWATCH_H / 2;
-			timeline->legend_swatches[s].w = LEGEND_SWATCH_W;
-			timeline->legend_swatches[s].h = LEGEND_SWATCH_H;
+			timeline->legend.swatches[s].x = x;
+			timeline->legend.swatches[s].y = y - LEGEND_SWATCH_H / 2;
+			timeline->legend.swatches[s].w = LEGEND_SWATCH_W;
+			timeline->legend.swatches[s].h = LEGEND_SWATCH_H;
 		}
-		if ((error = rli_set_text(&timeline->legend_labels[s], label,
+		if ((error = rli_set_text(&timeline->legend.labels[s], label,
 				      x + LEGEND_SWATCH_W + LEGEND_TEXT_GAP, y, LEGEND_SIZE,
 				      RLI_ALIGN_START, RLI_ALIGN_MIDDLE)) < 0)
 			goto done;
-		timeline->legend_labels[s].max_width = legend.max_text;
+		timeline->legend.labels[s].max_width = legend.max_text;
 	}
 	error = RLI_OK;
 
@@ -346,7 +372,7 @@ int rli_timeline_layout(rli_timeline **out, const rli_events *events,
 		error = rli_error_oom();
 		goto done;
 	}
-	timeline->t0_ms = t0;
+	timeline->document.origin = t0;
 	for (size_t id = 0; id < name_ids; id++)
 		series_of_name[id] = UINT32_MAX;
 
@@ -387,7 +413,7 @@ int rli_timeline_layout(rli_timeline **out, const rli_events *events,
 		kept++;
 	}
 	if ((error = rli_sort_bars(&bars, kept, by_start, timeline->series_count,
-			       timeline->row_count * timeline->series_count)) < 0)
+			       timeline->panel.row_count * timeline->series_count)) < 0)
 		goto done;
 	/* No merging unless asked (decisions.md): every bar the profiler saw is drawn. */
 	if (options->merge_short_ms > 0.0)
@@ -396,6 +422,7 @@ int rli_timeline_layout(rli_timeline **out, const rli_events *events,
 	if ((error = rli_build_bars(timeline, bars, kept)) < 0 ||
 	    (error = place(timeline, (double)options->width, options->scale, options->medium)) < 0)
 		goto done;
+	assemble(timeline);
 
 	*out = timeline;
 	timeline = NULL;

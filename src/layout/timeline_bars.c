@@ -214,9 +214,9 @@ int rli_build_rows(rli_timeline *timeline, uint32_t *row_of_provisional,
 	char **labels = calloc(n ? n : 1, sizeof(*labels));
 	int error = RLI_OK;
 
-	timeline->rows = calloc(n, sizeof(*timeline->rows));
-	timeline->order_by_role = calloc(n, sizeof(*timeline->order_by_role));
-	if (!keys || !labels || !timeline->rows || !timeline->order_by_role) {
+	timeline->panel.rows = calloc(n, sizeof(*timeline->panel.rows));
+	timeline->panel.order_by_role = calloc(n, sizeof(*timeline->panel.order_by_role));
+	if (!keys || !labels || !timeline->panel.rows || !timeline->panel.order_by_role) {
 		error = rli_error_oom();
 		goto done;
 	}
@@ -242,10 +242,10 @@ int rli_build_rows(rli_timeline *timeline, uint32_t *row_of_provisional,
 	}
 	/* The reference PNG's order: by rank, then by label. */
 	qsort(keys, n, sizeof(*keys), compare_rank_then_text);
-	timeline->row_count = n;
+	timeline->panel.row_count = n;
 	for (size_t r = 0; r < n; r++) {
 		uint32_t p = keys[r].id;
-		rli_row *row = &timeline->rows[r];
+		rli_row *row = &timeline->panel.rows[r];
 		row_of_provisional[p] = (uint32_t)r;
 		row->label = labels[p];
 		labels[p] = NULL;
@@ -258,13 +258,13 @@ int rli_build_rows(rli_timeline *timeline, uint32_t *row_of_provisional,
 	}
 	/* The reference HTML's default order: by role, then by rank. */
 	for (size_t r = 0; r < n; r++) {
-		keys[r].rank = timeline->rows[r].rank;
-		keys[r].text = timeline->rows[r].role;
+		keys[r].rank = timeline->panel.rows[r].rank;
+		keys[r].text = timeline->panel.rows[r].role;
 		keys[r].id = (uint32_t)r;
 	}
 	qsort(keys, n, sizeof(*keys), compare_text_then_rank);
 	for (size_t r = 0; r < n; r++)
-		timeline->order_by_role[r] = keys[r].id;
+		timeline->panel.order_by_role[r] = keys[r].id;
 
 done:
 	if (labels)
@@ -316,26 +316,26 @@ int rli_build_series(rli_timeline *timeline, uint32_t *series_of_name, size_t na
 
 int rli_build_bars(rli_timeline *timeline, sort_bar *bars, size_t count)
 {
-	size_t rows = timeline->row_count;
+	size_t rows = timeline->panel.row_count;
 
-	timeline->bar_row = malloc((count ? count : 1) * sizeof(*timeline->bar_row));
-	timeline->bar_series = malloc((count ? count : 1) * sizeof(*timeline->bar_series));
-	timeline->bar_start = malloc((count ? count : 1) * sizeof(*timeline->bar_start));
-	timeline->bar_end = malloc((count ? count : 1) * sizeof(*timeline->bar_end));
-	timeline->row_first_bar = calloc(rows + 1, sizeof(*timeline->row_first_bar));
-	if (!timeline->bar_row || !timeline->bar_series || !timeline->bar_start ||
-	    !timeline->bar_end || !timeline->row_first_bar)
+	timeline->panel.bar_row = malloc((count ? count : 1) * sizeof(*timeline->panel.bar_row));
+	timeline->panel.bar_series = malloc((count ? count : 1) * sizeof(*timeline->panel.bar_series));
+	timeline->panel.bar_start = malloc((count ? count : 1) * sizeof(*timeline->panel.bar_start));
+	timeline->panel.bar_end = malloc((count ? count : 1) * sizeof(*timeline->panel.bar_end));
+	timeline->panel.row_first_bar = calloc(rows + 1, sizeof(*timeline->panel.row_first_bar));
+	if (!timeline->panel.bar_row || !timeline->panel.bar_series || !timeline->panel.bar_start ||
+	    !timeline->panel.bar_end || !timeline->panel.row_first_bar)
 		return rli_error_oom();
-	timeline->bar_count = count;
+	timeline->panel.bar_count = count;
 	for (size_t i = 0; i < count; i++) {
 		uint32_t row = (uint32_t)(bars[i].group >> 32);
-		timeline->bar_row[i] = row;
-		timeline->bar_series[i] = (uint32_t)(bars[i].group & 0xFFFFFFFFu);
-		timeline->bar_start[i] = bars[i].start;
-		timeline->bar_end[i] = bars[i].end;
-		timeline->row_first_bar[row + 1]++;
+		timeline->panel.bar_row[i] = row;
+		timeline->panel.bar_series[i] = (uint32_t)(bars[i].group & 0xFFFFFFFFu);
+		timeline->panel.bar_start[i] = bars[i].start;
+		timeline->panel.bar_end[i] = bars[i].end;
+		timeline->panel.row_first_bar[row + 1]++;
 	}
 	for (size_t r = 0; r < rows; r++)
-		timeline->row_first_bar[r + 1] += timeline->row_first_bar[r];
+		timeline->panel.row_first_bar[r + 1] += timeline->panel.row_first_bar[r];
 	return RLI_OK;
 }

@@ -1,5 +1,6 @@
 /* html_fixtures.c: renders the HTML back-end's test inputs, checks the written text, and records what the browser must show. */
 #include "harness.h"
+#include "render/render_cases.h"
 
 #include "common/json_write.h"
 #include "events/events.h"
@@ -133,22 +134,22 @@ static void fill_many(rli_events *events, size_t count)
 
 static void write_expect_bar(FILE *fp, const rli_timeline *timeline, size_t i, uint32_t *role_position)
 {
-	const rli_row *row = &timeline->rows[timeline->bar_row[i]];
-	double start = timeline->bar_start[i], end = timeline->bar_end[i];
+	const rli_row *row = &timeline->panel.rows[timeline->panel.bar_row[i]];
+	double start = timeline->panel.bar_start[i], end = timeline->panel.bar_end[i];
 	char line[256];
 	fputs("{\"row\":", fp);
-	fprintf(fp, "%" PRIu32 ",\"rolePosition\":%" PRIu32 ",\"label\":", timeline->bar_row[i],
-		role_position[timeline->bar_row[i]]);
+	fprintf(fp, "%" PRIu32 ",\"rolePosition\":%" PRIu32 ",\"label\":", timeline->panel.bar_row[i],
+		role_position[timeline->panel.bar_row[i]]);
 	rli_json_write_string(fp, row->label, RLI_JSON_PLAIN);
 	fputs(",\"name\":", fp);
-	rli_json_write_string(fp, timeline->series[timeline->bar_series[i]].name, RLI_JSON_PLAIN);
+	rli_json_write_string(fp, timeline->series[timeline->panel.bar_series[i]].name, RLI_JSON_PLAIN);
 	fputs(",\"start\":", fp);
 	rli_json_write_double(fp, start);
 	fputs(",\"end\":", fp);
 	rli_json_write_double(fp, end);
 	/* what the hover must read, formatted here by C, not by the page */
 	fputs(",\"hover\":[", fp);
-	rli_json_write_string(fp, timeline->series[timeline->bar_series[i]].name, RLI_JSON_PLAIN);
+	rli_json_write_string(fp, timeline->series[timeline->panel.bar_series[i]].name, RLI_JSON_PLAIN);
 	snprintf(line, sizeof(line), "Start: %.3f ms", start);
 	fputc(',', fp);
 	rli_json_write_string(fp, line, RLI_JSON_PLAIN);
@@ -178,26 +179,26 @@ static void write_expect_bar(FILE *fp, const rli_timeline *timeline, size_t i, u
 static int write_expect(const char *path, const rli_timeline *timeline)
 {
 	FILE *fp = fopen(path, "w");
-	uint32_t *role_position = calloc(timeline->row_count ? timeline->row_count : 1, sizeof(uint32_t));
+	uint32_t *role_position = calloc(timeline->panel.row_count ? timeline->panel.row_count : 1, sizeof(uint32_t));
 	if (!fp || !role_position) {
 		if (fp)
 			fclose(fp);
 		free(role_position);
 		return -1;
 	}
-	for (size_t p = 0; p < timeline->row_count; p++)
-		role_position[timeline->order_by_role[p]] = (uint32_t)p;
+	for (size_t p = 0; p < timeline->panel.row_count; p++)
+		role_position[timeline->panel.order_by_role[p]] = (uint32_t)p;
 	fputs("{\"rows\":[", fp);
-	for (size_t r = 0; r < timeline->row_count; r++) {
+	for (size_t r = 0; r < timeline->panel.row_count; r++) {
 		if (r)
 			fputc(',', fp);
-		rli_json_write_string(fp, timeline->rows[r].label, RLI_JSON_PLAIN);
+		rli_json_write_string(fp, timeline->panel.rows[r].label, RLI_JSON_PLAIN);
 	}
 	fputs("],\"roleOrder\":[", fp);
-	for (size_t p = 0; p < timeline->row_count; p++) {
+	for (size_t p = 0; p < timeline->panel.row_count; p++) {
 		if (p)
 			fputc(',', fp);
-		rli_json_write_string(fp, timeline->rows[timeline->order_by_role[p]].label, RLI_JSON_PLAIN);
+		rli_json_write_string(fp, timeline->panel.rows[timeline->panel.order_by_role[p]].label, RLI_JSON_PLAIN);
 	}
 	fputs("],\"series\":[", fp);
 	for (size_t s = 0; s < timeline->series_count; s++) {
@@ -206,19 +207,19 @@ static int write_expect(const char *path, const rli_timeline *timeline)
 		rli_json_write_string(fp, timeline->series[s].name, RLI_JSON_PLAIN);
 	}
 	fputs("],\"ticks\":[", fp);
-	for (size_t t = 0; t < timeline->xtick_count; t++) {
+	for (size_t t = 0; t < timeline->panel.xtick_count; t++) {
 		if (t)
 			fputc(',', fp);
-		rli_json_write_string(fp, timeline->xticks[t].label, RLI_JSON_PLAIN);
+		rli_json_write_string(fp, timeline->panel.xticks[t].label, RLI_JSON_PLAIN);
 	}
 	fputs("],\"title\":", fp);
 	rli_json_write_string(fp, timeline->title.text, RLI_JSON_PLAIN);
 	fputs(",\"xMin\":", fp);
-	rli_json_write_double(fp, timeline->x_min);
+	rli_json_write_double(fp, timeline->panel.x_min);
 	fputs(",\"xMax\":", fp);
-	rli_json_write_double(fp, timeline->x_max);
-	fprintf(fp, ",\"barCount\":%zu,\"bars\":[", timeline->bar_count);
-	for (size_t i = 0; i < timeline->bar_count; i++) {
+	rli_json_write_double(fp, timeline->panel.x_max);
+	fprintf(fp, ",\"barCount\":%zu,\"bars\":[", timeline->panel.bar_count);
+	for (size_t i = 0; i < timeline->panel.bar_count; i++) {
 		if (i)
 			fputs(",\n", fp);
 		write_expect_bar(fp, timeline, i, role_position);
@@ -253,10 +254,10 @@ static char *render_fixture(const char *dir, const char *name, fill_fn fill, siz
 		fprintf(stderr, "%s: layout: %s\n", name, rli_error_last());
 		goto done;
 	}
-	*bars = timeline->bar_count;
+	*bars = timeline->panel.bar_count;
 	snprintf(file, sizeof(file), "%s.html", name);
 	path = path_join(dir, file);
-	error = rli_render(timeline, "html", path, NULL);
+	error = case_render(timeline, "html", path);
 	CHECK_INT(error, RLI_OK);
 	if (error < 0) {
 		fprintf(stderr, "%s: render: %s\n", name, rli_error_last());
@@ -267,7 +268,7 @@ static char *render_fixture(const char *dir, const char *name, fill_fn fill, siz
 		free(path);
 		snprintf(file, sizeof(file), "%s.png", name);
 		path = path_join(dir, file);
-		CHECK_INT(rli_render(timeline, "png", path, NULL), RLI_OK);
+		CHECK_INT(case_render(timeline, "png", path), RLI_OK);
 		free(path);
 		snprintf(file, sizeof(file), "%s.html", name);
 		path = path_join(dir, file);

@@ -1,6 +1,6 @@
 /* render_cases.c: event tables the render tests draw, and a PNG reader for comparing what they drew. */
 #include "render_cases.h"
-#include "backend.h"
+#include "common/error.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -91,6 +91,21 @@ rli_events *case_short_bar(size_t rows, double span_ms)
 	/* The phase that once aborted the PDF back-end: a 1 ms bar in a long run. */
 	case_add(events, "compute_reward", "rollout", (int64_t)rows - 1, t0 + 0.45 * span_ms, 1.0);
 	return events;
+}
+
+int case_render(const rli_timeline *timeline, const char *backend, const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char dir[4096], written[4200];
+	int error;
+
+	snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - path) : 1, slash ? path : ".");
+	if ((error = rli_render(rli_timeline_document(timeline), backend, dir, NULL)) < 0)
+		return error;
+	snprintf(written, sizeof(written), "%s/rl_timeline.%s", dir, backend);
+	if (strcmp(written, path) != 0 && rename(written, path) != 0)
+		return rli_error_set(RLI_EOUTPUT, "cannot rename %s to %s", written, path);
+	return RLI_OK;
 }
 
 int case_read_png(png_image *image, png_bytep *pixels, const char *path)

@@ -20,6 +20,12 @@ rli_events *case_subpixel(void);
 /* `rows` ranks of one role; the last one holds a 1 ms bar in a run of `span_ms`. */
 rli_events *case_short_bar(size_t rows, double span_ms);
 
+/*
+ * Renders the timeline with a back-end to exactly `path`: the document names
+ * its file (rl_timeline.<ext>) in path's folder, which is then renamed.
+ */
+int case_render(const rli_timeline *timeline, const char *backend, const char *path);
+
 /* Reads a PNG as 8-bit RGB into *pixels (free it); -1 when it cannot. */
 int case_read_png(png_image *image, png_bytep *pixels, const char *path);
 

@@ -126,13 +126,13 @@ int main(int argc, char **argv)
 			continue;
 		}
 		if (updating) {
-			CHECK_INT(rli_render(timeline, "png", golden_path, NULL), RLI_OK);
+			CHECK_INT(case_render(timeline, "png", golden_path), RLI_OK);
 			fprintf(stderr, "%s: rewrote %s\n", c->name, golden_path);
 		} else {
-			CHECK_INT(rli_render(timeline, "png", actual_path, NULL), RLI_OK);
+			CHECK_INT(case_render(timeline, "png", actual_path), RLI_OK);
 			if (compare(c->name, golden_path, actual_path) == 0) {
 				/* The same model always gives the same bytes. */
-				CHECK_INT(rli_render(timeline, "png", again_path, NULL), RLI_OK);
+				CHECK_INT(case_render(timeline, "png", again_path), RLI_OK);
 				CHECK(same_bytes(actual_path, again_path));
 				remove(again_path);
 				remove(actual_path);

@@ -55,23 +55,23 @@ static void test_rows_orders_and_colours(void)
 	case_add(events, "zeta", "b", 2, 90.0, 30.0);
 	t = lay_out(events, 0.0);
 
-	CHECK_INT(t->row_count, 6);
-	CHECK_STR(t->rows[0].label, "actor - Rank 2");
-	CHECK_STR(t->rows[1].label, "b - Rank 2");
-	CHECK_STR(t->rows[2].label, "b2 - Rank 2");
-	CHECK_STR(t->rows[3].label, "rollout - Rank 2");
-	CHECK_STR(t->rows[4].label, "actor - Rank 10");
-	CHECK_STR(t->rows[5].label, "rollout - Rank 10");
-	CHECK_STR(t->rows[4].role, "actor");
-	CHECK_INT(t->rows[4].rank, 10);
+	CHECK_INT(t->panel.row_count, 6);
+	CHECK_STR(t->panel.rows[0].label, "actor - Rank 2");
+	CHECK_STR(t->panel.rows[1].label, "b - Rank 2");
+	CHECK_STR(t->panel.rows[2].label, "b2 - Rank 2");
+	CHECK_STR(t->panel.rows[3].label, "rollout - Rank 2");
+	CHECK_STR(t->panel.rows[4].label, "actor - Rank 10");
+	CHECK_STR(t->panel.rows[5].label, "rollout - Rank 10");
+	CHECK_STR(t->panel.rows[4].role, "actor");
+	CHECK_INT(t->panel.rows[4].rank, 10);
 
 	/* By role, then rank: actor 2, actor 10, b 2, b2 2, rollout 2, rollout 10. */
-	CHECK_INT(t->order_by_role[0], 0);
-	CHECK_INT(t->order_by_role[1], 4);
-	CHECK_INT(t->order_by_role[2], 1);
-	CHECK_INT(t->order_by_role[3], 2);
-	CHECK_INT(t->order_by_role[4], 3);
-	CHECK_INT(t->order_by_role[5], 5);
+	CHECK_INT(t->panel.order_by_role[0], 0);
+	CHECK_INT(t->panel.order_by_role[1], 4);
+	CHECK_INT(t->panel.order_by_role[2], 1);
+	CHECK_INT(t->panel.order_by_role[3], 2);
+	CHECK_INT(t->panel.order_by_role[4], 3);
+	CHECK_INT(t->panel.order_by_role[5], 5);
 
 	/* Series sorted by name, coloured by that index. */
 	CHECK_INT(t->series_count, 3);
@@ -83,23 +83,23 @@ static void test_rows_orders_and_colours(void)
 	CHECK_INT(t->series[2].color, 0x59a14f);
 
 	/* Bars grouped by row, then series, then start; row_first_bar brackets them. */
-	CHECK_INT(t->bar_count, 7);
-	CHECK_INT(t->row_first_bar[0], 0);
-	CHECK_INT(t->row_first_bar[6], 7);
-	for (size_t r = 0; r < t->row_count; r++)
-		for (size_t b = t->row_first_bar[r]; b < t->row_first_bar[r + 1]; b++)
-			CHECK_INT(t->bar_row[b], r);
+	CHECK_INT(t->panel.bar_count, 7);
+	CHECK_INT(t->panel.row_first_bar[0], 0);
+	CHECK_INT(t->panel.row_first_bar[6], 7);
+	for (size_t r = 0; r < t->panel.row_count; r++)
+		for (size_t b = t->panel.row_first_bar[r]; b < t->panel.row_first_bar[r + 1]; b++)
+			CHECK_INT(t->panel.bar_row[b], r);
 	/* Row "b - Rank 2" holds alpha at 120 and zeta at 90: alpha first (series order). */
-	CHECK_INT(t->row_first_bar[2] - t->row_first_bar[1], 2);
-	CHECK_INT(t->bar_series[t->row_first_bar[1]], 0);
-	CHECK_INT(t->bar_series[t->row_first_bar[1] + 1], 2);
+	CHECK_INT(t->panel.row_first_bar[2] - t->panel.row_first_bar[1], 2);
+	CHECK_INT(t->panel.bar_series[t->panel.row_first_bar[1]], 0);
+	CHECK_INT(t->panel.bar_series[t->panel.row_first_bar[1] + 1], 2);
 	/* Relative to t0 = 90. */
-	CHECK_NEAR(t->t0_ms, 90.0, 0);
-	CHECK_NEAR(t->bar_start[t->row_first_bar[1]], 30.0, 1e-12);
-	CHECK_NEAR(t->bar_start[t->row_first_bar[1] + 1], 0.0, 0);
-	CHECK_NEAR(t->bar_end[t->row_first_bar[1] + 1], 30.0, 1e-12);
+	CHECK_NEAR(t->document.origin, 90.0, 0);
+	CHECK_NEAR(t->panel.bar_start[t->panel.row_first_bar[1]], 30.0, 1e-12);
+	CHECK_NEAR(t->panel.bar_start[t->panel.row_first_bar[1] + 1], 0.0, 0);
+	CHECK_NEAR(t->panel.bar_end[t->panel.row_first_bar[1] + 1], 30.0, 1e-12);
 	CHECK_STR(t->title.text, "RL Timeline (Relative Time, Origin = 90.000 ms)");
-	CHECK_INT(t->legend_labels[2].text[0], 'z');
+	CHECK_INT(t->legend.labels[2].text[0], 'z');
 
 	rli_timeline_free(t);
 	rli_events_free(events);
@@ -177,23 +177,23 @@ static void test_merge_rule(void)
 	case_add(events, "m", "r", 0, 10.6, 1.0);
 	t = lay_out(events, 8.0);
 
-	CHECK_INT(t->bar_count, 5);
+	CHECK_INT(t->panel.bar_count, 5);
 	b = 0; /* series "m" sorts first */
-	CHECK_INT(t->bar_series[b], 0);
-	CHECK_NEAR(t->bar_start[b], 10.6, 1e-9);
+	CHECK_INT(t->panel.bar_series[b], 0);
+	CHECK_NEAR(t->panel.bar_start[b], 10.6, 1e-9);
 	b = 1;
-	CHECK_NEAR(t->bar_start[b], 0.0, 1e-9);
-	CHECK_NEAR(t->bar_end[b], 10.5, 1e-9);
-	CHECK_NEAR(t->bar_start[b + 1], 20.0, 1e-9);
-	CHECK_NEAR(t->bar_end[b + 1], 28.0, 1e-9);
-	CHECK_NEAR(t->bar_start[b + 2], 21.0, 1e-9);
-	CHECK_NEAR(t->bar_end[b + 2], 51.0, 1e-9);
-	CHECK_NEAR(t->bar_start[b + 3], 52.5, 1e-9);
+	CHECK_NEAR(t->panel.bar_start[b], 0.0, 1e-9);
+	CHECK_NEAR(t->panel.bar_end[b], 10.5, 1e-9);
+	CHECK_NEAR(t->panel.bar_start[b + 1], 20.0, 1e-9);
+	CHECK_NEAR(t->panel.bar_end[b + 1], 28.0, 1e-9);
+	CHECK_NEAR(t->panel.bar_start[b + 2], 21.0, 1e-9);
+	CHECK_NEAR(t->panel.bar_end[b + 2], 51.0, 1e-9);
+	CHECK_NEAR(t->panel.bar_start[b + 3], 52.5, 1e-9);
 	rli_timeline_free(t);
 
 	/* Off by default: every bar stays. */
 	t = lay_out(events, 0.0);
-	CHECK_INT(t->bar_count, 8);
+	CHECK_INT(t->panel.bar_count, 8);
 	rli_timeline_free(t);
 	rli_events_free(events);
 }
@@ -206,51 +206,51 @@ static void test_geometry(void)
 	double max_end = 0.0;
 
 	/* The zero-length row is dropped: four rows, page of the reference's size. */
-	CHECK_INT(t->row_count, 4);
-	CHECK_NEAR(t->width, 2000, 0);
-	CHECK_NEAR(t->height, 900, 0);
-	CHECK_INT(t->scale, 2);
-	CHECK_NEAR(t->plot.y, 120, 0);
-	CHECK_NEAR(t->plot.y + t->plot.h, 900 - 80, 1e-9);
-	CHECK(t->plot.x >= 240 && t->plot.x < 400); /* grows a little for the longest label */
-	CHECK_NEAR(t->row_pitch, 700.0 / 4, 1e-9);
-	CHECK_NEAR(t->bar_thickness, 0.42 * t->row_pitch, 1e-9);
-	CHECK_NEAR(t->bar_outline_width, 0.8, 0);
-	CHECK_INT(t->bar_outline, 0xFFFFFF);
-	CHECK_INT(t->grid_color, 0xEAEAEA);
+	CHECK_INT(t->panel.row_count, 4);
+	CHECK_NEAR(t->page.width, 2000, 0);
+	CHECK_NEAR(t->page.height, 900, 0);
+	CHECK_INT(t->document.scale, 2);
+	CHECK_NEAR(t->panel.plot.y, 120, 0);
+	CHECK_NEAR(t->panel.plot.y + t->panel.plot.h, 900 - 80, 1e-9);
+	CHECK(t->panel.plot.x >= 240 && t->panel.plot.x < 400); /* grows a little for the longest label */
+	CHECK_NEAR(t->panel.row_pitch, 700.0 / 4, 1e-9);
+	CHECK_NEAR(t->panel.bar_thickness, 0.42 * t->panel.row_pitch, 1e-9);
+	CHECK_NEAR(t->panel.bar_outline_width, 0.8, 0);
+	CHECK_INT(t->panel.bar_outline, 0xFFFFFF);
+	CHECK_INT(t->panel.grid_color, 0xEAEAEA);
 	CHECK_INT(t->title.color, 0x2a3f5f);
-	for (size_t b = 0; b < t->bar_count; b++)
-		max_end = fmax(max_end, t->bar_end[b]);
-	CHECK_NEAR(t->x_min, 0.0, 0);
-	CHECK_NEAR(t->x_max, 1.05 * max_end, 1e-9);
-	CHECK(t->xtick_count >= 5);
-	CHECK(t->xticks[t->xtick_count - 1].value <= t->x_max);
+	for (size_t b = 0; b < t->panel.bar_count; b++)
+		max_end = fmax(max_end, t->panel.bar_end[b]);
+	CHECK_NEAR(t->panel.x_min, 0.0, 0);
+	CHECK_NEAR(t->panel.x_max, 1.05 * max_end, 1e-9);
+	CHECK(t->panel.xtick_count >= 5);
+	CHECK(t->panel.xticks[t->panel.xtick_count - 1].value <= t->panel.x_max);
 	CHECK_STR(t->title.text, "RL Timeline (Relative Time, Origin = 1773285888698.755 ms)");
-	CHECK_STR(t->x_title.text, "Time (ms)");
-	CHECK_STR(t->y_title.text, "Module - Rank");
-	CHECK_NEAR(t->y_title.angle, 90, 0);
+	CHECK_STR(t->panel.x_title.text, "Time (ms)");
+	CHECK_STR(t->panel.y_title.text, "Module - Rank");
+	CHECK_NEAR(t->panel.y_title.angle, 90, 0);
 	CHECK_NEAR(t->title.size, 24, 0);
-	CHECK_NEAR(t->tick_label_size, 14, 0);
-	CHECK_NEAR(t->row_labels[0].size, 13, 0);
-	CHECK_STR(t->legend_title.text, "Task Type");
+	CHECK_NEAR(t->panel.tick_label_size, 14, 0);
+	CHECK_NEAR(t->panel.row_labels[0].size, 13, 0);
+	CHECK_STR(t->legend.title.text, "Task Type");
 	/* Row labels sit left of the plot at their row's centre. */
-	for (size_t r = 0; r < t->row_count; r++) {
-		CHECK(t->row_labels[r].x < t->plot.x);
-		CHECK_NEAR(t->row_labels[r].y, t->plot.y + (r + 0.5) * t->row_pitch, 1e-9);
+	for (size_t r = 0; r < t->panel.row_count; r++) {
+		CHECK(t->panel.row_labels[r].x < t->panel.plot.x);
+		CHECK_NEAR(t->panel.row_labels[r].y, t->panel.plot.y + (r + 0.5) * t->panel.row_pitch, 1e-9);
 	}
 	/* The legend is right of the plot, inside the page, one entry per series. */
 	for (size_t s = 0; s < t->series_count; s++) {
-		CHECK(t->legend_swatches[s].x > t->plot.x + t->plot.w);
-		CHECK(t->legend_swatches[s].x + t->legend_swatches[s].w < t->width);
-		CHECK_STR(t->legend_labels[s].text, t->series[s].name);
+		CHECK(t->legend.swatches[s].x > t->panel.plot.x + t->panel.plot.w);
+		CHECK(t->legend.swatches[s].x + t->legend.swatches[s].w < t->page.width);
+		CHECK_STR(t->legend.labels[s].text, t->series[s].name);
 	}
 
 	/* A long label widens the left margin instead of leaving the page. */
 	case_add(wide, "x", "a_role_name_that_is_much_longer_than_any_reference_margin_allows", 0, 0, 1);
 	u = lay_out(wide, 0.0);
-	CHECK(u->plot.x > 400);
-	CHECK(u->y_title.x > 0);
-	CHECK_NEAR(u->height, 900, 0);
+	CHECK(u->panel.plot.x > 400);
+	CHECK(u->panel.y_title.x > 0);
+	CHECK_NEAR(u->page.height, 900, 0);
 	rli_timeline_free(u);
 	rli_timeline_free(t);
 	rli_events_free(wide);
@@ -268,25 +268,25 @@ static void test_height_grows_then_caps(void)
 	for (int rank = 0; rank < 100; rank++)
 		case_add(events, "n", "role", rank, rank, 1.0);
 	t = lay_out(events, 0.0);
-	CHECK_NEAR(t->height, 50 * 100 + 200, 0);
-	CHECK_NEAR(t->row_pitch, 50, 1e-9);
-	for (size_t r = 0; r < t->row_count; r++)
-		CHECK(t->row_labels[r].text[0] != '\0');
+	CHECK_NEAR(t->page.height, 50 * 100 + 200, 0);
+	CHECK_NEAR(t->panel.row_pitch, 50, 1e-9);
+	for (size_t r = 0; r < t->panel.row_count; r++)
+		CHECK(t->panel.row_labels[r].text[0] != '\0');
 	rli_timeline_free(t);
 
 	/* 3000 rows would be 150,200 units, 300,400 pixels at scale 2: the page stops at 32767 px. */
 	for (int rank = 100; rank < 3000; rank++)
 		case_add(events, "n", "role", rank, rank, 1.0);
 	t = lay_out(events, 0.0);
-	CHECK_INT(t->row_count, 3000);
-	CHECK(t->height * t->scale <= 32767);
-	CHECK(t->height * t->scale > 32767 - 2 * t->scale);
-	CHECK_NEAR(t->row_pitch, (t->height - 200) / 3000, 1e-9);
-	CHECK_NEAR(t->bar_thickness, 0.42 * t->row_pitch, 1e-9);
-	CHECK_INT(t->bar_count, 3000);
+	CHECK_INT(t->panel.row_count, 3000);
+	CHECK(t->page.height * t->document.scale <= 32767);
+	CHECK(t->page.height * t->document.scale > 32767 - 2 * t->document.scale);
+	CHECK_NEAR(t->panel.row_pitch, (t->page.height - 200) / 3000, 1e-9);
+	CHECK_NEAR(t->panel.bar_thickness, 0.42 * t->panel.row_pitch, 1e-9);
+	CHECK_INT(t->panel.bar_count, 3000);
 	/* Labels thinned so that no two overlap, the first row always named. */
 	CHECK(rli_text_context_new(&text) == 0);
-	rli_text_measure(&w, &label_height, text, t->rows[0].label, 13, 0);
+	rli_text_measure(&w, &label_height, text, t->panel.rows[0].label, 13, 0);
 	{
 		/* A CJK label may be the tallest: thinning allows for it too. */
 		double cjk_height;
@@ -294,13 +294,13 @@ static void test_height_grows_then_caps(void)
 		label_height = fmax(label_height, cjk_height);
 	}
 	g_object_unref(text);
-	CHECK_STR(t->row_labels[0].text, t->rows[0].label);
-	for (size_t r = 0; r < t->row_count; r++) {
-		if (!t->row_labels[r].text[0])
+	CHECK_STR(t->panel.row_labels[0].text, t->panel.rows[0].label);
+	for (size_t r = 0; r < t->panel.row_count; r++) {
+		if (!t->panel.row_labels[r].text[0])
 			continue;
-		CHECK_STR(t->row_labels[r].text, t->rows[r].label);
-		CHECK(t->row_labels[r].y - last_y >= label_height);
-		last_y = t->row_labels[r].y;
+		CHECK_STR(t->panel.row_labels[r].text, t->panel.rows[r].label);
+		CHECK(t->panel.row_labels[r].y - last_y >= label_height);
+		last_y = t->panel.row_labels[r].y;
 		labelled++;
 	}
 	CHECK(labelled > 300 && labelled < 3000);
@@ -326,10 +326,10 @@ static void test_t0_and_nothing_to_draw(void)
 	case_add(events, "n", "r", 0, 12.25, 3.0);
 	case_add(events, "n", "r", 0, 10.5, 1.0);
 	CHECK_INT(rli_timeline_layout(&t, events, NULL), RLI_OK);
-	CHECK_NEAR(t->t0_ms, 10.5, 0);
-	CHECK_INT(t->bar_count, 2);
-	CHECK_NEAR(t->bar_start[0], 0.0, 0);
-	CHECK_NEAR(t->bar_start[1], 1.75, 1e-12);
+	CHECK_NEAR(t->document.origin, 10.5, 0);
+	CHECK_INT(t->panel.bar_count, 2);
+	CHECK_NEAR(t->panel.bar_start[0], 0.0, 0);
+	CHECK_NEAR(t->panel.bar_start[1], 1.75, 1e-12);
 	rli_timeline_free(t);
 
 	rli_timeline_options_init(&options);
@@ -358,17 +358,17 @@ static void test_bar_order_does_not_depend_on_input_order(void)
 	CHECK_INT(rli_events_sort_by_start(sorted), RLI_OK);
 	a = lay_out(shuffled, 0.0);
 	b = lay_out(sorted, 0.0);
-	CHECK_INT(a->bar_count, 5000);
-	CHECK_INT(b->bar_count, 5000);
-	for (size_t i = 0; i < a->bar_count && i < b->bar_count; i++) {
-		if (a->bar_row[i] != b->bar_row[i] || a->bar_series[i] != b->bar_series[i] ||
-		    a->bar_start[i] != b->bar_start[i] || a->bar_end[i] != b->bar_end[i]) {
+	CHECK_INT(a->panel.bar_count, 5000);
+	CHECK_INT(b->panel.bar_count, 5000);
+	for (size_t i = 0; i < a->panel.bar_count && i < b->panel.bar_count; i++) {
+		if (a->panel.bar_row[i] != b->panel.bar_row[i] || a->panel.bar_series[i] != b->panel.bar_series[i] ||
+		    a->panel.bar_start[i] != b->panel.bar_start[i] || a->panel.bar_end[i] != b->panel.bar_end[i]) {
 			fprintf(stderr, "bar %zu differs\n", i);
 			rli_test_failures++;
 			break;
 		}
-		if (i > 0 && a->bar_row[i] == a->bar_row[i - 1] && a->bar_series[i] == a->bar_series[i - 1])
-			CHECK(a->bar_start[i] >= a->bar_start[i - 1]);
+		if (i > 0 && a->panel.bar_row[i] == a->panel.bar_row[i - 1] && a->panel.bar_series[i] == a->panel.bar_series[i - 1])
+			CHECK(a->panel.bar_start[i] >= a->panel.bar_start[i - 1]);
 	}
 	rli_timeline_free(a);
 	rli_timeline_free(b);
@@ -398,18 +398,18 @@ static void test_hostile_strings(void)
 	options.scale = 1;
 	CHECK_INT(rli_timeline_layout(&t, events, &options), RLI_OK);
 	if (t) {
-		CHECK_INT(t->row_count, 4);
-		CHECK_STR(t->rows[0].label, "r - Rank -9223372036854775808");
-		for (size_t r = 0; r < t->row_count; r++) {
-			CHECK(g_utf8_validate(t->rows[r].label, -1, NULL));
-			CHECK(t->row_labels[r].max_width > 0 && t->row_labels[r].max_width < t->width);
+		CHECK_INT(t->panel.row_count, 4);
+		CHECK_STR(t->panel.rows[0].label, "r - Rank -9223372036854775808");
+		for (size_t r = 0; r < t->panel.row_count; r++) {
+			CHECK(g_utf8_validate(t->panel.rows[r].label, -1, NULL));
+			CHECK(t->panel.row_labels[r].max_width > 0 && t->panel.row_labels[r].max_width < t->page.width);
 		}
 		for (size_t s = 0; s < t->series_count; s++)
 			CHECK(g_utf8_validate(t->series[s].name, -1, NULL));
-		CHECK(t->plot.w > 0);
-		surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, (int)t->width, (int)t->height);
+		CHECK(t->panel.plot.w > 0);
+		surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, (int)t->page.width, (int)t->page.height);
 		cr = cairo_create(surface);
-		CHECK_INT(rli_cairo_paint(cr, t, &paint), RLI_OK);
+		CHECK_INT(rli_cairo_paint_page(cr, &t->document, &t->page, &paint), RLI_OK);
 		cairo_destroy(cr);
 		cairo_surface_destroy(surface);
 		rli_timeline_free(t);
@@ -432,22 +432,22 @@ static void test_legend_overflow(void)
 	}
 	t = lay_out(events, 0.0);
 	CHECK_INT(t->series_count, 400);
-	while (shown < t->series_count && t->legend_swatches[shown].w > 0)
+	while (shown < t->series_count && t->legend.swatches[shown].w > 0)
 		shown++;
 	CHECK(shown > 30 && shown < 400);
 	snprintf(more, sizeof(more), "\xe2\x80\xa6 %zu more", (size_t)400 - shown);
-	CHECK_STR(t->legend_labels[shown].text, more);
+	CHECK_STR(t->legend.labels[shown].text, more);
 	for (size_t s = 0; s < shown; s++) {
-		CHECK_STR(t->legend_labels[s].text, t->series[s].name);
-		CHECK(t->legend_swatches[s].y >= 0);
-		CHECK(t->legend_swatches[s].y + t->legend_swatches[s].h <= t->height);
-		CHECK(t->legend_swatches[s].x + t->legend_swatches[s].w < t->width);
+		CHECK_STR(t->legend.labels[s].text, t->series[s].name);
+		CHECK(t->legend.swatches[s].y >= 0);
+		CHECK(t->legend.swatches[s].y + t->legend.swatches[s].h <= t->page.height);
+		CHECK(t->legend.swatches[s].x + t->legend.swatches[s].w < t->page.width);
 	}
 	for (size_t s = shown + 1; s < t->series_count; s++) {
-		CHECK_STR(t->legend_labels[s].text, "");
-		CHECK(t->legend_swatches[s].w == 0);
+		CHECK_STR(t->legend.labels[s].text, "");
+		CHECK(t->legend.swatches[s].w == 0);
 	}
-	CHECK(t->plot.w > 0.5 * t->width);
+	CHECK(t->panel.plot.w > 0.5 * t->page.width);
 	rli_timeline_free(t);
 	rli_events_free(events);
 }

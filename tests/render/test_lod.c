@@ -73,8 +73,6 @@ typedef struct {
 	rli_row row;
 	rli_series series;
 	rli_text row_label;
-	rli_rect swatch;
-	rli_text legend_label;
 	size_t row_first_bar[2];
 } one_row_model;
 
@@ -82,41 +80,45 @@ static void model_init(one_row_model *m, size_t bars, double width, double heigh
 		       double x_max)
 {
 	memset(m, 0, sizeof(*m));
-	m->t.width = width;
-	m->t.height = height;
-	m->t.scale = 1;
-	m->t.background = 0xFFFFFF;
-	m->t.plot = plot;
-	m->t.x_min = 0.0;
-	m->t.x_max = x_max;
-	m->t.row_count = 1;
-	m->t.rows = &m->row;
-	m->t.row_pitch = plot.h;
-	m->t.bar_thickness = plot.h / 2;
-	m->t.bar_outline = 0xFFFFFF;
-	m->t.bar_outline_width = 0.8;
-	m->t.series_count = 1;
-	m->t.series = &m->series;
-	m->t.bar_count = bars;
-	m->t.bar_row = calloc(bars, sizeof(uint32_t));
-	m->t.bar_series = calloc(bars, sizeof(uint32_t));
-	m->t.bar_start = calloc(bars, sizeof(double));
-	m->t.bar_end = calloc(bars, sizeof(double));
+	m->t.page.width = width;
+	m->t.page.height = height;
+	m->t.document.scale = 1;
+	m->t.document.background = 0xFFFFFF;
+	m->t.panel.plot = plot;
+	m->t.panel.x_min = 0.0;
+	m->t.panel.x_max = x_max;
+	m->t.panel.row_count = 1;
+	m->t.panel.rows = &m->row;
+	m->t.panel.row_pitch = plot.h;
+	m->t.panel.bar_thickness = plot.h / 2;
+	m->t.panel.bar_outline = 0xFFFFFF;
+	m->t.panel.bar_outline_width = 0.8;
+	m->t.panel.series_count = 1;
+	m->t.panel.series = &m->series;
+	m->t.panel.bar_count = bars;
+	m->t.panel.bar_row = calloc(bars, sizeof(uint32_t));
+	m->t.panel.bar_series = calloc(bars, sizeof(uint32_t));
+	m->t.panel.bar_start = calloc(bars, sizeof(double));
+	m->t.panel.bar_end = calloc(bars, sizeof(double));
 	m->row_first_bar[1] = bars;
-	m->t.row_first_bar = m->row_first_bar;
-	m->t.row_labels = &m->row_label;
-	m->t.legend_swatches = &m->swatch;
-	m->t.legend_labels = &m->legend_label;
-	if (!m->t.bar_row || !m->t.bar_series || !m->t.bar_start || !m->t.bar_end)
+	m->t.panel.row_first_bar = m->row_first_bar;
+	m->t.panel.row_labels = &m->row_label;
+	m->t.items[0].kind = RLI_ITEM_PANEL;
+	m->t.items[0].u.panel = &m->t.panel;
+	m->t.page.items = m->t.items;
+	m->t.page.item_count = 1;
+	m->t.document.pages = &m->t.page;
+	m->t.document.page_count = 1;
+	if (!m->t.panel.bar_row || !m->t.panel.bar_series || !m->t.panel.bar_start || !m->t.panel.bar_end)
 		exit(1);
 }
 
 static void model_dispose(one_row_model *m)
 {
-	free(m->t.bar_row);
-	free(m->t.bar_series);
-	free(m->t.bar_start);
-	free(m->t.bar_end);
+	free(m->t.panel.bar_row);
+	free(m->t.panel.bar_series);
+	free(m->t.panel.bar_start);
+	free(m->t.panel.bar_end);
 }
 
 static void test_painted_coverage(void)
@@ -134,8 +136,8 @@ static void test_painted_coverage(void)
 	m.series.color = 0x000000;
 	for (size_t c = 0; c < COLUMNS; c++)
 		for (size_t j = 0; j < BARS_PER_COLUMN; j++, n++)
-			m.t.bar_start[n] = bar_at(c, j, &m.t.bar_end[n]);
-	CHECK_INT(rli_cairo_paint(cr, &m.t, &options), 0);
+			m.t.panel.bar_start[n] = bar_at(c, j, &m.t.panel.bar_end[n]);
+	CHECK_INT(rli_cairo_paint_page(cr, &m.t.document, &m.t.page, &options), 0);
 	cairo_surface_flush(surface);
 
 	/* Black at alpha = coverage over white: grey level 255 * (1 - coverage), to 8 bits. */
@@ -179,17 +181,17 @@ static void test_million_bars_speed(void)
 	double seconds, at = 0.0;
 
 	model_init(&m, 1000000, 2000, 900, plot, 1000000.0);
-	m.t.scale = 2;
+	m.t.document.scale = 2;
 	m.series.color = 0x4e79a7;
-	for (size_t i = 0; i < m.t.bar_count; i++) {
+	for (size_t i = 0; i < m.t.panel.bar_count; i++) {
 		state = state * 1664525u + 1013904223u;
 		at += (double)(state >> 16) / 65536.0 * 1.6;
-		m.t.bar_start[i] = at;
-		m.t.bar_end[i] = at + 0.3 + (double)(state & 0xFF) / 256.0;
+		m.t.panel.bar_start[i] = at;
+		m.t.panel.bar_end[i] = at + 0.3 + (double)(state & 0xFF) / 256.0;
 	}
-	m.t.x_max = at * 1.05;
+	m.t.panel.x_max = at * 1.05;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	CHECK_INT(rli_cairo_paint(cr, &m.t, &options), 0);
+	CHECK_INT(rli_cairo_paint_page(cr, &m.t.document, &m.t.page, &options), 0);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	seconds = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
 	fprintf(stderr, "1,000,000 bars painted at 4000 px in %.3f s\n", seconds);

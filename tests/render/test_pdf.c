@@ -76,10 +76,10 @@ int main(int argc, char **argv)
 		TEST_DONE();
 
 	CHECK_STR(rli_pdf_backend.name, "pdf");
-	CHECK_STR(rli_pdf_backend.file_name, "rl_timeline.pdf");
+	CHECK_STR(rli_pdf_backend.extension, ".pdf");
 	unsetenv("SOURCE_DATE_EPOCH");
-	CHECK_INT(rli_render(timeline, "pdf", first, NULL), RLI_OK);
-	CHECK_INT(rli_render(timeline, "pdf", second, NULL), RLI_OK);
+	CHECK_INT(case_render(timeline, "pdf", first), RLI_OK);
+	CHECK_INT(case_render(timeline, "pdf", second), RLI_OK);
 	a = test_read_file(first, &a_size);
 	b = test_read_file(second, &b_size);
 	CHECK(a && a_size > 1000 && memcmp(a, "%PDF-", 5) == 0);
@@ -95,7 +95,7 @@ int main(int argc, char **argv)
 	free(b);
 
 	setenv("SOURCE_DATE_EPOCH", "1700000000", 1); /* 2023-11-14T22:13:20Z */
-	CHECK_INT(rli_render(timeline, "pdf", dated, NULL), RLI_OK);
+	CHECK_INT(case_render(timeline, "pdf", dated), RLI_OK);
 	unsetenv("SOURCE_DATE_EPOCH");
 	a = test_read_file(dated, &a_size);
 	CHECK(a && has_date(a, a_size, "/CreationDate", "20231114221320"));

@@ -44,11 +44,11 @@ static int near_edge(const png_byte *row, int x, int first, int last)
 static void compare_rows(const char *what, const rli_timeline *t, const png_image *png, const png_byte *a,
 			 const png_byte *b)
 {
-	double s = t->raster_scale;
-	int first = (int)ceil(t->plot.x * s) + 1, last = (int)floor((t->plot.x + t->plot.w) * s) - 2;
+	double s = t->document.raster_scale;
+	int first = (int)ceil(t->panel.plot.x * s) + 1, last = (int)floor((t->panel.plot.x + t->panel.plot.w) * s) - 2;
 
-	for (size_t r = 0; r < t->row_count; r++) {
-		int y = (int)lround((t->plot.y + ((double)r + 0.5) * t->row_pitch) * s);
+	for (size_t r = 0; r < t->panel.row_count; r++) {
+		int y = (int)lround((t->panel.plot.y + ((double)r + 0.5) * t->panel.row_pitch) * s);
 		const png_byte *row_a = a + (size_t)y * png->width * 3, *row_b = b + (size_t)y * png->width * 3;
 		double sum_a = 0, sum_b = 0;
 		int mismatches = 0;
@@ -106,18 +106,18 @@ static void check_width(const char *name, const rli_events *events, int width, c
 		fprintf(stderr, "%s: %s\n", what, rli_error_last());
 		return;
 	}
-	CHECK(t->raster_scale == 1.0);
+	CHECK(t->document.raster_scale == 1.0);
 	snprintf(png_path, sizeof(png_path), "%s/%s-%d.png", dir, name, width);
 	snprintf(pdf_path, sizeof(pdf_path), "%s/%s-%d.pdf", dir, name, width);
 	snprintf(raster_base, sizeof(raster_base), "%s/%s-%d.pdf-raster", dir, name, width);
 	snprintf(raster_path, sizeof(raster_path), "%s.png", raster_base);
-	CHECK_INT(rli_render(t, "png", png_path, NULL), RLI_OK);
-	CHECK_INT(rli_render(t, "pdf", pdf_path, NULL), RLI_OK);
+	CHECK_INT(case_render(t, "png", png_path), RLI_OK);
+	CHECK_INT(case_render(t, "pdf", pdf_path), RLI_OK);
 
 	/* Every page within the readers' 14,400-point limit, in the model's proportions. */
 	if (pdf_page_size(&page_w, &page_h, pdf_path) == 0) {
 		CHECK(page_w <= 14400.5 && page_h <= 14400.5);
-		CHECK_NEAR(page_w / page_h, t->width / t->height, 1e-3);
+		CHECK_NEAR(page_w / page_h, t->page.width / t->page.height, 1e-3);
 	} else {
 		fprintf(stderr, "%s: pdfinfo cannot read %s\n", what, pdf_path);
 		rli_test_failures++;
@@ -128,7 +128,7 @@ static void check_width(const char *name, const rli_events *events, int width, c
 		rli_test_failures++;
 		goto done;
 	}
-	CHECK_INT((int)png.width, (int)ceil(t->width));
+	CHECK_INT((int)png.width, (int)ceil(t->page.width));
 	snprintf(command, sizeof(command), "pdftoppm -png -singlefile -scale-to-x %u -scale-to-y %u '%s' '%s'",
 		 png.width, png.height, pdf_path, raster_base);
 	if (system(command) != 0 || case_read_png(&raster, &b, raster_path) < 0) {
