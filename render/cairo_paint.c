@@ -8,6 +8,7 @@
 #include <string.h>
 
 #define RADIANS_PER_DEGREE 0.017453292519943295
+#define FULL_TURN 6.283185307179586
 
 /* ---- painting --------------------------------------------------------- */
 
@@ -41,6 +42,14 @@ static void set_color(cairo_t *cr, rli_color color, double alpha)
 static double page_x(const painter *p, double ms)
 {
 	return p->panel->plot.x + (ms - p->panel->x_min) * p->units_per_ms;
+}
+
+/* A value panel's y: y_min at the plot's bottom, y_max at its top. */
+static double page_y(const painter *p, double value)
+{
+	const rli_panel *t = p->panel;
+	double span = t->y_max > t->y_min ? t->y_max - t->y_min : 1.0;
+	return t->plot.y + t->plot.h - (value - t->y_min) / span * t->plot.h;
 }
 
 /* Lines land on whole device pixels, so a 1-unit grid line is crisp, not a grey smear. */
@@ -106,7 +115,109 @@ static void draw_grid(painter *p)
 		cairo_move_to(cr, x, top);
 		cairo_line_to(cr, x, bottom);
 	}
+	if (t->y_scale == RLI_Y_VALUES) {
+		double left = t->plot.x * p->scale, right = (t->plot.x + t->plot.w) * p->scale;
+		for (size_t i = 0; i < t->ytick_count; i++) {
+			double y = snap(page_y(p, t->yticks[i].value) * p->scale, width);
+			cairo_move_to(cr, left, y);
+			cairo_line_to(cr, right, y);
+		}
+	}
 	cairo_stroke(cr);
+}
+
+/*
+ * A line with more points than device columns is drawn as its exact
+ * per-column envelope: in each column, from the first point to the lowest,
+ * the highest and the last, so no peak between pixels is lost (the level of
+ * detail of lines, as the coverage strips are of bars).
+ */
+static void trace_line(painter *p, const rli_line_mark *line)
+{
+	cairo_t *cr = p->cr;
+	double column_of = -1, lo = 0, hi = 0, last = 0;
+	int started = 0;
+
+	for (size_t i = 0; i < line->count; i++) {
+		double x = page_x(p, line->x[i]) * p->scale, y = page_y(p, line->y[i]) * p->scale;
+		double column = floor(x);
+		if (line->count <= 4 * (size_t)fmax(1.0, p->panel->plot.w * p->scale)) {
+			if (started)
+				cairo_line_to(cr, x, y);
+			else
+				cairo_move_to(cr, x, y);
+			started = 1;
+			continue;
+		}
+		if (started && column == column_of) {
+			lo = fmin(lo, y);
+			hi = fmax(hi, y);
+			last = y;
+			continue;
+		}
+		if (started) {
+			cairo_line_to(cr, column_of + 0.5, lo);
+			cairo_line_to(cr, column_of + 0.5, hi);
+			cairo_line_to(cr, column_of + 0.5, last);
+			cairo_line_to(cr, x, y);
+		} else {
+			cairo_move_to(cr, x, y);
+		}
+		started = 1;
+		column_of = column;
+		lo = hi = last = y;
+	}
+	if (started && column_of >= 0) {
+		cairo_line_to(cr, column_of + 0.5, lo);
+		cairo_line_to(cr, column_of + 0.5, hi);
+		cairo_line_to(cr, column_of + 0.5, last);
+	}
+}
+
+static void draw_lines(painter *p)
+{
+	const rli_panel *t = p->panel;
+	cairo_t *cr = p->cr;
+
+	for (size_t l = 0; l < t->line_count; l++) {
+		const rli_line_mark *line = &t->lines[l];
+		double base = page_y(p, t->y_min) * p->scale;
+		if (!line->count)
+			continue;
+		cairo_new_path(cr);
+		trace_line(p, line);
+		if (line->fill_alpha > 0) {
+			cairo_line_to(cr, page_x(p, line->x[line->count - 1]) * p->scale, base);
+			cairo_line_to(cr, page_x(p, line->x[0]) * p->scale, base);
+			cairo_close_path(cr);
+			set_color(cr, line->color, line->fill_alpha);
+			cairo_fill(cr);
+			trace_line(p, line);
+		}
+		set_color(cr, line->color, 1.0);
+		cairo_set_line_width(cr, line->width * p->scale);
+		cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND);
+		cairo_stroke(cr);
+	}
+}
+
+static void draw_points(painter *p)
+{
+	const rli_panel *t = p->panel;
+	cairo_t *cr = p->cr;
+
+	for (size_t i = 0; i < t->point_count; i++) {
+		const rli_point_mark *point = &t->points[i];
+		cairo_new_path(cr);
+		cairo_arc(cr, page_x(p, point->x) * p->scale, page_y(p, point->y) * p->scale,
+			  point->radius * p->scale, 0, FULL_TURN);
+		set_color(cr, point->color, 1.0);
+		cairo_fill(cr);
+		cairo_save(cr);
+		cairo_scale(cr, p->scale, p->scale);
+		draw_text(p, &point->label);
+		cairo_restore(cr);
+	}
 }
 
 /*
@@ -266,6 +377,18 @@ static void draw_panel_text(painter *p)
 	}
 	for (size_t r = 0; r < t->row_count; r++)
 		draw_text(p, &t->row_labels[r]);
+	for (size_t i = 0; t->y_scale == RLI_Y_VALUES && i < t->ytick_count; i++) {
+		rli_text tick = {
+			.text = (char *)t->yticks[i].label,
+			.x = t->plot.x - t->tick_label_gap,
+			.y = page_y(p, t->yticks[i].value),
+			.size = t->tick_label_size,
+			.color = p->document->text_color,
+			.halign = RLI_ALIGN_END,
+			.valign = RLI_ALIGN_MIDDLE,
+		};
+		draw_text(p, &tick);
+	}
 	draw_text(p, &t->x_title);
 	draw_text(p, &t->y_title);
 	cairo_restore(cr);
@@ -288,6 +411,15 @@ static int draw_panel(painter *p, const rli_panel *panel)
 	cairo_set_antialias(p->cr, CAIRO_ANTIALIAS_DEFAULT);
 	draw_grid(p);
 	error = draw_bars(p);
+	if (error == RLI_OK && (panel->line_count || panel->point_count)) {
+		cairo_save(p->cr);
+		cairo_rectangle(p->cr, panel->plot.x * p->scale, panel->plot.y * p->scale,
+				panel->plot.w * p->scale, panel->plot.h * p->scale);
+		cairo_clip(p->cr);
+		draw_lines(p);
+		cairo_restore(p->cr);
+		draw_points(p);
+	}
 	if (error == RLI_OK)
 		draw_panel_text(p);
 	cairo_restore(p->cr);
@@ -311,6 +443,43 @@ static void draw_legend(painter *p, const rli_legend *legend)
 			cairo_fill(cr);
 		}
 		draw_text(p, &legend->labels[s]);
+	}
+	cairo_restore(cr);
+}
+
+static void draw_table(painter *p, const rli_table *table)
+{
+	cairo_t *cr = p->cr;
+	double right = 0;
+
+	cairo_save(cr);
+	cairo_scale(cr, p->scale, p->scale);
+	for (size_t c = 0; c < table->column_count; c++)
+		right = fmax(right, table->column_x[c] + table->column_width[c]);
+	for (size_t r = 0; r <= table->row_count; r++) {
+		double top = table->y + (double)r * table->row_height;
+		for (size_t c = 0; c < table->column_count; c++) {
+			rli_align align = table->align[c];
+			rli_text cell = {
+				.text = r ? table->cells[(r - 1) * table->column_count + c] : table->header[c],
+				.x = table->column_x[c] + (align == RLI_ALIGN_END ? table->column_width[c] :
+							   align == RLI_ALIGN_MIDDLE ? table->column_width[c] / 2 : 0),
+				.y = top + table->row_height / 2,
+				.size = table->font_size,
+				.bold = r == 0,
+				.color = table->text_color,
+				.halign = align,
+				.valign = RLI_ALIGN_MIDDLE,
+				.max_width = table->column_width[c],
+			};
+			draw_text(p, &cell);
+		}
+		/* A rule under the header, and a faint one under every row. */
+		set_color(cr, table->rule_color, r == 0 ? 1.0 : 0.5);
+		cairo_set_line_width(cr, r == 0 ? 1.0 : 0.5);
+		cairo_move_to(cr, table->x, top + table->row_height);
+		cairo_line_to(cr, right, top + table->row_height);
+		cairo_stroke(cr);
 	}
 	cairo_restore(cr);
 }
@@ -382,6 +551,9 @@ int rli_cairo_draw_item(rli_cairo_painter *p, const rli_item *item)
 		break;
 	case RLI_ITEM_LEGEND:
 		draw_legend(p, item->u.legend);
+		break;
+	case RLI_ITEM_TABLE:
+		draw_table(p, item->u.table);
 		break;
 	default:
 		return rli_error_set(RLI_ERROR, "unknown item kind %d", (int)item->kind);

@@ -447,6 +447,8 @@ static int html_draw_item(rli_output *out, const rli_item *item)
 	case RLI_ITEM_LEGEND:
 		html->legend = item->u.legend;
 		return RLI_OK;
+	case RLI_ITEM_TABLE:
+		return rli_error_set(RLI_EUSAGE, "html: the timeline page has no place for a table");
 	}
 	return rli_error_set(RLI_ERROR, "html: unknown item kind %d", (int)item->kind);
 }

@@ -27,14 +27,19 @@ int rli_backend_exists(const char *name)
 	return rli_backend_find(name) != NULL;
 }
 
-/* out_dir/<name><extension>, or out_dir/<name>_<NN><extension> for page index of several. */
+/*
+ * out_dir/<name><extension> for the document or its only page; a page of
+ * several: its own name, or <name>_<NN>.
+ */
 static int open_file(rli_output *out, const char *out_dir, size_t page)
 {
 	const rli_document *doc = out->document;
 	char *path;
 	int error;
 
-	if (page == SIZE_MAX || doc->page_count == 1)
+	if (page != SIZE_MAX && doc->pages[page].name)
+		path = rli_strfmt("%s/%s%s", out_dir, doc->pages[page].name, out->backend->extension);
+	else if (page == SIZE_MAX || doc->page_count == 1)
 		path = rli_strfmt("%s/%s%s", out_dir, doc->name, out->backend->extension);
 	else
 		path = rli_strfmt("%s/%s_%02zu%s", out_dir, doc->name, page + 1, out->backend->extension);

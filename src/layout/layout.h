@@ -61,8 +61,32 @@ typedef struct {
 typedef enum {
 	RLI_ITEM_TEXT = 0, /* a text block */
 	RLI_ITEM_PANEL,    /* a plot panel: axes, grid, lane labels and marks */
-	RLI_ITEM_LEGEND    /* swatches and names of series */
+	RLI_ITEM_LEGEND,   /* swatches and names of series */
+	RLI_ITEM_TABLE     /* a header row and rows of cells in columns */
 } rli_item_kind;
+
+/* What a panel's y axis measures. */
+typedef enum {
+	RLI_Y_LANES = 0, /* lanes of bars, lane 0 at the top */
+	RLI_Y_VALUES     /* a continuous value, y_min at the bottom */
+} rli_y_scale;
+
+/* A line through points in data units (x ascending), and optionally the area under it. */
+typedef struct {
+	size_t count;
+	double *x, *y;
+	rli_color color;
+	double width;       /* page units */
+	double fill_alpha;  /* > 0: the area down to y_min is filled in the line's colour at this alpha */
+} rli_line_mark;
+
+/* One point marked and labelled, such as a curve's peak. */
+typedef struct {
+	double x, y;        /* data units */
+	rli_color color;
+	double radius;      /* page units */
+	rli_text label;     /* placed in page units */
+} rli_point_mark;
 
 /*
  * A plot panel whose y scale is lanes (rows of bars), as the timeline draws.
@@ -126,6 +150,16 @@ typedef struct {
 	 * names them).
 	 */
 	rli_text *row_labels;
+
+	/* RLI_Y_VALUES panels: the value axis, its ticks (horizontal grid lines and labels left of the plot) */
+	rli_y_scale y_scale;
+	double y_min, y_max;
+	size_t ytick_count;
+	rli_tick *yticks;
+	rli_line_mark *lines;       /* line_count, drawn in order after the bars */
+	size_t line_count;
+	rli_point_mark *points;     /* point_count, drawn last */
+	size_t point_count;
 } rli_panel;
 
 /*
@@ -141,12 +175,32 @@ typedef struct {
 	rli_text *labels;
 } rli_legend;
 
+/*
+ * A table: a header row over row_count rows of column_count cells, each
+ * column at column_x with column_width, its cells aligned by align and
+ * ellipsized past the width. Rules under the header and between rows.
+ */
+typedef struct {
+	double x, y;                /* the header row's top left, page units */
+	size_t column_count, row_count;
+	char **header;              /* column_count */
+	char **cells;               /* row_count * column_count, row by row */
+	double *column_x;           /* page units */
+	double *column_width;
+	rli_align *align;
+	double font_size;
+	double row_height;          /* page units, the header's too */
+	rli_color text_color;
+	rli_color rule_color;
+} rli_table;
+
 typedef struct {
 	rli_item_kind kind;
 	union {
 		const rli_text *text;
 		const rli_panel *panel;
 		const rli_legend *legend;
+		const rli_table *table;
 	} u;
 } rli_item;
 
@@ -154,6 +208,8 @@ typedef struct {
 
 typedef struct {
 	double width, height;       /* page units */
+	/* a page that is a file of its own (PNG) is named this; NULL: the document's name, _NN with several */
+	const char *name;
 	size_t item_count;
 	const rli_item *items;      /* drawn in order, later ones on top */
 } rli_page;
