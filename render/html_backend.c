@@ -23,7 +23,6 @@ extern const char rli_asset_timeline_css[];
 
 typedef struct {
 	rli_output base;
-	const rli_timeline *timeline;
 	unsigned char *bytes; /* the encoded bar stream, before base64 */
 	size_t used, capacity;
 } html_output;
@@ -390,7 +389,6 @@ static void write_html_text(FILE *fp, const char *text)
 
 static int html_begin(rli_output *out, const rli_timeline *timeline)
 {
-	html_output *html = (html_output *)out;
 	FILE *fp = out->file.fp;
 	int error;
 
@@ -400,7 +398,6 @@ static int html_begin(rli_output *out, const rli_timeline *timeline)
 	if (strstr(rli_asset_timeline_js, "</script") || strstr(rli_asset_timeline_js, "<!--") ||
 	    strstr(rli_asset_timeline_js, "<script") || strstr(rli_asset_timeline_css, "</style"))
 		return rli_error_set(RLI_ERROR, "html: embedded renderer contains a closing tag");
-	html->timeline = timeline;
 
 	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
 	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
