@@ -935,7 +935,7 @@
       var s = this.bars.start[index], e = this.bars.end[index];
       tooltip.appendChild(element('b', 'rli-name', model.series[series].name));
       ['Start: ' + formatMs(s) + ' ms', 'End: ' + formatMs(e) + ' ms', 'Duration: ' + formatMs(e - s) + ' ms',
-       'Rank: ' + model.rows[row].label].forEach(function (text) {
+       'Rank: ' + model.rows[row].rank].forEach(function (text) {
         tooltip.appendChild(element('br'));
         tooltip.appendChild(document.createTextNode(text));
       });
