@@ -213,8 +213,8 @@
     }
     group([['hover-closest', 'Hover: Current Only', function () { self.setHoverMode('closest'); }],
            ['hover-all', 'Hover: All Ranks', function () { self.setHoverMode('all'); }]]);
-    group([['sort-role', 'Sort: Default', function () { self.setOrder('role'); }],
-           ['sort-rank', 'Sort: By Rank ID', function () { self.setOrder('rank'); }]]);
+    /* one button that says the order in force; a click switches to the other */
+    group([['order', 'Order: by rank', function () { self.setOrder(self.order === 'rank' ? 'role' : 'rank'); }]]);
     group([['mode-zoom', 'Zoom', function () { self.setDragMode('zoom'); }],
            ['mode-pan', 'Pan', function () { self.setDragMode('pan'); }],
            ['reset', 'Reset', function () { self.reset(); }]]);
@@ -228,19 +228,22 @@
     toolbar.appendChild(this.filterInput);
 
     var range = element('span', 'rli-range');
-    function rangeInput(label, onSet) {
+    function rangeInput(label) {
       var wrapper = element('label', null, label + ' ');
       var input = element('input');
       input.type = 'number';
       input.step = 'any';
-      input.addEventListener('change', onSet);
+      input.addEventListener('change', function () { self.applyRangeInputs(input); });
       wrapper.appendChild(input);
       wrapper.appendChild(document.createTextNode(' ms'));
       range.appendChild(wrapper);
       return input;
     }
-    this.leftInput = rangeInput('Left', function () { self.applyRangeInputs(); });
-    this.rightInput = rangeInput('Right', function () { self.applyRangeInputs(); });
+    this.leftInput = rangeInput('Left');
+    this.rightInput = rangeInput('Right');
+    this.rangeError = element('span', 'rli-range-error');
+    this.rangeError.setAttribute('role', 'status');
+    range.appendChild(this.rangeError);
     toolbar.appendChild(range);
 
     var stage = element('div', 'rli-stage');
@@ -250,7 +253,10 @@
     this.box = element('div', 'rli-box');
     this.tooltip = element('div', 'rli-tooltip');
     this.cursor = element('div', 'rli-cursor');
+    this.empty = element('div', 'rli-empty');
+    this.empty.setAttribute('role', 'status');
     stage.appendChild(this.canvas);
+    stage.appendChild(this.empty);
     stage.appendChild(this.cursor);
     stage.appendChild(this.box);
     stage.appendChild(this.tooltip);
@@ -294,8 +300,10 @@
     var b = this.buttons;
     b['hover-closest'].classList.toggle('rli-active', this.hoverMode === 'closest');
     b['hover-all'].classList.toggle('rli-active', this.hoverMode === 'all');
-    b['sort-role'].classList.toggle('rli-active', this.order === 'role');
-    b['sort-rank'].classList.toggle('rli-active', this.order === 'rank');
+    b.order.textContent = this.order === 'role' ? 'Order: by role' : 'Order: by rank';
+    b.order.title = this.order === 'role'
+      ? 'Rows are ordered by role, then rank. Click to order them by rank, as in the PNG.'
+      : 'Rows are ordered by rank, as in the PNG. Click to order them by role.';
     b['mode-zoom'].classList.toggle('rli-active', this.dragMode === 'zoom');
     b['mode-pan'].classList.toggle('rli-active', this.dragMode === 'pan');
     this.canvas.classList.toggle('rli-pan', this.dragMode === 'pan');
@@ -311,6 +319,7 @@
     this.rowSeriesMask = null;
     if (!query) {
       this.displayRows = base;
+      this.updateEmpty();
       return;
     }
     var seriesMatch = model.series.map(function (s) { return s.name.toLowerCase().indexOf(query) >= 0; });
@@ -333,6 +342,15 @@
     });
     this.displayRows = shown;
     this.rowSeriesMask = masks;
+    this.updateEmpty();
+  };
+
+  /* Over an empty plot, say why: the filter matched no bar (its text as typed, as text). */
+  Timeline.prototype.updateEmpty = function () {
+    var query = this.filter.trim();
+    var none = query !== '' && this.displayRows.length === 0;
+    this.empty.textContent = none ? 'no bar matches \'' + query + '\'' : '';
+    this.empty.style.display = none ? 'flex' : 'none';
   };
 
   Timeline.prototype.seriesShown = function (row, series) {
@@ -356,6 +374,12 @@
     this.canvas.height = Math.max(1, Math.round(model.height * scale));
     this.canvas.style.width = (model.width * this.fit) + 'px';
     this.canvas.style.height = (model.height * this.fit) + 'px';
+    var empty = this.empty.style, plot = model.plot;
+    empty.left = (plot[0] * this.fit) + 'px';
+    empty.top = (plot[1] * this.fit) + 'px';
+    empty.width = (plot[2] * this.fit) + 'px';
+    empty.height = (plot[3] * this.fit) + 'px';
+    empty.fontSize = Math.max(11, model.tickLabelSize * this.fit) + 'px';
   };
 
   Timeline.prototype.ticks = function () {
@@ -717,15 +741,60 @@
     });
   };
 
+  /* The boxes show the range in force, except one being typed in or one holding a refused value. */
   Timeline.prototype.updateRangeInputs = function () {
-    if (document.activeElement !== this.leftInput) this.leftInput.value = formatMs(this.left);
-    if (document.activeElement !== this.rightInput) this.rightInput.value = formatMs(this.right);
+    [[this.leftInput, this.left], [this.rightInput, this.right]].forEach(function (pair) {
+      var input = pair[0];
+      if (document.activeElement === input || input.classList.contains('rli-invalid')) return;
+      var text = formatMs(pair[1]);
+      if (input.value !== text) input.value = text;
+    });
   };
 
-  Timeline.prototype.applyRangeInputs = function () {
-    var l = parseFloat(this.leftInput.value), r = parseFloat(this.rightInput.value);
-    if (isFinite(l) && isFinite(r) && r > l) this.zoomTo(l, r);
-    else this.updateRangeInputs();
+  Timeline.prototype.markRange = function (input, message) {
+    [this.leftInput, this.rightInput].forEach(function (box) {
+      var bad = box === input;
+      box.classList.toggle('rli-invalid', bad);
+      if (bad) box.setAttribute('aria-invalid', 'true'); else box.removeAttribute('aria-invalid');
+      box.title = bad ? message : '';
+    });
+    this.rangeError.textContent = message || '';
+  };
+
+  Timeline.prototype.clearRangeMarks = function () {
+    if (this.leftInput.classList.contains('rli-invalid') || this.rightInput.classList.contains('rli-invalid') ||
+        this.rangeError.textContent)
+      this.markRange(null, '');
+  };
+
+  /*
+   * A range from the boxes is taken only when both are numbers, Right is past
+   * Left, it overlaps the data and it is no wider than zoom allows. Otherwise
+   * the box just changed turns red with the reason beside it, and the range
+   * in force stays (the refused number stays visible in red, not as if taken).
+   */
+  Timeline.prototype.applyRangeInputs = function (changed) {
+    var model = this.model;
+    var lText = this.leftInput.value.trim(), rText = this.rightInput.value.trim();
+    var l = Number(lText), r = Number(rText);
+    var full = model.xMax - model.xMin || 1;
+    var message = '';
+    if (lText === '' || !isFinite(l)) message = 'Left is not a number';
+    else if (rText === '' || !isFinite(r)) message = 'Right is not a number';
+    else if (!(r > l)) message = 'Right must be greater than Left';
+    else if (r <= model.xMin || l >= model.xMax)
+      message = 'outside the data (' + formatMs(model.xMin) + ' to ' + formatMs(model.xMax) + ' ms)';
+    else if (r - l > full * 20) message = 'wider than 20 times the data';
+    if (message) {
+      var box = changed || this.rightInput;
+      if (/^Left/.test(message)) box = this.leftInput;
+      else if (/^Right is/.test(message)) box = this.rightInput;
+      this.markRange(box, message);
+      return false;
+    }
+    this.markRange(null, '');
+    this.zoomTo(l, r);
+    return true;
   };
 
   /* ---- state changes (also the test hook's methods) ---- */
@@ -742,6 +811,7 @@
     if (right - left > full * 20) return this.lastDrawMs;
     this.left = left;
     this.right = right;
+    this.clearRangeMarks();
     this.hideTooltip();
     return this.draw();
   };
@@ -974,6 +1044,7 @@
           var shift = (point.x - drag.x) / plot[2] * (drag.right - drag.left);
           self.left = drag.left - shift;
           self.right = drag.right - shift;
+          self.clearRangeMarks();
           self.invalidate();
         } else {
           var stageRect = self.stage.getBoundingClientRect(), canvasRect = canvas.getBoundingClientRect();

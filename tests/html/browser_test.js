@@ -89,6 +89,128 @@ function hexToRgb(hex) {
   return [(v >> 16) & 255, (v >> 8) & 255, v & 255];
 }
 
+/* The two windows every layout check runs in: a laptop's and a desktop's. */
+const WINDOWS = [{ width: 1280, height: 800 }, { width: 1920, height: 1080 }];
+
+/* The checks that depend on the window's size, run once per window in WINDOWS. */
+async function windowChecks(browser, size) {
+  const tag = size.width + 'x' + size.height;
+  const laptop = expectFor('laptop');
+  const lpage = await browser.open(path.join(outDir, 'laptop.html'));
+
+  await check(tag + ' laptop: the Order button says which order is in force and switches it', async () => {
+    const button = () => lpage.evaluate(() => document.querySelector('.rli-toolbar [data-action="order"]').textContent);
+    assert.strictEqual(await button(), 'Order: by rank');
+    assert.deepStrictEqual((await state(lpage)).rows, laptop.rows);
+    await lpage.click('.rli-toolbar [data-action="order"]');
+    assert.strictEqual(await button(), 'Order: by role');
+    assert.deepStrictEqual((await state(lpage)).rows, laptop.roleOrder);
+    await lpage.click('.rli-toolbar [data-action="order"]');
+    assert.strictEqual(await button(), 'Order: by rank');
+    assert.deepStrictEqual((await state(lpage)).rows, laptop.rows);
+  });
+
+
+  await check(tag + ' laptop: Left/Right refuse a reversed or outside range in red and keep the last valid one', async () => {
+    const left = '.rli-range label:nth-of-type(1) input', right = '.rli-range label:nth-of-type(2) input';
+    const boxes = () => lpage.evaluate(() => Array.from(document.querySelectorAll('.rli-range input')).map((input) => ({
+      value: input.value, invalid: input.classList.contains('rli-invalid'), aria: input.getAttribute('aria-invalid'),
+      border: getComputedStyle(input).borderTopColor })));
+    const message = () => lpage.evaluate(() => document.querySelector('.rli-range-error').textContent);
+    const RED = 'rgb(198, 40, 40)';
+    await lpage.fill(left, '100');
+    await lpage.press(left, 'Enter');
+    let s = await state(lpage);
+    assert.deepStrictEqual([s.left, s.right], [100, laptop.xMax]);
+    const normalBorder = (await boxes())[1].border;
+    assert.notStrictEqual(normalBorder, RED);
+
+    /* Right <= Left: the Right box turns red, keeps showing what was typed, and the range stays */
+    await lpage.fill(right, '50');
+    await lpage.press(right, 'Enter');
+    let b = await boxes();
+    assert.deepStrictEqual([b[1].value, b[1].invalid, b[1].aria, b[1].border], ['50', true, 'true', RED]);
+    assert.strictEqual(b[0].invalid, false);
+    assert.strictEqual(await message(), 'Right must be greater than Left');
+    s = await state(lpage);
+    assert.deepStrictEqual([s.left, s.right], [100, laptop.xMax]);
+    /* still refused (and still red) after the box loses focus, and after an unrelated redraw */
+    await lpage.click('.rli-summary caption');
+    await lpage.evaluate(() => window.rliTimeline.setOrder('rank'));
+    b = await boxes();
+    assert.deepStrictEqual([b[1].value, b[1].invalid], ['50', true]);
+    s = await state(lpage);
+    assert.deepStrictEqual([s.left, s.right], [100, laptop.xMax]);
+
+    /* a valid value clears the red and is taken */
+    await lpage.fill(right, '400');
+    await lpage.press(right, 'Enter');
+    b = await boxes();
+    assert.deepStrictEqual([b[0].invalid, b[1].invalid, b[1].aria, b[1].border], [false, false, null, normalBorder]);
+    assert.strictEqual(await message(), '');
+    s = await state(lpage);
+    assert.deepStrictEqual([s.left, s.right], [100, 400]);
+
+    /* a range past the data's end: refused the same way */
+    await lpage.fill(left, String(Math.ceil(laptop.xMax) + 10));
+    await lpage.fill(right, String(Math.ceil(laptop.xMax) + 500));
+    await lpage.press(right, 'Enter');
+    b = await boxes();
+    assert.strictEqual(b[1].invalid, true);
+    assert.strictEqual(b[1].border, RED);
+    assert.ok((await message()).startsWith('outside the data'), await message());
+    s = await state(lpage);
+    assert.deepStrictEqual([s.left, s.right], [100, 400]);
+
+    /* Reset puts the full range in both boxes and clears the red */
+    await lpage.click('text=Reset');
+    b = await boxes();
+    assert.deepStrictEqual(b.map((x) => x.invalid), [false, false]);
+    s = await state(lpage);
+    assert.deepStrictEqual([b[0].value, b[1].value], [s.left.toFixed(3), s.right.toFixed(3)]);
+    assert.strictEqual(await message(), '');
+  });
+
+
+  await check(tag + ' laptop: a filter that matches nothing says so over the empty plot', async () => {
+    const empty = () => lpage.evaluate(() => {
+      const node = document.querySelector('.rli-empty'), r = node.getBoundingClientRect();
+      return { shown: getComputedStyle(node).display !== 'none', text: node.textContent, elements: node.children.length,
+        rect: { left: r.left, top: r.top, right: r.right, bottom: r.bottom } };
+    });
+    assert.strictEqual((await empty()).shown, false);
+    await lpage.fill('.rli-filter', 'no-such-phase');
+    let e = await empty();
+    assert.deepStrictEqual([e.shown, e.text], [true, 'no bar matches \'no-such-phase\'']);
+    assert.deepStrictEqual((await state(lpage)).rows, []);
+    const plot = await lpage.evaluate(() => {
+      const t = window.rliTimeline.timeline, r = t.canvas.getBoundingClientRect(), p = t.model.plot;
+      return { left: r.left + p[0] * t.fit, top: r.top + p[1] * t.fit, right: r.left + (p[0] + p[2]) * t.fit, bottom: r.top + (p[1] + p[3]) * t.fit };
+    });
+    assert.ok(e.rect.left >= plot.left - 0.5 && e.rect.right <= plot.right + 0.5 && e.rect.top >= plot.top - 0.5 && e.rect.bottom <= plot.bottom + 0.5,
+      JSON.stringify([e.rect, plot]));
+    /* what was typed shows as text, markup included */
+    await lpage.fill('.rli-filter', '<b onmouseover=x>zz</b>');
+    e = await empty();
+    assert.deepStrictEqual([e.shown, e.text, e.elements], [true, 'no bar matches \'<b onmouseover=x>zz</b>\'', 0]);
+    /* a filter that matches hides the message */
+    await lpage.fill('.rli-filter', 'update_actor');
+    e = await empty();
+    assert.strictEqual(e.shown, false);
+    assert.ok((await state(lpage)).rows.length > 0);
+    await lpage.fill('.rli-filter', '');
+    assert.deepStrictEqual((await state(lpage)).rows, laptop.rows);
+    assert.strictEqual((await empty()).shown, false);
+  });
+
+
+  await check(tag + ': no console error, no dialog, no request left the file', async () => {
+    assert.deepStrictEqual(browser.problems(), []);
+  });
+  await lpage.screenshot({ path: path.join(outDir, 'laptop.' + tag + '.png') });
+  await lpage.close();
+}
+
 async function main() {
   if (!driver) {
     console.error('usage: browser_test.js <html_fixtures binary> [out dir]');
@@ -144,8 +266,8 @@ async function main() {
       assert.strictEqual(lines[0], 'update');
     });
 
-    await check('known: Sort buttons reorder rows on the canvas and in the hover', async () => {
-      await page.click('text=Sort: Default');
+    await check('known: the Order button reorders rows on the canvas and in the hover', async () => {
+      await page.click('text=Order: by rank');
       let s = await state(page);
       assert.strictEqual(s.order, 'role');
       assert.deepStrictEqual(s.rows, known.roleOrder);
@@ -157,7 +279,7 @@ async function main() {
         assert.deepStrictEqual(pixel.slice(0, 3), hexToRgb(colors[known.series.indexOf(top.name)]), 'pixel of ' + bar.name + ' on ' + bar.label);
         assert.deepStrictEqual(await hover(page, t, bar.rolePosition), top.hover);
       }
-      await page.click('text=Sort: By Rank ID');
+      await page.click('text=Order: by role');
       s = await state(page);
       assert.deepStrictEqual(s.rows, known.rows);
       const bar = known.bars[0];
@@ -411,7 +533,7 @@ async function main() {
     await check('crowded: 2000 rows, thinned labels; sorting and hovering still find every row', async () => {
       const model = await cpage.evaluate(() => JSON.parse(document.getElementById('rli-model').textContent));
       assert.ok(model.rowLabels.some((label) => label.text === ''), 'the layout thinned labels');
-      await cpage.click('text=Sort: Default');
+      await cpage.click('text=Order: by rank');
       assert.deepStrictEqual((await state(cpage)).rows, crowded.roleOrder);
       const bar = crowded.bars[crowded.bars.length - 1];
       assert.deepStrictEqual(await hover(cpage, (bar.start + bar.end) / 2, bar.rolePosition), bar.hover);
@@ -421,6 +543,15 @@ async function main() {
     await cpage.close();
   } finally {
     await browser.close();
+  }
+
+  for (const size of WINDOWS) {
+    const sized = await openBrowser({ viewport: size });
+    try {
+      await windowChecks(sized, size);
+    } finally {
+      await sized.close();
+    }
   }
   return failures ? 1 : 0;
 }
