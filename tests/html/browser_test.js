@@ -51,8 +51,9 @@ async function tooltipLines(page) {
 }
 
 async function hover(page, t, position) {
-  /* scrolled so the point is in the viewport first: tall pages put late rows below it */
+  /* the row scrolled into the rows' band, then the band into the window if the window is short */
   const point = await page.evaluate(([time, pos]) => {
+    window.rliTimeline.revealRow(pos);
     let p = window.rliTimeline.clientPoint(time, pos);
     if (p.y < 0 || p.y >= window.innerHeight) {
       window.scrollBy(0, p.y - window.innerHeight / 2);
@@ -92,11 +93,114 @@ function hexToRgb(hex) {
 /* The two windows every layout check runs in: a laptop's and a desktop's. */
 const WINDOWS = [{ width: 1280, height: 800 }, { width: 1920, height: 1080 }];
 
+/*
+ * The height in CSS px of the ink (pixels well darker than the white page)
+ * the canvas holds inside a client rectangle: how tall text is really drawn.
+ */
+async function inkHeight(page, rect) {
+  return page.evaluate((r) => {
+    const t = window.rliTimeline.timeline, canvas = t.canvas, box = canvas.getBoundingClientRect(), k = t.deviceScale;
+    const x0 = Math.max(0, Math.floor((r.left - box.left) * k)), x1 = Math.min(canvas.width, Math.ceil((r.right - box.left) * k));
+    const y0 = Math.max(0, Math.floor((r.top - box.top) * k)), y1 = Math.min(canvas.height, Math.ceil((r.bottom - box.top) * k));
+    if (x1 <= x0 || y1 <= y0) return 0;
+    const w = x1 - x0, data = canvas.getContext('2d').getImageData(x0, y0, w, y1 - y0).data;
+    let first = -1, last = -1;
+    for (let y = 0; y < y1 - y0; y++) {
+      for (let x = 0; x < w; x++) {
+        const i = (y * w + x) * 4;
+        if (data[i] + data[i + 1] + data[i + 2] < 3 * 150) {
+          if (first < 0) first = y;
+          last = y;
+          break;
+        }
+      }
+    }
+    return first < 0 ? 0 : (last - first + 1) / k;
+  }, rect);
+}
+
+async function layoutOf(page) {
+  return page.evaluate(() => window.rliTimeline.layout());
+}
+
 /* The checks that depend on the window's size, run once per window in WINDOWS. */
 async function windowChecks(browser, size) {
   const tag = size.width + 'x' + size.height;
+  const known = expectFor('known');
   const laptop = expectFor('laptop');
+  const kpage = await browser.open(path.join(outDir, 'known.html'));
   const lpage = await browser.open(path.join(outDir, 'laptop.html'));
+  const model = await lpage.evaluate(() => JSON.parse(document.getElementById('rli-model').textContent));
+
+  await check(tag + ' laptop: the page is laid out to the window, its text at least 11 CSS px', async () => {
+    const layout = await layoutOf(lpage);
+    for (const [name, px] of [['row labels', layout.rowLabelPx], ['tick labels', layout.tickLabelPx], ['title', layout.titlePx]])
+      assert.ok(px >= 11, name + ' at ' + px + ' px');
+    assert.ok(layout.legendPx.length === model.series.length && layout.legendPx.every((px) => px >= 11), 'legend ' + JSON.stringify(layout.legendPx));
+    /* the figure is the window's width, not the 2000-unit page scaled down, and nothing runs past the window */
+    assert.ok(layout.canvas.right <= size.width && layout.canvas.right > size.width - 40, JSON.stringify(layout.canvas));
+    assert.ok(await lpage.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth));
+    /* the same factor for every length: label size and row pitch keep the model's ratio, so its label thinning holds */
+    assert.ok(Math.abs(layout.rowPitchPx / layout.rowLabelPx - model.rowPitch / model.rowLabels[0].size) < 1e-9);
+    /* the model's tick density (page units per tick) at the window's scale */
+    const plotWidth = layout.plot.right - layout.plot.left;
+    assert.strictEqual(layout.tickTarget, Math.max(2, Math.round(plotWidth / (model.plot[2] / model.xtickTarget * layout.textScale))));
+    const ticks = (await state(lpage)).ticks;
+    assert.ok(ticks.length >= layout.tickTarget / 2 && ticks.length <= layout.tickTarget + 1, JSON.stringify([layout.tickTarget, ticks]));
+  });
+
+  await check(tag + ' known: row labels are drawn at least 11 CSS px tall (ink on the canvas)', async () => {
+    /* "actor - Rank 0": no descender, so its ink is the ascender height, 0.73-0.76 of the font size in DejaVu Sans */
+    const layout = await layoutOf(kpage);
+    await kpage.evaluate(() => window.rliTimeline.revealRow(0));
+    const centre = await kpage.evaluate(() => window.rliTimeline.clientPoint(0, 0));
+    const ink = await inkHeight(kpage, { left: layout.canvas.left, right: layout.rowLabelRight + 1, top: centre.y - layout.rowLabelPx, bottom: centre.y + layout.rowLabelPx });
+    assert.ok(ink >= 0.7 * 11, 'label ink ' + ink + ' px for a ' + layout.rowLabelPx + ' px font');
+    assert.ok(ink <= layout.rowLabelPx, 'label ink ' + ink + ' px is one line of text');
+  });
+
+  await check(tag + ' laptop: the time axis stays in the window while 24 rows scroll under it', async () => {
+    const top = await layoutOf(lpage);
+    const inWindow = (r) => r.top >= 0 && r.bottom <= size.height;
+    assert.ok(inWindow(top.axis), 'axis ' + JSON.stringify(top.axis) + ' in a ' + tag + ' window');
+    assert.ok(top.axis.top >= top.plot.bottom - 0.5);
+    assert.ok(await inkHeight(lpage, top.axis) >= 11, 'tick labels and the axis title are drawn in the axis box');
+    assert.strictEqual(await lpage.evaluate(() => window.scrollY), 0);
+    const rowsInBand = (top.plot.bottom - top.plot.top) / top.rowPitchPx;
+    if (size.height <= 800) assert.ok(rowsInBand < 24 && top.maxScroll > 0, 'at ' + tag + ' the 24 rows need scrolling');
+    /* scrolled to the last row: the axis has not moved and the last row is in the band */
+    await lpage.evaluate(() => window.rliTimeline.scrollRows(1e9));
+    const bottom = await layoutOf(lpage);
+    assert.deepStrictEqual(bottom.axis, top.axis);
+    assert.strictEqual(bottom.scrollTop, top.maxScroll);
+    const last = laptop.bars.filter((b) => b.row === 23)[0];
+    const point = await lpage.evaluate(([t]) => window.rliTimeline.clientPoint(t, 23), [(last.start + last.end) / 2]);
+    assert.ok(point.y > bottom.plot.top && point.y < bottom.plot.bottom, 'last row at ' + point.y + ' in ' + JSON.stringify(bottom.plot));
+    await lpage.mouse.move(point.x, point.y);
+    assert.deepStrictEqual(await tooltipLines(lpage), topBarAt(laptop, 23, (last.start + last.end) / 2).hover);
+    /* a wheel over the row labels scrolls the rows back (over the plot it zooms) */
+    if (top.maxScroll > 0) {
+      const range = await state(lpage);
+      await lpage.mouse.move((bottom.canvas.left + bottom.rowLabelRight) / 2, (bottom.plot.top + bottom.plot.bottom) / 2);
+      await lpage.mouse.wheel(0, -100000);
+      await lpage.waitForFunction(() => window.rliTimeline.state().scrollTop === 0);
+      const after = await state(lpage);
+      assert.deepStrictEqual([after.left, after.right], [range.left, range.right]);
+      assert.deepStrictEqual((await layoutOf(lpage)).axis, top.axis);
+    }
+  });
+
+  await check(tag + ' laptop: the tooltip\'s Rank line is the rank of the hovered row', async () => {
+    for (let row = 0; row < laptop.rows.length; row++) {
+      const bar = laptop.bars.find((b) => b.row === row);
+      const t = (bar.start + bar.end) / 2;
+      const lines = await hover(lpage, t, row);
+      assert.deepStrictEqual(lines, topBarAt(laptop, row, t).hover, 'row ' + row);
+      assert.strictEqual(lines[4], 'Rank: ' + bar.rank);
+      assert.ok(/^Rank: \d+$/.test(lines[4]));
+    }
+    await lpage.mouse.move(1, 1);
+  });
 
   await check(tag + ' laptop: the Order button says which order is in force and switches it', async () => {
     const button = () => lpage.evaluate(() => document.querySelector('.rli-toolbar [data-action="order"]').textContent);
@@ -109,7 +213,6 @@ async function windowChecks(browser, size) {
     assert.strictEqual(await button(), 'Order: by rank');
     assert.deepStrictEqual((await state(lpage)).rows, laptop.rows);
   });
-
 
   await check(tag + ' laptop: Left/Right refuse a reversed or outside range in red and keep the last valid one', async () => {
     const left = '.rli-range label:nth-of-type(1) input', right = '.rli-range label:nth-of-type(2) input';
@@ -136,7 +239,7 @@ async function windowChecks(browser, size) {
     assert.deepStrictEqual([s.left, s.right], [100, laptop.xMax]);
     /* still refused (and still red) after the box loses focus, and after an unrelated redraw */
     await lpage.click('.rli-summary caption');
-    await lpage.evaluate(() => window.rliTimeline.setOrder('rank'));
+    await lpage.evaluate(() => window.rliTimeline.scrollRows(40));
     b = await boxes();
     assert.deepStrictEqual([b[1].value, b[1].invalid], ['50', true]);
     s = await state(lpage);
@@ -161,6 +264,9 @@ async function windowChecks(browser, size) {
     assert.ok((await message()).startsWith('outside the data'), await message());
     s = await state(lpage);
     assert.deepStrictEqual([s.left, s.right], [100, 400]);
+    /* the axis is still in the window with the message shown */
+    const layout = await layoutOf(lpage);
+    assert.ok(layout.axis.bottom <= size.height, JSON.stringify(layout.axis));
 
     /* Reset puts the full range in both boxes and clears the red */
     await lpage.click('text=Reset');
@@ -170,7 +276,6 @@ async function windowChecks(browser, size) {
     assert.deepStrictEqual([b[0].value, b[1].value], [s.left.toFixed(3), s.right.toFixed(3)]);
     assert.strictEqual(await message(), '');
   });
-
 
   await check(tag + ' laptop: a filter that matches nothing says so over the empty plot', async () => {
     const empty = () => lpage.evaluate(() => {
@@ -183,10 +288,7 @@ async function windowChecks(browser, size) {
     let e = await empty();
     assert.deepStrictEqual([e.shown, e.text], [true, 'no bar matches \'no-such-phase\'']);
     assert.deepStrictEqual((await state(lpage)).rows, []);
-    const plot = await lpage.evaluate(() => {
-      const t = window.rliTimeline.timeline, r = t.canvas.getBoundingClientRect(), p = t.model.plot;
-      return { left: r.left + p[0] * t.fit, top: r.top + p[1] * t.fit, right: r.left + (p[0] + p[2]) * t.fit, bottom: r.top + (p[1] + p[3]) * t.fit };
-    });
+    const plot = (await layoutOf(lpage)).plot;
     assert.ok(e.rect.left >= plot.left - 0.5 && e.rect.right <= plot.right + 0.5 && e.rect.top >= plot.top - 0.5 && e.rect.bottom <= plot.bottom + 0.5,
       JSON.stringify([e.rect, plot]));
     /* what was typed shows as text, markup included */
@@ -203,11 +305,27 @@ async function windowChecks(browser, size) {
     assert.strictEqual((await empty()).shown, false);
   });
 
+  await check(tag + ' known: a legend click in the window hides a name and shows it again', async () => {
+    const bar = known.bars.find((b) => b.name === 'generate');
+    const t = bar.start + (bar.end - bar.start) * 0.37;
+    const point = await kpage.evaluate(() => window.rliTimeline.legendPoint(0));
+    assert.ok(point.x < size.width && point.y < size.height);
+    await kpage.mouse.click(point.x, point.y);
+    assert.deepStrictEqual((await state(kpage)).hidden, [1, 0, 0]);
+    assert.deepStrictEqual((await kpage.evaluate(([time, pos]) => window.rliTimeline.pixelAt(time, pos), [t, bar.row])).slice(0, 3), [255, 255, 255]);
+    await kpage.mouse.click(point.x, point.y);
+    assert.deepStrictEqual((await state(kpage)).hidden, [0, 0, 0]);
+  });
 
   await check(tag + ': no console error, no dialog, no request left the file', async () => {
     assert.deepStrictEqual(browser.problems(), []);
   });
+  /* to look at: the window as a person sees it */
+  await lpage.evaluate(() => window.rliTimeline.scrollRows(0));
+  await lpage.mouse.move(1, 1);
   await lpage.screenshot({ path: path.join(outDir, 'laptop.' + tag + '.png') });
+  await kpage.screenshot({ path: path.join(outDir, 'known.' + tag + '.png') });
+  await kpage.close();
   await lpage.close();
 }
 
@@ -315,9 +433,13 @@ async function main() {
       await page.mouse.move(b.x, b.y, { steps: 3 });
       await page.mouse.up();
       s = await state(page);
-      const pixelMs = (before.right - before.left) / 1000;
+      const layout = await page.evaluate(() => window.rliTimeline.layout());
+      const pixelMs = (before.right - before.left) / (layout.plot.right - layout.plot.left);
       assert.ok(Math.abs(s.left - 1000) < 2 * pixelMs && Math.abs(s.right - 1100) < 2 * pixelMs, JSON.stringify([s.left, s.right]));
-      assert.deepStrictEqual(s.ticks, ['1000', '1010', '1020', '1030', '1040', '1050', '1060', '1070', '1080', '1090', '1100'].filter((t) => Number(t) >= s.left && Number(t) <= s.right));
+      /* the C tick rule (checked above) at the model's density mapped to this window (checked per window below) */
+      const want = await page.evaluate(([l, r, n]) => window.rliTimeline.niceTicks(l, r, n).map((t) => t.label), [s.left, s.right, layout.tickTarget]);
+      assert.deepStrictEqual(s.ticks, want);
+      assert.ok(s.ticks.length >= 3 && s.ticks.every((t) => Number(t) % 10 === 0), JSON.stringify(s.ticks));
 
       await page.fill('.rli-range label:nth-of-type(1) input', '123.25');
       await page.fill('.rli-range label:nth-of-type(2) input', '456.5');
@@ -343,7 +465,8 @@ async function main() {
       await page.keyboard.up('Shift');
       await page.waitForTimeout(50);
       const s = await state(page);
-      const pixelMs = (before.right - before.left) / 1000;
+      const layout = await page.evaluate(() => window.rliTimeline.layout());
+      const pixelMs = (before.right - before.left) / (layout.plot.right - layout.plot.left);
       assert.ok(Math.abs(s.left - (before.left + 200)) < 2 * pixelMs, JSON.stringify(s));
       assert.ok(Math.abs((s.right - s.left) - (before.right - before.left)) < 1e-6);
       await page.click('text=Reset');
