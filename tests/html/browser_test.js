@@ -51,8 +51,9 @@ async function tooltipLines(page) {
 }
 
 async function hover(page, t, position) {
-  /* scrolled so the point is in the viewport first: tall pages put late rows below it */
+  /* the row scrolled into the rows' band, then the band into the window if the window is short */
   const point = await page.evaluate(([time, pos]) => {
+    window.rliTimeline.revealRow(pos);
     let p = window.rliTimeline.clientPoint(time, pos);
     if (p.y < 0 || p.y >= window.innerHeight) {
       window.scrollBy(0, p.y - window.innerHeight / 2);
@@ -89,6 +90,245 @@ function hexToRgb(hex) {
   return [(v >> 16) & 255, (v >> 8) & 255, v & 255];
 }
 
+/* The two windows every layout check runs in: a laptop's and a desktop's. */
+const WINDOWS = [{ width: 1280, height: 800 }, { width: 1920, height: 1080 }];
+
+/*
+ * The height in CSS px of the ink (pixels well darker than the white page)
+ * the canvas holds inside a client rectangle: how tall text is really drawn.
+ */
+async function inkHeight(page, rect) {
+  return page.evaluate((r) => {
+    const t = window.rliTimeline.timeline, canvas = t.canvas, box = canvas.getBoundingClientRect(), k = t.deviceScale;
+    const x0 = Math.max(0, Math.floor((r.left - box.left) * k)), x1 = Math.min(canvas.width, Math.ceil((r.right - box.left) * k));
+    const y0 = Math.max(0, Math.floor((r.top - box.top) * k)), y1 = Math.min(canvas.height, Math.ceil((r.bottom - box.top) * k));
+    if (x1 <= x0 || y1 <= y0) return 0;
+    const w = x1 - x0, data = canvas.getContext('2d').getImageData(x0, y0, w, y1 - y0).data;
+    let first = -1, last = -1;
+    for (let y = 0; y < y1 - y0; y++) {
+      for (let x = 0; x < w; x++) {
+        const i = (y * w + x) * 4;
+        if (data[i] + data[i + 1] + data[i + 2] < 3 * 150) {
+          if (first < 0) first = y;
+          last = y;
+          break;
+        }
+      }
+    }
+    return first < 0 ? 0 : (last - first + 1) / k;
+  }, rect);
+}
+
+async function layoutOf(page) {
+  return page.evaluate(() => window.rliTimeline.layout());
+}
+
+/* The checks that depend on the window's size, run once per window in WINDOWS. */
+async function windowChecks(browser, size) {
+  const tag = size.width + 'x' + size.height;
+  const known = expectFor('known');
+  const laptop = expectFor('laptop');
+  const kpage = await browser.open(path.join(outDir, 'known.html'));
+  const lpage = await browser.open(path.join(outDir, 'laptop.html'));
+  const model = await lpage.evaluate(() => JSON.parse(document.getElementById('rli-model').textContent));
+
+  await check(tag + ' laptop: the page is laid out to the window, its text at least 11 CSS px', async () => {
+    const layout = await layoutOf(lpage);
+    for (const [name, px] of [['row labels', layout.rowLabelPx], ['tick labels', layout.tickLabelPx], ['title', layout.titlePx]])
+      assert.ok(px >= 11, name + ' at ' + px + ' px');
+    assert.ok(layout.legendPx.length === model.series.length && layout.legendPx.every((px) => px >= 11), 'legend ' + JSON.stringify(layout.legendPx));
+    /* the figure is the window's width, not the 2000-unit page scaled down, and nothing runs past the window */
+    assert.ok(layout.canvas.right <= size.width && layout.canvas.right > size.width - 40, JSON.stringify(layout.canvas));
+    assert.ok(await lpage.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth));
+    /* the same factor for every length: label size and row pitch keep the model's ratio, so its label thinning holds */
+    assert.ok(Math.abs(layout.rowPitchPx / layout.rowLabelPx - model.rowPitch / model.rowLabels[0].size) < 1e-9);
+    /* the model's tick density (page units per tick) at the window's scale */
+    const plotWidth = layout.plot.right - layout.plot.left;
+    assert.strictEqual(layout.tickTarget, Math.max(2, Math.round(plotWidth / (model.plot[2] / model.xtickTarget * layout.textScale))));
+    const ticks = (await state(lpage)).ticks;
+    assert.ok(ticks.length >= layout.tickTarget / 2 && ticks.length <= layout.tickTarget + 1, JSON.stringify([layout.tickTarget, ticks]));
+  });
+
+  await check(tag + ' known: row labels are drawn at least 11 CSS px tall (ink on the canvas)', async () => {
+    /* "actor - Rank 0": no descender, so its ink is the ascender height, 0.73-0.76 of the font size in DejaVu Sans */
+    const layout = await layoutOf(kpage);
+    await kpage.evaluate(() => window.rliTimeline.revealRow(0));
+    const centre = await kpage.evaluate(() => window.rliTimeline.clientPoint(0, 0));
+    const ink = await inkHeight(kpage, { left: layout.canvas.left, right: layout.rowLabelRight + 1, top: centre.y - layout.rowLabelPx, bottom: centre.y + layout.rowLabelPx });
+    assert.ok(ink >= 0.7 * 11, 'label ink ' + ink + ' px for a ' + layout.rowLabelPx + ' px font');
+    assert.ok(ink <= layout.rowLabelPx, 'label ink ' + ink + ' px is one line of text');
+  });
+
+  await check(tag + ' laptop: the time axis stays in the window while 24 rows scroll under it', async () => {
+    const top = await layoutOf(lpage);
+    const inWindow = (r) => r.top >= 0 && r.bottom <= size.height;
+    assert.ok(inWindow(top.axis), 'axis ' + JSON.stringify(top.axis) + ' in a ' + tag + ' window');
+    assert.ok(top.axis.top >= top.plot.bottom - 0.5);
+    assert.ok(await inkHeight(lpage, top.axis) >= 11, 'tick labels and the axis title are drawn in the axis box');
+    assert.strictEqual(await lpage.evaluate(() => window.scrollY), 0);
+    const rowsInBand = (top.plot.bottom - top.plot.top) / top.rowPitchPx;
+    if (size.height <= 800) assert.ok(rowsInBand < 24 && top.maxScroll > 0, 'at ' + tag + ' the 24 rows need scrolling');
+    /* scrolled to the last row: the axis has not moved and the last row is in the band */
+    await lpage.evaluate(() => window.rliTimeline.scrollRows(1e9));
+    const bottom = await layoutOf(lpage);
+    assert.deepStrictEqual(bottom.axis, top.axis);
+    assert.strictEqual(bottom.scrollTop, top.maxScroll);
+    const last = laptop.bars.filter((b) => b.row === 23)[0];
+    const point = await lpage.evaluate(([t]) => window.rliTimeline.clientPoint(t, 23), [(last.start + last.end) / 2]);
+    assert.ok(point.y > bottom.plot.top && point.y < bottom.plot.bottom, 'last row at ' + point.y + ' in ' + JSON.stringify(bottom.plot));
+    await lpage.mouse.move(point.x, point.y);
+    assert.deepStrictEqual(await tooltipLines(lpage), topBarAt(laptop, 23, (last.start + last.end) / 2).hover);
+    /* a wheel over the row labels scrolls the rows back (over the plot it zooms) */
+    if (top.maxScroll > 0) {
+      const range = await state(lpage);
+      await lpage.mouse.move((bottom.canvas.left + bottom.rowLabelRight) / 2, (bottom.plot.top + bottom.plot.bottom) / 2);
+      await lpage.mouse.wheel(0, -100000);
+      await lpage.waitForFunction(() => window.rliTimeline.state().scrollTop === 0);
+      const after = await state(lpage);
+      assert.deepStrictEqual([after.left, after.right], [range.left, range.right]);
+      assert.deepStrictEqual((await layoutOf(lpage)).axis, top.axis);
+    }
+  });
+
+  await check(tag + ' laptop: the tooltip\'s Rank line is the rank of the hovered row', async () => {
+    for (let row = 0; row < laptop.rows.length; row++) {
+      const bar = laptop.bars.find((b) => b.row === row);
+      const t = (bar.start + bar.end) / 2;
+      const lines = await hover(lpage, t, row);
+      assert.deepStrictEqual(lines, topBarAt(laptop, row, t).hover, 'row ' + row);
+      assert.strictEqual(lines[4], 'Rank: ' + bar.rank);
+      assert.ok(/^Rank: \d+$/.test(lines[4]));
+    }
+    await lpage.mouse.move(1, 1);
+  });
+
+  await check(tag + ' laptop: the Order button says which order is in force and switches it', async () => {
+    const button = () => lpage.evaluate(() => document.querySelector('.rli-toolbar [data-action="order"]').textContent);
+    assert.strictEqual(await button(), 'Order: by rank');
+    assert.deepStrictEqual((await state(lpage)).rows, laptop.rows);
+    await lpage.click('.rli-toolbar [data-action="order"]');
+    assert.strictEqual(await button(), 'Order: by role');
+    assert.deepStrictEqual((await state(lpage)).rows, laptop.roleOrder);
+    await lpage.click('.rli-toolbar [data-action="order"]');
+    assert.strictEqual(await button(), 'Order: by rank');
+    assert.deepStrictEqual((await state(lpage)).rows, laptop.rows);
+  });
+
+  await check(tag + ' laptop: Left/Right refuse a reversed or outside range in red and keep the last valid one', async () => {
+    const left = '.rli-range label:nth-of-type(1) input', right = '.rli-range label:nth-of-type(2) input';
+    const boxes = () => lpage.evaluate(() => Array.from(document.querySelectorAll('.rli-range input')).map((input) => ({
+      value: input.value, invalid: input.classList.contains('rli-invalid'), aria: input.getAttribute('aria-invalid'),
+      border: getComputedStyle(input).borderTopColor })));
+    const message = () => lpage.evaluate(() => document.querySelector('.rli-range-error').textContent);
+    const RED = 'rgb(198, 40, 40)';
+    await lpage.fill(left, '100');
+    await lpage.press(left, 'Enter');
+    let s = await state(lpage);
+    assert.deepStrictEqual([s.left, s.right], [100, laptop.xMax]);
+    const normalBorder = (await boxes())[1].border;
+    assert.notStrictEqual(normalBorder, RED);
+
+    /* Right <= Left: the Right box turns red, keeps showing what was typed, and the range stays */
+    await lpage.fill(right, '50');
+    await lpage.press(right, 'Enter');
+    let b = await boxes();
+    assert.deepStrictEqual([b[1].value, b[1].invalid, b[1].aria, b[1].border], ['50', true, 'true', RED]);
+    assert.strictEqual(b[0].invalid, false);
+    assert.strictEqual(await message(), 'Right must be greater than Left');
+    s = await state(lpage);
+    assert.deepStrictEqual([s.left, s.right], [100, laptop.xMax]);
+    /* still refused (and still red) after the box loses focus, and after an unrelated redraw */
+    await lpage.click('.rli-summary caption');
+    await lpage.evaluate(() => window.rliTimeline.scrollRows(40));
+    b = await boxes();
+    assert.deepStrictEqual([b[1].value, b[1].invalid], ['50', true]);
+    s = await state(lpage);
+    assert.deepStrictEqual([s.left, s.right], [100, laptop.xMax]);
+
+    /* a valid value clears the red and is taken */
+    await lpage.fill(right, '400');
+    await lpage.press(right, 'Enter');
+    b = await boxes();
+    assert.deepStrictEqual([b[0].invalid, b[1].invalid, b[1].aria, b[1].border], [false, false, null, normalBorder]);
+    assert.strictEqual(await message(), '');
+    s = await state(lpage);
+    assert.deepStrictEqual([s.left, s.right], [100, 400]);
+
+    /* a range past the data's end: refused the same way */
+    await lpage.fill(left, String(Math.ceil(laptop.xMax) + 10));
+    await lpage.fill(right, String(Math.ceil(laptop.xMax) + 500));
+    await lpage.press(right, 'Enter');
+    b = await boxes();
+    assert.strictEqual(b[1].invalid, true);
+    assert.strictEqual(b[1].border, RED);
+    assert.ok((await message()).startsWith('outside the data'), await message());
+    s = await state(lpage);
+    assert.deepStrictEqual([s.left, s.right], [100, 400]);
+    /* the axis is still in the window with the message shown */
+    const layout = await layoutOf(lpage);
+    assert.ok(layout.axis.bottom <= size.height, JSON.stringify(layout.axis));
+
+    /* Reset puts the full range in both boxes and clears the red */
+    await lpage.click('text=Reset');
+    b = await boxes();
+    assert.deepStrictEqual(b.map((x) => x.invalid), [false, false]);
+    s = await state(lpage);
+    assert.deepStrictEqual([b[0].value, b[1].value], [s.left.toFixed(3), s.right.toFixed(3)]);
+    assert.strictEqual(await message(), '');
+  });
+
+  await check(tag + ' laptop: a filter that matches nothing says so over the empty plot', async () => {
+    const empty = () => lpage.evaluate(() => {
+      const node = document.querySelector('.rli-empty'), r = node.getBoundingClientRect();
+      return { shown: getComputedStyle(node).display !== 'none', text: node.textContent, elements: node.children.length,
+        rect: { left: r.left, top: r.top, right: r.right, bottom: r.bottom } };
+    });
+    assert.strictEqual((await empty()).shown, false);
+    await lpage.fill('.rli-filter', 'no-such-phase');
+    let e = await empty();
+    assert.deepStrictEqual([e.shown, e.text], [true, 'no bar matches \'no-such-phase\'']);
+    assert.deepStrictEqual((await state(lpage)).rows, []);
+    const plot = (await layoutOf(lpage)).plot;
+    assert.ok(e.rect.left >= plot.left - 0.5 && e.rect.right <= plot.right + 0.5 && e.rect.top >= plot.top - 0.5 && e.rect.bottom <= plot.bottom + 0.5,
+      JSON.stringify([e.rect, plot]));
+    /* what was typed shows as text, markup included */
+    await lpage.fill('.rli-filter', '<b onmouseover=x>zz</b>');
+    e = await empty();
+    assert.deepStrictEqual([e.shown, e.text, e.elements], [true, 'no bar matches \'<b onmouseover=x>zz</b>\'', 0]);
+    /* a filter that matches hides the message */
+    await lpage.fill('.rli-filter', 'update_actor');
+    e = await empty();
+    assert.strictEqual(e.shown, false);
+    assert.ok((await state(lpage)).rows.length > 0);
+    await lpage.fill('.rli-filter', '');
+    assert.deepStrictEqual((await state(lpage)).rows, laptop.rows);
+    assert.strictEqual((await empty()).shown, false);
+  });
+
+  await check(tag + ' known: a legend click in the window hides a name and shows it again', async () => {
+    const bar = known.bars.find((b) => b.name === 'generate');
+    const t = bar.start + (bar.end - bar.start) * 0.37;
+    const point = await kpage.evaluate(() => window.rliTimeline.legendPoint(0));
+    assert.ok(point.x < size.width && point.y < size.height);
+    await kpage.mouse.click(point.x, point.y);
+    assert.deepStrictEqual((await state(kpage)).hidden, [1, 0, 0]);
+    assert.deepStrictEqual((await kpage.evaluate(([time, pos]) => window.rliTimeline.pixelAt(time, pos), [t, bar.row])).slice(0, 3), [255, 255, 255]);
+    await kpage.mouse.click(point.x, point.y);
+    assert.deepStrictEqual((await state(kpage)).hidden, [0, 0, 0]);
+  });
+
+  await check(tag + ': no console error, no dialog, no request left the file', async () => {
+    assert.deepStrictEqual(browser.problems(), []);
+  });
+  /* to look at: the window as a person sees it */
+  await lpage.evaluate(() => window.rliTimeline.scrollRows(0));
+  await lpage.mouse.move(1, 1);
+  await lpage.screenshot({ path: path.join(outDir, 'laptop.' + tag + '.png') });
+  await kpage.screenshot({ path: path.join(outDir, 'known.' + tag + '.png') });
+  await kpage.close();
+  await lpage.close();
+}
+
 async function main() {
   if (!driver) {
     console.error('usage: browser_test.js <html_fixtures binary> [out dir]');
@@ -122,13 +362,15 @@ async function main() {
       assert.deepStrictEqual(labels, known.ticks);
     });
 
-    await check('known: hovering each bar shows its exact text (name, Start, End, Duration, row)', async () => {
+    await check('known: hovering each bar shows its exact text (name, Start, End, Duration, Rank)', async () => {
       let tried = 0;
       for (const bar of known.bars) {
         const t = (bar.start + bar.end) / 2;
         const expected = topBarAt(known, bar.row, t);
         const lines = await hover(page, t, bar.row);
         assert.deepStrictEqual(lines, expected.hover, 'hover over ' + bar.name + ' on ' + bar.label);
+        /* the rank alone, not the row's whole label */
+        assert.strictEqual(lines[4], 'Rank: ' + expected.rank);
         tried++;
       }
       assert.ok(tried >= 8);
@@ -142,8 +384,8 @@ async function main() {
       assert.strictEqual(lines[0], 'update');
     });
 
-    await check('known: Sort buttons reorder rows on the canvas and in the hover', async () => {
-      await page.click('text=Sort: Default');
+    await check('known: the Order button reorders rows on the canvas and in the hover', async () => {
+      await page.click('text=Order: by rank');
       let s = await state(page);
       assert.strictEqual(s.order, 'role');
       assert.deepStrictEqual(s.rows, known.roleOrder);
@@ -155,7 +397,7 @@ async function main() {
         assert.deepStrictEqual(pixel.slice(0, 3), hexToRgb(colors[known.series.indexOf(top.name)]), 'pixel of ' + bar.name + ' on ' + bar.label);
         assert.deepStrictEqual(await hover(page, t, bar.rolePosition), top.hover);
       }
-      await page.click('text=Sort: By Rank ID');
+      await page.click('text=Order: by role');
       s = await state(page);
       assert.deepStrictEqual(s.rows, known.rows);
       const bar = known.bars[0];
@@ -191,9 +433,13 @@ async function main() {
       await page.mouse.move(b.x, b.y, { steps: 3 });
       await page.mouse.up();
       s = await state(page);
-      const pixelMs = (before.right - before.left) / 1000;
+      const layout = await page.evaluate(() => window.rliTimeline.layout());
+      const pixelMs = (before.right - before.left) / (layout.plot.right - layout.plot.left);
       assert.ok(Math.abs(s.left - 1000) < 2 * pixelMs && Math.abs(s.right - 1100) < 2 * pixelMs, JSON.stringify([s.left, s.right]));
-      assert.deepStrictEqual(s.ticks, ['1000', '1010', '1020', '1030', '1040', '1050', '1060', '1070', '1080', '1090', '1100'].filter((t) => Number(t) >= s.left && Number(t) <= s.right));
+      /* the C tick rule (checked above) at the model's density mapped to this window (checked per window below) */
+      const want = await page.evaluate(([l, r, n]) => window.rliTimeline.niceTicks(l, r, n).map((t) => t.label), [s.left, s.right, layout.tickTarget]);
+      assert.deepStrictEqual(s.ticks, want);
+      assert.ok(s.ticks.length >= 3 && s.ticks.every((t) => Number(t) % 10 === 0), JSON.stringify(s.ticks));
 
       await page.fill('.rli-range label:nth-of-type(1) input', '123.25');
       await page.fill('.rli-range label:nth-of-type(2) input', '456.5');
@@ -219,7 +465,8 @@ async function main() {
       await page.keyboard.up('Shift');
       await page.waitForTimeout(50);
       const s = await state(page);
-      const pixelMs = (before.right - before.left) / 1000;
+      const layout = await page.evaluate(() => window.rliTimeline.layout());
+      const pixelMs = (before.right - before.left) / (layout.plot.right - layout.plot.left);
       assert.ok(Math.abs(s.left - (before.left + 200)) < 2 * pixelMs, JSON.stringify(s));
       assert.ok(Math.abs((s.right - s.left) - (before.right - before.left)) < 1e-6);
       await page.click('text=Reset');
@@ -344,7 +591,7 @@ async function main() {
       const bar = hostile.bars.find((b) => b.name === HOSTILE_NAME_2);
       const lines = await hover(hpage, (bar.start + bar.end) / 2, bar.row);
       assert.strictEqual(lines[0], HOSTILE_NAME_2);
-      assert.strictEqual(lines[4], 'Rank: ' + HOSTILE_ROLE + ' - Rank 1');
+      assert.strictEqual(lines[4], 'Rank: 1');
       await hpage.click('text=Hover: All Ranks');
       await hover(hpage, 150, 0);
       const entries = await hpage.evaluate(() => Array.from(document.querySelectorAll('.rli-tooltip .rli-entry')).map((e) => e.textContent));
@@ -409,7 +656,7 @@ async function main() {
     await check('crowded: 2000 rows, thinned labels; sorting and hovering still find every row', async () => {
       const model = await cpage.evaluate(() => JSON.parse(document.getElementById('rli-model').textContent));
       assert.ok(model.rowLabels.some((label) => label.text === ''), 'the layout thinned labels');
-      await cpage.click('text=Sort: Default');
+      await cpage.click('text=Order: by rank');
       assert.deepStrictEqual((await state(cpage)).rows, crowded.roleOrder);
       const bar = crowded.bars[crowded.bars.length - 1];
       assert.deepStrictEqual(await hover(cpage, (bar.start + bar.end) / 2, bar.rolePosition), bar.hover);
@@ -419,6 +666,15 @@ async function main() {
     await cpage.close();
   } finally {
     await browser.close();
+  }
+
+  for (const size of WINDOWS) {
+    const sized = await openBrowser({ viewport: size });
+    try {
+      await windowChecks(sized, size);
+    } finally {
+      await sized.close();
+    }
   }
   return failures ? 1 : 0;
 }

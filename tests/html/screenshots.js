@@ -18,33 +18,42 @@ async function main() {
     console.log('skipped: no samples at ' + samples);
     return 77;
   }
-  const browser = await openBrowser();
-  if (browser === SKIP) return 77;
   let failed = 0;
-  try {
-    for (const profiler of ['mstx', 'torch', 'nvtx']) {
-      const input = path.join(samples, profiler + '_profile');
-      const output = path.join(outDir, profiler);
-      const run = spawnSync(binary, ['--input-path', input, '--profiler-type', profiler, '--output-path', output,
-        '--vis-type', 'png,html', '-q'], { stdio: 'inherit', env: Object.assign({}, process.env, {
-        FONTCONFIG_FILE: process.env.FONTCONFIG_FILE || path.join(REPO, 'fonts', 'fonts.conf') }) });
-      if (run.status !== 0) {
-        console.log(profiler + ': rl-insight exited with ' + run.status);
-        failed++;
-        continue;
-      }
-      const page = await browser.open(path.join(output, 'rl_timeline.html'));
-      await page.screenshot({ path: path.join(output, 'rl_timeline.html.png'), fullPage: true });
-      await page.close();
-      console.log(profiler + ': ' + path.join(output, 'rl_timeline.png') + '  next to  ' + path.join(output, 'rl_timeline.html.png'));
-    }
-    const problems = browser.problems();
-    if (problems.length) {
-      console.log(problems.join('\n'));
+  const made = [];
+  for (const profiler of ['mstx', 'torch', 'nvtx']) {
+    const input = path.join(samples, profiler + '_profile');
+    const output = path.join(outDir, profiler);
+    const run = spawnSync(binary, ['--input-path', input, '--profiler-type', profiler, '--output-path', output,
+      '--vis-type', 'png,html', '-q'], { stdio: 'inherit', env: Object.assign({}, process.env, {
+      FONTCONFIG_FILE: process.env.FONTCONFIG_FILE || path.join(REPO, 'fonts', 'fonts.conf') }) });
+    if (run.status !== 0) {
+      console.log(profiler + ': rl-insight exited with ' + run.status);
       failed++;
+      continue;
     }
-  } finally {
-    await browser.close();
+    made.push([profiler, output]);
+  }
+  /* the page lays itself out to the window: a laptop's and a desktop's */
+  for (const size of [{ width: 1280, height: 800 }, { width: 1920, height: 1080 }]) {
+    const tag = size.width + 'x' + size.height;
+    const browser = await openBrowser({ viewport: size });
+    if (browser === SKIP) return 77;
+    try {
+      for (const [profiler, output] of made) {
+        const page = await browser.open(path.join(output, 'rl_timeline.html'));
+        const shot = path.join(output, 'rl_timeline.html.' + tag + '.png');
+        await page.screenshot({ path: shot });
+        await page.close();
+        console.log(profiler + ': ' + path.join(output, 'rl_timeline.png') + '  next to  ' + shot);
+      }
+      const problems = browser.problems();
+      if (problems.length) {
+        console.log(problems.join('\n'));
+        failed++;
+      }
+    } finally {
+      await browser.close();
+    }
   }
   return failed ? 1 : 0;
 }
