@@ -1,6 +1,7 @@
 /* timeline.c: the timeline figure: options, page geometry, and the layout entry point. */
 #include "layout.h"
 #include "theme.h"
+#include "medium.h"
 #include "text_place.h"
 #include "timeline_bars.h"
 #include "events/events.h"
@@ -19,18 +20,6 @@ void rli_timeline_options_init(rli_timeline_options *options)
 	options->scale = 2;
 	options->merge_short_ms = 0.0;
 	options->medium = RLI_MEDIUM_RASTER;
-}
-
-/*
- * The largest scale, at most `scale` and in thousandths, that keeps `size`
- * page units within the raster limit; 0 when not even a scale of 1 does.
- */
-static double fit_scale(double size, int scale)
-{
-	double fit = floor((double)MAX_DEVICE_PIXELS * 1000.0 / size) / 1000.0;
-	if (fit >= scale)
-		return scale;
-	return fit >= 1.0 ? fit : 0.0;
 }
 
 double rli_document_raster_scale(const rli_document *document)
@@ -157,11 +146,7 @@ static int place(rli_timeline *timeline, double width, int scale, rli_medium med
 	 * rows get closer. Labels are then thinned to every k-th row so that no
 	 * two overlap (the bars all stay). A vector medium has no such limit.
 	 */
-	timeline->document.raster_scale = fit_scale(width, scale);
-	if (medium == RLI_MEDIUM_RASTER && height * timeline->document.raster_scale > MAX_DEVICE_PIXELS)
-		height = floor((double)MAX_DEVICE_PIXELS / timeline->document.raster_scale);
-	if (height * timeline->document.raster_scale > MAX_DEVICE_PIXELS)
-		timeline->document.raster_scale = 0.0;
+	rli_fit_medium(&height, &timeline->document.raster_scale, width, scale, medium);
 	timeline->page.width = width;
 	timeline->page.height = height;
 	timeline->document.scale = scale;

@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
+#include <unistd.h>
 
 void case_add(rli_events *events, const char *name, const char *role, int64_t rank,
 	      double start_ms, double duration_ms)
@@ -93,19 +95,90 @@ rli_events *case_short_bar(size_t rows, double span_ms)
 	return events;
 }
 
-int case_render(const rli_timeline *timeline, const char *backend, const char *path)
+/* Renders into a fresh folder beside path, then the one file the document named becomes path. */
+int case_render_document(const rli_document *document, const char *backend, const char *path)
 {
 	const char *slash = strrchr(path, '/');
-	char dir[4096], written[4200];
-	int error;
+	char dir[4096], written[4400];
+	struct dirent *entry;
+	DIR *listing;
+	int error, files = 0;
 
-	snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - path) : 1, slash ? path : ".");
-	if ((error = rli_render(rli_timeline_document(timeline), backend, dir, NULL)) < 0)
-		return error;
-	snprintf(written, sizeof(written), "%s/rl_timeline.%s", dir, backend);
-	if (strcmp(written, path) != 0 && rename(written, path) != 0)
-		return rli_error_set(RLI_EOUTPUT, "cannot rename %s to %s", written, path);
-	return RLI_OK;
+	snprintf(dir, sizeof(dir), "%.*s/.render-XXXXXX", slash ? (int)(slash - path) : 1, slash ? path : ".");
+	if (!mkdtemp(dir))
+		return rli_error_set(RLI_EOUTPUT, "cannot make a folder beside %s", path);
+	error = rli_render(document, backend, dir, NULL);
+	if ((listing = opendir(dir))) {
+		while ((entry = readdir(listing))) {
+			if (entry->d_name[0] == '.')
+				continue;
+			snprintf(written, sizeof(written), "%s/%s", dir, entry->d_name);
+			if (error == RLI_OK && files++ == 0 && rename(written, path) != 0)
+				error = rli_error_set(RLI_EOUTPUT, "cannot rename %s to %s", written, path);
+			remove(written);
+		}
+		closedir(listing);
+	}
+	rmdir(dir);
+	if (error == RLI_OK && files != 1)
+		error = rli_error_set(RLI_ERROR, "%s wrote %d files, not one", backend, files);
+	return error;
+}
+
+int case_render(const rli_timeline *timeline, const char *backend, const char *path)
+{
+	return case_render_document(rli_timeline_document(timeline), backend, path);
+}
+
+/* Per channel, what pixman or FreeType builds may round differently. */
+#define CHANNEL_TOLERANCE 3
+/* Differing pixels allowed: one in 100,000, far fewer than one glyph or one bar edge. */
+#define ALLOWED_DIFFERING_PER 100000
+
+/* 0 when the images match within tolerance; prints what differs otherwise. */
+int case_compare_png(const char *name, const char *golden_path, const char *actual_path)
+{
+	png_image golden, actual;
+	png_bytep golden_pixels = NULL, actual_pixels = NULL;
+	size_t differing = 0, total, allowed;
+	int worst = 0, result = -1;
+
+	if (case_read_png(&golden, &golden_pixels, golden_path) < 0) {
+		fprintf(stderr, "%s: cannot read %s (run with RLI_UPDATE_GOLDEN=1 to create it)\n", name,
+			golden_path);
+		goto done;
+	}
+	if (case_read_png(&actual, &actual_pixels, actual_path) < 0) {
+		fprintf(stderr, "%s: cannot read the rendered %s\n", name, actual_path);
+		goto done;
+	}
+	if (golden.width != actual.width || golden.height != actual.height) {
+		fprintf(stderr, "%s: size %ux%u, golden %ux%u\n", name, actual.width, actual.height,
+			golden.width, golden.height);
+		goto done;
+	}
+	total = (size_t)golden.width * golden.height;
+	for (size_t i = 0; i < total; i++) {
+		int pixel_worst = 0;
+		for (int c = 0; c < 3; c++) {
+			int d = abs((int)golden_pixels[3 * i + c] - (int)actual_pixels[3 * i + c]);
+			if (d > pixel_worst)
+				pixel_worst = d;
+		}
+		if (pixel_worst > worst)
+			worst = pixel_worst;
+		if (pixel_worst > CHANNEL_TOLERANCE)
+			differing++;
+	}
+	allowed = total / ALLOWED_DIFFERING_PER;
+	fprintf(stderr, "%s: %zu of %zu pixels differ by more than %d (allowed %zu), largest difference %d\n",
+		name, differing, total, CHANNEL_TOLERANCE, allowed, worst);
+	result = differing <= allowed ? 0 : -1;
+
+done:
+	free(golden_pixels);
+	free(actual_pixels);
+	return result;
 }
 
 int case_read_png(png_image *image, png_bytep *pixels, const char *path)

@@ -25,6 +25,10 @@ rli_events *case_short_bar(size_t rows, double span_ms);
  * its file (rl_timeline.<ext>) in path's folder, which is then renamed.
  */
 int case_render(const rli_timeline *timeline, const char *backend, const char *path);
+/* The same for any one-file document (one page, or a PDF). */
+int case_render_document(const rli_document *document, const char *backend, const char *path);
+/* 0 when the PNGs match within a small tolerance; says what differs otherwise. */
+int case_compare_png(const char *name, const char *golden_path, const char *actual_path);
 
 /* Reads a PNG as 8-bit RGB into *pixels (free it); -1 when it cannot. */
 int case_read_png(png_image *image, png_bytep *pixels, const char *path);

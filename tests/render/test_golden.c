@@ -9,10 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Per channel, what pixman or FreeType builds may round differently. */
-#define CHANNEL_TOLERANCE 3
-/* Differing pixels allowed: one in 100,000, far fewer than one glyph or one bar edge. */
-#define ALLOWED_DIFFERING_PER 100000
 
 typedef struct {
 	const char *name;
@@ -25,52 +21,6 @@ static const golden_case cases[] = {
 	{ "many_ranks", case_many_ranks, 1000, 1 },      /* 240 rows, adaptive height */
 	{ "subpixel_100k", case_subpixel, 1600, 1 },     /* 100,000 bars thinner than a pixel */
 };
-
-/* 0 when the images match within tolerance; prints what differs otherwise. */
-static int compare(const char *name, const char *golden_path, const char *actual_path)
-{
-	png_image golden, actual;
-	png_bytep golden_pixels = NULL, actual_pixels = NULL;
-	size_t differing = 0, total, allowed;
-	int worst = 0, result = -1;
-
-	if (case_read_png(&golden, &golden_pixels, golden_path) < 0) {
-		fprintf(stderr, "%s: cannot read %s (run with RLI_UPDATE_GOLDEN=1 to create it)\n", name,
-			golden_path);
-		goto done;
-	}
-	if (case_read_png(&actual, &actual_pixels, actual_path) < 0) {
-		fprintf(stderr, "%s: cannot read the rendered %s\n", name, actual_path);
-		goto done;
-	}
-	if (golden.width != actual.width || golden.height != actual.height) {
-		fprintf(stderr, "%s: size %ux%u, golden %ux%u\n", name, actual.width, actual.height,
-			golden.width, golden.height);
-		goto done;
-	}
-	total = (size_t)golden.width * golden.height;
-	for (size_t i = 0; i < total; i++) {
-		int pixel_worst = 0;
-		for (int c = 0; c < 3; c++) {
-			int d = abs((int)golden_pixels[3 * i + c] - (int)actual_pixels[3 * i + c]);
-			if (d > pixel_worst)
-				pixel_worst = d;
-		}
-		if (pixel_worst > worst)
-			worst = pixel_worst;
-		if (pixel_worst > CHANNEL_TOLERANCE)
-			differing++;
-	}
-	allowed = total / ALLOWED_DIFFERING_PER;
-	fprintf(stderr, "%s: %zu of %zu pixels differ by more than %d (allowed %zu), largest difference %d\n",
-		name, differing, total, CHANNEL_TOLERANCE, allowed, worst);
-	result = differing <= allowed ? 0 : -1;
-
-done:
-	free(golden_pixels);
-	free(actual_pixels);
-	return result;
-}
 
 static int same_bytes(const char *a, const char *b)
 {
@@ -130,7 +80,7 @@ int main(int argc, char **argv)
 			fprintf(stderr, "%s: rewrote %s\n", c->name, golden_path);
 		} else {
 			CHECK_INT(case_render(timeline, "png", actual_path), RLI_OK);
-			if (compare(c->name, golden_path, actual_path) == 0) {
+			if (case_compare_png(c->name, golden_path, actual_path) == 0) {
 				/* The same model always gives the same bytes. */
 				CHECK_INT(case_render(timeline, "png", again_path), RLI_OK);
 				CHECK(same_bytes(actual_path, again_path));

@@ -1,0 +1,677 @@
+/* memory_figure.c: the static memory figure, a page per device: the memory curve over the allocation Gantt, and the blocks live at the peak. */
+#include "memory_figure.h"
+#include "medium.h"
+#include "text_place.h"
+#include "theme.h"
+#include "common/error.h"
+#include "common/strpool.h"
+#include "common/strutil.h"
+#include "text/text.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Geometry of a page, in page units, beside the theme's shared sizes. */
+#define MEM_TITLE_Y 48.0
+#define MEM_CURVE_TOP 96.0
+#define MEM_CURVE_HEIGHT 320.0
+#define MEM_PANEL_GAP 28.0
+#define MEM_LANE_PITCH 26.0
+#define MEM_MIN_GANTT 120.0
+#define MEM_RIGHT 48.0
+#define MEM_TABLE_GAP 36.0
+#define MEM_TABLE_ROWS 10
+#define MEM_TABLE_ROW 22.0
+#define MEM_TABLE_SIZE 12.0
+#define MEM_CURVE_COLOR 0x4e79a7
+#define MEM_PEAK_COLOR 0xd62728
+#define MEM_Y_TICKS 6
+#define MEM_RULE_COLOR 0xBBBBBB
+
+typedef struct {
+	rli_item items[5];
+	rli_text title;
+	rli_text table_title;
+	rli_panel curve;
+	rli_panel gantt;
+	rli_table table;
+	rli_line_mark line;
+	rli_point_mark peak;
+	rli_series *series;         /* one per operator, in order of first appearance */
+	size_t series_count;
+	char *name;                 /* the page's file stem */
+	rli_memory_summary summary;
+} memory_page;
+
+struct rli_memory_figure {
+	rli_document document;
+	rli_page *pages;
+	memory_page *memory;
+	size_t count;
+};
+
+/* ---- the data: blocks, the curve, operators --------------------------- */
+
+typedef struct {
+	double start, end; /* relative to t_min */
+	double size_kb;
+	uint32_t op;
+	size_t index;      /* in the device's arrays */
+} block;
+
+typedef struct {
+	double time;
+	double delta_kb;
+} step_event;
+
+static int compare_events(const void *a, const void *b)
+{
+	const step_event *x = a, *y = b;
+	return (x->time > y->time) - (x->time < y->time);
+}
+
+/*
+ * The curve is the running sum of the sizes of the blocks alive: +size at a
+ * block's start, -size at its end, changes at one moment summed first, so a
+ * block freed as another is allocated is not counted twice. Drawn as steps.
+ */
+static int build_curve(memory_page *m, const block *blocks, size_t count)
+{
+	step_event *events = malloc(2 * count * sizeof(*events));
+	size_t points = 0;
+	double value = 0;
+	int error = RLI_OK;
+
+	m->line.x = malloc((4 * count + 1) * sizeof(double));
+	m->line.y = malloc((4 * count + 1) * sizeof(double));
+	if (!events || !m->line.x || !m->line.y) {
+		error = rli_error_oom();
+		goto done;
+	}
+	for (size_t i = 0; i < count; i++) {
+		events[2 * i] = (step_event){ blocks[i].start, blocks[i].size_kb };
+		events[2 * i + 1] = (step_event){ blocks[i].end, -blocks[i].size_kb };
+	}
+	qsort(events, 2 * count, sizeof(*events), compare_events);
+	m->line.x[points] = 0;
+	m->line.y[points++] = 0;
+	for (size_t i = 0; i < 2 * count;) {
+		double t = events[i].time, before = value;
+		for (; i < 2 * count && events[i].time == t; i++)
+			value += events[i].delta_kb;
+		/* A sum of sizes that cancels out exactly is 0, not a rounding residue. */
+		if (fabs(value) < 1e-9)
+			value = 0;
+		m->line.x[points] = t;
+		m->line.y[points++] = before / 1024.0;
+		m->line.x[points] = t;
+		m->line.y[points++] = value / 1024.0;
+		if (value / 1024.0 > m->summary.peak_mb) {
+			m->summary.peak_mb = value / 1024.0;
+			m->summary.peak_ms = t;
+		}
+	}
+	m->line.count = points;
+done:
+	free(events);
+	return error;
+}
+
+typedef struct {
+	uint32_t op;
+	double longest;
+	const char *name;
+} lane_key;
+
+/* Lanes: the operator holding the longest-lived block first, then by name. */
+static int compare_lanes(const void *a, const void *b)
+{
+	const lane_key *x = a, *y = b;
+	if (x->longest != y->longest)
+		return x->longest > y->longest ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+typedef struct {
+	const block *b;
+	double size_kb;
+} live_block;
+
+/* At the peak: larger blocks first, then earlier ones. */
+static int compare_live(const void *a, const void *b)
+{
+	const live_block *x = a, *y = b;
+	if (x->size_kb != y->size_kb)
+		return x->size_kb > y->size_kb ? -1 : 1;
+	return (x->b->start > y->b->start) - (x->b->start < y->b->start);
+}
+
+/* ---- placing a page --------------------------------------------------- */
+
+/* A file name from role and rank: letters, digits, '-', '.', '_' kept, anything else '_'. */
+static char *file_stem(const char *role, int64_t rank)
+{
+	char *stem = rli_strfmt("memory_timeline_%s_rank%lld", role ? role : "unknown", (long long)rank);
+	for (char *c = stem ? stem + strlen("memory_timeline_") : NULL; c && *c; c++)
+		if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') ||
+		      *c == '-' || *c == '.' || *c == '_'))
+			*c = '_';
+	return stem;
+}
+
+static void format_mb(char *out, size_t size, double kb)
+{
+	if (kb >= 1024.0)
+		snprintf(out, size, "%.1f MB", kb / 1024.0);
+	else
+		snprintf(out, size, "%.1f KB", kb);
+}
+
+static int build_table(memory_page *m, const rli_memory_device *device, const block *blocks, size_t count,
+		       double x, double y, double width)
+{
+	static const char *const headers[] = { "Operator", "Size", "Start (ms)", "Duration (ms)", "Call stack (top)" };
+	static const double shares[] = { 0.24, 0.10, 0.12, 0.12, 0.42 };
+	static const rli_align aligns[] = { RLI_ALIGN_START, RLI_ALIGN_END, RLI_ALIGN_END, RLI_ALIGN_END,
+					    RLI_ALIGN_START };
+	const size_t columns = sizeof(headers) / sizeof(headers[0]);
+	rli_table *t = &m->table;
+	live_block *live = malloc((count ? count : 1) * sizeof(*live));
+	size_t alive = 0;
+	double column_x = x;
+
+	if (!live)
+		return rli_error_oom();
+	for (size_t i = 0; i < count; i++)
+		if (blocks[i].start <= m->summary.peak_ms && blocks[i].end > m->summary.peak_ms)
+			live[alive++] = (live_block){ &blocks[i], blocks[i].size_kb };
+	qsort(live, alive, sizeof(*live), compare_live);
+	if (alive > MEM_TABLE_ROWS)
+		alive = MEM_TABLE_ROWS;
+
+	t->x = x;
+	t->y = y;
+	t->column_count = columns;
+	t->row_count = alive;
+	t->font_size = MEM_TABLE_SIZE;
+	t->row_height = MEM_TABLE_ROW;
+	t->text_color = TEXT_COLOR;
+	t->rule_color = MEM_RULE_COLOR;
+	t->header = calloc(columns, sizeof(*t->header));
+	t->cells = calloc((alive ? alive : 1) * columns, sizeof(*t->cells));
+	t->column_x = calloc(columns, sizeof(*t->column_x));
+	t->column_width = calloc(columns, sizeof(*t->column_width));
+	t->align = calloc(columns, sizeof(*t->align));
+	if (!t->header || !t->cells || !t->column_x || !t->column_width || !t->align) {
+		free(live);
+		return rli_error_oom();
+	}
+	for (size_t c = 0; c < columns; c++) {
+		t->header[c] = rli_strdup(headers[c]);
+		t->column_x[c] = column_x;
+		t->column_width[c] = shares[c] * width - 12.0;
+		t->align[c] = aligns[c];
+		column_x += shares[c] * width;
+	}
+	for (size_t r = 0; r < alive; r++) {
+		const block *b = live[r].b;
+		char size[32], start[32], duration[32];
+		const char *stack = device->call_stack_top ? device->call_stack_top[b->index] : "";
+		char **row = &t->cells[r * columns];
+		format_mb(size, sizeof(size), b->size_kb);
+		snprintf(start, sizeof(start), "%.3f", b->start);
+		snprintf(duration, sizeof(duration), "%.3f", b->end - b->start);
+		row[0] = rli_valid_utf8_copy(device->op_name[b->index]);
+		row[1] = rli_strdup(size);
+		row[2] = rli_strdup(start);
+		row[3] = rli_strdup(duration);
+		row[4] = rli_valid_utf8_copy(stack && *stack ? stack : "(no call stack)");
+	}
+	free(live);
+	for (size_t i = 0; i < columns; i++)
+		if (!t->header[i])
+			return rli_error_oom();
+	for (size_t i = 0; i < alive * columns; i++)
+		if (!t->cells[i])
+			return rli_error_oom();
+	return RLI_OK;
+}
+
+/* The x axis both panels share; only the lower one's ticks carry labels. */
+static int build_x_ticks(memory_page *m, double x_max)
+{
+	rli_tick ticks[MAX_TICKS];
+	int target = (int)fmax(2.0, round(m->gantt.plot.w / TICK_SPACING));
+	size_t count = rli_nice_ticks(ticks, MAX_TICKS, 0.0, x_max, target);
+	rli_panel *panels[2] = { &m->curve, &m->gantt };
+
+	for (int p = 0; p < 2; p++) {
+		rli_panel *panel = panels[p];
+		panel->xticks = calloc(count ? count : 1, sizeof(*panel->xticks));
+		if (!panel->xticks)
+			return rli_error_oom();
+		memcpy(panel->xticks, ticks, count * sizeof(*ticks));
+		if (p == 0)
+			for (size_t i = 0; i < count; i++)
+				panel->xticks[i].label[0] = '\0';
+		panel->xtick_count = count;
+		panel->xtick_target = target;
+		panel->xtick_max = MAX_TICKS;
+		panel->x_min = 0;
+		panel->x_max = x_max;
+		panel->grid_color = GRID_COLOR;
+		panel->grid_width = 1.0;
+		panel->tick_label_size = TICK_LABEL_SIZE;
+		panel->tick_label_gap = TICK_LABEL_GAP;
+	}
+	return RLI_OK;
+}
+
+static int build_y_ticks(memory_page *m)
+{
+	rli_tick ticks[MAX_TICKS];
+	double top = m->summary.peak_mb > 0 ? m->summary.peak_mb * 1.12 : 1.0;
+	size_t count = rli_nice_ticks(ticks, MAX_TICKS, 0.0, top, MEM_Y_TICKS);
+
+	m->curve.y_scale = RLI_Y_VALUES;
+	m->curve.y_min = 0;
+	m->curve.y_max = count ? fmax(top, ticks[count - 1].value) : top;
+	m->curve.yticks = calloc(count ? count : 1, sizeof(*m->curve.yticks));
+	if (!m->curve.yticks)
+		return rli_error_oom();
+	memcpy(m->curve.yticks, ticks, count * sizeof(*ticks));
+	m->curve.ytick_count = count;
+	return RLI_OK;
+}
+
+static int lay_out_device(memory_page *m, rli_page *page, const rli_memory_device *device, double width,
+			  int scale, rli_medium medium, PangoContext *text, double *raster_scale)
+{
+	block *blocks = malloc((device->count ? device->count : 1) * sizeof(*blocks));
+	lane_key *lanes = NULL;
+	uint32_t *lane_of_op = NULL;
+	rli_strpool ops;
+	double t_min = INFINITY, t_end = -INFINITY, label_width = 0, w, h, y_title_height, tick_height;
+	double left, gantt_top, gantt_height, height, pitch;
+	size_t count = 0, label_every = 1;
+	char title[256], peak_label[96];
+	int error = RLI_OK;
+
+	rli_strpool_init(&ops);
+	if (!blocks) {
+		error = rli_error_oom();
+		goto done;
+	}
+	/* Blocks never freed live to the end of the capture: the last moment any block is seen. */
+	for (size_t i = 0; i < device->count; i++) {
+		double start = device->start_ms[i], duration = device->duration_ms[i];
+		if (!isfinite(start) || !(device->size_kb[i] > 0))
+			continue;
+		t_min = fmin(t_min, start);
+		t_end = fmax(t_end, start + (duration > 0 && isfinite(duration) ? duration : 0));
+	}
+	for (size_t i = 0; i < device->count; i++) {
+		double start = device->start_ms[i], duration = device->duration_ms[i];
+		const char *name = device->op_name[i] ? device->op_name[i] : "";
+		uint32_t op;
+		if (!isfinite(start) || !(device->size_kb[i] > 0))
+			continue;
+		if ((op = rli_strpool_intern(&ops, name, strlen(name))) == RLI_STRPOOL_NONE) {
+			error = rli_error_oom();
+			goto done;
+		}
+		blocks[count].start = start - t_min;
+		blocks[count].end = (duration > 0 && isfinite(duration) ? start + duration : t_end) - t_min;
+		blocks[count].size_kb = device->size_kb[i];
+		blocks[count].op = op;
+		blocks[count].index = i;
+		if (!(duration > 0 && isfinite(duration))) {
+			m->summary.never_freed++;
+			m->summary.never_freed_kb += device->size_kb[i];
+		}
+		count++;
+	}
+	m->summary.t_min_ms = t_min;
+	m->summary.t_max_ms = t_end;
+	if ((error = build_curve(m, blocks, count)) < 0)
+		goto done;
+
+	/* Operators: a series each (colour by first appearance), a lane each (longest block first). */
+	m->series_count = ops.count;
+	m->series = calloc(ops.count, sizeof(*m->series));
+	lanes = calloc(ops.count, sizeof(*lanes));
+	lane_of_op = calloc(ops.count, sizeof(*lane_of_op));
+	if (!m->series || !lanes || !lane_of_op) {
+		error = rli_error_oom();
+		goto done;
+	}
+	for (uint32_t op = 0; op < ops.count; op++) {
+		m->series[op].color = rli_palette_color(op);
+		if (!(m->series[op].name = rli_valid_utf8_copy(rli_strpool_get(&ops, op)))) {
+			error = rli_error_oom();
+			goto done;
+		}
+		lanes[op] = (lane_key){ op, 0, m->series[op].name };
+	}
+	for (size_t i = 0; i < count; i++)
+		lanes[blocks[i].op].longest = fmax(lanes[blocks[i].op].longest, blocks[i].end - blocks[i].start);
+	qsort(lanes, ops.count, sizeof(*lanes), compare_lanes);
+	for (uint32_t l = 0; l < ops.count; l++)
+		lane_of_op[lanes[l].op] = l;
+
+	/* The page: title, curve, Gantt, then the table; a raster medium may set lanes closer. */
+	gantt_height = fmax(MEM_MIN_GANTT, MEM_LANE_PITCH * (double)ops.count);
+	rli_text_measure(&w, &tick_height, text, "0123456789", TICK_LABEL_SIZE, 0);
+	height = MEM_CURVE_TOP + MEM_CURVE_HEIGHT + MEM_PANEL_GAP + gantt_height + TICK_LABEL_GAP + tick_height +
+		 X_TITLE_GAP + AXIS_TITLE_SIZE + MEM_TABLE_GAP + MEM_TABLE_ROW * (MEM_TABLE_ROWS + 2) + PAGE_PAD;
+	{
+		double fitted = height;
+		rli_fit_medium(&fitted, raster_scale, width, scale, medium);
+		gantt_height = fmax(1.0, gantt_height - (height - fitted));
+		height = fitted;
+	}
+	pitch = gantt_height / (double)(ops.count ? ops.count : 1);
+	if (pitch < ROW_LABEL_SIZE * 1.3)
+		label_every = (size_t)ceil(ROW_LABEL_SIZE * 1.3 / pitch);
+	page->width = width;
+	page->height = height;
+
+	for (uint32_t l = 0; l < ops.count; l++) {
+		rli_text_measure(&w, &h, text, lanes[l].name, ROW_LABEL_SIZE, 0);
+		label_width = fmax(label_width, fmin(w, 0.25 * width));
+	}
+	rli_text_measure(&w, &y_title_height, text, "Allocated (MB)", AXIS_TITLE_SIZE, 0);
+	left = PAGE_PAD + y_title_height + Y_TITLE_GAP + label_width + ROW_LABEL_GAP;
+	if (width - left - MEM_RIGHT < MIN_PLOT_SHARE * width)
+		left = width - MEM_RIGHT - MIN_PLOT_SHARE * width;
+	label_width = left - PAGE_PAD - y_title_height - Y_TITLE_GAP - ROW_LABEL_GAP;
+	gantt_top = MEM_CURVE_TOP + MEM_CURVE_HEIGHT + MEM_PANEL_GAP;
+
+	m->curve.plot = (rli_rect){ left, MEM_CURVE_TOP, width - left - MEM_RIGHT, MEM_CURVE_HEIGHT };
+	m->gantt.plot = (rli_rect){ left, gantt_top, width - left - MEM_RIGHT, gantt_height };
+	if ((error = build_x_ticks(m, fmax(t_end - t_min, 1e-3) * X_RANGE_PAD)) < 0 ||
+	    (error = build_y_ticks(m)) < 0)
+		goto done;
+
+	/* The curve, and its peak marked with value and time. */
+	m->line.color = MEM_CURVE_COLOR;
+	m->line.width = 1.5;
+	m->line.fill_alpha = 0.25;
+	m->curve.lines = &m->line;
+	m->curve.line_count = 1;
+	snprintf(peak_label, sizeof(peak_label), "peak %.2f MB at %.3f ms", m->summary.peak_mb, m->summary.peak_ms);
+	m->peak.x = m->summary.peak_ms;
+	m->peak.y = m->summary.peak_mb;
+	m->peak.color = MEM_PEAK_COLOR;
+	m->peak.radius = 4;
+	{
+		/* Label right of the point, or left of it in the right half of the plot. */
+		double px = left + m->summary.peak_ms / m->curve.x_max * m->curve.plot.w;
+		double py = MEM_CURVE_TOP + MEM_CURVE_HEIGHT * (1 - m->summary.peak_mb / m->curve.y_max);
+		int right_half = px > left + m->curve.plot.w / 2;
+		if ((error = rli_set_text(&m->peak.label, peak_label, px + (right_half ? -8 : 8), py - 10,
+					  LEGEND_SIZE, right_half ? RLI_ALIGN_END : RLI_ALIGN_START, RLI_ALIGN_END)) < 0)
+			goto done;
+		m->peak.label.color = MEM_PEAK_COLOR;
+	}
+	m->curve.points = &m->peak;
+	m->curve.point_count = 1;
+	m->curve.series = m->series;
+	m->curve.series_count = m->series_count;
+	if ((error = rli_set_text(&m->curve.y_title, "Allocated (MB)", PAGE_PAD + y_title_height / 2,
+				  MEM_CURVE_TOP + MEM_CURVE_HEIGHT / 2, AXIS_TITLE_SIZE, RLI_ALIGN_MIDDLE,
+				  RLI_ALIGN_MIDDLE)) < 0)
+		goto done;
+	m->curve.y_title.angle = 90.0;
+
+	/* The Gantt: one lane per operator, a bar per block. */
+	m->gantt.series = m->series;
+	m->gantt.series_count = m->series_count;
+	m->gantt.row_count = ops.count;
+	m->gantt.row_pitch = pitch;
+	m->gantt.bar_thickness = BAR_FRACTION_OF_PITCH * 1.6 * pitch;
+	m->gantt.bar_outline = WHITE;
+	m->gantt.bar_outline_width = BAR_OUTLINE_WIDTH;
+	m->gantt.bar_outline_min_size = OUTLINE_MIN_BAR_RATIO * BAR_OUTLINE_WIDTH;
+	m->gantt.rows = calloc(ops.count, sizeof(*m->gantt.rows));
+	m->gantt.row_labels = calloc(ops.count, sizeof(*m->gantt.row_labels));
+	m->gantt.row_first_bar = calloc(ops.count + 1, sizeof(*m->gantt.row_first_bar));
+	m->gantt.bar_row = malloc((count ? count : 1) * sizeof(uint32_t));
+	m->gantt.bar_series = malloc((count ? count : 1) * sizeof(uint32_t));
+	m->gantt.bar_start = malloc((count ? count : 1) * sizeof(double));
+	m->gantt.bar_end = malloc((count ? count : 1) * sizeof(double));
+	if (!m->gantt.rows || !m->gantt.row_labels || !m->gantt.row_first_bar || !m->gantt.bar_row ||
+	    !m->gantt.bar_series || !m->gantt.bar_start || !m->gantt.bar_end) {
+		error = rli_error_oom();
+		goto done;
+	}
+	for (uint32_t l = 0; l < ops.count; l++) {
+		const char *label = l % label_every == 0 ? lanes[l].name : "";
+		m->gantt.rows[l].rank = device->rank;
+		if (!(m->gantt.rows[l].label = rli_strdup(lanes[l].name)) ||
+		    !(m->gantt.rows[l].role = rli_strdup(lanes[l].name))) {
+			error = rli_error_oom();
+			goto done;
+		}
+		if ((error = rli_set_text(&m->gantt.row_labels[l], label, left - ROW_LABEL_GAP,
+					  gantt_top + ((double)l + 0.5) * pitch, ROW_LABEL_SIZE, RLI_ALIGN_END,
+					  RLI_ALIGN_MIDDLE)) < 0)
+			goto done;
+		m->gantt.row_labels[l].max_width = label_width;
+	}
+	/* Bars by lane, then start: a counting pass places each lane's run, blocks are already in time order. */
+	for (size_t i = 0; i < count; i++)
+		m->gantt.row_first_bar[lane_of_op[blocks[i].op] + 1]++;
+	for (uint32_t l = 0; l < ops.count; l++)
+		m->gantt.row_first_bar[l + 1] += m->gantt.row_first_bar[l];
+	{
+		size_t *next = malloc((ops.count ? ops.count : 1) * sizeof(*next));
+		if (!next) {
+			error = rli_error_oom();
+			goto done;
+		}
+		memcpy(next, m->gantt.row_first_bar, ops.count * sizeof(*next));
+		for (size_t i = 0; i < count; i++) {
+			size_t at = next[lane_of_op[blocks[i].op]]++;
+			m->gantt.bar_row[at] = lane_of_op[blocks[i].op];
+			m->gantt.bar_series[at] = blocks[i].op;
+			m->gantt.bar_start[at] = blocks[i].start;
+			m->gantt.bar_end[at] = blocks[i].end;
+		}
+		free(next);
+	}
+	m->gantt.bar_count = count;
+	if ((error = rli_set_text(&m->gantt.x_title, "Time (ms from the first allocation)", left + m->gantt.plot.w / 2,
+				  gantt_top + gantt_height + TICK_LABEL_GAP + tick_height + X_TITLE_GAP,
+				  AXIS_TITLE_SIZE, RLI_ALIGN_MIDDLE, RLI_ALIGN_START)) < 0 ||
+	    (error = rli_set_text(&m->gantt.y_title, "Operator", PAGE_PAD + y_title_height / 2,
+				  gantt_top + gantt_height / 2, AXIS_TITLE_SIZE, RLI_ALIGN_MIDDLE,
+				  RLI_ALIGN_MIDDLE)) < 0)
+		goto done;
+	m->gantt.y_title.angle = 90.0;
+
+	snprintf(title, sizeof(title), "Device memory: %s - Rank %lld (origin %.3f ms)",
+		 device->role ? device->role : "unknown", (long long)device->rank, t_min);
+	{
+		double table_top = gantt_top + gantt_height + TICK_LABEL_GAP + tick_height + X_TITLE_GAP +
+				   AXIS_TITLE_SIZE + MEM_TABLE_GAP;
+		char *valid = rli_valid_utf8_copy(title);
+		if (!valid) {
+			error = rli_error_oom();
+			goto done;
+		}
+		error = rli_set_text(&m->title, valid, width / 2, MEM_TITLE_Y, TITLE_SIZE, RLI_ALIGN_MIDDLE,
+				     RLI_ALIGN_MIDDLE);
+		free(valid);
+		if (error < 0)
+			goto done;
+		m->title.max_width = width - 2 * PAGE_PAD;
+		if ((error = rli_set_text(&m->table_title, "Largest blocks live at the peak", PAGE_PAD, table_top,
+					  AXIS_TITLE_SIZE, RLI_ALIGN_START, RLI_ALIGN_START)) < 0 ||
+		    (error = build_table(m, device, blocks, count, PAGE_PAD, table_top + MEM_TABLE_ROW * 1.4,
+					 width - 2 * PAGE_PAD)) < 0)
+			goto done;
+	}
+
+	m->items[0] = (rli_item){ .kind = RLI_ITEM_TEXT, .u.text = &m->title };
+	m->items[1] = (rli_item){ .kind = RLI_ITEM_PANEL, .u.panel = &m->curve };
+	m->items[2] = (rli_item){ .kind = RLI_ITEM_PANEL, .u.panel = &m->gantt };
+	m->items[3] = (rli_item){ .kind = RLI_ITEM_TEXT, .u.text = &m->table_title };
+	m->items[4] = (rli_item){ .kind = RLI_ITEM_TABLE, .u.table = &m->table };
+	page->items = m->items;
+	page->item_count = sizeof(m->items) / sizeof(m->items[0]);
+	if (!(m->name = file_stem(device->role, device->rank)))
+		error = rli_error_oom();
+	page->name = m->name;
+
+done:
+	rli_strpool_dispose(&ops);
+	free(blocks);
+	free(lanes);
+	free(lane_of_op);
+	return error;
+}
+
+/* ---- the figure -------------------------------------------------------- */
+
+static void panel_dispose(rli_panel *panel)
+{
+	for (size_t r = 0; r < panel->row_count; r++) {
+		if (panel->rows) {
+			free(panel->rows[r].label);
+			free(panel->rows[r].role);
+		}
+		if (panel->row_labels)
+			free(panel->row_labels[r].text);
+	}
+	free(panel->rows);
+	free(panel->row_labels);
+	free(panel->row_first_bar);
+	free(panel->bar_row);
+	free(panel->bar_series);
+	free(panel->bar_start);
+	free(panel->bar_end);
+	free(panel->xticks);
+	free(panel->yticks);
+	free(panel->x_title.text);
+	free(panel->y_title.text);
+}
+
+static void page_dispose(memory_page *m)
+{
+	panel_dispose(&m->curve);
+	panel_dispose(&m->gantt);
+	free(m->line.x);
+	free(m->line.y);
+	free(m->peak.label.text);
+	free(m->title.text);
+	free(m->table_title.text);
+	for (size_t c = 0; m->table.header && c < m->table.column_count; c++)
+		free(m->table.header[c]);
+	for (size_t i = 0; m->table.cells && i < m->table.row_count * m->table.column_count; i++)
+		free(m->table.cells[i]);
+	free(m->table.header);
+	free(m->table.cells);
+	free(m->table.column_x);
+	free(m->table.column_width);
+	free(m->table.align);
+	for (size_t s = 0; m->series && s < m->series_count; s++)
+		free(m->series[s].name);
+	free(m->series);
+	free(m->name);
+}
+
+void rli_memory_figure_free(rli_memory_figure *figure)
+{
+	if (!figure)
+		return;
+	for (size_t i = 0; i < figure->count; i++)
+		page_dispose(&figure->memory[i]);
+	free(figure->memory);
+	free(figure->pages);
+	free(figure);
+}
+
+const rli_document *rli_memory_figure_document(const rli_memory_figure *figure)
+{
+	return &figure->document;
+}
+
+const rli_memory_summary *rli_memory_figure_summary(const rli_memory_figure *figure, size_t page)
+{
+	return page < figure->count ? &figure->memory[page].summary : NULL;
+}
+
+int rli_memory_figure_layout(rli_memory_figure **out, const rli_memory_device *devices, size_t device_count,
+			     const rli_timeline_options *options_in)
+{
+	rli_timeline_options options;
+	rli_memory_figure *figure = calloc(1, sizeof(*figure));
+	PangoContext *text = NULL;
+	double raster_scale = 0, page_scale;
+	int error;
+
+	*out = NULL;
+	if (options_in)
+		options = *options_in;
+	else
+		rli_timeline_options_init(&options);
+	if (!figure)
+		return rli_error_oom();
+	if (options.width < RLI_TIMELINE_MIN_WIDTH || options.width > RLI_TIMELINE_MAX_WIDTH ||
+	    options.scale < 1 || options.scale > RLI_TIMELINE_MAX_SCALE) {
+		error = rli_error_set(RLI_EUSAGE, "memory figure: width %d or scale %d out of range", options.width,
+				      options.scale);
+		goto done;
+	}
+	figure->memory = calloc(device_count ? device_count : 1, sizeof(*figure->memory));
+	figure->pages = calloc(device_count ? device_count : 1, sizeof(*figure->pages));
+	if (!figure->memory || !figure->pages) {
+		error = rli_error_oom();
+		goto done;
+	}
+	if ((error = rli_text_context_new(&text)) < 0)
+		goto done;
+	figure->document.raster_scale = options.scale;
+	for (size_t d = 0; d < device_count; d++) {
+		int any = 0;
+		for (size_t i = 0; i < devices[d].count && !any; i++)
+			any = devices[d].size_kb[i] > 0 && isfinite(devices[d].start_ms[i]);
+		if (!any)
+			continue;
+		error = lay_out_device(&figure->memory[figure->count], &figure->pages[figure->count], &devices[d],
+				       options.width, options.scale, options.medium, text, &page_scale);
+		figure->count++; /* counted even when it failed, so its parts are freed */
+		if (error < 0)
+			goto done;
+		/* One scale for the document: the smallest any page allows (0 if one cannot be a raster). */
+		raster_scale = figure->count == 1 ? page_scale : fmin(raster_scale, page_scale);
+	}
+	if (!figure->count) {
+		error = rli_error_set(RLI_EINVALID, "nothing to draw: no device has an allocation");
+		goto done;
+	}
+	/* One device: memory_timeline.png, as the reference names it; several: a file each by role and rank. */
+	if (figure->count == 1)
+		figure->pages[0].name = NULL;
+	figure->document.name = "memory_timeline";
+	figure->document.title = figure->memory[0].title.text;
+	figure->document.scale = options.scale;
+	figure->document.raster_scale = raster_scale;
+	figure->document.background = WHITE;
+	figure->document.text_color = TEXT_COLOR;
+	figure->document.font_family = RLI_TEXT_FAMILY;
+	figure->document.origin = 0;
+	figure->document.pages = figure->pages;
+	figure->document.page_count = figure->count;
+	*out = figure;
+	figure = NULL;
+	error = RLI_OK;
+done:
+	if (text)
+		g_object_unref(text);
+	rli_memory_figure_free(figure);
+	return error;
+}
