@@ -232,6 +232,12 @@ struct rli_document {
 	const rli_page *pages;
 };
 
+/*
+ * Frees what a figure allocated for a panel: rows and their labels, bars,
+ * ticks, axis titles. Lines and points belong to the figure that made them.
+ */
+void rli_panel_dispose(rli_panel *panel);
+
 /* ---- the timeline figure: one page of a title, one panel and a legend ---- */
 
 struct rli_timeline {

@@ -59,33 +59,15 @@ void rli_timeline_free(rli_timeline *timeline)
 {
 	if (!timeline)
 		return;
-	for (size_t r = 0; r < timeline->panel.row_count; r++) {
-		if (timeline->panel.rows) {
-			free(timeline->panel.rows[r].label);
-			free(timeline->panel.rows[r].role);
-		}
-		if (timeline->panel.row_labels)
-			free(timeline->panel.row_labels[r].text);
-	}
+	rli_panel_dispose(&timeline->panel);
 	for (size_t s = 0; s < timeline->series_count; s++) {
 		if (timeline->series)
 			free(timeline->series[s].name);
 		if (timeline->legend.labels)
 			free(timeline->legend.labels[s].text);
 	}
-	free(timeline->panel.rows);
-	free(timeline->panel.order_by_role);
 	free(timeline->series);
-	free(timeline->panel.bar_row);
-	free(timeline->panel.bar_series);
-	free(timeline->panel.bar_start);
-	free(timeline->panel.bar_end);
-	free(timeline->panel.row_first_bar);
-	free(timeline->panel.xticks);
 	free(timeline->title.text);
-	free(timeline->panel.x_title.text);
-	free(timeline->panel.y_title.text);
-	free(timeline->panel.row_labels);
 	free(timeline->legend.title.text);
 	free(timeline->legend.swatches);
 	free(timeline->legend.labels);
