@@ -9,8 +9,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+extern const char rli_asset_core_js[];
 extern const char rli_asset_timeline_js[];
 extern const char rli_asset_timeline_css[];
+
+/* The page's script: the shared core first, then the timeline page's own. */
+static const char *const page_scripts[] = { rli_asset_core_js, rli_asset_timeline_js };
+#define PAGE_SCRIPT_COUNT (sizeof(page_scripts) / sizeof(page_scripts[0]))
 
 /*
  * Bars travel as base64 of LEB128 varints. Times are relative milliseconds,
@@ -409,9 +414,12 @@ static int html_begin_document(rli_output *out, const rli_document *document)
 		return rli_error_set(RLI_EUSAGE, "html: the page shows one page of a document, not %zu",
 				     document->page_count);
 	/* Assets that could close their own element (or open a comment state) would break the page. */
-	if (strstr(rli_asset_timeline_js, "</script") || strstr(rli_asset_timeline_js, "<!--") ||
-	    strstr(rli_asset_timeline_js, "<script") || strstr(rli_asset_timeline_css, "</style"))
-		return rli_error_set(RLI_ERROR, "html: embedded renderer contains a closing tag");
+	for (size_t i = 0; i < PAGE_SCRIPT_COUNT; i++)
+		if (strstr(page_scripts[i], "</script") || strstr(page_scripts[i], "<!--") ||
+		    strstr(page_scripts[i], "<script"))
+			return rli_error_set(RLI_ERROR, "html: embedded renderer contains a closing tag");
+	if (strstr(rli_asset_timeline_css, "</style"))
+		return rli_error_set(RLI_ERROR, "html: embedded style sheet contains a closing tag");
 
 	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
 	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
@@ -489,7 +497,8 @@ static int html_finish(rli_output *out)
 {
 	FILE *fp = out->file.fp;
 	fputs("<script>\n", fp);
-	fputs(rli_asset_timeline_js, fp);
+	for (size_t i = 0; i < PAGE_SCRIPT_COUNT; i++)
+		fputs(page_scripts[i], fp);
 	fputs("</script>\n</body>\n</html>\n", fp);
 	if (fflush(fp) != 0 || ferror(fp))
 		return rli_error_set(RLI_EOUTPUT, "could not write %s", out->file.path);

@@ -11,156 +11,11 @@
   var MAX_CANVAS_AREA = 1.2e8;
   var STRIP_LINES = 256;
 
-  function readJson(id) {
-    var element = document.getElementById(id);
-    return JSON.parse(element.textContent);
-  }
-
-  function decodeBase64(text) {
-    var binary = atob(text);
-    var length = binary.length;
-    var bytes = new Uint8Array(length);
-    for (var i = 0; i < length; i++) bytes[i] = binary.charCodeAt(i);
-    return bytes;
-  }
-
-  /* ---- the bars: runs of (row, series), times exact, prefix max of ends per run ---- */
-
-  function decodeBars(spec, rowCount) {
-    var runBytes = decodeBase64(spec.runs);
-    var data = decodeBase64(spec.data);
-    var runCount = spec.runCount, count = spec.count;
-    var runRow = new Uint32Array(runCount), runSeries = new Uint32Array(runCount);
-    var runFirst = new Uint32Array(runCount + 1);
-    var pos = 0, i, r;
-
-    function varint(bytes) {
-      var value = 0, factor = 1, byte;
-      do {
-        byte = bytes[pos++];
-        value += (byte & 127) * factor;
-        factor *= 128;
-      } while (byte & 128);
-      return value;
-    }
-
-    var first = 0;
-    for (r = 0; r < runCount; r++) {
-      runRow[r] = varint(runBytes);
-      runSeries[r] = varint(runBytes);
-      runFirst[r] = first;
-      first += varint(runBytes);
-    }
-    runFirst[runCount] = first;
-    if (first !== count) throw new Error('rl-insight: bar runs do not add up');
-
-    var start = new Float64Array(count), end = new Float64Array(count), maxEnd = new Float64Array(count);
-    if (spec.encoding === 'grid') {
-      var unit = Math.pow(2, -spec.gridBits);
-      pos = 0;
-      for (r = 0; r < runCount; r++) {
-        var previous = 0, stop = runFirst[r + 1];
-        for (i = runFirst[r]; i < stop; i++) {
-          /* zigzag varints, decoded with arithmetic: the writer keeps codes below 2^53, past 32 bits */
-          var z = 0, f = 1, b;
-          do { b = data[pos++]; z += (b & 127) * f; f *= 128; } while (b & 128);
-          var n = previous + (z % 2 ? -(z + 1) / 2 : z / 2);
-          z = 0; f = 1;
-          do { b = data[pos++]; z += (b & 127) * f; f *= 128; } while (b & 128);
-          var m = n + (z % 2 ? -(z + 1) / 2 : z / 2);
-          start[i] = n * unit;
-          end[i] = m * unit;
-          previous = n;
-        }
-      }
-    } else {
-      var floats = new Float64Array(data.buffer, data.byteOffset, count * 2);
-      for (i = 0; i < count; i++) {
-        start[i] = floats[2 * i];
-        end[i] = floats[2 * i + 1];
-      }
-    }
-    for (r = 0; r < runCount; r++) {
-      var running = -Infinity;
-      for (i = runFirst[r]; i < runFirst[r + 1]; i++) {
-        if (end[i] > running) running = end[i];
-        maxEnd[i] = running;
-      }
-    }
-    var rowRuns = [];
-    for (r = 0; r < rowCount; r++) rowRuns.push([]);
-    for (r = 0; r < runCount; r++) rowRuns[runRow[r]].push(r);
-    return {
-      count: count, runSeries: runSeries, runFirst: runFirst, rowRuns: rowRuns,
-      start: start, end: end, maxEnd: maxEnd
-    };
-  }
-
-  /* First index in [lo, hi) with array[index] >= value (array ascending there). */
-  function lowerBound(array, lo, hi, value) {
-    while (lo < hi) {
-      var mid = (lo + hi) >>> 1;
-      if (array[mid] < value) lo = mid + 1; else hi = mid;
-    }
-    return lo;
-  }
-
-  /* First index in [lo, hi) with array[index] > value. */
-  function upperBound(array, lo, hi, value) {
-    while (lo < hi) {
-      var mid = (lo + hi) >>> 1;
-      if (array[mid] <= value) lo = mid + 1; else hi = mid;
-    }
-    return lo;
-  }
-
-  /* ---- ticks: the same 1/2/5 x 10^k rule as rli_nice_ticks in the C layout ---- */
-
-  function niceTicks(lo, hi, target, max) {
-    if (!isFinite(lo) || !isFinite(hi) || hi < lo) return [];
-    if (target < 1) target = 1;
-    if (hi === lo) return [{ value: lo, label: String(lo) }];
-    var raw = (hi - lo) / target;
-    var magnitude = Math.pow(10, Math.floor(Math.log10(raw)));
-    var steps = [1, 2, 5, 10], step = 0, decimals = 0;
-    for (var i = 0; i < steps.length; i++) {
-      step = steps[i] * magnitude;
-      if (step >= raw * (1 - 1e-9)) break;
-    }
-    if (step < 1) decimals = Math.min(15, Math.ceil(-Math.log10(step) - 1e-9));
-    var first = Math.ceil(lo / step - 1e-9), last = Math.floor(hi / step + 1e-9);
-    var ticks = [];
-    for (var k = first; k <= last && ticks.length < max; k++) {
-      var value = k * step;
-      if (value === 0) value = 0;
-      var label = value.toFixed(decimals);
-      if (/^-0(\.0*)?$/.test(label)) label = label.slice(1);
-      ticks.push({ value: value, label: label });
-    }
-    return ticks;
-  }
-
-  function formatMs(value) {
-    var text = value.toFixed(3);
-    return text === '-0.000' ? '0.000' : text;
-  }
-
-  function cssFontFamily(list) {
-    var names = String(list || '').split(',').map(function (s) { return s.trim(); }).filter(Boolean);
-    return names.map(function (s) { return JSON.stringify(s); }).concat(['sans-serif']).join(', ');
-  }
-
-  function parseColor(hex) {
-    var value = parseInt(String(hex).slice(1), 16) || 0;
-    return [(value >> 16) & 255, (value >> 8) & 255, value & 255];
-  }
-
-  function element(tag, className, text) {
-    var node = document.createElement(tag);
-    if (className) node.className = className;
-    if (text !== undefined) node.textContent = text;
-    return node;
-  }
+  var core = window.rliCore;
+  var readJson = core.readJson, decodeBars = core.decodeBars, lowerBound = core.lowerBound;
+  var upperBound = core.upperBound, niceTicks = core.niceTicks, formatMs = core.formatMs;
+  var cssFontFamily = core.cssFontFamily, parseColor = core.parseColor, element = core.element;
+  var growFloat64 = core.growFloat64, addCoverage = core.addCoverage;
 
   /* ---- the application ---- */
 
@@ -956,26 +811,6 @@
     this.drawnBars = drawn;
     ctx.setTransform(1, 0, 0, 1, 0, 0);
   };
-
-  function growFloat64(array) {
-    var grown = new Float64Array(array.length * 2);
-    grown.set(array);
-    return grown;
-  }
-
-  function addCoverage(coverage, width, from, to) {
-    if (from < 0) from = 0;
-    if (to > width) to = width;
-    if (to <= from) return;
-    var first = Math.floor(from), last = Math.floor(to);
-    if (first === last) {
-      coverage[first] += to - from;
-      return;
-    }
-    coverage[first] += first + 1 - from;
-    for (var c = first + 1; c < last; c++) coverage[c] += 1;
-    if (last < width) coverage[last] += to - last;
-  }
 
   /* The coverage strip: STRIP_LINES rows of one device-pixel line each, plus per-column accumulators. */
   Timeline.prototype.layerFor = function (width) {
