@@ -3,14 +3,12 @@
 #include "walk.h"
 
 #include <fnmatch.h>
-#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 static const struct {
 	rli_profiler profiler;
@@ -130,16 +128,9 @@ static int detect(rli_profiler *out, const char *root)
 
 /* ---- the parallel part -------------------------------------------------- */
 
-typedef struct {
-	rli_discovery *discovery;
-	rli_profiler profiler;
-	const rli_parse_options *options;
-	pthread_mutex_t lock;
-	size_t next, completed;
-} work_queue;
-
-static void parse_unit(rli_profiler profiler, rli_unit *unit)
+static void parse_unit(void *ctx, rli_unit *unit)
 {
+	rli_profiler profiler = *(const rli_profiler *)ctx;
 	if (unit->failures.count)
 		return; /* failed at discovery already (e.g. an unreadable profiler_metadata.json) */
 	switch (profiler) {
@@ -153,71 +144,6 @@ static void parse_unit(rli_profiler profiler, rli_unit *unit)
 		rli_nvtx_parse_unit(unit);
 		break;
 	}
-}
-
-static void *work(void *arg)
-{
-	work_queue *queue = arg;
-	size_t total = queue->discovery->count;
-	for (;;) {
-		size_t index, done;
-		rli_unit *unit;
-		pthread_mutex_lock(&queue->lock);
-		index = queue->next++;
-		pthread_mutex_unlock(&queue->lock);
-		if (index >= total)
-			break;
-		unit = &queue->discovery->units[index];
-		parse_unit(queue->profiler, unit);
-		pthread_mutex_lock(&queue->lock);
-		done = ++queue->completed;
-		/* Progress in completion order, as the reference prints it; the lock keeps lines whole. */
-		if (total < 10 || done % (total / 10 > 2 ? total / 10 : 2) == 0)
-			log_line(queue->options, RLI_LOG_DEBUG, "Completed rank %lld: %zu/%zu (%.1f%%)",
-				 (long long)unit->rank, done, total, 100.0 * (double)done / (double)total);
-		pthread_mutex_unlock(&queue->lock);
-	}
-	return NULL;
-}
-
-static unsigned worker_count(const rli_parse_options *options, size_t units)
-{
-	long cpus;
-	unsigned jobs = options->jobs;
-	if (jobs == 0) {
-		cpus = sysconf(_SC_NPROCESSORS_ONLN);
-		jobs = cpus > 0 ? (unsigned)cpus : 1;
-	}
-	if (jobs > units)
-		jobs = (unsigned)units;
-	if (jobs > 256)
-		jobs = 256;
-	return jobs ? jobs : 1;
-}
-
-static int run_units(rli_discovery *discovery, rli_profiler profiler, const rli_parse_options *options)
-{
-	work_queue queue;
-	pthread_t threads[256];
-	unsigned workers = worker_count(options, discovery->count), started = 0;
-
-	memset(&queue, 0, sizeof(queue));
-	queue.discovery = discovery;
-	queue.profiler = profiler;
-	queue.options = options;
-	if (pthread_mutex_init(&queue.lock, NULL) != 0)
-		return rli_error_set(RLI_ERROR, "cannot create a mutex");
-	/* The calling thread is one of the workers; if a thread cannot start, the others do more. */
-	for (unsigned i = 1; i < workers; i++) {
-		if (pthread_create(&threads[started], NULL, work, &queue) != 0)
-			break;
-		started++;
-	}
-	work(&queue);
-	for (unsigned i = 0; i < started; i++)
-		pthread_join(threads[i], NULL);
-	pthread_mutex_destroy(&queue.lock);
-	return RLI_OK;
 }
 
 /* ---- the whole parse ------------------------------------------------------ */
@@ -334,7 +260,7 @@ int rli_parse(rli_events **out, rli_profiler *detected, const char *input_path,
 	if (discovery.count == 0)
 		log_line(options, RLI_LOG_INFO, "No data maps to process");
 
-	error = run_units(&discovery, profiler, options);
+	error = rli_units_run(&discovery, parse_unit, &profiler, options->jobs, options->log, options->log_ctx);
 	if (error < 0)
 		goto done;
 

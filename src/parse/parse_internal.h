@@ -92,6 +92,16 @@ int rli_mstx_discover(rli_discovery *discovery, const char *root, const rli_rank
 int rli_torch_discover(rli_discovery *discovery, const char *root);
 int rli_nvtx_discover(rli_discovery *discovery, const char *root);
 
+/* Parses one unit, on any thread; everything it finds goes into the unit. */
+typedef void (*rli_unit_fn)(void *ctx, rli_unit *unit);
+
+/*
+ * Runs fn on every unit on up to `jobs` threads (0: one per CPU; the calling thread is one of
+ * them), logging the reference's "Completed rank" progress in completion order. RLI_OK or RLI_ERROR.
+ */
+int rli_units_run(rli_discovery *discovery, rli_unit_fn fn, void *ctx, unsigned jobs, rli_log_fn log,
+		  void *log_ctx);
+
 /* Parse one unit; everything goes into the unit (safe to run on any thread). */
 void rli_mstx_parse_unit(rli_unit *unit);
 void rli_torch_parse_unit(rli_unit *unit);
