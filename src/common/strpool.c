@@ -95,6 +95,15 @@ uint32_t rli_strpool_intern(rli_strpool *pool, const char *text, size_t length)
 	return pool->count - 1;
 }
 
+uint32_t rli_strpool_find(const rli_strpool *pool, const char *text, size_t length)
+{
+	uint32_t *slot;
+	if (pool->slot_count == 0)
+		return RLI_STRPOOL_NONE;
+	slot = find_slot(pool->slots, pool->slot_count, pool, text, length, hash_text(text, length));
+	return *slot ? *slot - 1 : RLI_STRPOOL_NONE;
+}
+
 const char *rli_strpool_get(const rli_strpool *pool, uint32_t id)
 {
 	return id < pool->count ? pool->strings[id] : "";

@@ -55,15 +55,16 @@ void rli_rank_filter_dispose(rli_rank_filter *filter);
  * parse JSON file ..."): any of them makes the unit a failed unit.
  */
 typedef struct {
-	char *path;        /* trace_view.json, *.json.gz or *.jsonl */
-	char *role;        /* mstx, torch: bar name and role */
+	char *path;        /* trace_view.json, *.json.gz or *.jsonl; memory: ASCEND_PROFILER_OUTPUT */
+	char *role;        /* mstx, torch: bar name and role; memory: the capture's role */
 	char *tid;         /* nvtx: the PID from the file name */
-	int64_t rank;      /* mstx: from profiler_info_<N>.json; -1 otherwise */
+	int64_t rank;      /* mstx, memory: from profiler_info_<N>.json; -1 otherwise */
 	uint32_t group;    /* torch, nvtx: units are parsed grouped, groups by first appearance */
-	char **info_files; /* mstx: profiler_info_*.json files to validate */
+	char **info_files; /* mstx, memory: profiler_info_*.json files to validate */
 	size_t info_count;
 
 	rli_events *events; /* NULL until parsed, or when the unit gave nothing */
+	rli_memory *memory; /* memory: the capture's rows, NULL until parsed */
 	rli_notes log;      /* warnings and progress, logged in unit order after the join */
 	rli_notes failures; /* validation failures; level unused */
 	int status;         /* RLI_OK or RLI_ERROR (out of memory) */

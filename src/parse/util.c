@@ -189,6 +189,7 @@ static void unit_dispose(rli_unit *unit)
 		free(unit->info_files[i]);
 	free(unit->info_files);
 	rli_events_free(unit->events);
+	rli_memory_free(unit->memory);
 	rli_notes_dispose(&unit->log);
 	rli_notes_dispose(&unit->failures);
 }
