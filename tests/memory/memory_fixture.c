@@ -11,25 +11,28 @@ const char mf_header[] =
 	"Allocation Total Active(MB),Release Total Allocated(MB),Release Total Reserved(MB),"
 	"Release Total Active(MB),Stream Ptr,Device Type\n";
 
-/* A growable string. */
+/* A growable string (doubling: tests build files of megabytes row by row). */
 typedef struct {
 	char *text;
-	size_t length;
+	size_t length, capacity;
 } buffer;
 
 static void append(buffer *b, const char *text)
 {
 	size_t add = strlen(text);
-	b->text = realloc(b->text, b->length + add + 1);
-	if (!b->text)
-		abort();
+	if (b->length + add + 1 > b->capacity) {
+		b->capacity = (b->length + add + 1) * 2;
+		b->text = realloc(b->text, b->capacity);
+		if (!b->text)
+			abort();
+	}
 	memcpy(b->text + b->length, text, add + 1);
 	b->length += add;
 }
 
 char *mf_csv(const mf_row *rows, size_t count)
 {
-	buffer b = {NULL, 0};
+	buffer b = {NULL, 0, 0};
 	char line[1024];
 	append(&b, mf_header);
 	for (size_t i = 0; i < count; i++) {
@@ -68,7 +71,7 @@ static void append_json_string(buffer *b, const char *text)
 
 char *mf_trace(const mf_op *ops, size_t count)
 {
-	buffer b = {NULL, 0};
+	buffer b = {NULL, 0, 0};
 	char tid[64];
 	append(&b, "[");
 	for (size_t i = 0; i < count; i++) {
