@@ -143,6 +143,22 @@ typedef struct {
 /* The window a (role, rank, step) unit occupies, jittered per unit. */
 void synth_plan_unit(synth_unit *unit, const synth_plan *plan, int role, int rank, int step);
 
+/* ---- Ascend capture folders (MSTX and memory) ------------------------- */
+
+/* 2026-03-12 03:24:48 UTC, the era of the reference's samples; Ascend ts are Unix-epoch µs. */
+#define SYNTH_ASCEND_EPOCH_NS INT64_C(1773285888000000000)
+
+/* The folder a role's captures go in: its own, or one shared by the odd roles (role in the metadata). */
+const char *synth_ascend_role_dir(const synth_plan *plan, int role);
+/* The process id in a (role, rank)'s capture folder names. */
+uint64_t synth_ascend_pid(const synth_plan *plan, int role, int rank);
+/* <host>_<pid>_<YYYYMMDDhhmmssmmm>_ascend_pt for a unit, newly allocated (NULL when out of memory). */
+char *synth_ascend_capture_name(const synth_plan *plan, const synth_unit *unit);
+/* profiler_info_<rank>.json (rank_id a string or a number, alternating by rank). */
+int synth_ascend_write_info(const char *path, const synth_unit *unit, int profile_memory);
+/* profiler_metadata.json, naming the role when name_role is set. */
+int synth_ascend_write_metadata(const char *path, const synth_plan *plan, const synth_unit *unit, int name_role);
+
 /* ---- the three writers ------------------------------------------------ */
 
 /* Each writes the whole tree for its format into options->output_dir and adds the rows. */
