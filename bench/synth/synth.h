@@ -13,7 +13,7 @@ enum { SYNTH_OK = 0, SYNTH_ERROR = -1, SYNTH_EUSAGE = -2, SYNTH_EOUTPUT = -4 };
 const char *synth_error(void);
 int synth_fail(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-typedef enum { SYNTH_MSTX = 0, SYNTH_TORCH, SYNTH_NVTX } synth_format;
+typedef enum { SYNTH_MSTX = 0, SYNTH_TORCH, SYNTH_NVTX, SYNTH_MEMORY } synth_format;
 
 typedef struct {
 	synth_format format;
@@ -165,6 +165,12 @@ int synth_ascend_write_metadata(const char *path, const synth_plan *plan, const 
 int synth_write_mstx(synth_rows *rows, const synth_plan *plan);
 int synth_write_torch(synth_rows *rows, const synth_plan *plan);
 int synth_write_nvtx(synth_rows *rows, const synth_plan *plan);
+/*
+ * Memory captures (memory.md §1-§3): per (role, rank, step) an ascend_pt folder with
+ * operator_memory.csv (events_per_unit rows) and a trace_view.json whose cpu_ops carry call
+ * stacks, and expected_memory.jsonl instead of expected.csv: the rows rl-insight must parse.
+ */
+int synth_write_memory(const synth_plan *plan);
 
 /* Writes the tree and expected.csv. */
 int synth_run(const synth_options *options);

@@ -49,4 +49,19 @@ int mf_parse(rli_memory **out, const char *root, const char *rank_list, const ch
 /* Row i of a table, as a struct. */
 rli_memory_row mf_get(const rli_memory *memory, size_t i);
 
+/* A row of an expected JSONL file (the reference's, or the generator's with how the stack was found). */
+typedef struct {
+	rli_memory_row row; /* strings owned */
+	int has_match;      /* the generator's extra keys were there: released, match, match_gap_ms */
+} mf_expected;
+
+/*
+ * Reads every row of path; each must start with the reference's 12 keys in its order
+ * (memory.md §2.3). Exits on a malformed file. Free with mf_expected_free.
+ */
+mf_expected *mf_read_expected(const char *path, size_t *count);
+void mf_expected_free(mf_expected *rows, size_t count);
+/* A parsed row equals an expected one: times to 1e-6 ms, the rest exactly, the match too when known. */
+int mf_row_equal(const mf_expected *want, const rli_memory_row *got);
+
 #endif
