@@ -53,6 +53,8 @@ static inline uint32_t rli_memory_intern(rli_memory *memory, const char *text, s
 {
 	return rli_strpool_intern(&memory->strings, text, length);
 }
+/* Room for wanted rows in every column, so a parser that can estimate its rows never copies them. */
+int rli_memory_reserve(rli_memory *memory, size_t wanted);
 int rli_memory_append(rli_memory *memory, const rli_memory_in *row);
 /* Appends every row of src (in order) to dst, re-interning each distinct string once. */
 int rli_memory_append_all(rli_memory *dst, const rli_memory *src);

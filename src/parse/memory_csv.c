@@ -61,6 +61,7 @@ typedef struct {
 	uint32_t *group_of_name; /* by table string id; GROUP_UNKNOWN until looked up */
 	size_t group_capacity;
 	uint32_t *stack_id, *top_id; /* by index stack id; RLI_STRPOOL_NONE until interned */
+	rli_memory_match_counts *counts;
 	int oom;
 } csv_ctx;
 
@@ -192,10 +193,14 @@ static void read_value(csv_ctx *c, int col, const unsigned char *text, size_t le
 	}
 	c->status[col] = VALUE_OK;
 	if (col == COL_NAME || col == COL_DEVICE) {
-		uint32_t id = rli_memory_intern(c->table, (const char *)text, length);
-		if (id == RLI_STRPOOL_NONE)
+		uint32_t *id = col == COL_NAME ? &c->name : &c->device;
+		const rli_strpool *strings = &c->table->strings;
+		/* Rows of one device, and runs of one operator: the row before's id, without hashing. */
+		if (*id != RLI_STRPOOL_NONE && rli_strpool_length(strings, *id) == length &&
+		    memcmp(rli_strpool_get(strings, *id), text, length) == 0)
+			return;
+		if ((*id = rli_memory_intern(c->table, (const char *)text, length)) == RLI_STRPOOL_NONE)
 			c->oom = c->stop = 1;
-		*(col == COL_NAME ? &c->name : &c->device) = id;
 		return;
 	}
 	/* Decimal numbers only: Python's float() also takes nan, inf and 1_000, which no profiler writes. */
@@ -324,8 +329,23 @@ static void finish_row(csv_ctx *c, uint64_t line, size_t fields)
 	row.allocated_mb = c->status[COL_ALLOCATED] == VALUE_OK ? c->value[COL_ALLOCATED] : 0;
 	row.reserved_mb = c->status[COL_RESERVED] == VALUE_OK ? c->value[COL_RESERVED] : 0;
 	row.active_mb = c->status[COL_ACTIVE] == VALUE_OK ? c->value[COL_ACTIVE] : 0;
-	if (match_row(c, &row, c->value[COL_ALLOC]) < 0 || rli_memory_append(c->table, &row) < 0)
+	if (match_row(c, &row, c->value[COL_ALLOC]) < 0 || rli_memory_append(c->table, &row) < 0) {
 		c->oom = c->stop = 1;
+		return;
+	}
+	if (row.size_kb > 0) {
+		rli_memory_match_counts *counts = c->counts;
+		counts->allocations++;
+		if (row.match == RLI_MEMORY_INSIDE) {
+			counts->matched_inside++;
+		} else if (row.match == RLI_MEMORY_AFTER_END) {
+			counts->matched_after_end++;
+			if (row.gap_ms > counts->max_gap_ms)
+				counts->max_gap_ms = row.gap_ms;
+		} else {
+			counts->unmatched++;
+		}
+	}
 }
 
 static void on_row_end(int terminator, void *ctx)
@@ -403,7 +423,8 @@ static void report(csv_ctx *c)
 			      (unsigned long long)c->free_without_time.line);
 }
 
-int rli_memory_read_csv(rli_memory *table, rli_unit *unit, const char *path, const rli_stack_index *index)
+int rli_memory_read_csv(rli_memory *table, rli_unit *unit, const char *path, const rli_stack_index *index,
+			rli_memory_match_counts *counts)
 {
 	csv_ctx c;
 	char *failure = NULL;
@@ -418,6 +439,9 @@ int rli_memory_read_csv(rli_memory *table, rli_unit *unit, const char *path, con
 	c.index = index;
 	c.line = 1;
 	c.bad_column = -1;
+	c.name = c.device = RLI_STRPOOL_NONE;
+	c.counts = counts;
+	memset(counts, 0, sizeof(*counts));
 	for (int col = 0; col < COL_COUNT; col++)
 		c.column_field[col] = SIZE_MAX;
 	c.role = rli_memory_intern(table, unit->role ? unit->role : "", unit->role ? strlen(unit->role) : 0);

@@ -62,6 +62,13 @@ static int exists(const char *path)
 	return stat(path, &st) == 0;
 }
 
+/* The size of a file, or -1 if there is none. */
+static long long file_size(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 ? (long long)st.st_size : -1;
+}
+
 /*
  * The file rules for one capture (every failure, not just the first), and its role. *keep is 0
  * when the rank or role filter leaves the folder out. failures receives the unit's messages.
@@ -208,10 +215,9 @@ static int check_info_file(rli_unit *unit, const char *path)
 	return RLI_OK;
 }
 
-static void log_matches(rli_unit *unit, const rli_memory *table)
+static void log_matches(rli_unit *unit, const rli_memory_match_counts *matches)
 {
-	rli_memory_match_counts counts;
-	rli_memory_count_matches(&counts, table);
+	rli_memory_match_counts counts = *matches;
 	if (counts.matched_after_end)
 		rli_notes_add(&unit->log, RLI_LOG_INFO,
 			      "Rank %lld Role %s: call stacks of %zu allocation(s): %zu from an op still running, "
@@ -230,6 +236,8 @@ void rli_memory_parse_unit(void *ctx, rli_unit *unit)
 {
 	rli_stack_index index;
 	rli_memory *table = NULL;
+	rli_memory_match_counts counts;
+	long long size;
 	char *csv = rli_path_join(unit->path, "operator_memory.csv");
 	char *trace = rli_path_join(unit->path, "trace_view.json");
 	(void)ctx;
@@ -241,10 +249,15 @@ void rli_memory_parse_unit(void *ctx, rli_unit *unit)
 	for (size_t i = 0; i < unit->info_count; i++)
 		if (check_info_file(unit, unit->info_files[i]) < 0)
 			goto oom;
-	if (exists(trace) && rli_stack_index_read(&index, unit, trace) < 0)
+	if ((size = file_size(trace)) >= 0 && rli_stack_index_read(&index, unit, trace, (size_t)size) < 0)
 		goto oom;
-	if (exists(csv)) {
-		if (rli_memory_new(&table) < 0 || rli_memory_read_csv(table, unit, csv, &index) < 0)
+	if ((size = file_size(csv)) >= 0) {
+		/*
+		 * Ascend writes about 200 bytes a row: room for every row up front spares the copies of
+		 * a growing table. Pages never written are never touched, so a guess too high costs nothing.
+		 */
+		if (rli_memory_new(&table) < 0 || rli_memory_reserve(table, (size_t)size / 100 + 16) < 0 ||
+		    rli_memory_read_csv(table, unit, csv, &index, &counts) < 0)
 			goto oom;
 	}
 	if (unit->failures.count || !table)
@@ -253,7 +266,7 @@ void rli_memory_parse_unit(void *ctx, rli_unit *unit)
 		goto oom;
 	rli_notes_add(&unit->log, RLI_LOG_INFO, "Rank %lld Role %s: parsed %zu memory events",
 		      (long long)unit->rank, unit->role, table->count);
-	log_matches(unit, table);
+	log_matches(unit, &counts);
 	unit->memory = table;
 	table = NULL;
 	goto done;

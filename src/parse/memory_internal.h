@@ -12,7 +12,6 @@ typedef struct {
 	double ts, dur;  /* µs, as the trace gives them (dur 0 when absent) */
 	uint32_t name;   /* id in the index's names */
 	uint32_t stack;  /* id in the index's stacks */
-	uint32_t order;  /* position in the file, the tie-break of equal ts */
 } rli_stack_op;
 
 typedef struct {
@@ -28,10 +27,10 @@ void rli_stack_index_init(rli_stack_index *index);
 void rli_stack_index_dispose(rli_stack_index *index);
 
 /*
- * Streams the trace at path into the index. A file that cannot serve goes into
- * unit->failures with the reference's wording; warnings into unit->log. RLI_OK or RLI_ERROR.
+ * Streams the trace at path (of about size bytes) into the index. A file that cannot serve goes
+ * into unit->failures with the reference's wording; warnings into unit->log. RLI_OK or RLI_ERROR.
  */
-int rli_stack_index_read(rli_stack_index *index, rli_unit *unit, const char *path);
+int rli_stack_index_read(rli_stack_index *index, rli_unit *unit, const char *path, size_t size);
 
 /* The group of ops with exactly this name, or RLI_STRPOOL_NONE. */
 static inline uint32_t rli_stack_index_group(const rli_stack_index *index, const char *name, size_t length)
@@ -48,11 +47,12 @@ const rli_stack_op *rli_stack_index_match(const rli_stack_index *index, uint32_t
 /* ---- operator_memory.csv (memory.md §2) ---------------------------------- */
 
 /*
- * Streams the CSV at path into table, one row per data row, each matched against index.
- * Rows get the unit's role and rank. Failures go into unit->failures, skipped rows are
- * warned about in unit->log. RLI_OK or RLI_ERROR.
+ * Streams the CSV at path into table, one row per data row, each matched against index, and
+ * counts how the allocations matched into *counts. Rows get the unit's role and rank. Failures
+ * go into unit->failures, skipped rows are warned about in unit->log. RLI_OK or RLI_ERROR.
  */
-int rli_memory_read_csv(rli_memory *table, rli_unit *unit, const char *path, const rli_stack_index *index);
+int rli_memory_read_csv(rli_memory *table, rli_unit *unit, const char *path, const rli_stack_index *index,
+			rli_memory_match_counts *counts);
 
 /* ---- discovery and validation of the capture folders (memory.md §1, §5.2) -- */
 

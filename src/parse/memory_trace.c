@@ -1,6 +1,7 @@
 /* memory_trace.c: the call-stack index of a trace_view.json: cpu_op events with a "Call stack", streamed with yajl. */
 #include "memory_internal.h"
 #include "json_stream.h"
+#include "common/sort.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -17,12 +18,6 @@ typedef struct {
 	char text[TRACE_NUMBER_MAX];
 } trace_number;
 
-/* A growable copy of the last string seen for a key. */
-typedef struct {
-	char *text;
-	size_t length, capacity;
-} text_buffer;
-
 typedef struct {
 	rli_json json;
 	rli_stack_index *index;
@@ -31,29 +26,10 @@ typedef struct {
 	/* the event being read (depth 2 keys, depth 3 inside args) */
 	int key;
 	int name_ok, cat_cpu_op, args_object, stack_key, has_stack;
+	uint32_t name, stack; /* interned as they come: no copy of a stack that is already known */
 	trace_number ts, dur;
-	text_buffer name, stack;
 	int oom;
 } trace_ctx;
-
-static int buffer_set(text_buffer *buffer, const unsigned char *text, size_t length)
-{
-	if (length + 1 > buffer->capacity) {
-		size_t grown = buffer->capacity ? buffer->capacity : 256;
-		char *p;
-		while (grown < length + 1)
-			grown *= 2;
-		p = realloc(buffer->text, grown);
-		if (!p)
-			return -1;
-		buffer->text = p;
-		buffer->capacity = grown;
-	}
-	memcpy(buffer->text, text, length);
-	buffer->text[length] = '\0';
-	buffer->length = length;
-	return 0;
-}
 
 static void number_set(trace_number *number, const char *text, size_t length)
 {
@@ -93,10 +69,7 @@ static int add_op(trace_ctx *t)
 		dur = 0;
 	if (index->count == index->capacity) {
 		size_t grown = index->capacity ? index->capacity * 2 : 1024;
-		rli_stack_op *p;
-		if (index->count >= UINT32_MAX)
-			return oom(t);
-		p = realloc(index->ops, grown * sizeof(*p));
+		rli_stack_op *p = realloc(index->ops, grown * sizeof(*p));
 		if (!p)
 			return oom(t);
 		index->ops = p;
@@ -105,11 +78,8 @@ static int add_op(trace_ctx *t)
 	op = &index->ops[index->count];
 	op->ts = ts;
 	op->dur = dur;
-	op->order = (uint32_t)index->count;
-	op->name = rli_strpool_intern(&index->names, t->name.text, t->name.length);
-	op->stack = rli_strpool_intern(&index->stacks, t->stack.text, t->stack.length);
-	if (op->name == RLI_STRPOOL_NONE || op->stack == RLI_STRPOOL_NONE)
-		return oom(t);
+	op->name = t->name;
+	op->stack = t->stack;
 	index->count++;
 	return 1;
 }
@@ -131,7 +101,8 @@ static int trace_scalar(trace_ctx *t, const char *text, size_t length, int kind)
 		case KEY_NAME:
 			/* A name that is no string can never equal a CSV name. */
 			t->name_ok = kind == 's';
-			if (t->name_ok && buffer_set(&t->name, (const unsigned char *)text, length) < 0)
+			if (t->name_ok &&
+			    (t->name = rli_strpool_intern(&t->index->names, text, length)) == RLI_STRPOOL_NONE)
 				return oom(t);
 			break;
 		case KEY_TS:
@@ -157,7 +128,8 @@ static int trace_scalar(trace_ctx *t, const char *text, size_t length, int kind)
 	if (depth == 3 && t->key == KEY_ARGS && t->args_object && t->stack_key) {
 		/* A stack that is no string has no first frame: the event is left out. */
 		t->has_stack = kind == 's';
-		if (t->has_stack && buffer_set(&t->stack, (const unsigned char *)text, length) < 0)
+		if (t->has_stack &&
+		    (t->stack = rli_strpool_intern(&t->index->stacks, text, length)) == RLI_STRPOOL_NONE)
 			return oom(t);
 	}
 	return 1;
@@ -262,55 +234,80 @@ void rli_stack_index_dispose(rli_stack_index *index)
 	memset(index, 0, sizeof(*index));
 }
 
-static int compare_ops(const void *a, const void *b)
+/* Orders one group by ts, stably (equal ts keep file order); scratch holds room for the largest group. */
+static void sort_group(rli_stack_op *ops, size_t count, size_t *order, size_t *tmp, double *ts, rli_stack_op *copy)
 {
-	const rli_stack_op *x = a, *y = b;
-	if (x->ts != y->ts)
-		return x->ts < y->ts ? -1 : 1;
-	return x->order < y->order ? -1 : x->order > y->order;
+	size_t *sorted;
+	for (size_t i = 0; i < count; i++) {
+		order[i] = i;
+		ts[i] = ops[i].ts;
+	}
+	/* One thread's ops come in time order; the file lists thread after thread: runs to merge. */
+	sorted = rli_stable_order(order, tmp, ts, count);
+	for (size_t i = 0; i < count; i++)
+		copy[i] = ops[sorted[i]];
+	memcpy(ops, copy, count * sizeof(*ops));
 }
 
 /* Groups the ops by name (a stable counting sort), then orders each group by ts, stably. */
 static int build_groups(rli_stack_index *index)
 {
-	size_t groups = index->names.count, n = index->count;
-	size_t *next = calloc(groups + 1, sizeof(*next));
-	rli_stack_op *sorted = malloc((n ? n : 1) * sizeof(*sorted));
-	if (!next || !sorted) {
-		free(next);
-		free(sorted);
-		return rli_error_oom();
+	size_t groups = index->names.count, n = index->count, largest = 0;
+	size_t *next = calloc(groups + 1, sizeof(*next)), *order = NULL, *tmp = NULL;
+	rli_stack_op *sorted = malloc((n ? n : 1) * sizeof(*sorted)), *copy = NULL;
+	double *ts = NULL;
+	int error = RLI_OK;
+
+	index->group_begin = malloc((groups + 1) * sizeof(*index->group_begin));
+	if (!next || !sorted || !index->group_begin) {
+		error = rli_error_oom();
+		goto done;
 	}
 	for (size_t i = 0; i < n; i++)
 		next[index->ops[i].name + 1]++;
 	for (size_t g = 0; g < groups; g++)
 		next[g + 1] += next[g];
-	index->group_begin = malloc((groups + 1) * sizeof(*index->group_begin));
-	if (!index->group_begin) {
-		free(next);
-		free(sorted);
-		return rli_error_oom();
-	}
 	memcpy(index->group_begin, next, (groups + 1) * sizeof(*next));
 	for (size_t i = 0; i < n; i++)
 		sorted[next[index->ops[i].name]++] = index->ops[i];
-	free(next);
 	free(index->ops);
 	index->ops = sorted;
 	index->capacity = n ? n : 1;
+	sorted = NULL;
 	for (size_t g = 0; g < groups; g++) {
 		rli_stack_op *ops = index->ops + index->group_begin[g];
 		size_t count = index->group_begin[g + 1] - index->group_begin[g];
 		int in_order = 1;
 		for (size_t i = 1; i < count && in_order; i++)
 			in_order = ops[i - 1].ts <= ops[i].ts;
-		if (!in_order) /* one thread's ops come in time order; several interleave */
-			qsort(ops, count, sizeof(*ops), compare_ops);
+		if (in_order)
+			continue;
+		if (!order) {
+			for (size_t k = 0; k < groups; k++)
+				if (index->group_begin[k + 1] - index->group_begin[k] > largest)
+					largest = index->group_begin[k + 1] - index->group_begin[k];
+			order = malloc(largest * sizeof(*order));
+			tmp = malloc(largest * sizeof(*tmp));
+			ts = malloc(largest * sizeof(*ts));
+			copy = malloc(largest * sizeof(*copy));
+			if (!order || !tmp || !ts || !copy) {
+				error = rli_error_oom();
+				goto done;
+			}
+		}
+		sort_group(ops, count, order, tmp, ts, copy);
 	}
-	return RLI_OK;
+done:
+	free(next);
+	free(sorted);
+	free(order);
+	free(tmp);
+	free(ts);
+	free(copy);
+	return error;
 }
 
-int rli_stack_index_read(rli_stack_index *index, rli_unit *unit, const char *path)
+int rli_stack_index_read(rli_stack_index *index, rli_unit *unit, const char *path, size_t size)
 {
 	trace_ctx t;
 	char *failure = NULL;
@@ -319,6 +316,12 @@ int rli_stack_index_read(rli_stack_index *index, rli_unit *unit, const char *pat
 
 	memset(&t, 0, sizeof(t));
 	t.index = index;
+	/* A cpu_op with its stack takes several hundred bytes: room for them all, untouched pages cost nothing. */
+	if (!index->ops && size / 256 > 1024) {
+		if (!(index->ops = malloc(size / 256 * sizeof(*index->ops))))
+			return rli_error_oom();
+		index->capacity = size / 256;
+	}
 	if (rli_json_open(&t.json, &trace_callbacks, &t, 1) < 0)
 		return RLI_ERROR;
 	result = rli_json_read_file(&t.json, path, &failure);
@@ -347,8 +350,6 @@ int rli_stack_index_read(rli_stack_index *index, rli_unit *unit, const char *pat
 	}
 done:
 	free(failure);
-	free(t.name.text);
-	free(t.stack.text);
 	rli_json_close(&t.json);
 	return error;
 }
