@@ -61,6 +61,7 @@ typedef struct {
 	uint32_t *group_of_name; /* by table string id; GROUP_UNKNOWN until looked up */
 	size_t group_capacity;
 	uint32_t *stack_id, *top_id; /* by index stack id; RLI_STRPOOL_NONE until interned */
+	size_t *hints;               /* by group: where its last match was found */
 	rli_memory_match_counts *counts;
 	int oom;
 } csv_ctx;
@@ -258,7 +259,9 @@ static int match_row(csv_ctx *c, rli_memory_in *row, double alloc_us)
 					      rli_strpool_length(strings, row->name));
 		c->group_of_name[row->name] = group;
 	}
-	if (!(op = rli_stack_index_match(c->index, group, alloc_us)))
+	if (group >= c->index->names.count) /* no op of that name (RLI_STRPOOL_NONE too) */
+		return 0;
+	if (!(op = rli_stack_index_match(c->index, group, alloc_us, &c->hints[group])))
 		return 0;
 	if (c->stack_id[op->stack] == RLI_STRPOOL_NONE) {
 		const char *stack = rli_strpool_get(&c->index->stacks, op->stack);
@@ -447,9 +450,11 @@ int rli_memory_read_csv(rli_memory *table, rli_unit *unit, const char *path, con
 	c.role = rli_memory_intern(table, unit->role ? unit->role : "", unit->role ? strlen(unit->role) : 0);
 	c.stack_id = malloc((stacks ? stacks : 1) * sizeof(*c.stack_id));
 	c.top_id = malloc((stacks ? stacks : 1) * sizeof(*c.top_id));
-	if (c.role == RLI_STRPOOL_NONE || !c.stack_id || !c.top_id) {
+	c.hints = calloc(index->names.count ? index->names.count : 1, sizeof(*c.hints));
+	if (c.role == RLI_STRPOOL_NONE || !c.stack_id || !c.top_id || !c.hints) {
 		free(c.stack_id);
 		free(c.top_id);
+		free(c.hints);
 		return rli_error_oom();
 	}
 	for (size_t i = 0; i < stacks; i++)
@@ -487,5 +492,6 @@ done:
 	free(c.group_of_name);
 	free(c.stack_id);
 	free(c.top_id);
+	free(c.hints);
 	return error;
 }

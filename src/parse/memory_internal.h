@@ -41,8 +41,9 @@ static inline uint32_t rli_stack_index_group(const rli_stack_index *index, const
 /*
  * The op of a group that a row at time us matches: the latest ts <= us, the last in file order
  * among equal ts (Python's bisect_right - 1). NULL when every op of the group starts later.
+ * *hint (0 at first) carries where the group's last search ended, where the next one starts.
  */
-const rli_stack_op *rli_stack_index_match(const rli_stack_index *index, uint32_t group, double us);
+const rli_stack_op *rli_stack_index_match(const rli_stack_index *index, uint32_t group, double us, size_t *hint);
 
 /* ---- operator_memory.csv (memory.md §2) ---------------------------------- */
 

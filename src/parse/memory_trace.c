@@ -8,6 +8,8 @@
 
 /* Longest ts or dur text kept; longer values are not numbers a profiler writes. */
 #define TRACE_NUMBER_MAX 64
+/* Longest op name kept; a longer one is interned right away. */
+#define TRACE_NAME_MAX 256
 
 enum { KEY_OTHER = 0, KEY_NAME, KEY_TS, KEY_DUR, KEY_CAT, KEY_ARGS };
 enum { NUMBER_ABSENT = 0, NUMBER_TEXT, NUMBER_BAD };
@@ -26,7 +28,10 @@ typedef struct {
 	/* the event being read (depth 2 keys, depth 3 inside args) */
 	int key;
 	int name_ok, cat_cpu_op, args_object, stack_key, has_stack;
-	uint32_t name, stack; /* interned as they come: no copy of a stack that is already known */
+	uint32_t stack;                 /* interned as it comes: no copy of a stack already known */
+	char name[TRACE_NAME_MAX];      /* copied: most events are no cpu_op, and a copy is cheaper than a hash */
+	size_t name_length;             /* SIZE_MAX: too long to copy, long_name holds its id */
+	uint32_t long_name;
 	trace_number ts, dur;
 	int oom;
 } trace_ctx;
@@ -78,7 +83,10 @@ static int add_op(trace_ctx *t)
 	op = &index->ops[index->count];
 	op->ts = ts;
 	op->dur = dur;
-	op->name = t->name;
+	op->name = t->name_length == SIZE_MAX ? t->long_name
+						 : rli_strpool_intern(&index->names, t->name, t->name_length);
+	if (op->name == RLI_STRPOOL_NONE)
+		return oom(t);
 	op->stack = t->stack;
 	index->count++;
 	return 1;
@@ -101,9 +109,14 @@ static int trace_scalar(trace_ctx *t, const char *text, size_t length, int kind)
 		case KEY_NAME:
 			/* A name that is no string can never equal a CSV name. */
 			t->name_ok = kind == 's';
-			if (t->name_ok &&
-			    (t->name = rli_strpool_intern(&t->index->names, text, length)) == RLI_STRPOOL_NONE)
-				return oom(t);
+			if (t->name_ok && length <= TRACE_NAME_MAX) {
+				memcpy(t->name, text, length);
+				t->name_length = length;
+			} else if (t->name_ok) {
+				t->name_length = SIZE_MAX;
+				if ((t->long_name = rli_strpool_intern(&t->index->names, text, length)) == RLI_STRPOOL_NONE)
+					return oom(t);
+			}
 			break;
 		case KEY_TS:
 		case KEY_DUR: {
@@ -354,16 +367,34 @@ done:
 	return error;
 }
 
-const rli_stack_op *rli_stack_index_match(const rli_stack_index *index, uint32_t group, double us)
+const rli_stack_op *rli_stack_index_match(const rli_stack_index *index, uint32_t group, double us, size_t *hint)
 {
 	const rli_stack_op *ops;
-	size_t lo, hi;
+	size_t n, lo, hi, step = 1, from;
 	if (group == RLI_STRPOOL_NONE || !index->group_begin || group >= index->names.count)
 		return NULL;
 	ops = index->ops + index->group_begin[group];
-	lo = 0;
-	hi = index->group_begin[group + 1] - index->group_begin[group];
-	/* The first op that starts after us; the one before it is the match. */
+	n = index->group_begin[group + 1] - index->group_begin[group];
+	from = *hint < n ? *hint : n;
+	/*
+	 * The answer is the first op that starts after us (the match is the one before it). Rows come
+	 * in time order, so it is at or just after the last answer: gallop from there, then bisect.
+	 */
+	if (from < n && !(us < ops[from].ts)) {
+		lo = from + 1;
+		while (lo + step - 1 < n && !(us < ops[lo + step - 1].ts)) {
+			lo += step;
+			step *= 2;
+		}
+		hi = lo + step - 1 < n ? lo + step - 1 : n;
+	} else {
+		hi = from;
+		while (hi >= step && us < ops[hi - step].ts) {
+			hi -= step;
+			step *= 2;
+		}
+		lo = hi >= step ? hi - step + 1 : 0;
+	}
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 		if (us < ops[mid].ts)
@@ -371,5 +402,6 @@ const rli_stack_op *rli_stack_index_match(const rli_stack_index *index, uint32_t
 		else
 			lo = mid + 1;
 	}
+	*hint = lo;
 	return lo ? &ops[lo - 1] : NULL;
 }

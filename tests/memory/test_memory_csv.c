@@ -91,6 +91,31 @@ static void test_row_order(const char *root)
 		CHECK(mf_get(memory, i).size_kb == sizes[i]);
 	rli_memory_free(memory);
 	free(csv);
+	/* Far out of order (newest first, in pairs that tie): beyond moving rows back, the full stable sort. */
+	{
+		enum { ROWS = 2000 };
+		static mf_row many[ROWS];
+		static char times[ROWS][16], sizes_text[ROWS][16];
+		for (int r = 0; r < ROWS; r++) {
+			snprintf(times[r], sizeof(times[r]), "%d", 100000 - 10 * (r / 2));
+			snprintf(sizes_text[r], sizeof(sizes_text[r]), "%d", r + 1);
+			many[r] = (mf_row){"a", sizes_text[r], times[r], "1"};
+		}
+		csv = mf_csv(many, ROWS);
+		memory = parse_one(root, csv, "[{}]", NULL);
+		CHECK_INT(rli_memory_count(memory), ROWS);
+		for (size_t i = 0; i < rli_memory_count(memory); i++) {
+			/* pair k from the end comes first, and inside a pair the file's order holds */
+			size_t pair = ROWS / 2 - 1 - i / 2, want = 2 * pair + i % 2 + 1;
+			if (mf_get(memory, i).size_kb != (double)want) {
+				fprintf(stderr, "reversed rows: row %zu is %g, want %zu\n", i, mf_get(memory, i).size_kb, want);
+				rli_test_failures++;
+				break;
+			}
+		}
+		rli_memory_free(memory);
+		free(csv);
+	}
 }
 
 /* Files of many 64 KiB chunks: rows and stacks cut at chunk edges, thousands of ops. */

@@ -102,6 +102,51 @@ static void test_repeated_name(const char *root)
 	rli_memory_free(memory);
 }
 
+/* Rows in random time order against ops with ties: each row's match is the naive scan's answer. */
+static void test_random_order(const char *root)
+{
+	enum { OPS = 300, ROWS = 3000 };
+	static mf_op ops[OPS];
+	static mf_row rows[ROWS];
+	static char op_ts[OPS][24], stacks[OPS][24], times[ROWS][24], sizes[ROWS][16];
+	static int alloc[ROWS];
+	uint32_t state = 99;
+	rli_memory *memory;
+	for (int i = 0; i < OPS; i++) {
+		/* every fifth op shares its start with the one before: a tie, the later in the file wins */
+		snprintf(op_ts[i], sizeof(op_ts[i]), "%d", 10 * (i - (i % 5 == 4)));
+		snprintf(stacks[i], sizeof(stacks[i]), "call %d", i);
+		ops[i] = (mf_op){"aten::x", op_ts[i], "4", stacks[i], NULL};
+	}
+	for (int r = 0; r < ROWS; r++) {
+		state = state * 1103515245u + 12345u;
+		alloc[r] = (int)((state >> 8) % (10 * OPS + 20)) - 10;
+		snprintf(times[r], sizeof(times[r]), "%d", alloc[r]);
+		snprintf(sizes[r], sizeof(sizes[r]), "%d", r + 1);
+		rows[r] = (mf_row){"aten::x", sizes[r], times[r], "1"};
+	}
+	memory = parse_capture(root, rows, ROWS, ops, OPS);
+	if (!memory)
+		return;
+	CHECK_INT(rli_memory_count(memory), ROWS);
+	for (size_t i = 0; i < rli_memory_count(memory); i++) {
+		rli_memory_row row = mf_get(memory, i);
+		int r = (int)row.size_kb - 1, best = -1;
+		for (int k = 0; k < OPS; k++) /* the latest start not after the row; the last one on ties */
+			if (10 * (k - (k % 5 == 4)) <= alloc[r] &&
+			    (best < 0 || 10 * (k - (k % 5 == 4)) >= 10 * (best - (best % 5 == 4))))
+				best = k;
+		if (best < 0) {
+			EXPECT_ROW(memory, i, "", RLI_MEMORY_UNMATCHED, 0);
+		} else {
+			int start = 10 * (best - (best % 5 == 4));
+			EXPECT_ROW(memory, i, stacks[best], alloc[r] <= start + 4 ? RLI_MEMORY_INSIDE : RLI_MEMORY_AFTER_END,
+				   alloc[r] <= start + 4 ? 0 : (alloc[r] - start - 4) / 1000.0);
+		}
+	}
+	rli_memory_free(memory);
+}
+
 /* Only cpu_op events with a "Call stack" count; the first frame is the text before ";\r\n". */
 static void test_what_is_indexed(const char *root)
 {
@@ -163,6 +208,7 @@ int main(void)
 	char *root = fx_tempdir();
 	test_worked_example(root);
 	test_repeated_name(root);
+	test_random_order(root);
 	test_what_is_indexed(root);
 	test_no_ts_warning(root);
 	fx_remove(root);
