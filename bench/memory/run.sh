@@ -19,7 +19,7 @@ while [ $# -gt 0 ]; do
 	--scratch) scratch=$2; shift 2 ;;
 	--rows) rows=$2; shift 2 ;;
 	--repeat) repeat=$2; shift 2 ;;
-	-h|--help) sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "run.sh: unknown argument $1" >&2; exit 2 ;;
 	esac
 done

@@ -1,8 +1,6 @@
 /* memory_parse.c: rli_memory_parse: discover the captures, validate, parse them on threads, merge in start order. */
 #include "memory_internal.h"
 
-#include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -17,32 +15,12 @@ static void log_line(const rli_memory_parse_options *options, rli_log_level leve
 
 static void log_line(const rli_memory_parse_options *options, rli_log_level level, const char *fmt, ...)
 {
-	char line[2048];
 	va_list ap;
-	if (!options->log)
-		return;
 	va_start(ap, fmt);
-	vsnprintf(line, sizeof(line), fmt, ap);
+	rli_log_vline(options->log, options->log_ctx, level, fmt, ap);
 	va_end(ap);
-	options->log(options->log_ctx, level, line);
 }
 
-static void log_notes(const rli_memory_parse_options *options, const rli_notes *notes)
-{
-	for (size_t i = 0; options->log && i < notes->count; i++)
-		options->log(options->log_ctx, notes->items[i].level, notes->items[i].text);
-}
-
-/* "Data validation failed" and one "\n  - <message>" per failure: the tree's, then each unit's. */
-static void report_failures(const rli_discovery *discovery)
-{
-	rli_error_set(RLI_EINVALID, "Data validation failed");
-	for (size_t i = 0; i < discovery->structural.count; i++)
-		rli_error_append("\n  - %s", discovery->structural.items[i].text);
-	for (size_t u = 0; u < discovery->count; u++)
-		for (size_t i = 0; i < discovery->units[u].failures.count; i++)
-			rli_error_append("\n  - %s", discovery->units[u].failures.items[i].text);
-}
 
 static int any_allocation(const rli_memory *memory)
 {
@@ -65,7 +43,7 @@ static int merge_units(rli_memory **out, rli_discovery *discovery, const rli_mem
 			error = rli_error_oom();
 			goto done;
 		}
-		log_notes(options, &unit->log);
+		rli_log_notes(options->log, options->log_ctx, &unit->log);
 		if (unit->failures.count) {
 			(*failed_units)++;
 			continue;
@@ -122,13 +100,10 @@ int rli_memory_parse(rli_memory **out, const char *input_path, const rli_memory_
 		error = rli_error_set(RLI_EUSAGE, "no input path given");
 		goto done;
 	}
-	root = rli_strdup(input_path);
-	if (!root) {
+	if (!(root = rli_path_trimmed(input_path))) {
 		error = rli_error_oom();
 		goto done;
 	}
-	for (size_t length = strlen(root); length > 1 && root[length - 1] == '/';)
-		root[--length] = '\0';
 	if (stat(root, &st) != 0 || !S_ISDIR(st.st_mode)) {
 		rli_notes_add(&discovery.structural, RLI_LOG_ERROR,
 			      "Source path is not a directory or does not exist: %s", input_path);
@@ -138,13 +113,13 @@ int rli_memory_parse(rli_memory **out, const char *input_path, const rli_memory_
 	} else if ((error = rli_memory_discover(&discovery, root, &ranks, &roles)) < 0) {
 		goto done;
 	}
-	log_notes(options, &discovery.log);
+	rli_log_notes(options->log, options->log_ctx, &discovery.log);
 	if (discovery.structural.oom || discovery.log.oom) {
 		error = rli_error_oom();
 		goto done;
 	}
 	if (discovery.structural.count) {
-		report_failures(&discovery);
+		rli_discovery_report(&discovery);
 		error = RLI_EINVALID;
 		goto done;
 	}
@@ -162,7 +137,7 @@ int rli_memory_parse(rli_memory **out, const char *input_path, const rli_memory_
 	if (merged->count == 0 || !any_allocation(merged)) {
 		if (merged->count == 0 && failed_units == 0)
 			log_line(options, RLI_LOG_WARN, "No valid data collected from any rank");
-		report_failures(&discovery);
+		rli_discovery_report(&discovery);
 		if (merged->count == 0 && discovery.count == 0)
 			rli_error_append("\n  - No memory events: no capture folder under %s is in the rank list "
 					 "'%s' and the role list '%s'",
@@ -180,7 +155,7 @@ int rli_memory_parse(rli_memory **out, const char *input_path, const rli_memory_
 		goto done;
 	}
 	if (failed_units) {
-		report_failures(&discovery);
+		rli_discovery_report(&discovery);
 		for (size_t u = 0; u < discovery.count; u++)
 			for (size_t i = 0; i < discovery.units[u].failures.count; i++)
 				log_line(options, RLI_LOG_ERROR, "%s", discovery.units[u].failures.items[i].text);

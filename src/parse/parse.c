@@ -58,20 +58,15 @@ static void log_line(const rli_parse_options *options, rli_log_level level, cons
 
 static void log_line(const rli_parse_options *options, rli_log_level level, const char *fmt, ...)
 {
-	char line[2048];
 	va_list ap;
-	if (!options->log)
-		return;
 	va_start(ap, fmt);
-	vsnprintf(line, sizeof(line), fmt, ap);
+	rli_log_vline(options->log, options->log_ctx, level, fmt, ap);
 	va_end(ap);
-	options->log(options->log_ctx, level, line);
 }
 
 static void log_notes(const rli_parse_options *options, const rli_notes *notes)
 {
-	for (size_t i = 0; options->log && i < notes->count; i++)
-		options->log(options->log_ctx, notes->items[i].level, notes->items[i].text);
+	rli_log_notes(options->log, options->log_ctx, notes);
 }
 
 /* ---- detection ------------------------------------------------------------ */
@@ -166,27 +161,8 @@ static int keep_ranks(rli_events *events, const rli_rank_filter *ranks)
 /* "Data validation failed" and one "\n  - <message>" per failure, in rule then unit order. */
 static void report_failures(const rli_discovery *discovery, int no_rows)
 {
-	int any = 0;
-	rli_error_set(RLI_EINVALID, "Data validation failed");
-	for (size_t i = 0; i < discovery->structural.count; i++, any = 1)
-		rli_error_append("\n  - %s", discovery->structural.items[i].text);
-	for (size_t u = 0; u < discovery->count; u++)
-		for (size_t i = 0; i < discovery->units[u].failures.count; i++, any = 1)
-			rli_error_append("\n  - %s", discovery->units[u].failures.items[i].text);
-	if (!any && no_rows)
+	if (rli_discovery_report(discovery) == 0 && no_rows)
 		rli_error_append("\n  - Parsing result must be a DataFrame, got NoneType instead.");
-}
-
-static char *trimmed_root(const char *path)
-{
-	char *root = rli_strdup(path);
-	size_t length;
-	if (!root)
-		return NULL;
-	length = strlen(root);
-	while (length > 1 && root[length - 1] == '/')
-		root[--length] = '\0';
-	return root;
 }
 
 int rli_parse(rli_events **out, rli_profiler *detected, const char *input_path,
@@ -217,7 +193,7 @@ int rli_parse(rli_events **out, rli_profiler *detected, const char *input_path,
 		error = rli_error_set(RLI_EUSAGE, "unknown profiler type %d", (int)profiler);
 		goto done;
 	}
-	root = trimmed_root(input_path);
+	root = rli_path_trimmed(input_path);
 	if (!root) {
 		error = rli_error_oom();
 		goto done;

@@ -7,6 +7,7 @@
 #include "common/strutil.h"
 #include "events/events.h"
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -29,6 +30,11 @@ typedef struct {
 void rli_notes_init(rli_notes *notes);
 void rli_notes_dispose(rli_notes *notes);
 void rli_notes_add(rli_notes *notes, rli_log_level level, const char *fmt, ...) RLI_PRINTF(3, 4);
+
+/* Logging through an rli_log_fn (NULL: nothing): one formatted line, or every note in order. */
+void rli_log_line(rli_log_fn log, void *ctx, rli_log_level level, const char *fmt, ...) RLI_PRINTF(4, 5);
+void rli_log_vline(rli_log_fn log, void *ctx, rli_log_level level, const char *fmt, va_list ap);
+void rli_log_notes(rli_log_fn log, void *ctx, const rli_notes *notes);
 
 /* ---- rank filter ------------------------------------------------------- */
 
@@ -87,6 +93,11 @@ void rli_discovery_dispose(rli_discovery *discovery);
 int rli_discovery_group(rli_discovery *discovery);
 /* A zeroed unit at the end of the list, or NULL when out of memory. */
 rli_unit *rli_discovery_add(rli_discovery *discovery);
+/*
+ * Sets the last error to "Data validation failed" and one "\n  - <message>" per failure: the
+ * structural ones, then each unit's in unit order. Returns how many there were.
+ */
+size_t rli_discovery_report(const rli_discovery *discovery);
 
 /* Discovery per format: RLI_OK (structural failures are collected, not returned) or RLI_ERROR. */
 int rli_mstx_discover(rli_discovery *discovery, const char *root, const rli_rank_filter *ranks);
@@ -110,6 +121,8 @@ void rli_nvtx_parse_unit(rli_unit *unit);
 
 /* ---- helpers ---------------------------------------------------------- */
 
+/* path without its trailing slashes ("/" stays), newly allocated. */
+char *rli_path_trimmed(const char *path);
 /* The last component of path (no trailing slash), newly allocated. */
 char *rli_path_base(const char *path);
 /* The name a folder goes by: its last component, or its real name for ".", ".." or "/". */

@@ -2,7 +2,6 @@
 #include "parse_internal.h"
 
 #include <pthread.h>
-#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -36,12 +35,9 @@ static void *work(void *arg)
 		pthread_mutex_lock(&queue->lock);
 		done = ++queue->completed;
 		/* Progress in completion order, as the reference prints it; the lock keeps lines whole. */
-		if (queue->log && (total < 10 || done % (total / 10 > 2 ? total / 10 : 2) == 0)) {
-			char line[256];
-			snprintf(line, sizeof(line), "Completed rank %lld: %zu/%zu (%.1f%%)", (long long)unit->rank,
-				 done, total, 100.0 * (double)done / (double)total);
-			queue->log(queue->log_ctx, RLI_LOG_DEBUG, line);
-		}
+		if (total < 10 || done % (total / 10 > 2 ? total / 10 : 2) == 0)
+			rli_log_line(queue->log, queue->log_ctx, RLI_LOG_DEBUG, "Completed rank %lld: %zu/%zu (%.1f%%)",
+				     (long long)unit->rank, done, total, 100.0 * (double)done / (double)total);
 		pthread_mutex_unlock(&queue->lock);
 	}
 	return NULL;
