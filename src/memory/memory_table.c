@@ -94,24 +94,8 @@ int rli_memory_get(rli_memory_row *out, const rli_memory *memory, size_t i)
 void rli_memory_count_matches(rli_memory_match_counts *out, const rli_memory *memory)
 {
 	memset(out, 0, sizeof(*out));
-	for (size_t i = 0; i < rli_memory_count(memory); i++) {
-		if (!(memory->size_kb[i] > 0))
-			continue;
-		out->allocations++;
-		switch (rli_memory_match_of(memory, i)) {
-		case RLI_MEMORY_INSIDE:
-			out->matched_inside++;
-			break;
-		case RLI_MEMORY_AFTER_END:
-			out->matched_after_end++;
-			if (memory->gap_ms[i] > out->max_gap_ms)
-				out->max_gap_ms = memory->gap_ms[i];
-			break;
-		default:
-			out->unmatched++;
-			break;
-		}
-	}
+	for (size_t i = 0; i < rli_memory_count(memory); i++)
+		rli_memory_count_row(out, memory->size_kb[i], rli_memory_match_of(memory, i), memory->gap_ms[i]);
 }
 
 int rli_memory_reserve(rli_memory *memory, size_t wanted)

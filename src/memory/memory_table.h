@@ -61,6 +61,24 @@ int rli_memory_append_all(rli_memory *dst, const rli_memory *src);
 /* Stable sort by start_ms: ties keep their current order (memory.md §1.4). */
 int rli_memory_sort_by_start(rli_memory *memory);
 
+/* Counts one row into *counts (only allocations, size_kb > 0, count). */
+static inline void rli_memory_count_row(rli_memory_match_counts *counts, double size_kb, rli_memory_match match,
+					double gap_ms)
+{
+	if (!(size_kb > 0))
+		return;
+	counts->allocations++;
+	if (match == RLI_MEMORY_INSIDE) {
+		counts->matched_inside++;
+	} else if (match == RLI_MEMORY_AFTER_END) {
+		counts->matched_after_end++;
+		if (gap_ms > counts->max_gap_ms)
+			counts->max_gap_ms = gap_ms;
+	} else {
+		counts->unmatched++;
+	}
+}
+
 static inline rli_memory_match rli_memory_match_of(const rli_memory *memory, size_t i)
 {
 	return (rli_memory_match)((memory->flags[i] >> RLI_MEMORY_MATCH_SHIFT) & 3u);

@@ -336,19 +336,7 @@ static void finish_row(csv_ctx *c, uint64_t line, size_t fields)
 		c->oom = c->stop = 1;
 		return;
 	}
-	if (row.size_kb > 0) {
-		rli_memory_match_counts *counts = c->counts;
-		counts->allocations++;
-		if (row.match == RLI_MEMORY_INSIDE) {
-			counts->matched_inside++;
-		} else if (row.match == RLI_MEMORY_AFTER_END) {
-			counts->matched_after_end++;
-			if (row.gap_ms > counts->max_gap_ms)
-				counts->max_gap_ms = row.gap_ms;
-		} else {
-			counts->unmatched++;
-		}
-	}
+	rli_memory_count_row(c->counts, row.size_kb, row.match, row.gap_ms);
 }
 
 static void on_row_end(int terminator, void *ctx)
