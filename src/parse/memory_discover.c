@@ -2,6 +2,7 @@
 #include "memory_internal.h"
 #include "ascend_capture.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -56,12 +57,6 @@ static int role_kept(const rli_role_filter *filter, const char *role)
 
 /* ---- discovery --------------------------------------------------------------- */
 
-static int exists(const char *path)
-{
-	struct stat st;
-	return stat(path, &st) == 0;
-}
-
 /* The size of a file, or -1 if there is none. */
 static long long file_size(const char *path)
 {
@@ -107,9 +102,9 @@ static int inspect(rli_ascend_capture *capture, rli_discovery *discovery, const 
 		rli_notes_add(failures, RLI_LOG_ERROR, "profiler_info_*.json does not exist in: %s", capture->dir);
 	if (!metadata.exists)
 		rli_notes_add(failures, RLI_LOG_ERROR, "profiler_metadata.json does not exist in: %s", capture->dir);
-	if (!exists(csv))
+	if (file_size(csv) < 0)
 		rli_notes_add(failures, RLI_LOG_ERROR, "operator_memory.csv does not exist in: %s", output_dir);
-	if (!exists(trace))
+	if (file_size(trace) < 0)
 		rli_notes_add(failures, RLI_LOG_ERROR, "trace_view.json does not exist in: %s", output_dir);
 	if (capture->info_count > 0 && capture->rank < 0)
 		rli_notes_add(failures, RLI_LOG_ERROR, "direct:%s fail to get rankid or rankid invalid.", capture->dir);
@@ -215,21 +210,17 @@ static int check_info_file(rli_unit *unit, const char *path)
 	return RLI_OK;
 }
 
-static void log_matches(rli_unit *unit, const rli_memory_match_counts *matches)
+/* How the allocations found their call stacks: the reference attributes late ones silently. */
+static void log_matches(rli_unit *unit, const rli_memory_match_counts *counts)
 {
-	rli_memory_match_counts counts = *matches;
-	if (counts.matched_after_end)
-		rli_notes_add(&unit->log, RLI_LOG_INFO,
-			      "Rank %lld Role %s: call stacks of %zu allocation(s): %zu from an op still running, "
-			      "%zu from an op that had already ended (up to %.3f ms earlier), %zu with no op",
-			      (long long)unit->rank, unit->role, counts.allocations, counts.matched_inside,
-			      counts.matched_after_end, counts.max_gap_ms, counts.unmatched);
-	else
-		rli_notes_add(&unit->log, RLI_LOG_INFO,
-			      "Rank %lld Role %s: call stacks of %zu allocation(s): %zu from an op still running, "
-			      "%zu with no op",
-			      (long long)unit->rank, unit->role, counts.allocations, counts.matched_inside,
-			      counts.unmatched);
+	char ended[128] = "";
+	if (counts->matched_after_end)
+		snprintf(ended, sizeof(ended), "%zu from an op that had already ended (up to %.3f ms earlier), ",
+			 counts->matched_after_end, counts->max_gap_ms);
+	rli_notes_add(&unit->log, RLI_LOG_INFO,
+		      "Rank %lld Role %s: call stacks of %zu allocation(s): %zu from an op still running, %s%zu with no op",
+		      (long long)unit->rank, unit->role, counts->allocations, counts->matched_inside, ended,
+		      counts->unmatched);
 }
 
 void rli_memory_parse_unit(void *ctx, rli_unit *unit)
