@@ -63,6 +63,7 @@ typedef struct {
 	uint32_t *stack_id, *top_id; /* by index stack id; RLI_STRPOOL_NONE until interned */
 	size_t *hints;               /* by group: where its last match was found */
 	rli_memory_match_counts *counts;
+	int broken; /* the CSV itself is malformed: nothing after that point is worth reporting */
 	int oom;
 } csv_ctx;
 
@@ -377,6 +378,7 @@ static int feed(void *ctx, const unsigned char *data, size_t length)
 			rli_notes_add(&c->unit->failures, RLI_LOG_ERROR,
 				      "Failed to parse CSV file %s: a quote character out of place at line %llu",
 				      c->path, (unsigned long long)c->line);
+		c->broken = 1;
 		return 1;
 	}
 	return c->stop;
@@ -453,10 +455,15 @@ int rli_memory_read_csv(rli_memory *table, rli_unit *unit, const char *path, con
 		goto done;
 	}
 	result = rli_read_chunks(path, feed, &c, &failure);
-	if (result == RLI_READ_OK && csv_fini(&c.parser, on_field, on_row_end, &c) != 0)
-		rli_notes_add(&unit->failures, RLI_LOG_ERROR,
-			      "Failed to parse CSV file %s: a quoted field is not closed (it opens on line %llu)",
-			      path, (unsigned long long)c.line);
+	if (result == RLI_READ_OK && csv_fini(&c.parser, on_field, on_row_end, &c) != 0) {
+		if (csv_error(&c.parser) == CSV_EPARSE)
+			rli_notes_add(&unit->failures, RLI_LOG_ERROR,
+				      "Failed to parse CSV file %s: a quoted field is not closed (it opens on line %llu)",
+				      path, (unsigned long long)c.line);
+		else
+			c.oom = 1;
+		c.broken = 1;
+	}
 	csv_free(&c.parser);
 	if (result == RLI_READ_OOM || c.oom) {
 		error = rli_error_oom();
@@ -470,6 +477,8 @@ int rli_memory_read_csv(rli_memory *table, rli_unit *unit, const char *path, con
 		rli_notes_add(&unit->failures, RLI_LOG_ERROR, "%s", failure);
 		goto done;
 	}
+	if (c.broken)
+		goto done;
 	if (!c.header_done)
 		header_done(&c); /* only blank lines: no header, so every column is missing */
 	if (!c.stop)

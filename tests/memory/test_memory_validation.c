@@ -196,6 +196,13 @@ static void test_csv_rules(const char *root)
 	write_file(csv_path, fx_text("%saten::add,4,\"100\",,,,,1,2,3,,,,6,NPU:0\n\"aten::add,4,\"100\n\n", mf_header));
 	EXPECT(root, RLI_EINVALID,
 	       fx_text(FAILED "Failed to parse CSV file %s: a quote character out of place at line 3", csv_path));
+	/* In the first data row: that message only, not also "no data rows". */
+	write_file(csv_path, fx_text("%saten::a\"dd,4,\"100\",,,,,1,2,3,,,,6,NPU:0\n", mf_header));
+	EXPECT(root, RLI_EINVALID,
+	       fx_text(FAILED "Failed to parse CSV file %s: a quote character out of place at line 2", csv_path));
+	write_file(csv_path, fx_text("%s\"aten::add,4,100\n", mf_header));
+	EXPECT(root, RLI_EINVALID,
+	       fx_text(FAILED "Failed to parse CSV file %s: a quoted field is not closed (it opens on line 2)", csv_path));
 	write_file(csv_path, fx_text("%saten::add,4,\"100\",,,,,1,2,3,,,,6,NPU:0\n\"aten::add,4,100\n\n", mf_header));
 	EXPECT(root, RLI_EINVALID,
 	       fx_text(FAILED "Failed to parse CSV file %s: a quoted field is not closed (it opens on line 3)", csv_path));
