@@ -21,7 +21,6 @@ static void log_line(const rli_memory_parse_options *options, rli_log_level leve
 	va_end(ap);
 }
 
-
 static int any_allocation(const rli_memory *memory)
 {
 	for (size_t i = 0; i < memory->count; i++)
