@@ -6,24 +6,28 @@
 #include <string.h>
 
 static const char usage[] =
-	"Usage: rl-insight-synth --format mstx|torch|nvtx --ranks N --roles R --steps S\n"
+	"Usage: rl-insight-synth --format mstx|torch|nvtx|memory --ranks N --roles R --steps S\n"
 	"                        [--events-per-unit K | --target-bytes SIZE] [--seed X] --output DIR\n"
 	"       rl-insight-synth --demo [--seed X] --output DIR\n"
 	"\n"
 	"Writes a profile tree as the profilers lay it out (timeline.md sections 3-5) and\n"
-	"DIR/expected.csv, the rows rl-insight --export csv must produce from it.\n"
+	"DIR/expected.csv, the rows rl-insight --export csv must produce from it\n"
+	"(memory: DIR/expected_memory.jsonl, the memory parser's rows).\n"
 	"\n"
 	"  --format F            mstx: <role>/<host>_<pid>_<time>_ascend_pt/... trace_view.json\n"
 	"                        torch: <role>/prof_rank-<r>_<hhmmss>.json.gz (Kineto)\n"
 	"                        nvtx: worker_process_<pid>.<rid>.jsonl (nsys jsonlines)\n"
+	"                        memory: <role>/<host>_<pid>_<time>_ascend_pt/... operator_memory.csv\n"
+	"                        and trace_view.json with call stacks\n"
 	"  --ranks N             ranks per role (default 2)\n"
 	"  --roles R             VeRL roles: rollout, actor log-prob, actor update, ref, critic... (default 4)\n"
 	"  --steps S             training steps; one profile unit per role, rank and step (default 1)\n"
-	"  --events-per-unit K   trace events per unit (MSTX, torch) or NVTX ranges per capture\n"
+	"  --events-per-unit K   trace events per unit (MSTX, torch), NVTX ranges per capture,\n"
+	"                        or operator_memory.csv rows per capture (memory)\n"
 	"  --target-bytes SIZE   size units so the traces total about SIZE (suffixes K, M, G)\n"
 	"  --seed X              same seed, same bytes (default 1)\n"
 	"  --output DIR          created if missing\n"
-	"  --demo                8 ranks x 4 roles x 3 steps in all three formats: DIR/{mstx,torch,nvtx}\n";
+	"  --demo                8 ranks x 4 roles x 3 steps in every format: DIR/{mstx,torch,nvtx,memory}\n";
 
 static int parse_count(long long *out, const char *flag, const char *text, int allow_suffix)
 {
@@ -53,7 +57,8 @@ static int run_demo(synth_options options)
 		synth_format format;
 		const char *name;
 		long long events;
-	} formats[] = { { SYNTH_MSTX, "mstx", 80 }, { SYNTH_TORCH, "torch", 80 }, { SYNTH_NVTX, "nvtx", 6 } };
+	} formats[] = { { SYNTH_MSTX, "mstx", 80 }, { SYNTH_TORCH, "torch", 80 }, { SYNTH_NVTX, "nvtx", 6 },
+			{ SYNTH_MEMORY, "memory", 300 } };
 	const char *root = options.output_dir;
 	int error = SYNTH_OK;
 
@@ -105,8 +110,10 @@ int main(int argc, char **argv)
 				options.format = SYNTH_TORCH;
 			else if (strcmp(value, "nvtx") == 0)
 				options.format = SYNTH_NVTX;
+			else if (strcmp(value, "memory") == 0)
+				options.format = SYNTH_MEMORY;
 			else
-				error = synth_fail(SYNTH_EUSAGE, "--format: mstx, torch or nvtx, not %s", value);
+				error = synth_fail(SYNTH_EUSAGE, "--format: mstx, torch, nvtx or memory, not %s", value);
 		} else if (strcmp(flag, "--output") == 0) {
 			options.output_dir = value;
 		} else if (strcmp(flag, "--ranks") == 0 && (error = parse_count(&number, flag, value, 0)) >= 0) {

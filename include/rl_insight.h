@@ -130,6 +130,85 @@ typedef enum { RLI_EXPORT_CSV = 0, RLI_EXPORT_JSONL } rli_export_format;
 int rli_events_export(const rli_events *events, rli_export_format format,
 		      const char *path, rli_output_set *set);
 
+/* ---- memory ----------------------------------------------------------- */
+
+/*
+ * The memory table: one row per operator_memory.csv row of every Ascend capture
+ * (memory.md §2.3), in start order (ties keep capture, then file order). Opaque.
+ */
+typedef struct rli_memory rli_memory;
+
+/* How a row found its call stack: the cpu_op of the same name that started last, not after it. */
+typedef enum {
+	RLI_MEMORY_UNMATCHED = 0, /* no such op with a call stack in the capture's trace_view.json */
+	RLI_MEMORY_INSIDE,        /* the op was running: ts <= time <= ts + dur */
+	RLI_MEMORY_AFTER_END      /* the op had ended match_gap_ms before (the reference attributes it anyway) */
+} rli_memory_match;
+
+/* A row as read back; the strings live as long as the table. */
+typedef struct {
+	const char *name;
+	const char *role;
+	int64_t rank_id;
+	const char *call_stack;     /* "" when unmatched */
+	const char *call_stack_top; /* call_stack up to its first ";\r\n" (the first frame) */
+	double size_kb;             /* > 0 an allocation, < 0 a free */
+	double start_time_ms;       /* when the block was allocated (or freed) */
+	double duration_ms;         /* 0 when the block was never released in the capture */
+	double total_allocated_mb;  /* the device's totals at that moment, as the CSV gives them */
+	double total_reserved_mb;
+	double total_active_mb;
+	const char *device_type;    /* e.g. "NPU:0" */
+	int released;               /* 0: Duration(us) was empty, the block outlives the capture */
+	rli_memory_match match;
+	double match_gap_ms;        /* RLI_MEMORY_AFTER_END: from the op's end to start_time_ms; else 0 */
+} rli_memory_row;
+
+/* How the allocations (rows with size_kb > 0) found their call stacks. */
+typedef struct {
+	size_t allocations;
+	size_t matched_inside;
+	size_t matched_after_end;
+	size_t unmatched;
+	double max_gap_ms; /* the largest match_gap_ms among them, 0 if none */
+} rli_memory_match_counts;
+
+typedef struct {
+	const char *rank_list; /* NULL or "all", else "0,2,4-7" */
+	const char *role_list; /* NULL: every role; else the roles to keep, "actor_update,rollout" */
+	unsigned jobs;         /* parser threads; 0 = number of CPUs */
+	rli_log_fn log;        /* warnings and progress; NULL = silent */
+	void *log_ctx;
+} rli_memory_parse_options;
+
+void rli_memory_parse_options_init(rli_memory_parse_options *options);
+
+/*
+ * Finds every *ascend_pt capture under input_path and parses its
+ * ASCEND_PROFILER_OUTPUT/operator_memory.csv, each row with its call stack from the
+ * capture's trace_view.json. Captures parse in parallel.
+ *
+ * *out receives the table on RLI_OK and on RLI_EPARTIAL (some captures failed and were
+ * skipped; the message names each file and reason). RLI_EINVALID when the tree breaks the
+ * rules or nothing was parsed, RLI_EUSAGE for bad options; rli_error_last() then holds
+ * "Data validation failed" and one "\n  - <message>" per failure.
+ */
+int rli_memory_parse(rli_memory **out, const char *input_path, const rli_memory_parse_options *options);
+
+size_t rli_memory_count(const rli_memory *memory);
+/* Fills *out with row index; RLI_EUSAGE when index >= rli_memory_count. */
+int rli_memory_get(rli_memory_row *out, const rli_memory *memory, size_t index);
+void rli_memory_count_matches(rli_memory_match_counts *out, const rli_memory *memory);
+void rli_memory_free(rli_memory *memory);
+
+/*
+ * Writes the table with the reference's columns in its order (name, role, rank_id,
+ * call_stack, call_stack_top, size_kb, start_time_ms, duration_ms, total_allocated_mb,
+ * total_reserved_mb, total_active_mb, device_type), atomically; the command line names the
+ * file memory_events.csv or memory_events.jsonl.
+ */
+int rli_memory_export(const rli_memory *memory, rli_export_format format, const char *path);
+
 /* ---- layout ----------------------------------------------------------- */
 
 /* The timeline's layout model: everything a reader sees, placed. Opaque. */

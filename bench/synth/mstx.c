@@ -3,27 +3,12 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-
-/* 2026-03-12 03:24:48 UTC, the era of the reference's samples; Ascend ts are Unix-epoch µs. */
-#define MSTX_EPOCH_NS INT64_C(1773285888000000000)
-
-/* Roles with an odd index share one worker-group folder and name themselves in profiler_metadata.json. */
-#define SHARED_ROLE_DIR "colocated_workers"
 
 typedef struct {
 	char *dir;     /* <output>/<role dir> */
 	char *pt_name; /* <host>_<pid>_<time>_ascend_pt */
 	synth_unit unit;
 } mstx_unit;
-
-static uint64_t process_pid(const synth_plan *plan, int role, int rank)
-{
-	synth_rng rng;
-	synth_rng_init(&rng, plan->options->seed, 10, (uint64_t)role, (uint64_t)rank, 0);
-	/* Distinct per (rank, role) by construction: the pid is part of the ascend_pt folder name. */
-	return 1000 + ((uint64_t)rank * 64 + (uint64_t)role) * 61 + synth_rng_below(&rng, 61);
-}
 
 /* Ascend's Overlap Analysis pid is a large synthetic number (above 2^31), one per process. */
 static uint64_t overlap_pid(const synth_plan *plan, int role, int rank)
@@ -99,8 +84,8 @@ static const char *const device_ops[] = { "MatMulV3", "FlashAttentionScore", "Rm
 static int write_trace_view(synth_out *out, synth_rows *rows, const synth_plan *plan, const synth_unit *unit,
 			    long long events)
 {
-	const int64_t t0 = MSTX_EPOCH_NS + unit->start, length = unit->length;
-	uint64_t pid = process_pid(plan, unit->role, unit->rank);
+	const int64_t t0 = SYNTH_ASCEND_EPOCH_NS + unit->start, length = unit->length;
+	uint64_t pid = synth_ascend_pid(plan, unit->role, unit->rank);
 	uint64_t oa_pid = overlap_pid(plan, unit->role, unit->rank);
 	uint64_t cann_pid = pid + 1, device_pid = oa_pid - 2, hccl_pid = oa_pid - 1;
 	/* 0: metadata first; 1: Overlap Analysis metadata after its events; 2: Overlap Analysis block first. */
@@ -214,70 +199,6 @@ static int write_trace_view(synth_out *out, synth_rows *rows, const synth_plan *
 	return SYNTH_OK;
 }
 
-static int write_text_file(const char *path, const char *text)
-{
-	synth_out out;
-	int error;
-	if ((error = synth_out_open(&out, path, 0)) < 0)
-		return error;
-	synth_out_puts(&out, text);
-	return synth_out_close(&out);
-}
-
-static int write_profiler_info(const char *path, const synth_unit *unit)
-{
-	int64_t begin = MSTX_EPOCH_NS + unit->start - 3000000000LL;
-	int64_t end = MSTX_EPOCH_NS + unit->start + unit->length + 1500000000LL;
-	char rank[24];
-	char *text;
-	int error;
-
-	/* The file name gives the rank; the field inside is a string or a number depending on the version. */
-	snprintf(rank, sizeof(rank), unit->rank % 2 ? "%d" : "\"%d\"", unit->rank);
-	text = synth_path(
-		"{\n    \"config\": {\n        \"common_config\": {\n            \"activities\": [\n"
-		"                \"ProfilerActivity.CPU\",\n                \"ProfilerActivity.NPU\"\n            ],\n"
-		"            \"schedule\": {},\n            \"record_shapes\": false,\n"
-		"            \"profile_memory\": false,\n            \"with_stack\": false,\n"
-		"            \"with_flops\": false,\n            \"with_modules\": false\n        },\n"
-		"        \"experimental_config\": {\n            \"_profiler_level\": \"Level1\",\n"
-		"            \"_aic_metrics\": \"ACL_AICORE_PIPE_UTILIZATION\",\n            \"_l2_cache\": false,\n"
-		"            \"_msprof_tx\": true,\n            \"_data_simplification\": true,\n"
-		"            \"_export_type\": [\n                \"text\"\n            ]\n        }\n    },\n"
-		"    \"start_info\": {\n        \"syscnt_enable\": true,\n        \"freq\": 100,\n"
-		"        \"start_cnt\": %lld,\n        \"start_monotonic\": %lld\n    },\n"
-		"    \"end_info\": {\n        \"collectionTimeEnd\": %lld,\n        \"MonotonicTimeEnd\": %lld\n    },\n"
-		"    \"torch_npu_version\": \"2.7.1\",\n    \"cann_version\": \"8.3.RC1\",\n    \"rank_id\": %s\n}",
-		(long long)(begin / 10 - INT64_C(15000000000000)), (long long)(begin - INT64_C(1770000000000000000)),
-		(long long)end, (long long)(end - INT64_C(1770000000000000000)), rank);
-	if (!text)
-		return synth_fail(SYNTH_ERROR, "out of memory");
-	error = write_text_file(path, text);
-	free(text);
-	return error;
-}
-
-static int write_metadata(const char *path, const synth_plan *plan, const synth_unit *unit, int name_role)
-{
-	char role[160] = "";
-	char *text;
-	int error;
-	int world = plan->options->ranks;
-
-	if (name_role)
-		snprintf(role, sizeof(role), "\"role\": \"%s\", ", plan->roles[unit->role].dir_name);
-	text = synth_path("{%s\"ENV_VARIABLES\": {\"ASCEND_GLOBAL_LOG_LEVEL\": \"3\", \"HCCL_ALGO\": \"\", "
-			  "\"PYTORCH_NPU_ALLOC_CONF\": \"expandable_segments:True\", \"ASCEND_LAUNCH_BLOCKING\": \"\"}, "
-			  "\"parallel_group_info\": {\"group_name_0\": {\"group_name\": \"default_group\", "
-			  "\"group_rank\": %d, \"global_ranks\": [0, %d]}}}",
-			  role, unit->rank, world - 1);
-	if (!text)
-		return synth_fail(SYNTH_ERROR, "out of memory");
-	error = write_text_file(path, text);
-	free(text);
-	return error;
-}
-
 static int compare_units(const void *a, const void *b)
 {
 	const mstx_unit *x = a, *y = b;
@@ -296,21 +217,13 @@ int synth_write_mstx(synth_rows *rows, const synth_plan *plan)
 	if (!units)
 		return synth_fail(SYNTH_ERROR, "out of memory");
 	for (int role = 0; role < plan->role_count; role++) {
-		const char *dir = role % 2 ? SHARED_ROLE_DIR : plan->roles[role].dir_name;
+		const char *dir = synth_ascend_role_dir(plan, role);
 		for (int rank = 0; rank < options->ranks; rank++) {
 			for (int step = 0; step < options->steps; step++) {
 				mstx_unit *u = &units[made++];
-				time_t seconds;
-				struct tm when;
 				synth_plan_unit(&u->unit, plan, role, rank, step);
-				int64_t wall_ns = MSTX_EPOCH_NS + u->unit.start - 2000000000LL;
-				seconds = (time_t)(wall_ns / 1000000000LL);
-				gmtime_r(&seconds, &when);
 				u->dir = synth_path("%s/%s", options->output_dir, dir);
-				u->pt_name = synth_path("node%02d_%llu_%04d%02d%02d%02d%02d%02d%03d_ascend_pt", rank / 8,
-							(unsigned long long)process_pid(plan, role, rank),
-							when.tm_year + 1900, when.tm_mon + 1, when.tm_mday, when.tm_hour,
-							when.tm_min, when.tm_sec, (int)(wall_ns / 1000000 % 1000));
+				u->pt_name = synth_ascend_capture_name(plan, &u->unit);
 				if (!u->dir || !u->pt_name) {
 					error = synth_fail(SYNTH_ERROR, "out of memory");
 					goto done;
@@ -335,10 +248,10 @@ int synth_write_mstx(synth_rows *rows, const synth_plan *plan)
 		if (error >= 0)
 			error = synth_mkdir_p(output);
 		if (error >= 0)
-			error = write_profiler_info(info, &u->unit);
+			error = synth_ascend_write_info(info, &u->unit, 0);
 		/* Units in the shared folder need the role from metadata; others carry it sometimes. */
 		if (error >= 0 && (u->unit.role % 2 || u->unit.step % 2))
-			error = write_metadata(meta, plan, &u->unit, u->unit.role % 2);
+			error = synth_ascend_write_metadata(meta, plan, &u->unit, u->unit.role % 2);
 		if (error >= 0 && (error = synth_out_open(&out, file, 0)) >= 0) {
 			error = write_trace_view(&out, rows, plan, &u->unit, events);
 			int closed = synth_out_close(&out);

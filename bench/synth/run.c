@@ -14,6 +14,11 @@ int synth_run(const synth_options *options)
 		return error;
 	if ((error = synth_mkdir_p(options->output_dir)) < 0)
 		goto done;
+	if (options->format == SYNTH_MEMORY) {
+		/* Memory rows are not timeline rows: the writer puts its own expected file beside the tree. */
+		error = synth_write_memory(&plan);
+		goto done;
+	}
 	switch (options->format) {
 	case SYNTH_MSTX:
 		error = synth_write_mstx(&rows, &plan);

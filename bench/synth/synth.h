@@ -13,7 +13,7 @@ enum { SYNTH_OK = 0, SYNTH_ERROR = -1, SYNTH_EUSAGE = -2, SYNTH_EOUTPUT = -4 };
 const char *synth_error(void);
 int synth_fail(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-typedef enum { SYNTH_MSTX = 0, SYNTH_TORCH, SYNTH_NVTX } synth_format;
+typedef enum { SYNTH_MSTX = 0, SYNTH_TORCH, SYNTH_NVTX, SYNTH_MEMORY } synth_format;
 
 typedef struct {
 	synth_format format;
@@ -143,12 +143,34 @@ typedef struct {
 /* The window a (role, rank, step) unit occupies, jittered per unit. */
 void synth_plan_unit(synth_unit *unit, const synth_plan *plan, int role, int rank, int step);
 
+/* ---- Ascend capture folders (MSTX and memory) ------------------------- */
+
+/* 2026-03-12 03:24:48 UTC, the era of the reference's samples; Ascend ts are Unix-epoch µs. */
+#define SYNTH_ASCEND_EPOCH_NS INT64_C(1773285888000000000)
+
+/* The folder a role's captures go in: its own, or one shared by the odd roles (role in the metadata). */
+const char *synth_ascend_role_dir(const synth_plan *plan, int role);
+/* The process id in a (role, rank)'s capture folder names. */
+uint64_t synth_ascend_pid(const synth_plan *plan, int role, int rank);
+/* <host>_<pid>_<YYYYMMDDhhmmssmmm>_ascend_pt for a unit, newly allocated (NULL when out of memory). */
+char *synth_ascend_capture_name(const synth_plan *plan, const synth_unit *unit);
+/* profiler_info_<rank>.json (rank_id a string or a number, alternating by rank). */
+int synth_ascend_write_info(const char *path, const synth_unit *unit, int profile_memory);
+/* profiler_metadata.json, naming the role when name_role is set. */
+int synth_ascend_write_metadata(const char *path, const synth_plan *plan, const synth_unit *unit, int name_role);
+
 /* ---- the three writers ------------------------------------------------ */
 
 /* Each writes the whole tree for its format into options->output_dir and adds the rows. */
 int synth_write_mstx(synth_rows *rows, const synth_plan *plan);
 int synth_write_torch(synth_rows *rows, const synth_plan *plan);
 int synth_write_nvtx(synth_rows *rows, const synth_plan *plan);
+/*
+ * Memory captures (memory.md §1-§3): per (role, rank, step) an ascend_pt folder with
+ * operator_memory.csv (events_per_unit rows) and a trace_view.json whose cpu_ops carry call
+ * stacks, and expected_memory.jsonl instead of expected.csv: the rows rl-insight must parse.
+ */
+int synth_write_memory(const synth_plan *plan);
 
 /* Writes the tree and expected.csv. */
 int synth_run(const synth_options *options);

@@ -19,6 +19,8 @@ void rli_strpool_init(rli_strpool *pool);
 void rli_strpool_dispose(rli_strpool *pool);
 /* The id of the text, adding it if new; RLI_STRPOOL_NONE when out of memory. */
 uint32_t rli_strpool_intern(rli_strpool *pool, const char *text, size_t length);
+/* The id of the text if the pool holds it, else RLI_STRPOOL_NONE (nothing is added). */
+uint32_t rli_strpool_find(const rli_strpool *pool, const char *text, size_t length);
 const char *rli_strpool_get(const rli_strpool *pool, uint32_t id);
 size_t rli_strpool_length(const rli_strpool *pool, uint32_t id);
 

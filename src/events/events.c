@@ -1,6 +1,7 @@
 /* events.c: the columnar event table that parsers fill and everything else reads. */
 #include "events.h"
 #include "common/error.h"
+#include "common/sort.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -177,45 +178,6 @@ int rli_events_append_all(rli_events *dst, const rli_events *src)
 		memcpy(events->col, scratch, n * sizeof(*events->col)); \
 	} while (0)
 
-/* Where the ascending run of rows that starts at lo ends. */
-static size_t run_end(const size_t *order, const double *key, size_t lo, size_t n)
-{
-	size_t i = lo + 1;
-	while (i < n && !(key[order[i]] < key[order[i - 1]]))
-		i++;
-	return i;
-}
-
-/*
- * Merge sort of row indices by start: stable, O(n log n), no recursion. It merges the ascending
- * runs already there (each parsed unit is mostly one), so a table of a few hundred sorted units
- * takes a few passes, not log2(rows). Returns whichever of order and tmp holds the result.
- */
-static size_t *sort_order(size_t *order, size_t *tmp, const double *key, size_t n)
-{
-	for (;;) {
-		size_t lo = 0, merges = 0, *swap;
-		while (lo < n) {
-			size_t mid = run_end(order, key, lo, n);
-			size_t hi = mid < n ? run_end(order, key, mid, n) : n;
-			size_t a = lo, b = mid, k = lo;
-			while (a < mid && b < hi)
-				tmp[k++] = key[order[b]] < key[order[a]] ? order[b++] : order[a++];
-			while (a < mid)
-				tmp[k++] = order[a++];
-			while (b < hi)
-				tmp[k++] = order[b++];
-			lo = hi;
-			merges++;
-		}
-		swap = order;
-		order = tmp;
-		tmp = swap;
-		if (merges <= 1)
-			return order;
-	}
-}
-
 int rli_events_sort_by_start(rli_events *events)
 {
 	size_t n = events->count;
@@ -237,7 +199,7 @@ int rli_events_sort_by_start(rli_events *events)
 	}
 	for (size_t i = 0; i < n; i++)
 		order[i] = i;
-	sorted_order = sort_order(order, tmp, events->start_ms, n);
+	sorted_order = rli_stable_order(order, tmp, events->start_ms, n);
 	PERMUTE_COLUMN(name);
 	PERMUTE_COLUMN(role);
 	PERMUTE_COLUMN(domain);

@@ -10,9 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 int rli_json_open(rli_json *json, const yajl_callbacks *callbacks, void *ctx, uint64_t line)
 {
@@ -257,61 +254,23 @@ int rli_json_halt(rli_json *json)
 	return 0;
 }
 
+static int feed_chunk(void *ctx, const unsigned char *data, size_t length)
+{
+	return rli_json_feed(ctx, data, length) < 0;
+}
+
 rli_read_result rli_json_read_file(rli_json *json, const char *path, char **failure)
 {
-	unsigned char *buffer = NULL;
-	rli_read_result result = RLI_READ_OK;
-	struct stat st;
-	int fd;
-
-	*failure = NULL;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		*failure = rli_strfmt("Failed to read %s: %s", path, strerror(errno));
-		return *failure ? RLI_READ_FAILED : RLI_READ_OOM;
-	}
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-		*failure = rli_strfmt("Failed to read %s: not a regular file", path);
-		result = *failure ? RLI_READ_FAILED : RLI_READ_OOM;
-		goto done;
-	}
-	if (st.st_size == 0) {
-		result = RLI_READ_EMPTY;
-		goto done;
-	}
-	buffer = malloc(RLI_PARSE_CHUNK);
-	if (!buffer) {
-		result = RLI_READ_OOM;
-		goto done;
-	}
-	for (;;) {
-		ssize_t got = read(fd, buffer, RLI_PARSE_CHUNK);
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got < 0) {
-			*failure = rli_strfmt("Failed to read %s: %s", path, strerror(errno));
-			result = *failure ? RLI_READ_FAILED : RLI_READ_OOM;
-			goto done;
-		}
-		if (got == 0)
-			break;
-		if (rli_json_feed(json, buffer, (size_t)got) < 0)
-			goto parse_failed;
-	}
-	if (rli_json_finish(json) < 0)
-		goto parse_failed;
-	goto done;
-parse_failed:
-	if (json->halted) {
-		result = RLI_READ_HALTED;
-	} else if (!json->message) {
-		result = RLI_READ_OOM;
-	} else {
-		*failure = rli_strfmt("Failed to parse JSON file %s: %s", path, json->message);
-		result = *failure ? RLI_READ_FAILED : RLI_READ_OOM;
-	}
-done:
-	free(buffer);
-	close(fd);
-	return result;
+	rli_read_result result = rli_read_chunks(path, feed_chunk, json, failure);
+	if (result == RLI_READ_OK && rli_json_finish(json) == 0)
+		return RLI_READ_OK;
+	if (result != RLI_READ_OK && result != RLI_READ_HALTED)
+		return result;
+	/* The parse stopped: on purpose, for lack of memory, or on bad JSON. */
+	if (json->halted)
+		return RLI_READ_HALTED;
+	if (!json->message)
+		return RLI_READ_OOM;
+	*failure = rli_strfmt("Failed to parse JSON file %s: %s", path, json->message);
+	return *failure ? RLI_READ_FAILED : RLI_READ_OOM;
 }

@@ -7,6 +7,8 @@
 #include <string.h>
 #include <yajl/yajl_parse.h>
 
+#include "read_chunks.h"
+
 /* Profiler traces nest a few levels; anything deeper is garbage, and refusing it bounds memory. */
 #define RLI_JSON_MAX_DEPTH 512
 
@@ -47,15 +49,6 @@ static inline void rli_json_leave(rli_json *json)
 
 /* For callbacks: stop the parse because the unit already failed for a reason recorded elsewhere. */
 int rli_json_halt(rli_json *json);
-
-/* What reading a whole file through a parser came to. */
-typedef enum {
-	RLI_READ_OK = 0,
-	RLI_READ_EMPTY,  /* the file has no bytes */
-	RLI_READ_FAILED, /* *failure holds the complete message */
-	RLI_READ_HALTED, /* a callback stopped on purpose (json->halted) */
-	RLI_READ_OOM
-} rli_read_result;
 
 /*
  * Streams the file at path through json in RLI_PARSE_CHUNK reads. On

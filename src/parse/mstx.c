@@ -1,7 +1,7 @@
 /* mstx.c: Ascend MSTX profiles: find the *ascend_pt folders, then stream each trace_view.json into one bar. */
 #include "parse_internal.h"
+#include "ascend_capture.h"
 #include "json_stream.h"
-#include "walk.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -9,250 +9,19 @@
 
 /* ---- discovery (timeline.md §3.2, §7) ----------------------------------- */
 
-typedef struct {
-	char *dir;
-	char *role;
-	int64_t rank;
-	uint32_t group; /* (role, rank) in order of first appearance */
-	char *sort_key; /* timestamp part of the folder name */
-	size_t order;   /* discovery position, the tie-break that keeps the sort stable */
-	char **info_files;
-	size_t info_count;
-	char *metadata_failure;
-} mstx_candidate;
-
-typedef struct {
-	mstx_candidate *items;
-	size_t count, capacity;
-} candidate_list;
-
-static int ends_with(const char *text, const char *suffix)
+/* The structural rules for one capture folder; *keep when it becomes a unit. */
+static int inspect_capture(rli_ascend_capture *capture, rli_discovery *discovery, rli_notes *missing_trace,
+			   char **metadata_failure, int *keep, const rli_rank_filter *ranks)
 {
-	size_t a = strlen(text), b = strlen(suffix);
-	return a >= b && memcmp(text + a - b, suffix, b) == 0;
-}
-
-static int starts_with(const char *text, const char *prefix)
-{
-	return strncmp(text, prefix, strlen(prefix)) == 0;
-}
-
-static int collect_candidate(void *ctx, const rli_walk_entry *entry)
-{
-	candidate_list *list = ctx;
-	mstx_candidate *candidate;
-	if (!entry->is_dir || !ends_with(entry->name, "ascend_pt"))
-		return 0;
-	if (list->count == list->capacity) {
-		size_t grown = list->capacity ? list->capacity * 2 : 16;
-		mstx_candidate *p = realloc(list->items, grown * sizeof(*p));
-		if (!p)
-			return rli_error_oom();
-		list->items = p;
-		list->capacity = grown;
-	}
-	candidate = &list->items[list->count];
-	memset(candidate, 0, sizeof(*candidate));
-	candidate->dir = rli_strdup(entry->path);
-	candidate->role = rli_dir_label(entry->dir);
-	candidate->order = list->count;
-	list->count++;
-	if (!candidate->dir || !candidate->role)
-		return rli_error_oom();
-	return 0;
-}
-
-static void candidate_dispose(mstx_candidate *candidate)
-{
-	free(candidate->dir);
-	free(candidate->role);
-	free(candidate->sort_key);
-	for (size_t i = 0; i < candidate->info_count; i++)
-		free(candidate->info_files[i]);
-	free(candidate->info_files);
-	free(candidate->metadata_failure);
-}
-
-/* "20250101_120000_ascend_pt" -> "20250101_120000"; "xxx_ascend_pt" -> "xxx"; else the name. */
-static char *timestamp_key(const char *dir)
-{
-	char *base = rli_path_base(dir);
-	const char *cut[4] = {NULL, NULL, NULL, NULL}; /* the last four '_' positions */
-	size_t underscores = 0;
-	char *key;
-	if (!base)
-		return NULL;
-	for (const char *p = base; *p; p++) {
-		if (*p != '_')
-			continue;
-		cut[0] = cut[1];
-		cut[1] = cut[2];
-		cut[2] = cut[3];
-		cut[3] = p;
-		underscores++;
-	}
-	if (underscores >= 3) {
-		/* parts[-4] + "_" + parts[-3]: from after the 4th-last '_' (or the start) to the 2nd-last. */
-		const char *from = underscores >= 4 ? cut[0] + 1 : base;
-		key = rli_strfmt("%.*s", (int)(cut[2] - from), from);
-	} else if (underscores == 2) {
-		key = rli_strfmt("%.*s", (int)(cut[2] - base), base);
-	} else {
-		key = rli_strdup(base);
-	}
-	free(base);
-	return key;
-}
-
-/* Python's int() on the middle of profiler_info_<N>.json, or -1. */
-static int64_t rank_from_info_name(const char *name)
-{
-	const char *middle = name + strlen("profiler_info_");
-	size_t length = strlen(middle) - strlen(".json");
-	int64_t rank;
-	const char *start = middle;
-	size_t trimmed = length;
-	if (trimmed && *start == '+') {
-		start++;
-		trimmed--;
-	}
-	if (rli_text_to_int64(&rank, start, trimmed) < 0)
-		return -1;
-	return rank;
-}
-
-typedef struct {
-	rli_json *json;
-	char *role;
-	int role_key; /* the current top-level key is "role" */
-} metadata_ctx;
-
-static int metadata_string(void *ctx, const unsigned char *text, size_t length)
-{
-	metadata_ctx *m = ctx;
-	if (m->json->depth == 1 && m->role_key) {
-		free(m->role);
-		m->role = length ? rli_strfmt("%.*s", (int)length, (const char *)text) : NULL;
-	}
-	return 1;
-}
-
-static int metadata_key(void *ctx, const unsigned char *key, size_t length)
-{
-	metadata_ctx *m = ctx;
-	if (m->json->depth == 1)
-		m->role_key = length == 4 && memcmp(key, "role", 4) == 0;
-	return 1;
-}
-
-static int metadata_scalar(void *ctx)
-{
-	metadata_ctx *m = ctx;
-	/* A later non-string "role" replaces an earlier one, as a JSON object's last key wins. */
-	if (m->json->depth == 1 && m->role_key) {
-		free(m->role);
-		m->role = NULL;
-	}
-	return 1;
-}
-static int metadata_null(void *ctx) { return metadata_scalar(ctx); }
-static int metadata_bool(void *ctx, int value) { (void)value; return metadata_scalar(ctx); }
-static int metadata_number(void *ctx, const char *text, size_t length)
-{
-	(void)text;
-	(void)length;
-	return metadata_scalar(ctx);
-}
-static int metadata_open(void *ctx)
-{
-	metadata_ctx *m = ctx;
-	if (m->json->depth == 1 && m->role_key) {
-		free(m->role);
-		m->role = NULL;
-	}
-	return rli_json_enter(m->json);
-}
-static int metadata_close(void *ctx)
-{
-	metadata_ctx *m = ctx;
-	rli_json_leave(m->json);
-	return 1;
-}
-
-static const yajl_callbacks metadata_callbacks = {
-	metadata_null, metadata_bool, NULL, NULL, metadata_number, metadata_string,
-	metadata_open, metadata_key, metadata_close, metadata_open, metadata_close};
-
-/* The "role" in profiler_metadata.json, if any; a failure message if the file is unreadable. */
-static int read_metadata_role(char **role, char **failure, const char *path)
-{
-	rli_json json;
-	metadata_ctx m;
-	rli_read_result result;
-	*role = NULL;
-	*failure = NULL;
-	memset(&m, 0, sizeof(m));
-	m.json = &json;
-	if (rli_json_open(&json, &metadata_callbacks, &m, 1) < 0)
-		return RLI_ERROR;
-	result = rli_json_read_file(&json, path, failure);
-	rli_json_close(&json);
-	if (result == RLI_READ_OOM) {
-		free(m.role);
-		return rli_error_oom();
-	}
-	if (result == RLI_READ_EMPTY) {
-		*failure = rli_strfmt("File is empty: %s", path);
-		if (!*failure) {
-			free(m.role);
-			return rli_error_oom();
-		}
-	}
-	if (*failure) {
-		free(m.role);
-		return RLI_OK;
-	}
-	*role = m.role;
-	return RLI_OK;
-}
-
-static int inspect_candidate(mstx_candidate *candidate, rli_discovery *discovery,
-			     rli_notes *missing_trace, int *keep, const rli_rank_filter *ranks)
-{
-	char **names = NULL;
-	size_t count = 0;
-	char *output_dir = NULL, *trace = NULL, *metadata = NULL;
+	char *output_dir = NULL, *trace = NULL;
+	rli_ascend_metadata metadata;
 	struct stat st;
 	int have_trace, error = RLI_OK;
 
 	*keep = 0;
-	candidate->rank = -1;
-	if (rli_list_dir(&names, &count, candidate->dir) == RLI_ERROR)
-		return RLI_ERROR;
-	for (size_t i = 0; i < count; i++) {
-		char **grown;
-		if (!starts_with(names[i], "profiler_info_") || !ends_with(names[i], ".json") ||
-		    strlen(names[i]) < strlen("profiler_info_.json"))
-			continue;
-		if (candidate->info_count == 0)
-			candidate->rank = rank_from_info_name(names[i]);
-		grown = realloc(candidate->info_files, (candidate->info_count + 1) * sizeof(*grown));
-		if (!grown) {
-			error = rli_error_oom();
-			goto done;
-		}
-		candidate->info_files = grown;
-		candidate->info_files[candidate->info_count] = rli_path_join(candidate->dir, names[i]);
-		if (!candidate->info_files[candidate->info_count]) {
-			error = rli_error_oom();
-			goto done;
-		}
-		candidate->info_count++;
-	}
-	output_dir = rli_path_join(candidate->dir, "ASCEND_PROFILER_OUTPUT");
-	trace = output_dir ? rli_path_join(output_dir, "trace_view.json") : NULL;
-	metadata = rli_path_join(candidate->dir, "profiler_metadata.json");
-	if (!trace || !metadata) {
+	output_dir = rli_ascend_output_path(capture, NULL);
+	trace = rli_ascend_output_path(capture, "trace_view.json");
+	if (!output_dir || !trace) {
 		error = rli_error_oom();
 		goto done;
 	}
@@ -262,13 +31,13 @@ static int inspect_candidate(mstx_candidate *candidate, rli_discovery *discovery
 			      "trace_view.json does not exist in: %s", output_dir);
 		rli_notes_add(missing_trace, RLI_LOG_ERROR, "Missing trace_view.json in: %s", output_dir);
 	}
-	if (candidate->info_count == 0)
+	if (capture->info_count == 0)
 		rli_notes_add(&discovery->structural, RLI_LOG_ERROR,
-			      "profiler_info_*.json does not exist in: %s", candidate->dir);
-	if (candidate->rank < 0) {
+			      "profiler_info_*.json does not exist in: %s", capture->dir);
+	if (capture->rank < 0) {
 		/* A capture that cannot say its rank is a failed unit, named with the reason. */
-		rli_unit *unit = candidate->info_count ? rli_discovery_add(discovery) : NULL;
-		if (candidate->info_count && !unit) {
+		rli_unit *unit = capture->info_count ? rli_discovery_add(discovery) : NULL;
+		if (capture->info_count && !unit) {
 			error = rli_error_oom();
 			goto done;
 		}
@@ -280,138 +49,99 @@ static int inspect_candidate(mstx_candidate *candidate, rli_discovery *discovery
 			}
 			rli_notes_add(&unit->failures, RLI_LOG_ERROR,
 				      "%s: no valid rank id: %s is not profiler_info_<rank>.json with a whole-number rank",
-				      candidate->dir, candidate->info_files[0]);
+				      capture->dir, capture->info_files[0]);
 		}
 		goto done;
 	}
-	if (!rli_rank_filter_keeps(ranks, candidate->rank)) {
+	if (!rli_rank_filter_keeps(ranks, capture->rank)) {
 		rli_notes_add(&discovery->log, RLI_LOG_DEBUG, "Rank %lld not in the rank list: skipping %s",
-			      (long long)candidate->rank, candidate->dir);
-		error = rli_discovery_saw_rank(discovery, candidate->rank);
+			      (long long)capture->rank, capture->dir);
+		error = rli_discovery_saw_rank(discovery, capture->rank);
 		goto done;
 	}
 	if (!have_trace)
 		goto done;
-	if (stat(metadata, &st) == 0) {
-		char *role = NULL;
-		error = read_metadata_role(&role, &candidate->metadata_failure, metadata);
-		if (error < 0)
-			goto done;
-		if (role) {
-			free(candidate->role);
-			candidate->role = role;
-		}
-	}
-	candidate->sort_key = timestamp_key(candidate->dir);
-	if (!candidate->sort_key) {
-		error = rli_error_oom();
+	error = rli_ascend_read_metadata(&metadata, capture);
+	if (error < 0)
 		goto done;
-	}
+	*metadata_failure = metadata.failure; /* becomes the unit's failure */
+	metadata.failure = NULL;
+	rli_ascend_metadata_dispose(&metadata);
 	*keep = 1;
 done:
-	rli_free_names(names, count);
 	free(output_dir);
 	free(trace);
-	free(metadata);
 	return error;
-}
-
-static int compare_candidates(const void *a, const void *b)
-{
-	const mstx_candidate *x = *(mstx_candidate *const *)a, *y = *(mstx_candidate *const *)b;
-	int c;
-	if (x->group != y->group)
-		return x->group < y->group ? -1 : 1;
-	c = strcmp(x->sort_key, y->sort_key);
-	if (c)
-		return c;
-	return x->order < y->order ? -1 : x->order > y->order;
 }
 
 int rli_mstx_discover(rli_discovery *discovery, const char *root, const rli_rank_filter *ranks)
 {
-	candidate_list list = {NULL, 0, 0};
-	mstx_candidate **kept = NULL;
+	rli_ascend_captures captures;
+	rli_ascend_capture **kept = NULL;
+	char **metadata_failures = NULL; /* by discovery order */
 	size_t kept_count = 0;
 	rli_notes missing_trace;
-	rli_strpool groups;
 	int error;
 
 	rli_notes_init(&missing_trace);
-	rli_strpool_init(&groups);
-	error = rli_walk(root, collect_candidate, &list);
+	error = rli_ascend_find(&captures, root);
 	if (error < 0)
 		goto done;
-	if (list.count == 0) {
+	if (captures.count == 0) {
 		rli_notes_add(&discovery->structural, RLI_LOG_ERROR, "No *_ascend_pt path in %s", root);
 		goto done;
 	}
-	kept = calloc(list.count, sizeof(*kept));
-	if (!kept) {
+	kept = calloc(captures.count, sizeof(*kept));
+	metadata_failures = calloc(captures.count, sizeof(*metadata_failures));
+	if (!kept || !metadata_failures) {
 		error = rli_error_oom();
 		goto done;
 	}
-	for (size_t i = 0; i < list.count; i++) {
-		mstx_candidate *candidate = &list.items[i];
+	for (size_t i = 0; i < captures.count; i++) {
+		rli_ascend_capture *capture = &captures.items[i];
 		int keep;
-		char *group_key;
-		error = inspect_candidate(candidate, discovery, &missing_trace, &keep, ranks);
+		error = inspect_capture(capture, discovery, &missing_trace, &metadata_failures[i], &keep, ranks);
 		if (error < 0)
 			goto done;
-		if (!keep)
-			continue;
-		/* "<rank> <role>": the rank has no blank, so the key is unambiguous. */
-		group_key = rli_strfmt("%lld %s", (long long)candidate->rank, candidate->role);
-		if (!group_key) {
-			error = rli_error_oom();
-			goto done;
-		}
-		candidate->group = rli_strpool_intern(&groups, group_key, strlen(group_key));
-		free(group_key);
-		if (candidate->group == RLI_STRPOOL_NONE) {
-			error = rli_error_oom();
-			goto done;
-		}
-		kept[kept_count++] = candidate;
+		if (keep)
+			kept[kept_count++] = capture;
 	}
 	/* The checker's third rule repeats the missing trace_view.json, after the second rule's messages. */
 	for (size_t i = 0; i < missing_trace.count; i++)
 		rli_notes_add(&discovery->structural, RLI_LOG_ERROR, "%s", missing_trace.items[i].text);
-	qsort(kept, kept_count, sizeof(*kept), compare_candidates);
+	if ((error = rli_ascend_order(kept, kept_count)) < 0)
+		goto done;
 	for (size_t i = 0; i < kept_count; i++) {
-		mstx_candidate *candidate = kept[i];
+		rli_ascend_capture *capture = kept[i];
 		rli_unit *unit = rli_discovery_add(discovery);
-		char *output_dir;
 		if (!unit) {
 			error = rli_error_oom();
 			goto done;
 		}
-		output_dir = rli_path_join(candidate->dir, "ASCEND_PROFILER_OUTPUT");
-		unit->path = output_dir ? rli_path_join(output_dir, "trace_view.json") : NULL;
-		free(output_dir);
-		unit->role = candidate->role;
-		candidate->role = NULL;
-		unit->rank = candidate->rank;
-		unit->info_files = candidate->info_files;
-		unit->info_count = candidate->info_count;
-		candidate->info_files = NULL;
-		candidate->info_count = 0;
+		unit->path = rli_ascend_output_path(capture, "trace_view.json");
+		unit->role = capture->role;
+		capture->role = NULL;
+		unit->rank = capture->rank;
+		unit->info_files = capture->info_files;
+		unit->info_count = capture->info_count;
+		capture->info_files = NULL;
+		capture->info_count = 0;
 		if (!unit->path) {
 			error = rli_error_oom();
 			goto done;
 		}
-		if (candidate->metadata_failure)
-			rli_notes_add(&unit->failures, RLI_LOG_ERROR, "%s", candidate->metadata_failure);
+		if (metadata_failures[capture->order])
+			rli_notes_add(&unit->failures, RLI_LOG_ERROR, "%s", metadata_failures[capture->order]);
 	}
 	if (discovery->structural.oom || discovery->log.oom || missing_trace.oom)
 		error = rli_error_oom();
 done:
-	for (size_t i = 0; i < list.count; i++)
-		candidate_dispose(&list.items[i]);
-	free(list.items);
+	for (size_t i = 0; metadata_failures && i < captures.count; i++)
+		free(metadata_failures[i]);
+	free(metadata_failures);
 	free(kept);
+	rli_ascend_captures_dispose(&captures);
 	rli_notes_dispose(&missing_trace);
-	rli_strpool_dispose(&groups);
 	return error;
 }
 
@@ -743,82 +473,15 @@ static const yajl_callbacks mstx_callbacks = {
 	mstx_start_map, mstx_key, mstx_close, mstx_start_array, mstx_close};
 
 /* profiler_info_<N>.json: a non-empty object with the keys the checker asks for. */
-typedef struct {
-	rli_json *json;
-	int top_kind; /* 0 none, 1 object, 2 other */
-	uint64_t keys;
-	unsigned found; /* bit per required key */
-} info_ctx;
-
 static const char *const info_keys[] = {"config",       "start_info",  "end_info",
 					"torch_npu_version", "cann_version", "rank_id"};
 
-static int info_top(info_ctx *info, int kind)
-{
-	if (info->json->depth == 0 && info->top_kind == 0)
-		info->top_kind = kind;
-	return 1;
-}
-static int info_null(void *ctx) { return info_top(ctx, 2); }
-static int info_bool(void *ctx, int value) { (void)value; return info_top(ctx, 2); }
-static int info_number(void *ctx, const char *text, size_t length)
-{
-	(void)text;
-	(void)length;
-	return info_top(ctx, 2);
-}
-static int info_string(void *ctx, const unsigned char *text, size_t length)
-{
-	(void)text;
-	(void)length;
-	return info_top(ctx, 2);
-}
-static int info_start_map(void *ctx)
-{
-	info_ctx *info = ctx;
-	info_top(info, 1);
-	return rli_json_enter(info->json);
-}
-static int info_start_array(void *ctx)
-{
-	info_ctx *info = ctx;
-	info_top(info, 2);
-	return rli_json_enter(info->json);
-}
-static int info_key(void *ctx, const unsigned char *key, size_t length)
-{
-	info_ctx *info = ctx;
-	if (info->json->depth != 1 || info->top_kind != 1)
-		return 1;
-	info->keys++;
-	for (size_t i = 0; i < sizeof(info_keys) / sizeof(info_keys[0]); i++)
-		if (strlen(info_keys[i]) == length && memcmp(info_keys[i], key, length) == 0)
-			info->found |= 1u << i;
-	return 1;
-}
-static int info_end(void *ctx)
-{
-	info_ctx *info = ctx;
-	rli_json_leave(info->json);
-	return 1;
-}
-
-static const yajl_callbacks info_callbacks = {
-	info_null, info_bool, NULL, NULL, info_number, info_string,
-	info_start_map, info_key, info_end, info_start_array, info_end};
-
 static int check_info_file(rli_unit *unit, const char *path)
 {
-	rli_json json;
-	info_ctx info;
+	rli_json_top info;
 	char *failure = NULL;
-	rli_read_result result;
-	memset(&info, 0, sizeof(info));
-	info.json = &json;
-	if (rli_json_open(&json, &info_callbacks, &info, 1) < 0)
-		return RLI_ERROR;
-	result = rli_json_read_file(&json, path, &failure);
-	rli_json_close(&json);
+	rli_read_result result = rli_json_read_top(&info, path, info_keys, 6, &failure);
+	free(info.role);
 	switch (result) {
 	case RLI_READ_OOM:
 		return RLI_ERROR;

@@ -3,14 +3,12 @@
 #include "walk.h"
 
 #include <fnmatch.h>
-#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 static const struct {
 	rli_profiler profiler;
@@ -60,20 +58,15 @@ static void log_line(const rli_parse_options *options, rli_log_level level, cons
 
 static void log_line(const rli_parse_options *options, rli_log_level level, const char *fmt, ...)
 {
-	char line[2048];
 	va_list ap;
-	if (!options->log)
-		return;
 	va_start(ap, fmt);
-	vsnprintf(line, sizeof(line), fmt, ap);
+	rli_log_vline(options->log, options->log_ctx, level, fmt, ap);
 	va_end(ap);
-	options->log(options->log_ctx, level, line);
 }
 
 static void log_notes(const rli_parse_options *options, const rli_notes *notes)
 {
-	for (size_t i = 0; options->log && i < notes->count; i++)
-		options->log(options->log_ctx, notes->items[i].level, notes->items[i].text);
+	rli_log_notes(options->log, options->log_ctx, notes);
 }
 
 /* ---- detection ------------------------------------------------------------ */
@@ -183,16 +176,9 @@ static int detect(rli_profiler *out, const char *root)
 
 /* ---- the parallel part -------------------------------------------------- */
 
-typedef struct {
-	rli_discovery *discovery;
-	rli_profiler profiler;
-	const rli_parse_options *options;
-	pthread_mutex_t lock;
-	size_t next, completed;
-} work_queue;
-
-static void parse_unit(rli_profiler profiler, rli_unit *unit)
+static void parse_unit(void *ctx, rli_unit *unit)
 {
+	rli_profiler profiler = *(const rli_profiler *)ctx;
 	if (unit->failures.count)
 		return; /* failed at discovery already (e.g. an unreadable profiler_metadata.json) */
 	switch (profiler) {
@@ -206,77 +192,6 @@ static void parse_unit(rli_profiler profiler, rli_unit *unit)
 		rli_nvtx_parse_unit(unit);
 		break;
 	}
-}
-
-static void *work(void *arg)
-{
-	work_queue *queue = arg;
-	size_t total = queue->discovery->count;
-	for (;;) {
-		size_t index, done;
-		rli_unit *unit;
-		pthread_mutex_lock(&queue->lock);
-		index = queue->next++;
-		pthread_mutex_unlock(&queue->lock);
-		if (index >= total)
-			break;
-		unit = &queue->discovery->units[index];
-		parse_unit(queue->profiler, unit);
-		pthread_mutex_lock(&queue->lock);
-		done = ++queue->completed;
-		/* Progress in completion order, as the reference prints it; the lock keeps lines whole. */
-		if (total < 10 || done % (total / 10 > 2 ? total / 10 : 2) == 0) {
-			/* A torch or NVTX unit learns its rank only from its contents: it goes by its file. */
-			if (unit->rank >= 0)
-				log_line(queue->options, RLI_LOG_DEBUG, "Completed rank %lld: %zu/%zu (%.1f%%)",
-					 (long long)unit->rank, done, total, 100.0 * (double)done / (double)total);
-			else
-				log_line(queue->options, RLI_LOG_DEBUG, "Completed %s: %zu/%zu (%.1f%%)",
-					 unit->path, done, total, 100.0 * (double)done / (double)total);
-		}
-		pthread_mutex_unlock(&queue->lock);
-	}
-	return NULL;
-}
-
-static unsigned worker_count(const rli_parse_options *options, size_t units)
-{
-	long cpus;
-	unsigned jobs = options->jobs;
-	if (jobs == 0) {
-		cpus = sysconf(_SC_NPROCESSORS_ONLN);
-		jobs = cpus > 0 ? (unsigned)cpus : 1;
-	}
-	if (jobs > units)
-		jobs = (unsigned)units;
-	if (jobs > 256)
-		jobs = 256;
-	return jobs ? jobs : 1;
-}
-
-static int run_units(rli_discovery *discovery, rli_profiler profiler, const rli_parse_options *options)
-{
-	work_queue queue;
-	pthread_t threads[256];
-	unsigned workers = worker_count(options, discovery->count), started = 0;
-
-	memset(&queue, 0, sizeof(queue));
-	queue.discovery = discovery;
-	queue.profiler = profiler;
-	queue.options = options;
-	if (pthread_mutex_init(&queue.lock, NULL) != 0)
-		return rli_error_set(RLI_ERROR, "cannot create a mutex");
-	/* The calling thread is one of the workers; if a thread cannot start, the others do more. */
-	for (unsigned i = 1; i < workers; i++) {
-		if (pthread_create(&threads[started], NULL, work, &queue) != 0)
-			break;
-		started++;
-	}
-	work(&queue);
-	for (unsigned i = 0; i < started; i++)
-		pthread_join(threads[i], NULL);
-	pthread_mutex_destroy(&queue.lock);
-	return RLI_OK;
 }
 
 /* ---- the whole parse ------------------------------------------------------ */
@@ -332,14 +247,7 @@ static void append_ranks(int64_t *ranks, size_t count)
  */
 static void report_failures(rli_discovery *discovery, int no_rows, const char *rank_list)
 {
-	int any = 0;
-	rli_error_set(RLI_EINVALID, "Data validation failed");
-	for (size_t i = 0; i < discovery->structural.count; i++, any = 1)
-		rli_error_append("\n  - %s", discovery->structural.items[i].text);
-	for (size_t u = 0; u < discovery->count; u++)
-		for (size_t i = 0; i < discovery->units[u].failures.count; i++, any = 1)
-			rli_error_append("\n  - %s", discovery->units[u].failures.items[i].text);
-	if (any || !no_rows)
+	if (rli_discovery_report(discovery) > 0 || !no_rows)
 		return;
 	if (discovery->ranks_seen_count) {
 		rli_error_append("\n  - no input unit matched the rank list %s; the input has ranks ", rank_list);
@@ -349,18 +257,6 @@ static void report_failures(rli_discovery *discovery, int no_rows, const char *r
 	} else {
 		rli_error_append("\n  - nothing to draw: no input unit to read was found");
 	}
-}
-
-static char *trimmed_root(const char *path)
-{
-	char *root = rli_strdup(path);
-	size_t length;
-	if (!root)
-		return NULL;
-	length = strlen(root);
-	while (length > 1 && root[length - 1] == '/')
-		root[--length] = '\0';
-	return root;
 }
 
 int rli_parse(rli_events **out, rli_profiler *detected, const char *input_path,
@@ -391,7 +287,7 @@ int rli_parse(rli_events **out, rli_profiler *detected, const char *input_path,
 		error = rli_error_set(RLI_EUSAGE, "unknown profiler type %d", (int)profiler);
 		goto done;
 	}
-	root = trimmed_root(input_path);
+	root = rli_path_trimmed(input_path);
 	if (!root) {
 		error = rli_error_oom();
 		goto done;
@@ -434,7 +330,7 @@ int rli_parse(rli_events **out, rli_profiler *detected, const char *input_path,
 	if (discovery.count == 0)
 		log_line(options, RLI_LOG_INFO, "No data maps to process");
 
-	error = run_units(&discovery, profiler, options);
+	error = rli_units_run(&discovery, parse_unit, &profiler, options->jobs, options->log, options->log_ctx);
 	if (error < 0)
 		goto done;
 

@@ -7,6 +7,7 @@
 #include "common/strutil.h"
 #include "events/events.h"
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -29,6 +30,11 @@ typedef struct {
 void rli_notes_init(rli_notes *notes);
 void rli_notes_dispose(rli_notes *notes);
 void rli_notes_add(rli_notes *notes, rli_log_level level, const char *fmt, ...) RLI_PRINTF(3, 4);
+
+/* Logging through an rli_log_fn (NULL: nothing): one formatted line, or every note in order. */
+void rli_log_line(rli_log_fn log, void *ctx, rli_log_level level, const char *fmt, ...) RLI_PRINTF(4, 5);
+void rli_log_vline(rli_log_fn log, void *ctx, rli_log_level level, const char *fmt, va_list ap);
+void rli_log_notes(rli_log_fn log, void *ctx, const rli_notes *notes);
 
 /* ---- rank filter ------------------------------------------------------- */
 
@@ -55,15 +61,16 @@ void rli_rank_filter_dispose(rli_rank_filter *filter);
  * parse JSON file ..."): any of them makes the unit a failed unit.
  */
 typedef struct {
-	char *path;        /* trace_view.json, *.json.gz or *.jsonl */
-	char *role;        /* mstx, torch: bar name and role */
+	char *path;        /* trace_view.json, *.json.gz or *.jsonl; memory: ASCEND_PROFILER_OUTPUT */
+	char *role;        /* mstx, torch: bar name and role; memory: the capture's role */
 	char *tid;         /* nvtx: the PID from the file name */
-	int64_t rank;      /* mstx: from profiler_info_<N>.json; -1 otherwise */
+	int64_t rank;      /* mstx, memory: from profiler_info_<N>.json; -1 otherwise */
 	uint32_t group;    /* torch, nvtx: units are parsed grouped, groups by first appearance */
-	char **info_files; /* mstx: profiler_info_*.json files to validate */
+	char **info_files; /* mstx, memory: profiler_info_*.json files to validate */
 	size_t info_count;
 
 	rli_events *events; /* NULL until parsed, or when the unit gave nothing */
+	rli_memory *memory; /* memory: the capture's rows, NULL until parsed */
 	rli_notes log;      /* warnings and progress, logged in unit order after the join */
 	rli_notes failures; /* validation failures; level unused */
 	int status;         /* RLI_OK or RLI_ERROR (out of memory) */
@@ -90,11 +97,26 @@ int rli_discovery_group(rli_discovery *discovery);
 rli_unit *rli_discovery_add(rli_discovery *discovery);
 /* Notes a rank the rank filter left out. RLI_ERROR when out of memory. */
 int rli_discovery_saw_rank(rli_discovery *discovery, int64_t rank);
+/*
+ * Sets the last error to "Data validation failed" and one "\n  - <message>" per failure: the
+ * structural ones, then each unit's in unit order. Returns how many there were.
+ */
+size_t rli_discovery_report(const rli_discovery *discovery);
 
 /* Discovery per format: RLI_OK (structural failures are collected, not returned) or RLI_ERROR. */
 int rli_mstx_discover(rli_discovery *discovery, const char *root, const rli_rank_filter *ranks);
 int rli_torch_discover(rli_discovery *discovery, const char *root);
 int rli_nvtx_discover(rli_discovery *discovery, const char *root);
+
+/* Parses one unit, on any thread; everything it finds goes into the unit. */
+typedef void (*rli_unit_fn)(void *ctx, rli_unit *unit);
+
+/*
+ * Runs fn on every unit on up to `jobs` threads (0: one per CPU; the calling thread is one of
+ * them), logging the reference's "Completed rank" progress in completion order. RLI_OK or RLI_ERROR.
+ */
+int rli_units_run(rli_discovery *discovery, rli_unit_fn fn, void *ctx, unsigned jobs, rli_log_fn log,
+		  void *log_ctx);
 
 /* Parse one unit; everything goes into the unit (safe to run on any thread). */
 void rli_mstx_parse_unit(rli_unit *unit);
@@ -103,6 +125,8 @@ void rli_nvtx_parse_unit(rli_unit *unit);
 
 /* ---- helpers ---------------------------------------------------------- */
 
+/* path without its trailing slashes ("/" stays), newly allocated. */
+char *rli_path_trimmed(const char *path);
 /* The last component of path (no trailing slash), newly allocated. */
 char *rli_path_base(const char *path);
 /* The name a folder goes by: its last component, or its real name for ".", ".." or "/". */

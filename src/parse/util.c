@@ -28,6 +28,43 @@ char *rli_path_base(const char *path)
 	}
 }
 
+char *rli_path_trimmed(const char *path)
+{
+	char *root = rli_strdup(path);
+	size_t length;
+	if (!root)
+		return NULL;
+	length = strlen(root);
+	while (length > 1 && root[length - 1] == '/')
+		root[--length] = '\0';
+	return root;
+}
+
+/* ---- logging ------------------------------------------------------------ */
+
+void rli_log_vline(rli_log_fn log, void *ctx, rli_log_level level, const char *fmt, va_list ap)
+{
+	char line[2048];
+	if (!log)
+		return;
+	vsnprintf(line, sizeof(line), fmt, ap);
+	log(ctx, level, line);
+}
+
+void rli_log_line(rli_log_fn log, void *ctx, rli_log_level level, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	rli_log_vline(log, ctx, level, fmt, ap);
+	va_end(ap);
+}
+
+void rli_log_notes(rli_log_fn log, void *ctx, const rli_notes *notes)
+{
+	for (size_t i = 0; log && i < notes->count; i++)
+		log(ctx, notes->items[i].level, notes->items[i].text);
+}
+
 /* ---- notes ------------------------------------------------------------- */
 
 void rli_notes_init(rli_notes *notes)
@@ -189,6 +226,7 @@ static void unit_dispose(rli_unit *unit)
 		free(unit->info_files[i]);
 	free(unit->info_files);
 	rli_events_free(unit->events);
+	rli_memory_free(unit->memory);
 	rli_notes_dispose(&unit->log);
 	rli_notes_dispose(&unit->failures);
 }
@@ -246,6 +284,18 @@ int rli_discovery_group(rli_discovery *discovery)
 	free(next);
 	free(sorted);
 	return RLI_OK;
+}
+
+size_t rli_discovery_report(const rli_discovery *discovery)
+{
+	size_t count = 0;
+	rli_error_set(RLI_EINVALID, "Data validation failed");
+	for (size_t i = 0; i < discovery->structural.count; i++, count++)
+		rli_error_append("\n  - %s", discovery->structural.items[i].text);
+	for (size_t u = 0; u < discovery->count; u++)
+		for (size_t i = 0; i < discovery->units[u].failures.count; i++, count++)
+			rli_error_append("\n  - %s", discovery->units[u].failures.items[i].text);
+	return count;
 }
 
 rli_unit *rli_discovery_add(rli_discovery *discovery)

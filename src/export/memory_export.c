@@ -1,0 +1,88 @@
+/* memory_export.c: the memory table as memory_events.csv or .jsonl, the reference's columns in its order. */
+#include "common/atomic_file.h"
+#include "common/csv_write.h"
+#include "common/error.h"
+#include "common/json_write.h"
+#include "memory/memory_table.h"
+
+/* MemoryEventRow's keys, in the order the reference emits them (memory.md §2.3). */
+static const char *const columns[] = {
+	"name",        "role",          "rank_id",           "call_stack",        "call_stack_top",
+	"size_kb",     "start_time_ms", "duration_ms",       "total_allocated_mb", "total_reserved_mb",
+	"total_active_mb", "device_type",
+};
+#define COLUMN_COUNT (sizeof(columns) / sizeof(columns[0]))
+
+/* A value's lead-in: the separator, and in JSONL the key. */
+static void put_key(FILE *fp, int jsonl, size_t column)
+{
+	if (jsonl)
+		fprintf(fp, "%s\"%s\": ", column ? ", " : "{", columns[column]);
+	else if (column)
+		putc(',', fp);
+}
+
+static void put_text(FILE *fp, int jsonl, size_t column, const char *text)
+{
+	put_key(fp, jsonl, column);
+	if (jsonl)
+		rli_json_write_string(fp, text, RLI_JSON_PLAIN);
+	else
+		rli_csv_write_field(fp, text);
+}
+
+/* The shortest text that reads back as exactly this double. */
+static void put_number(FILE *fp, int jsonl, size_t column, double value)
+{
+	char buffer[40];
+	put_key(fp, jsonl, column);
+	rli_format_shortest(buffer, sizeof(buffer), value);
+	fputs(buffer, fp);
+}
+
+static void write_row(FILE *fp, const rli_memory_row *row, int jsonl)
+{
+	put_text(fp, jsonl, 0, row->name);
+	put_text(fp, jsonl, 1, row->role);
+	put_key(fp, jsonl, 2);
+	fprintf(fp, "%lld", (long long)row->rank_id);
+	put_text(fp, jsonl, 3, row->call_stack);
+	put_text(fp, jsonl, 4, row->call_stack_top);
+	put_number(fp, jsonl, 5, row->size_kb);
+	put_number(fp, jsonl, 6, row->start_time_ms);
+	put_number(fp, jsonl, 7, row->duration_ms);
+	put_number(fp, jsonl, 8, row->total_allocated_mb);
+	put_number(fp, jsonl, 9, row->total_reserved_mb);
+	put_number(fp, jsonl, 10, row->total_active_mb);
+	put_text(fp, jsonl, 11, row->device_type);
+	fputs(jsonl ? "}\n" : "\n", fp);
+}
+
+static void write_table(FILE *fp, const rli_memory *memory, int jsonl)
+{
+	if (!jsonl) {
+		for (size_t c = 0; c < COLUMN_COUNT; c++)
+			fprintf(fp, "%s%s", c ? "," : "", columns[c]);
+		putc('\n', fp);
+	}
+	for (size_t i = 0; i < memory->count; i++) {
+		rli_memory_row row;
+		rli_memory_get(&row, memory, i);
+		write_row(fp, &row, jsonl);
+	}
+}
+
+int rli_memory_export(const rli_memory *memory, rli_export_format format, const char *path)
+{
+	rli_atomic_file file;
+	int error;
+
+	if (!memory)
+		return rli_error_set(RLI_EUSAGE, "no memory table to export");
+	if (format != RLI_EXPORT_CSV && format != RLI_EXPORT_JSONL)
+		return rli_error_set(RLI_EUSAGE, "unknown export format %d", (int)format);
+	if ((error = rli_atomic_open(&file, path)) < 0)
+		return error;
+	write_table(file.fp, memory, format == RLI_EXPORT_JSONL);
+	return rli_atomic_commit(&file);
+}

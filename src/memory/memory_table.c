@@ -1,0 +1,238 @@
+/* memory_table.c: the columnar memory table (one row per operator_memory.csv row) that the memory parser fills. */
+/* madvise(MADV_HUGEPAGE) is a Linux extension. */
+#define _DEFAULT_SOURCE
+#include "memory_table.h"
+#include "common/error.h"
+#include "common/sort.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+/*
+ * A million rows fill fourteen columns of megabytes each: with 4 KiB pages that is a page fault
+ * and a TLB miss every few hundred rows. Large columns ask for huge pages where the kernel
+ * gives them on request (transparent_hugepage=madvise); elsewhere this does nothing.
+ */
+static void ask_huge_pages(void *column, size_t bytes)
+{
+#ifdef MADV_HUGEPAGE
+	const uintptr_t huge = (uintptr_t)2 << 20;
+	uintptr_t start = ((uintptr_t)column + huge - 1) & ~(huge - 1), end = ((uintptr_t)column + bytes) & ~(huge - 1);
+	if (bytes >= 4 * huge && end > start)
+		madvise((void *)start, end - start, MADV_HUGEPAGE);
+#else
+	(void)column;
+	(void)bytes;
+#endif
+}
+
+int rli_memory_new(rli_memory **out)
+{
+	rli_memory *memory = calloc(1, sizeof(*memory));
+	*out = NULL;
+	if (!memory)
+		return rli_error_oom();
+	rli_strpool_init(&memory->strings);
+	memory->empty = rli_strpool_intern(&memory->strings, "", 0);
+	if (memory->empty == RLI_STRPOOL_NONE) {
+		rli_memory_free(memory);
+		return rli_error_oom();
+	}
+	*out = memory;
+	return RLI_OK;
+}
+
+/* Applies a macro to every column, so growing, copying and sorting never miss one. */
+#define FOR_EACH_COLUMN(X)                                                       \
+	X(name) X(role) X(device_type) X(call_stack) X(call_stack_top) X(rank_id) \
+	X(size_kb) X(start_ms) X(duration_ms) X(allocated_mb) X(reserved_mb)     \
+	X(active_mb) X(gap_ms) X(flags)
+
+void rli_memory_free(rli_memory *memory)
+{
+	if (!memory)
+		return;
+	rli_strpool_dispose(&memory->strings);
+#define FREE_COLUMN(col) free(memory->col);
+	FOR_EACH_COLUMN(FREE_COLUMN)
+#undef FREE_COLUMN
+	free(memory);
+}
+
+size_t rli_memory_count(const rli_memory *memory)
+{
+	return memory ? memory->count : 0;
+}
+
+int rli_memory_get(rli_memory_row *out, const rli_memory *memory, size_t i)
+{
+	const rli_strpool *strings;
+	if (!memory || i >= memory->count)
+		return rli_error_set(RLI_EUSAGE, "no memory row %zu (the table has %zu)", i,
+				     rli_memory_count(memory));
+	strings = &memory->strings;
+	out->name = rli_strpool_get(strings, memory->name[i]);
+	out->role = rli_strpool_get(strings, memory->role[i]);
+	out->rank_id = memory->rank_id[i];
+	out->call_stack = rli_strpool_get(strings, memory->call_stack[i]);
+	out->call_stack_top = rli_strpool_get(strings, memory->call_stack_top[i]);
+	out->size_kb = memory->size_kb[i];
+	out->start_time_ms = memory->start_ms[i];
+	out->duration_ms = memory->duration_ms[i];
+	out->total_allocated_mb = memory->allocated_mb[i];
+	out->total_reserved_mb = memory->reserved_mb[i];
+	out->total_active_mb = memory->active_mb[i];
+	out->device_type = rli_strpool_get(strings, memory->device_type[i]);
+	out->released = memory->flags[i] & RLI_MEMORY_RELEASED;
+	out->match = rli_memory_match_of(memory, i);
+	out->match_gap_ms = memory->gap_ms[i];
+	return RLI_OK;
+}
+
+void rli_memory_count_matches(rli_memory_match_counts *out, const rli_memory *memory)
+{
+	memset(out, 0, sizeof(*out));
+	for (size_t i = 0; i < rli_memory_count(memory); i++)
+		rli_memory_count_row(out, memory->size_kb[i], rli_memory_match_of(memory, i), memory->gap_ms[i]);
+}
+
+int rli_memory_reserve(rli_memory *memory, size_t wanted)
+{
+	size_t capacity;
+	if (wanted <= memory->capacity)
+		return RLI_OK;
+	capacity = memory->capacity ? memory->capacity : 256;
+	while (capacity < wanted) {
+		if (capacity > SIZE_MAX / 2 / sizeof(double))
+			return rli_error_oom();
+		capacity *= 2;
+	}
+#define GROW_COLUMN(col)                                                           \
+	{                                                                          \
+		void *p = realloc(memory->col, capacity * sizeof(*memory->col));   \
+		if (!p)                                                            \
+			return rli_error_oom();                                    \
+		memory->col = p;                                                   \
+		ask_huge_pages(p, capacity * sizeof(*memory->col));                \
+	}
+	FOR_EACH_COLUMN(GROW_COLUMN)
+#undef GROW_COLUMN
+	memory->capacity = capacity;
+	return RLI_OK;
+}
+
+int rli_memory_append(rli_memory *memory, const rli_memory_in *row)
+{
+	size_t i = memory->count;
+	if (i == memory->capacity && rli_memory_reserve(memory, i + 1) < 0)
+		return RLI_ERROR;
+	memory->name[i] = row->name;
+	memory->role[i] = row->role;
+	memory->device_type[i] = row->device_type;
+	memory->call_stack[i] = row->call_stack;
+	memory->call_stack_top[i] = row->call_stack_top;
+	memory->rank_id[i] = row->rank_id;
+	memory->size_kb[i] = row->size_kb;
+	memory->start_ms[i] = row->start_ms;
+	memory->duration_ms[i] = row->duration_ms;
+	memory->allocated_mb[i] = row->allocated_mb;
+	memory->reserved_mb[i] = row->reserved_mb;
+	memory->active_mb[i] = row->active_mb;
+	memory->gap_ms[i] = row->gap_ms;
+	memory->flags[i] = (uint8_t)((row->released ? RLI_MEMORY_RELEASED : 0u) |
+				     ((unsigned)row->match << RLI_MEMORY_MATCH_SHIFT));
+	memory->count = i + 1;
+	return RLI_OK;
+}
+
+int rli_memory_append_all(rli_memory *dst, const rli_memory *src)
+{
+	uint32_t *remap;
+	size_t base = dst->count, n = src->count;
+	if (rli_memory_reserve(dst, base + n) < 0)
+		return RLI_ERROR;
+	remap = malloc((src->strings.count ? src->strings.count : 1) * sizeof(*remap));
+	if (!remap)
+		return rli_error_oom();
+	for (uint32_t id = 0; id < src->strings.count; id++) {
+		remap[id] = rli_strpool_intern(&dst->strings, rli_strpool_get(&src->strings, id),
+					       rli_strpool_length(&src->strings, id));
+		if (remap[id] == RLI_STRPOOL_NONE) {
+			free(remap);
+			return rli_error_oom();
+		}
+	}
+	for (size_t i = 0; i < n; i++) {
+		dst->name[base + i] = remap[src->name[i]];
+		dst->role[base + i] = remap[src->role[i]];
+		dst->device_type[base + i] = remap[src->device_type[i]];
+		dst->call_stack[base + i] = remap[src->call_stack[i]];
+		dst->call_stack_top[base + i] = remap[src->call_stack_top[i]];
+	}
+#define COPY_COLUMN(col) memcpy(dst->col + base, src->col, n * sizeof(*src->col));
+	COPY_COLUMN(rank_id) COPY_COLUMN(size_kb) COPY_COLUMN(start_ms) COPY_COLUMN(duration_ms)
+	COPY_COLUMN(allocated_mb) COPY_COLUMN(reserved_mb) COPY_COLUMN(active_mb) COPY_COLUMN(gap_ms)
+	COPY_COLUMN(flags)
+#undef COPY_COLUMN
+	dst->count += n;
+	free(remap);
+	return RLI_OK;
+}
+
+/* Swaps two rows in every column. */
+static void swap_rows(rli_memory *memory, size_t a, size_t b)
+{
+#define SWAP_COLUMN(col)                                                           \
+	{                                                                          \
+		__typeof__(*memory->col) held = memory->col[a];                    \
+		memory->col[a] = memory->col[b];                                   \
+		memory->col[b] = held;                                             \
+	}
+	FOR_EACH_COLUMN(SWAP_COLUMN)
+#undef SWAP_COLUMN
+}
+
+int rli_memory_sort_by_start(rli_memory *memory)
+{
+	size_t n = memory->count, moves = 0, budget = n / 16 + 64;
+	size_t *order, *tmp, *sorted;
+	void *scratch;
+	/*
+	 * A capture's CSV lists allocations in time order, now and then one a little late: moving
+	 * those rows back is cheaper than any sort. Only rows with a smaller start move, so ties
+	 * keep their order; past the budget, the sort below finishes from where this stopped.
+	 */
+	for (size_t i = 1; i < n && moves < budget; i++)
+		for (size_t j = i; j > 0 && memory->start_ms[j] < memory->start_ms[j - 1] && moves < budget; j--, moves++)
+			swap_rows(memory, j, j - 1);
+	if (moves < budget)
+		return RLI_OK;
+	order = malloc(n * sizeof(*order));
+	tmp = malloc(n * sizeof(*tmp));
+	scratch = malloc(n * sizeof(double));
+	if (!order || !tmp || !scratch) {
+		free(order);
+		free(tmp);
+		free(scratch);
+		return rli_error_oom();
+	}
+	for (size_t i = 0; i < n; i++)
+		order[i] = i;
+	sorted = rli_stable_order(order, tmp, memory->start_ms, n);
+	/* scratch holds n doubles, enough for any column. */
+#define PERMUTE_COLUMN(col)                                                         \
+	{                                                                           \
+		__typeof__(memory->col) out = scratch;                              \
+		for (size_t k = 0; k < n; k++)                                      \
+			out[k] = memory->col[sorted[k]];                            \
+		memcpy(memory->col, out, n * sizeof(*memory->col));                 \
+	}
+	FOR_EACH_COLUMN(PERMUTE_COLUMN)
+#undef PERMUTE_COLUMN
+	free(order);
+	free(tmp);
+	free(scratch);
+	return RLI_OK;
+}

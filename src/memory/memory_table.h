@@ -1,0 +1,87 @@
+/* memory_table.h: the columnar memory table (one row per operator_memory.csv row) that the memory parser fills. */
+#ifndef RLI_MEMORY_TABLE_H
+#define RLI_MEMORY_TABLE_H
+
+#include "rl_insight.h"
+#include "common/strpool.h"
+
+#include <stdint.h>
+
+/* flags: bit 0 released, bits 1-2 the rli_memory_match. */
+#define RLI_MEMORY_RELEASED 1u
+#define RLI_MEMORY_MATCH_SHIFT 1
+
+/*
+ * Columns, not structs, as in the event table: a million rows cost ~90 bytes each, and the
+ * figure's passes over one column stay in cache. Strings (names, roles, devices, call stacks
+ * and their first frames) are interned: stacks repeat across thousands of rows.
+ */
+struct rli_memory {
+	rli_strpool strings;
+	uint32_t empty; /* the id of "" */
+	size_t count, capacity;
+	uint32_t *name;
+	uint32_t *role;
+	uint32_t *device_type;
+	uint32_t *call_stack;
+	uint32_t *call_stack_top;
+	int64_t *rank_id;
+	double *size_kb;
+	double *start_ms;
+	double *duration_ms;
+	double *allocated_mb;
+	double *reserved_mb;
+	double *active_mb;
+	double *gap_ms;
+	uint8_t *flags;
+};
+
+/* A row as the parser hands it over: strings already interned in the table. */
+typedef struct {
+	uint32_t name, role, device_type, call_stack, call_stack_top;
+	int64_t rank_id;
+	double size_kb, start_ms, duration_ms;
+	double allocated_mb, reserved_mb, active_mb;
+	double gap_ms;
+	int released;
+	rli_memory_match match;
+} rli_memory_in;
+
+int rli_memory_new(rli_memory **out);
+/* The id of text in the table's pool, adding it if new; RLI_STRPOOL_NONE when out of memory. */
+static inline uint32_t rli_memory_intern(rli_memory *memory, const char *text, size_t length)
+{
+	return rli_strpool_intern(&memory->strings, text, length);
+}
+/* Room for wanted rows in every column, so a parser that can estimate its rows never copies them. */
+int rli_memory_reserve(rli_memory *memory, size_t wanted);
+int rli_memory_append(rli_memory *memory, const rli_memory_in *row);
+/* Appends every row of src (in order) to dst, re-interning each distinct string once. */
+int rli_memory_append_all(rli_memory *dst, const rli_memory *src);
+/* Stable sort by start_ms: ties keep their current order (memory.md §1.4). */
+int rli_memory_sort_by_start(rli_memory *memory);
+
+/* Counts one row into *counts (only allocations, size_kb > 0, count). */
+static inline void rli_memory_count_row(rli_memory_match_counts *counts, double size_kb, rli_memory_match match,
+					double gap_ms)
+{
+	if (!(size_kb > 0))
+		return;
+	counts->allocations++;
+	if (match == RLI_MEMORY_INSIDE) {
+		counts->matched_inside++;
+	} else if (match == RLI_MEMORY_AFTER_END) {
+		counts->matched_after_end++;
+		if (gap_ms > counts->max_gap_ms)
+			counts->max_gap_ms = gap_ms;
+	} else {
+		counts->unmatched++;
+	}
+}
+
+static inline rli_memory_match rli_memory_match_of(const rli_memory *memory, size_t i)
+{
+	return (rli_memory_match)((memory->flags[i] >> RLI_MEMORY_MATCH_SHIFT) & 3u);
+}
+
+#endif

@@ -1,0 +1,71 @@
+/* ascend_capture.h: Ascend capture folders (*ascend_pt): where they are, their rank, their role, their order. */
+#ifndef RLI_PARSE_ASCEND_CAPTURE_H
+#define RLI_PARSE_ASCEND_CAPTURE_H
+
+#include "read_chunks.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* One <...>ascend_pt folder, as MSTX and the memory parser both find it (timeline.md §3.2, memory.md §1). */
+typedef struct {
+	char *dir;         /* the capture folder */
+	char *role;        /* the parent folder's name, until rli_ascend_read_metadata finds a "role" */
+	int64_t rank;      /* from the first profiler_info_<N>.json by name; -1 if none or not a number */
+	char **info_files; /* every profiler_info_*.json in dir, sorted by name */
+	size_t info_count;
+	char *sort_key;    /* the timestamp part of the folder name, the order inside a (role, rank) */
+	size_t order;      /* discovery position, the tie-break that keeps the order stable */
+	uint32_t group;    /* (role, rank) in order of first appearance, set by rli_ascend_order */
+} rli_ascend_capture;
+
+typedef struct {
+	rli_ascend_capture *items;
+	size_t count, capacity;
+} rli_ascend_captures;
+
+/*
+ * Every folder under root (never root itself) whose name ends with "ascend_pt", in walk order,
+ * nested ones too, with rank, info files and sort key filled in. RLI_OK or RLI_ERROR.
+ */
+int rli_ascend_find(rli_ascend_captures *captures, const char *root);
+void rli_ascend_captures_dispose(rli_ascend_captures *captures);
+/* A newly allocated path inside the capture's ASCEND_PROFILER_OUTPUT folder (name NULL: the folder). */
+char *rli_ascend_output_path(const rli_ascend_capture *capture, const char *name);
+
+/* The top level of a small JSON side file (profiler_info_<N>.json, profiler_metadata.json). */
+typedef struct {
+	int top_kind;   /* 0: no value, 1: an object, 2: anything else */
+	uint64_t keys;  /* top-level keys of the object */
+	unsigned found; /* bit i: wanted[i] is one of them */
+	char *role;     /* the last top-level "role" when it is a non-empty string, else NULL */
+} rli_json_top;
+
+/*
+ * Reads path and fills *top (free top->role). wanted lists at most 32 keys to look for. On
+ * RLI_READ_FAILED, *failure is "Failed to parse JSON file <path>: ..." or "Failed to read ...".
+ */
+rli_read_result rli_json_read_top(rli_json_top *top, const char *path, const char *const *wanted,
+				  size_t wanted_count, char **failure);
+
+/* profiler_metadata.json of a capture, read once. */
+typedef struct {
+	int exists;
+	int is_object;
+	char *failure; /* "File is empty: ..." or the read or parse failure; NULL when readable */
+} rli_ascend_metadata;
+
+/*
+ * Reads the capture's profiler_metadata.json, if there is one, and takes its "role" (a non-empty
+ * string) as the capture's role. RLI_OK (read failures land in out->failure) or RLI_ERROR.
+ */
+int rli_ascend_read_metadata(rli_ascend_metadata *out, rli_ascend_capture *capture);
+void rli_ascend_metadata_dispose(rli_ascend_metadata *metadata);
+
+/*
+ * Puts captures in parse order: grouped by (role, rank) in order of first appearance, by sort
+ * key inside a group, discovery order on ties. Sets each capture's group. RLI_OK or RLI_ERROR.
+ */
+int rli_ascend_order(rli_ascend_capture **captures, size_t count);
+
+#endif

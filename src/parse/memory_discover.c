@@ -1,0 +1,273 @@
+/* memory_discover.c: the memory parser's units: capture folders, their rules (memory.md §5.2), and one unit's parse. */
+#include "memory_internal.h"
+#include "ascend_capture.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+/* ---- the role filter --------------------------------------------------------- */
+
+int rli_role_filter_parse(rli_role_filter *out, const char *text)
+{
+	const char *p = text;
+	memset(out, 0, sizeof(*out));
+	while (p && *p) {
+		const char *end = strchr(p, ','), *stop = end ? end : p + strlen(p);
+		const char *from = p;
+		char **grown;
+		while (from < stop && (*from == ' ' || *from == '\t'))
+			from++;
+		while (stop > from && (stop[-1] == ' ' || stop[-1] == '\t'))
+			stop--;
+		p = end ? end + 1 : NULL;
+		if (stop == from)
+			continue;
+		grown = realloc(out->roles, (out->count + 1) * sizeof(*grown));
+		if (!grown || !(grown[out->count] = rli_strfmt("%.*s", (int)(stop - from), from))) {
+			if (grown)
+				out->roles = grown;
+			rli_role_filter_dispose(out);
+			return rli_error_oom();
+		}
+		out->roles = grown;
+		out->count++;
+	}
+	return RLI_OK;
+}
+
+void rli_role_filter_dispose(rli_role_filter *filter)
+{
+	for (size_t i = 0; i < filter->count; i++)
+		free(filter->roles[i]);
+	free(filter->roles);
+	memset(filter, 0, sizeof(*filter));
+}
+
+static int role_kept(const rli_role_filter *filter, const char *role)
+{
+	if (filter->count == 0)
+		return 1;
+	for (size_t i = 0; i < filter->count; i++)
+		if (strcmp(filter->roles[i], role) == 0)
+			return 1;
+	return 0;
+}
+
+/* ---- discovery --------------------------------------------------------------- */
+
+/* The size of a file, or -1 if there is none. */
+static long long file_size(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 ? (long long)st.st_size : -1;
+}
+
+/*
+ * The file rules for one capture (every failure, not just the first), and its role. *keep is 0
+ * when the rank or role filter leaves the folder out. failures receives the unit's messages.
+ */
+static int inspect(rli_ascend_capture *capture, rli_discovery *discovery, const rli_rank_filter *ranks,
+		   const rli_role_filter *roles, rli_notes *failures, int *keep)
+{
+	char *output_dir = rli_ascend_output_path(capture, NULL);
+	char *csv = rli_ascend_output_path(capture, "operator_memory.csv");
+	char *trace = rli_ascend_output_path(capture, "trace_view.json");
+	char *metadata_path = rli_path_join(capture->dir, "profiler_metadata.json");
+	rli_ascend_metadata metadata;
+	int error = RLI_OK;
+
+	*keep = 0;
+	memset(&metadata, 0, sizeof(metadata));
+	if (!output_dir || !csv || !trace || !metadata_path) {
+		error = rli_error_oom();
+		goto done;
+	}
+	/* A folder of another rank is none of this run's business, whatever is wrong with it. */
+	if (capture->rank >= 0 && !rli_rank_filter_keeps(ranks, capture->rank)) {
+		rli_notes_add(&discovery->log, RLI_LOG_DEBUG, "Rank %lld not in the rank list: skipping %s",
+			      (long long)capture->rank, capture->dir);
+		goto done;
+	}
+	if ((error = rli_ascend_read_metadata(&metadata, capture)) < 0)
+		goto done;
+	if (!role_kept(roles, capture->role)) {
+		rli_notes_add(&discovery->log, RLI_LOG_DEBUG, "Role %s not in the role list: skipping %s",
+			      capture->role, capture->dir);
+		goto done;
+	}
+	*keep = 1;
+	if (capture->info_count == 0)
+		rli_notes_add(failures, RLI_LOG_ERROR, "profiler_info_*.json does not exist in: %s", capture->dir);
+	if (!metadata.exists)
+		rli_notes_add(failures, RLI_LOG_ERROR, "profiler_metadata.json does not exist in: %s", capture->dir);
+	if (file_size(csv) < 0)
+		rli_notes_add(failures, RLI_LOG_ERROR, "operator_memory.csv does not exist in: %s", output_dir);
+	if (file_size(trace) < 0)
+		rli_notes_add(failures, RLI_LOG_ERROR, "trace_view.json does not exist in: %s", output_dir);
+	if (capture->info_count > 0 && capture->rank < 0)
+		rli_notes_add(failures, RLI_LOG_ERROR, "direct:%s fail to get rankid or rankid invalid.", capture->dir);
+	if (metadata.failure)
+		rli_notes_add(failures, RLI_LOG_ERROR, "%s", metadata.failure);
+	else if (metadata.exists && !metadata.is_object)
+		rli_notes_add(failures, RLI_LOG_ERROR, "profiler_metadata.json is not a JSON object: %s", metadata_path);
+done:
+	rli_ascend_metadata_dispose(&metadata);
+	free(output_dir);
+	free(csv);
+	free(trace);
+	free(metadata_path);
+	return error;
+}
+
+int rli_memory_discover(rli_discovery *discovery, const char *root, const rli_rank_filter *ranks,
+			const rli_role_filter *roles)
+{
+	rli_ascend_captures captures;
+	rli_ascend_capture **kept = NULL;
+	rli_notes *failures = NULL; /* by discovery order */
+	size_t kept_count = 0;
+	int error;
+
+	error = rli_ascend_find(&captures, root);
+	if (error < 0)
+		goto done;
+	if (captures.count == 0) {
+		rli_notes_add(&discovery->structural, RLI_LOG_ERROR, "No *_ascend_pt directory in %s", root);
+		goto done;
+	}
+	kept = calloc(captures.count, sizeof(*kept));
+	failures = calloc(captures.count, sizeof(*failures));
+	if (!kept || !failures) {
+		error = rli_error_oom();
+		goto done;
+	}
+	for (size_t i = 0; i < captures.count; i++) {
+		int keep;
+		if ((error = inspect(&captures.items[i], discovery, ranks, roles, &failures[i], &keep)) < 0)
+			goto done;
+		if (keep)
+			kept[kept_count++] = &captures.items[i];
+	}
+	if ((error = rli_ascend_order(kept, kept_count)) < 0)
+		goto done;
+	for (size_t i = 0; i < kept_count; i++) {
+		rli_ascend_capture *capture = kept[i];
+		rli_unit *unit = rli_discovery_add(discovery);
+		if (!unit) {
+			error = rli_error_oom();
+			goto done;
+		}
+		unit->path = rli_ascend_output_path(capture, NULL);
+		unit->role = capture->role;
+		capture->role = NULL;
+		unit->rank = capture->rank;
+		unit->info_files = capture->info_files;
+		unit->info_count = capture->info_count;
+		capture->info_files = NULL;
+		capture->info_count = 0;
+		unit->failures = failures[capture->order];
+		rli_notes_init(&failures[capture->order]);
+		if (!unit->path) {
+			error = rli_error_oom();
+			goto done;
+		}
+	}
+	if (discovery->structural.oom || discovery->log.oom)
+		error = rli_error_oom();
+done:
+	for (size_t i = 0; failures && i < captures.count; i++)
+		rli_notes_dispose(&failures[i]);
+	free(failures);
+	free(kept);
+	rli_ascend_captures_dispose(&captures);
+	return error;
+}
+
+/* ---- one unit ---------------------------------------------------------------- */
+
+/* The checker's rule for profiler_info_<N>.json (memory.md §5.2): an object with a rank_id. */
+static int check_info_file(rli_unit *unit, const char *path)
+{
+	static const char *const wanted[] = {"rank_id"};
+	rli_json_top info;
+	char *failure = NULL;
+	rli_read_result result = rli_json_read_top(&info, path, wanted, 1, &failure);
+	free(info.role);
+	if (result == RLI_READ_OOM)
+		return RLI_ERROR;
+	if (result == RLI_READ_EMPTY)
+		rli_notes_add(&unit->failures, RLI_LOG_ERROR, "File is empty: %s", path);
+	else if (result != RLI_READ_OK)
+		rli_notes_add(&unit->failures, RLI_LOG_ERROR, "%s", failure ? failure : path);
+	else if (info.top_kind != 1)
+		rli_notes_add(&unit->failures, RLI_LOG_ERROR, "profiler_info JSON is not a dictionary: %s", path);
+	else if (!info.found)
+		rli_notes_add(&unit->failures, RLI_LOG_ERROR, "File field is missing: ['rank_id'] in FilePath: %s",
+			      path);
+	free(failure);
+	return RLI_OK;
+}
+
+/* How the allocations found their call stacks: the reference attributes late ones silently. */
+static void log_matches(rli_unit *unit, const rli_memory_match_counts *counts)
+{
+	char ended[128] = "";
+	if (counts->matched_after_end)
+		snprintf(ended, sizeof(ended), "%zu from an op that had already ended (up to %.3f ms earlier), ",
+			 counts->matched_after_end, counts->max_gap_ms);
+	rli_notes_add(&unit->log, RLI_LOG_INFO,
+		      "Rank %lld Role %s: call stacks of %zu allocation(s): %zu from an op still running, %s%zu with no op",
+		      (long long)unit->rank, unit->role, counts->allocations, counts->matched_inside, ended,
+		      counts->unmatched);
+}
+
+void rli_memory_parse_unit(void *ctx, rli_unit *unit)
+{
+	rli_stack_index index;
+	rli_memory *table = NULL;
+	rli_memory_match_counts counts;
+	long long size;
+	char *csv = rli_path_join(unit->path, "operator_memory.csv");
+	char *trace = rli_path_join(unit->path, "trace_view.json");
+	(void)ctx;
+
+	rli_stack_index_init(&index);
+	if (!csv || !trace)
+		goto oom;
+	/* Every file is checked even when another already failed: all the reasons at once. */
+	for (size_t i = 0; i < unit->info_count; i++)
+		if (check_info_file(unit, unit->info_files[i]) < 0)
+			goto oom;
+	if ((size = file_size(trace)) >= 0 && rli_stack_index_read(&index, unit, trace, (size_t)size) < 0)
+		goto oom;
+	if ((size = file_size(csv)) >= 0) {
+		/*
+		 * Ascend writes about 200 bytes a row: room for every row up front spares the copies of
+		 * a growing table. Pages never written are never touched, so a guess too high costs nothing.
+		 */
+		if (rli_memory_new(&table) < 0 || rli_memory_reserve(table, (size_t)size / 100 + 16) < 0 ||
+		    rli_memory_read_csv(table, unit, csv, &index, &counts) < 0)
+			goto oom;
+	}
+	if (unit->failures.count || !table)
+		goto done;
+	if (rli_memory_sort_by_start(table) < 0)
+		goto oom;
+	rli_notes_add(&unit->log, RLI_LOG_INFO, "Rank %lld Role %s: parsed %zu memory events",
+		      (long long)unit->rank, unit->role, table->count);
+	log_matches(unit, &counts);
+	unit->memory = table;
+	table = NULL;
+	goto done;
+oom:
+	unit->status = RLI_ERROR;
+done:
+	if (unit->log.oom || unit->failures.oom)
+		unit->status = RLI_ERROR;
+	rli_memory_free(table);
+	rli_stack_index_dispose(&index);
+	free(csv);
+	free(trace);
+}

@@ -1,0 +1,79 @@
+/* memory_internal.h: what the memory parser's parts share: the call-stack index, the CSV reader, discovery. */
+#ifndef RLI_PARSE_MEMORY_INTERNAL_H
+#define RLI_PARSE_MEMORY_INTERNAL_H
+
+#include "parse_internal.h"
+#include "memory/memory_table.h"
+
+/* ---- the call-stack index of one trace_view.json (memory.md §3) ---------- */
+
+/* One cpu_op event that carries a call stack. */
+typedef struct {
+	double ts, dur;  /* µs, as the trace gives them (dur 0 when absent) */
+	uint32_t name;   /* id in the index's names */
+	uint32_t stack;  /* id in the index's stacks */
+} rli_stack_op;
+
+typedef struct {
+	rli_strpool names;
+	rli_strpool stacks;   /* distinct call stacks: a few hundred code paths for a million ops */
+	rli_stack_op *ops;    /* after reading: grouped by name, by ts inside a group */
+	size_t count, capacity;
+	size_t *group_begin;  /* ops named id g are [group_begin[g], group_begin[g + 1]) */
+	uint64_t no_ts;       /* kept events whose ts is missing or not a number, left out */
+} rli_stack_index;
+
+void rli_stack_index_init(rli_stack_index *index);
+void rli_stack_index_dispose(rli_stack_index *index);
+
+/*
+ * Streams the trace at path (of about size bytes) into the index. A file that cannot serve goes
+ * into unit->failures with the reference's wording; warnings into unit->log. RLI_OK or RLI_ERROR.
+ */
+int rli_stack_index_read(rli_stack_index *index, rli_unit *unit, const char *path, size_t size);
+
+/* The group of ops with exactly this name, or RLI_STRPOOL_NONE. */
+static inline uint32_t rli_stack_index_group(const rli_stack_index *index, const char *name, size_t length)
+{
+	return index->group_begin ? rli_strpool_find(&index->names, name, length) : RLI_STRPOOL_NONE;
+}
+
+/*
+ * The op of a group that a row at time us matches: the latest ts <= us, the last in file order
+ * among equal ts (Python's bisect_right - 1). NULL when every op of the group starts later.
+ * *hint (0 at first) carries where the group's last search ended, where the next one starts.
+ */
+const rli_stack_op *rli_stack_index_match(const rli_stack_index *index, uint32_t group, double us, size_t *hint);
+
+/* ---- operator_memory.csv (memory.md §2) ---------------------------------- */
+
+/*
+ * Streams the CSV at path into table, one row per data row, each matched against index, and
+ * counts how the allocations matched into *counts. Rows get the unit's role and rank. Failures
+ * go into unit->failures, skipped rows are warned about in unit->log. RLI_OK or RLI_ERROR.
+ */
+int rli_memory_read_csv(rli_memory *table, rli_unit *unit, const char *path, const rli_stack_index *index,
+			rli_memory_match_counts *counts);
+
+/* ---- discovery and validation of the capture folders (memory.md §1, §5.2) -- */
+
+typedef struct {
+	char **roles; /* NULL: every role */
+	size_t count;
+} rli_role_filter;
+
+/* NULL or "" keeps every role; else a comma-separated list. RLI_OK or RLI_ERROR. */
+int rli_role_filter_parse(rli_role_filter *out, const char *text);
+void rli_role_filter_dispose(rli_role_filter *filter);
+
+/*
+ * One unit per capture folder the filters keep, in parse order; a folder that breaks a rule
+ * is still a unit, with its failures. RLI_OK or RLI_ERROR.
+ */
+int rli_memory_discover(rli_discovery *discovery, const char *root, const rli_rank_filter *ranks,
+			const rli_role_filter *roles);
+
+/* Parses one memory unit (any thread): info files, the trace, then the CSV. ctx unused. */
+void rli_memory_parse_unit(void *ctx, rli_unit *unit);
+
+#endif

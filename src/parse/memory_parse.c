@@ -1,0 +1,176 @@
+/* memory_parse.c: rli_memory_parse: discover the captures, validate, parse them on threads, merge in start order. */
+#include "memory_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+void rli_memory_parse_options_init(rli_memory_parse_options *options)
+{
+	memset(options, 0, sizeof(*options));
+}
+
+static void log_line(const rli_memory_parse_options *options, rli_log_level level, const char *fmt, ...)
+	RLI_PRINTF(3, 4);
+
+static void log_line(const rli_memory_parse_options *options, rli_log_level level, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	rli_log_vline(options->log, options->log_ctx, level, fmt, ap);
+	va_end(ap);
+}
+
+static int any_allocation(const rli_memory *memory)
+{
+	for (size_t i = 0; i < memory->count; i++)
+		if (memory->size_kb[i] > 0)
+			return 1;
+	return 0;
+}
+
+/* The units' tables in unit order, then one stable sort: ties keep capture order (memory.md §1.4). */
+static int merge_units(rli_memory **out, rli_discovery *discovery, const rli_memory_parse_options *options,
+		       size_t *failed_units)
+{
+	rli_memory *merged = NULL;
+	int error = RLI_OK;
+	*failed_units = 0;
+	for (size_t u = 0; u < discovery->count; u++) {
+		rli_unit *unit = &discovery->units[u];
+		if (unit->status < 0 || unit->log.oom || unit->failures.oom) {
+			error = rli_error_oom();
+			goto done;
+		}
+		rli_log_notes(options->log, options->log_ctx, &unit->log);
+		if (unit->failures.count) {
+			(*failed_units)++;
+			continue;
+		}
+		if (!unit->memory)
+			continue;
+		if (!merged) {
+			merged = unit->memory; /* one capture, the usual case: no copy */
+			unit->memory = NULL;
+			continue;
+		}
+		if ((error = rli_memory_append_all(merged, unit->memory)) < 0)
+			goto done;
+		rli_memory_free(unit->memory); /* merged: no need to hold every row twice */
+		unit->memory = NULL;
+	}
+	if (!merged && (error = rli_memory_new(&merged)) < 0)
+		goto done;
+	error = rli_memory_sort_by_start(merged);
+done:
+	if (error < 0) {
+		rli_memory_free(merged);
+		merged = NULL;
+	}
+	*out = merged;
+	return error;
+}
+
+int rli_memory_parse(rli_memory **out, const char *input_path, const rli_memory_parse_options *options_in)
+{
+	rli_memory_parse_options defaults;
+	const rli_memory_parse_options *options = options_in;
+	rli_discovery discovery;
+	rli_rank_filter ranks;
+	rli_role_filter roles;
+	rli_memory *merged = NULL;
+	char *root = NULL;
+	struct stat st;
+	size_t failed_units = 0;
+	int error;
+
+	*out = NULL;
+	if (!options) {
+		rli_memory_parse_options_init(&defaults);
+		options = &defaults;
+	}
+	rli_discovery_init(&discovery);
+	memset(&roles, 0, sizeof(roles));
+	if ((error = rli_rank_filter_parse(&ranks, options->rank_list)) < 0)
+		return error;
+	if ((error = rli_role_filter_parse(&roles, options->role_list)) < 0)
+		goto done;
+	if (!input_path || !*input_path) {
+		error = rli_error_set(RLI_EUSAGE, "no input path given");
+		goto done;
+	}
+	if (!(root = rli_path_trimmed(input_path))) {
+		error = rli_error_oom();
+		goto done;
+	}
+	if (stat(root, &st) != 0 || !S_ISDIR(st.st_mode)) {
+		rli_notes_add(&discovery.structural, RLI_LOG_ERROR,
+			      "Source path is not a directory or does not exist: %s", input_path);
+		if (stat(root, &st) != 0)
+			rli_notes_add(&discovery.structural, RLI_LOG_ERROR, "Source path does not exist: %s",
+				      input_path);
+	} else if ((error = rli_memory_discover(&discovery, root, &ranks, &roles)) < 0) {
+		goto done;
+	}
+	rli_log_notes(options->log, options->log_ctx, &discovery.log);
+	if (discovery.structural.oom || discovery.log.oom) {
+		error = rli_error_oom();
+		goto done;
+	}
+	if (discovery.structural.count) {
+		rli_discovery_report(&discovery);
+		error = RLI_EINVALID;
+		goto done;
+	}
+	if (discovery.count == 0)
+		log_line(options, RLI_LOG_INFO, "No data maps to process");
+	if ((error = rli_units_run(&discovery, rli_memory_parse_unit, NULL, options->jobs, options->log,
+				   options->log_ctx)) < 0)
+		goto done;
+	if ((error = merge_units(&merged, &discovery, options, &failed_units)) < 0)
+		goto done;
+	log_line(options, RLI_LOG_INFO, "Parallel processing completed: %zu/%zu ranks processed",
+		 discovery.count - failed_units, discovery.count);
+
+	/* The output rules (memory.md §5.3), in our words: there is no DataFrame to speak of. */
+	if (merged->count == 0 || !any_allocation(merged)) {
+		if (merged->count == 0 && failed_units == 0)
+			log_line(options, RLI_LOG_WARN, "No valid data collected from any rank");
+		rli_discovery_report(&discovery);
+		if (merged->count == 0 && discovery.count == 0)
+			rli_error_append("\n  - No memory events: no capture folder under %s is in the rank list "
+					 "'%s' and the role list '%s'",
+					 input_path, options->rank_list ? options->rank_list : "all",
+					 options->role_list ? options->role_list : "all");
+		else if (merged->count == 0 && failed_units < discovery.count)
+			rli_error_append("\n  - No memory events: the operator_memory.csv files under %s hold no "
+					 "row that could be read",
+					 input_path);
+		else if (merged->count > 0)
+			rli_error_append("\n  - Column 'size_kb' has no positive values: the captures under %s "
+					 "hold no allocation, only frees",
+					 input_path);
+		error = RLI_EINVALID;
+		goto done;
+	}
+	if (failed_units) {
+		rli_discovery_report(&discovery);
+		for (size_t u = 0; u < discovery.count; u++)
+			for (size_t i = 0; i < discovery.units[u].failures.count; i++)
+				log_line(options, RLI_LOG_ERROR, "%s", discovery.units[u].failures.items[i].text);
+		error = RLI_EPARTIAL;
+	} else {
+		log_line(options, RLI_LOG_INFO, "Data validation passed for ascend_memory");
+		rli_error_clear();
+		error = RLI_OK;
+	}
+	*out = merged;
+	merged = NULL;
+done:
+	rli_memory_free(merged);
+	rli_discovery_dispose(&discovery);
+	rli_rank_filter_dispose(&ranks);
+	rli_role_filter_dispose(&roles);
+	free(root);
+	return error;
+}

@@ -1,0 +1,92 @@
+/* units.c: input units parsed on a pool of threads, each unit by one thread, progress logged in completion order. */
+#include "parse_internal.h"
+
+#include <pthread.h>
+#include <string.h>
+#include <unistd.h>
+
+/* More threads than this would only compete for the same disk and cores. */
+#define RLI_MAX_WORKERS 256
+
+typedef struct {
+	rli_discovery *discovery;
+	rli_unit_fn fn;
+	void *ctx;
+	rli_log_fn log;
+	void *log_ctx;
+	pthread_mutex_t lock;
+	size_t next, completed;
+} work_queue;
+
+static void *work(void *arg)
+{
+	work_queue *queue = arg;
+	size_t total = queue->discovery->count;
+	for (;;) {
+		size_t index, done;
+		rli_unit *unit;
+		pthread_mutex_lock(&queue->lock);
+		index = queue->next++;
+		pthread_mutex_unlock(&queue->lock);
+		if (index >= total)
+			break;
+		unit = &queue->discovery->units[index];
+		queue->fn(queue->ctx, unit);
+		pthread_mutex_lock(&queue->lock);
+		done = ++queue->completed;
+		/* Progress in completion order, as the reference prints it; the lock keeps lines whole. */
+		if (total < 10 || done % (total / 10 > 2 ? total / 10 : 2) == 0) {
+			/* A torch or NVTX unit learns its rank only from its contents: it goes by its file. */
+			if (unit->rank >= 0)
+				rli_log_line(queue->log, queue->log_ctx, RLI_LOG_DEBUG, "Completed rank %lld: %zu/%zu (%.1f%%)",
+					     (long long)unit->rank, done, total, 100.0 * (double)done / (double)total);
+			else
+				rli_log_line(queue->log, queue->log_ctx, RLI_LOG_DEBUG, "Completed %s: %zu/%zu (%.1f%%)",
+					     unit->path, done, total, 100.0 * (double)done / (double)total);
+		}
+		pthread_mutex_unlock(&queue->lock);
+	}
+	return NULL;
+}
+
+static unsigned worker_count(unsigned jobs, size_t units)
+{
+	long cpus;
+	if (jobs == 0) {
+		cpus = sysconf(_SC_NPROCESSORS_ONLN);
+		jobs = cpus > 0 ? (unsigned)cpus : 1;
+	}
+	if (jobs > units)
+		jobs = (unsigned)units;
+	if (jobs > RLI_MAX_WORKERS)
+		jobs = RLI_MAX_WORKERS;
+	return jobs ? jobs : 1;
+}
+
+int rli_units_run(rli_discovery *discovery, rli_unit_fn fn, void *ctx, unsigned jobs, rli_log_fn log,
+		  void *log_ctx)
+{
+	work_queue queue;
+	pthread_t threads[RLI_MAX_WORKERS];
+	unsigned workers = worker_count(jobs, discovery->count), started = 0;
+
+	memset(&queue, 0, sizeof(queue));
+	queue.discovery = discovery;
+	queue.fn = fn;
+	queue.ctx = ctx;
+	queue.log = log;
+	queue.log_ctx = log_ctx;
+	if (pthread_mutex_init(&queue.lock, NULL) != 0)
+		return rli_error_set(RLI_ERROR, "cannot create a mutex");
+	/* The calling thread is one of the workers; if a thread cannot start, the others do more. */
+	for (unsigned i = 1; i < workers; i++) {
+		if (pthread_create(&threads[started], NULL, work, &queue) != 0)
+			break;
+		started++;
+	}
+	work(&queue);
+	for (unsigned i = 0; i < started; i++)
+		pthread_join(threads[i], NULL);
+	pthread_mutex_destroy(&queue.lock);
+	return RLI_OK;
+}
