@@ -195,6 +195,13 @@ void rli_memory_parse_options_init(rli_memory_parse_options *options);
  */
 int rli_memory_parse(rli_memory **out, const char *input_path, const rli_memory_parse_options *options);
 
+/*
+ * How many *ascend_pt captures under input_path hold an
+ * ASCEND_PROFILER_OUTPUT/operator_memory.csv (0 when none, or when the path
+ * cannot be read); RLI_ERROR when out of memory. What auto detection asks.
+ */
+int rli_memory_capture_count(const char *input_path);
+
 size_t rli_memory_count(const rli_memory *memory);
 /* Fills *out with row index; RLI_EUSAGE when index >= rli_memory_count. */
 int rli_memory_get(rli_memory_row *out, const rli_memory *memory, size_t index);
@@ -204,12 +211,22 @@ void rli_memory_free(rli_memory *memory);
 /*
  * Writes the table with the reference's columns in its order (name, role, rank_id,
  * call_stack, call_stack_top, size_kb, start_time_ms, duration_ms, total_allocated_mb,
- * total_reserved_mb, total_active_mb, device_type), atomically; the command line names the
- * file memory_events.csv or memory_events.jsonl.
+ * total_reserved_mb, total_active_mb, device_type): into `set` when given, else
+ * atomically on its own; the command line names the file memory_events.csv or
+ * memory_events.jsonl.
  */
-int rli_memory_export(const rli_memory *memory, rli_export_format format, const char *path);
+int rli_memory_export(const rli_memory *memory, rli_export_format format, const char *path,
+		      rli_output_set *set);
 
 /* ---- layout ----------------------------------------------------------- */
+
+/*
+ * A laid-out figure as a document: metadata, the stem its files are named
+ * after, and pages of placed items (plot panels, legends, text). Every
+ * back-end draws from it. Opaque; it lives as long as its figure.
+ */
+typedef struct rli_document rli_document;
+
 
 /* The timeline's layout model: everything a reader sees, placed. Opaque. */
 typedef struct rli_timeline rli_timeline;
@@ -235,17 +252,23 @@ typedef struct {
 
 void rli_timeline_options_init(rli_timeline_options *options);
 
+/*
+ * The memory figure: a page per device, that is per (role, rank) in
+ * ascending order: the memory curve (blocks never freed live to the end of
+ * the capture) with its peak, over the allocation Gantt, and the largest
+ * blocks live at the peak. Opaque. Options as the timeline's (width, scale,
+ * medium). RLI_EINVALID when no row is an allocation.
+ */
+typedef struct rli_memory_figure rli_memory_figure;
+
+int rli_memory_layout(rli_memory_figure **out, const rli_memory *memory, const rli_timeline_options *options);
+const rli_document *rli_memory_figure_document(const rli_memory_figure *figure);
+void rli_memory_figure_free(rli_memory_figure *figure);
+
 /* RLI_EINVALID when no row has end > start (nothing to draw). */
 int rli_timeline_layout(rli_timeline **out, const rli_events *events,
 			const rli_timeline_options *options);
 void rli_timeline_free(rli_timeline *timeline);
-
-/*
- * A laid-out figure as a document: metadata, the stem its files are named
- * after, and pages of placed items (plot panels, legends, text). Every
- * back-end draws from it. Opaque; it lives as long as its figure.
- */
-typedef struct rli_document rli_document;
 
 const rli_document *rli_timeline_document(const rli_timeline *timeline);
 

@@ -45,7 +45,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "bench-memory: %s\n", rli_error_last());
 		return 1;
 	}
-	if (argc > 3 && rli_memory_export(memory, RLI_EXPORT_CSV, argv[3]) != RLI_OK) {
+	if (argc > 3 && rli_memory_export(memory, RLI_EXPORT_CSV, argv[3], NULL) != RLI_OK) {
 		fprintf(stderr, "bench-memory: %s\n", rli_error_last());
 		return 1;
 	}

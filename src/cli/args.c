@@ -69,6 +69,7 @@ static int choose(size_t *index, const char *const *names, size_t n, const char 
 #define CHOOSE(index, names, item, len, spelled) \
 	choose(index, names, sizeof(names) / sizeof(names[0]), item, len, spelled)
 
+/* A timeline format names the timeline analysis; "memory" the memory analysis; "auto" whatever is there. */
 static int set_profiler(cli_request *r, const char *value, const char *spelled)
 {
 	static const char *const names[] = { "mstx", "torch", "nvtx", "memory", "auto" };
@@ -76,10 +77,33 @@ static int set_profiler(cli_request *r, const char *value, const char *spelled)
 	int error = CHOOSE(&i, names, value, strlen(value), spelled);
 	if (error < 0)
 		return error;
-	if (strcmp(names[i], "memory") == 0)
-		return rli_error_set(RLI_EUSAGE, "%s memory: the memory analysis is not available in "
-				     "rl-insight %s yet", spelled, RLI_VERSION);
+	if (strcmp(names[i], "memory") == 0) {
+		r->analyses |= CLI_MEMORY;
+		return RLI_OK;
+	}
+	if (strcmp(names[i], "auto") != 0)
+		r->analyses |= CLI_TIMELINE;
 	return rli_profiler_from_name(&r->profiler, names[i]);
+}
+
+/* memory.parser.type: the reference's one memory parser. */
+static int set_memory_parser(cli_request *r, const char *value, const char *spelled)
+{
+	static const char *const names[] = { "memory" };
+	size_t i;
+	int error = CHOOSE(&i, names, value, strlen(value), spelled);
+	if (error == RLI_OK)
+		r->analyses |= CLI_MEMORY;
+	return error;
+}
+
+/* memory.parser.role: declared and ignored by the reference; here it keeps those roles. */
+static int set_role_list(cli_request *r, const char *value, const char *spelled)
+{
+	if (!*value)
+		return rli_error_set(RLI_EUSAGE, "%s needs a role, or a comma list of them", spelled);
+	r->role_list = value;
+	return RLI_OK;
 }
 
 /* The legacy --input-type names the parser's input; it must agree with the parser. */
@@ -123,19 +147,22 @@ static int for_each_item(const char *list, const char *spelled, cli_request *r,
 
 static int add_vis(cli_request *r, const char *item, size_t len, const char *spelled)
 {
-	static const char *const known[] = { "png", "html", "pdf", "none" };
+	/* The reference's and decisions.md's spellings, each the back-end that writes it. */
+	static const char *const known[] = { "png", "html", "pdf", "none", "memory_html", "memory_pdf",
+					      "timeline_pdf" };
+	static const char *const backend[] = { "png", "html", "pdf", NULL, "html", "pdf", "pdf" };
 	size_t i;
 	int error = CHOOSE(&i, known, item, len, spelled);
 	if (error < 0)
 		return error;
-	if (strcmp(known[i], "none") == 0)
+	if (!backend[i])
 		return RLI_OK;
 	for (int k = 0; k < r->vis_count; k++)
-		if (strcmp(r->vis_types[k], known[i]) == 0)
+		if (strcmp(r->vis_types[k], backend[i]) == 0)
 			return RLI_OK;
-	if (!rli_backend_exists(known[i]))
-		return rli_error_set(RLI_EUSAGE, "this build of rl-insight cannot write %s", known[i]);
-	r->vis_types[r->vis_count++] = known[i];
+	if (!rli_backend_exists(backend[i]))
+		return rli_error_set(RLI_EUSAGE, "this build of rl-insight cannot write %s", backend[i]);
+	r->vis_types[r->vis_count++] = backend[i];
 	return RLI_OK;
 }
 
@@ -182,10 +209,13 @@ static int set_preset(cli_request *r, const char *value, const char *spelled)
 	static const char *const presets[] = { "timeline", "memory", "heatmap" };
 	size_t i;
 	int error = CHOOSE(&i, presets, value, strlen(value), spelled);
-	if (error < 0 || i == 0)
+	if (error < 0)
 		return error;
-	return rli_error_set(RLI_EUSAGE, "the %s analysis is not available in rl-insight %s yet",
-			     presets[i], RLI_VERSION);
+	if (i == 2)
+		return rli_error_set(RLI_EUSAGE, "the %s analysis is not available in rl-insight %s yet",
+				     presets[i], RLI_VERSION);
+	r->analyses |= i == 0 ? CLI_TIMELINE : CLI_MEMORY;
+	return RLI_OK;
 }
 
 static int set_unavailable(cli_request *r, const char *value, const char *spelled)
@@ -226,8 +256,8 @@ static int set_merge(cli_request *r, const char *value, const char *spelled)
 static const option_spec options[] = {
 	{ "--input-path", "input.path", "PATH", "root folder of the profiling data (required)", set_input_path },
 	{ "--output-path", "output.path", "PATH", "folder for the outputs, created if missing (default: output)", set_output_path },
-	{ "--profiler-type", "timeline.parser.type", "TYPE", "mstx, torch, nvtx, or auto to detect it (default: auto)", set_profiler },
-	{ "--vis-type", "timeline.visualizer.type", "LIST", "outputs, comma-separated: png, html, pdf, none (default: html)", set_vis },
+	{ "--profiler-type", "timeline.parser.type", "TYPE", "mstx, torch, nvtx, memory, or auto: every analysis the input holds (default)", set_profiler },
+	{ "--vis-type", "timeline.visualizer.type", "LIST", "outputs, comma-separated: png, html, pdf, none (default: html; memory: png, pdf)", set_vis },
 	{ "--rank-list", "input.rank_list", "RANKS", "all, or ranks such as 0,2,4-7 (default: all)", set_rank_list },
 	{ "--export", NULL, "FORMATS", "also write the parsed table: csv, jsonl (rl_events.csv, rl_events.jsonl)", set_export },
 	{ "--merge-short-ms", NULL, "MS", "merge chains of bars of at most MS ms, 2 ms apart (default: off)", set_merge },
@@ -236,9 +266,10 @@ static const option_spec options[] = {
 	{ "--jobs", NULL, "N", "parse N input units at once (default: number of CPUs)", set_jobs },
 	{ "--input-type", NULL, "TYPE", "legacy: multi_json_mstx|torch|nvtx, must agree with the parser", set_input_type },
 	{ "--pipeline-type", "pipeline.type", "NAME", "legacy: OfflineInsightPipeline, the only pipeline", set_pipeline },
-	{ NULL, "preset", "NAME", "timeline (memory and heatmap are not available yet)", set_preset },
-	{ NULL, "memory.parser.type", NULL, NULL, set_unavailable },
-	{ NULL, "memory.visualizer.type", NULL, NULL, set_unavailable },
+	{ NULL, "preset", "NAME", "timeline or memory (heatmap is not available yet)", set_preset },
+	{ NULL, "memory.parser.type", NULL, NULL, set_memory_parser },
+	{ NULL, "memory.parser.role", NULL, NULL, set_role_list },
+	{ NULL, "memory.visualizer.type", NULL, NULL, set_vis },
 	{ NULL, "heatmap.parser.type", NULL, NULL, set_unavailable },
 	{ NULL, "heatmap.visualizer.type", NULL, NULL, set_unavailable },
 };
@@ -404,7 +435,8 @@ void cli_print_help(FILE *fp)
 	      "\n"
 	      "RL Insight: where the time of a reinforcement-learning run went, per rank and phase.\n"
 	      "Reads Ascend MSTX, PyTorch profiler and Nsight NVTX profiles and draws the RL\n"
-	      "timeline as rl_timeline.png, rl_timeline.html and rl_timeline.pdf.\n"
+	      "timeline as rl_timeline.png, rl_timeline.html and rl_timeline.pdf; from Ascend memory\n"
+	      "records (operator_memory.csv) the memory figure as memory_timeline.png and .pdf.\n"
 	      "With only --input-path it detects the format and writes output/rl_timeline.html.\n"
 	      "\n"
 	      "Options (each also written --option=VALUE; the key=value form is in brackets):\n",
@@ -428,8 +460,9 @@ void cli_print_help(FILE *fp)
 	      "Configuration keys, for scripts written for the Python tool:\n"
 	      "  input.path=PATH  output.path=PATH  input.rank_list=RANKS\n"
 	      "  timeline.parser.type=mstx|torch|nvtx|auto  timeline.visualizer.type=png|html|pdf\n"
+	      "  memory.parser.type=memory  memory.parser.role=ROLES  memory.visualizer.type=png|memory_pdf\n"
 	      "  timeline.visualizer.width=PX  timeline.visualizer.scale=N\n"
-	      "  pipeline.type=OfflineInsightPipeline  preset=timeline\n"
+	      "  pipeline.type=OfflineInsightPipeline  preset=timeline|memory\n"
 	      "  config_path=FILE  a YAML file of these keys; keys on the command line win\n"
 	      "\n"
 	      "Exit status:\n"

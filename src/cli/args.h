@@ -10,12 +10,17 @@
 
 typedef enum { CLI_RUN = 0, CLI_HELP, CLI_VERSION } cli_action;
 
+/* The analyses a run makes: bits; none named means every one the input holds. */
+enum { CLI_TIMELINE = 1, CLI_MEMORY = 2 };
+
 typedef struct {
 	cli_action action;
 	const char *input_path;
 	const char *output_path;        /* default "output" */
 	const char *rank_list;          /* default "all" */
-	rli_profiler profiler;          /* default auto */
+	rli_profiler profiler;          /* the timeline's format; default auto */
+	int analyses;                   /* CLI_TIMELINE | CLI_MEMORY; 0: what the input holds */
+	const char *role_list;          /* memory.parser.role: roles to keep, or NULL for all */
 	const char *vis_types[RLI_MAX_OUTPUTS]; /* back-end names, in the order given */
 	int vis_count;
 	int export_csv, export_jsonl;

@@ -1,5 +1,5 @@
 /* memory_export.c: the memory table as memory_events.csv or .jsonl, the reference's columns in its order. */
-#include "common/atomic_file.h"
+#include "common/output_set.h"
 #include "common/csv_write.h"
 #include "common/error.h"
 #include "common/json_write.h"
@@ -72,7 +72,8 @@ static void write_table(FILE *fp, const rli_memory *memory, int jsonl)
 	}
 }
 
-int rli_memory_export(const rli_memory *memory, rli_export_format format, const char *path)
+int rli_memory_export(const rli_memory *memory, rli_export_format format, const char *path,
+		      rli_output_set *set)
 {
 	rli_atomic_file file;
 	int error;
@@ -84,5 +85,5 @@ int rli_memory_export(const rli_memory *memory, rli_export_format format, const 
 	if ((error = rli_atomic_open(&file, path)) < 0)
 		return error;
 	write_table(file.fp, memory, format == RLI_EXPORT_JSONL);
-	return rli_atomic_commit(&file);
+	return rli_output_finish(set, &file);
 }

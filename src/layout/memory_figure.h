@@ -29,8 +29,6 @@ typedef struct {
 	double never_freed_kb;
 } rli_memory_summary;
 
-typedef struct rli_memory_figure rli_memory_figure;
-
 /*
  * Lays out one page per device, in the order given. A device with no
  * allocation gets no page; RLI_EINVALID when no device has one. Options as
@@ -38,9 +36,7 @@ typedef struct rli_memory_figure rli_memory_figure;
  */
 int rli_memory_figure_layout(rli_memory_figure **out, const rli_memory_device *devices, size_t device_count,
 			     const rli_timeline_options *options);
-const rli_document *rli_memory_figure_document(const rli_memory_figure *figure);
 /* The summary of page index's device. */
 const rli_memory_summary *rli_memory_figure_summary(const rli_memory_figure *figure, size_t page);
-void rli_memory_figure_free(rli_memory_figure *figure);
 
 #endif

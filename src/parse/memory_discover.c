@@ -271,3 +271,23 @@ done:
 	free(csv);
 	free(trace);
 }
+
+int rli_memory_capture_count(const char *input_path)
+{
+	rli_ascend_captures captures;
+	struct stat st;
+	int found = 0;
+
+	if (!input_path || rli_ascend_find(&captures, input_path) < 0)
+		return input_path ? RLI_ERROR : 0;
+	for (size_t i = 0; i < captures.count && found >= 0; i++) {
+		char *csv = rli_ascend_output_path(&captures.items[i], "operator_memory.csv");
+		if (!csv)
+			found = rli_error_oom();
+		else if (stat(csv, &st) == 0 && S_ISREG(st.st_mode))
+			found++;
+		free(csv);
+	}
+	rli_ascend_captures_dispose(&captures);
+	return found;
+}

@@ -54,12 +54,12 @@ int main(void)
 	fx_mkdir(root, "out");
 
 	snprintf(path, sizeof(path), "%s/memory_events.csv", out);
-	CHECK_INT(rli_memory_export(memory, RLI_EXPORT_CSV, path), RLI_OK);
+	CHECK_INT(rli_memory_export(memory, RLI_EXPORT_CSV, path, NULL), RLI_OK);
 	text = test_read_file(path, NULL);
 	CHECK_STR(text, want_csv);
 	free(text);
 	snprintf(path, sizeof(path), "%s/memory_events.jsonl", out);
-	CHECK_INT(rli_memory_export(memory, RLI_EXPORT_JSONL, path), RLI_OK);
+	CHECK_INT(rli_memory_export(memory, RLI_EXPORT_JSONL, path, NULL), RLI_OK);
 	text = test_read_file(path, NULL);
 	CHECK_STR(text, want_jsonl);
 	free(text);
@@ -67,19 +67,19 @@ int main(void)
 
 	/* A folder that does not exist: our message, and nothing written anywhere. */
 	snprintf(path, sizeof(path), "%s/missing/memory_events.csv", out);
-	CHECK_INT(rli_memory_export(memory, RLI_EXPORT_CSV, path), RLI_EOUTPUT);
+	CHECK_INT(rli_memory_export(memory, RLI_EXPORT_CSV, path, NULL), RLI_EOUTPUT);
 	CHECK_STR(rli_error_last(), fx_text("cannot write %s: No such file or directory", path));
 	CHECK_INT(count_entries(out), 2);
 	/* A folder where the file should be: the temporary is written, the rename fails, the temporary goes. */
 	snprintf(path, sizeof(path), "%s/taken", out);
 	fx_mkdir(out, "taken/x");
-	CHECK_INT(rli_memory_export(memory, RLI_EXPORT_JSONL, path), RLI_EOUTPUT);
+	CHECK_INT(rli_memory_export(memory, RLI_EXPORT_JSONL, path, NULL), RLI_EOUTPUT);
 	CHECK(strstr(rli_error_last(), fx_text("cannot write %s: ", path)) != NULL);
 	CHECK_INT(count_entries(out), 3);
 
 	/* Misuse is a usage error, never a crash. */
-	CHECK_INT(rli_memory_export(NULL, RLI_EXPORT_CSV, path), RLI_EUSAGE);
-	CHECK_INT(rli_memory_export(memory, (rli_export_format)7, path), RLI_EUSAGE);
+	CHECK_INT(rli_memory_export(NULL, RLI_EXPORT_CSV, path, NULL), RLI_EUSAGE);
+	CHECK_INT(rli_memory_export(memory, (rli_export_format)7, path, NULL), RLI_EUSAGE);
 	CHECK_INT(rli_memory_get(&row, memory, 2), RLI_EUSAGE);
 	CHECK_STR(rli_error_last(), "no memory row 2 (the table has 2)");
 	CHECK_INT(rli_memory_get(&row, NULL, 0), RLI_EUSAGE);

@@ -1,0 +1,95 @@
+/* memory.c: the memory analysis: parse the Ascend memory records, export the table, lay out and render the figure. */
+#include "analyses.h"
+#include "common/strutil.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int wants(const cli_request *request, const char *backend)
+{
+	for (int i = 0; i < request->vis_count; i++)
+		if (strcmp(request->vis_types[i], backend) == 0)
+			return 1;
+	return 0;
+}
+
+static int export_table(console *c, const rli_memory *memory, rli_export_format format, const char *out_dir,
+			const char *file_name, rli_output_set *set)
+{
+	char *path = rli_path_join(out_dir, file_name);
+	int error;
+	if (!path)
+		return rli_error_oom();
+	if ((error = rli_memory_export(memory, format, path, set)) < 0)
+		cli_say(c, -1, "error: ", "%s", rli_error_last());
+	free(path);
+	return error;
+}
+
+/* The figure for one medium, drawn by one back-end: PNG pages from a raster layout, the PDF from a vector one. */
+static int draw(console *c, const cli_request *request, const rli_memory *memory, const char *backend,
+		rli_medium medium, rli_output_set *set)
+{
+	rli_timeline_options options = request->timeline;
+	rli_memory_figure *figure = NULL;
+	double t = cli_now_ms();
+	int error;
+
+	options.medium = medium;
+	cli_show_status(c, "drawing the memory figure");
+	if ((error = rli_memory_layout(&figure, memory, &options)) == RLI_OK)
+		error = rli_render(rli_memory_figure_document(figure), backend, request->output_path, set);
+	if (error < 0)
+		cli_say(c, -1, "error: ", "%s", rli_error_last());
+	else
+		cli_say(c, 1, "", "timing: memory %s %.1f ms", backend, cli_now_ms() - t);
+	rli_memory_figure_free(figure);
+	return error;
+}
+
+int cli_run_memory(console *c, const cli_request *request, rli_output_set *set)
+{
+	rli_memory_parse_options options;
+	rli_memory *memory = NULL;
+	rli_memory_match_counts matches;
+	int parse_result, result = RLI_OK;
+
+	rli_memory_parse_options_init(&options);
+	options.rank_list = request->rank_list;
+	options.role_list = request->role_list;
+	options.jobs = request->jobs;
+	options.log = cli_log_line;
+	options.log_ctx = c;
+	/* The segmented memory pages are not built yet: say so rather than write nothing quietly. */
+	if (wants(request, "html") && !wants(request, "png") && !wants(request, "pdf") && !request->export_csv &&
+	    !request->export_jsonl) {
+		cli_say(c, -1, "error: ", "the memory pages (html) are not available in rl-insight %s yet: "
+			"ask for the memory figure with --vis-type png or pdf", RLI_VERSION);
+		return RLI_EUSAGE;
+	}
+
+	cli_show_status(c, "parsing memory records");
+	parse_result = rli_memory_parse(&memory, request->input_path, &options);
+	if (parse_result < 0 && parse_result != RLI_EPARTIAL) {
+		cli_say(c, -1, "error: ", "%s", rli_error_last());
+		return parse_result;
+	}
+	rli_memory_count_matches(&matches, memory);
+	cli_say(c, 1, "", "memory: %zu allocations; call stacks matched inside their op: %zu, only to an op that "
+		"had ended: %zu (up to %.3f ms earlier), none: %zu", matches.allocations, matches.matched_inside,
+		matches.matched_after_end, matches.max_gap_ms, matches.unmatched);
+	if (set && request->export_csv)
+		result = export_table(c, memory, RLI_EXPORT_CSV, request->output_path, "memory_events.csv", set);
+	if (set && result == RLI_OK && request->export_jsonl)
+		result = export_table(c, memory, RLI_EXPORT_JSONL, request->output_path, "memory_events.jsonl", set);
+	if (set && result == RLI_OK && wants(request, "png"))
+		result = draw(c, request, memory, "png", RLI_MEDIUM_RASTER, set);
+	if (set && result == RLI_OK && wants(request, "pdf"))
+		result = draw(c, request, memory, "pdf", RLI_MEDIUM_VECTOR, set);
+	if (result == RLI_OK && wants(request, "html"))
+		cli_say(c, 0, "", "the memory pages (html) are not in rl-insight %s yet; the memory figure is "
+			"written with --vis-type png or pdf", RLI_VERSION);
+	rli_memory_free(memory);
+	return result == RLI_OK ? parse_result : result;
+}

@@ -1,0 +1,137 @@
+/* timeline.c: the timeline analysis: parse the profiles, export the table, lay out and render the figure. */
+#include "analyses.h"
+#include "common/strutil.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Writes the exported table into the run's output set; returns a library code. */
+static int write_export(console *c, const rli_events *events, rli_export_format format,
+			const char *out_dir, const char *file_name, rli_output_set *set)
+{
+	char *path = rli_path_join(out_dir, file_name);
+	int error;
+	if (!path)
+		return rli_error_oom();
+	error = rli_events_export(events, format, path, set);
+	if (error < 0)
+		cli_say(c, -1, "error: ", "%s", rli_error_last());
+	free(path);
+	return error;
+}
+
+static int is_raster(const char *backend_name)
+{
+	return strcmp(backend_name, "png") == 0;
+}
+
+/*
+ * Lays the timeline out for one medium. A PNG needs its own layout only when
+ * the vector one is too tall for a raster; otherwise one layout serves all.
+ */
+static int lay_out(console *c, rli_timeline **out, const cli_request *request,
+		   const rli_events *events, rli_medium medium)
+{
+	rli_timeline_options options = request->timeline;
+	double t = cli_now_ms();
+	int error;
+
+	options.medium = medium;
+	cli_show_status(c, "laying out");
+	if ((error = rli_timeline_layout(out, events, &options)) < 0) {
+		cli_say(c, -1, "error: ", "%s", rli_error_last());
+		return error;
+	}
+	cli_say(c, 1, "", "timing: layout %.1f ms", cli_now_ms() - t);
+	return RLI_OK;
+}
+
+static int render_all(console *c, const cli_request *request, const rli_events *events,
+		      rli_output_set *set)
+{
+	rli_timeline *vector = NULL, *raster = NULL;
+	int wants_raster = 0, wants_vector = 0, error = RLI_OK;
+	double scale;
+
+	for (int i = 0; i < request->vis_count; i++) {
+		if (is_raster(request->vis_types[i]))
+			wants_raster = 1;
+		else
+			wants_vector = 1;
+	}
+	if (wants_vector && (error = lay_out(c, &vector, request, events, RLI_MEDIUM_VECTOR)) < 0)
+		goto done;
+	if (wants_raster && (!vector || rli_document_raster_scale(rli_timeline_document(vector)) == 0.0) &&
+	    (error = lay_out(c, &raster, request, events, RLI_MEDIUM_RASTER)) < 0)
+		goto done;
+	if (wants_raster) {
+		scale = rli_document_raster_scale(rli_timeline_document(raster ? raster : vector));
+		if (scale < request->timeline.scale)
+			cli_say(c, 1, "", "the PNG is drawn at scale %g, not %d: a %d-px-wide page at scale %d "
+			    "would pass the 32767-pixel limit of PNG images", scale, request->timeline.scale,
+			    request->timeline.width, request->timeline.scale);
+	}
+
+	for (int i = 0; i < request->vis_count; i++) {
+		const char *name = request->vis_types[i];
+		const rli_timeline *timeline = is_raster(name) && raster ? raster : vector;
+		char what[64];
+		double t = cli_now_ms();
+
+		snprintf(what, sizeof(what), "writing %s", name);
+		cli_show_status(c, what);
+		error = rli_render(rli_timeline_document(timeline), name, request->output_path, set);
+		/* One failed output fails the run: the set is written whole or not at all. */
+		if (error < 0) {
+			cli_say(c, -1, "error: ", "%s", rli_error_last());
+			break;
+		}
+		cli_say(c, 1, "", "timing: render %s %.1f ms", name, cli_now_ms() - t);
+	}
+
+done:
+	rli_timeline_free(vector);
+	rli_timeline_free(raster);
+	return error;
+}
+
+
+int cli_run_timeline(console *c, const cli_request *request, rli_output_set *set, int optional)
+{
+	rli_parse_options options = { 0 };
+	rli_events *events = NULL;
+	int parse_result, result = RLI_OK;
+	double t = cli_now_ms();
+
+	options.profiler = request->profiler;
+	options.rank_list = request->rank_list;
+	options.jobs = request->jobs;
+	options.log = cli_log_line;
+	options.log_ctx = c;
+
+	cli_show_status(c, "parsing");
+	parse_result = rli_parse(&events, NULL, request->input_path, &options);
+	if (parse_result == RLI_EINVALID && optional) {
+		/* The first failure says why: "Data validation failed\n  - <why>". */
+		const char *why = strstr(rli_error_last(), "\n  - ");
+		cli_say(c, 0, "", "no timeline drawn: %s", why ? why + 5 : rli_error_last());
+		rli_events_free(events);
+		return CLI_SKIPPED;
+	}
+	if (parse_result < 0 && parse_result != RLI_EPARTIAL) {
+		cli_say(c, -1, "error: ", "%s", rli_error_last());
+		rli_events_free(events);
+		return parse_result;
+	}
+	cli_say(c, 1, "", "timing: parse %.1f ms, %zu events", cli_now_ms() - t, rli_events_count(events));
+	if (set && request->export_csv)
+		result = write_export(c, events, RLI_EXPORT_CSV, request->output_path, "rl_events.csv", set);
+	if (set && result == RLI_OK && request->export_jsonl)
+		result = write_export(c, events, RLI_EXPORT_JSONL, request->output_path, "rl_events.jsonl", set);
+	if (set && result == RLI_OK && request->vis_count)
+		result = render_all(c, request, events, set);
+	rli_events_free(events);
+	/* A failed output outranks a skipped input unit: the user must learn the worse news. */
+	return result == RLI_OK ? parse_result : result;
+}
