@@ -1,6 +1,4 @@
 /* memory_table.c: the columnar memory table (one row per operator_memory.csv row) that the memory parser fills. */
-/* madvise(MADV_HUGEPAGE) is a Linux extension. */
-#define _DEFAULT_SOURCE
 #include "memory_table.h"
 #include "common/error.h"
 #include "common/sort.h"
@@ -8,25 +6,6 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-
-/*
- * A million rows fill fourteen columns of megabytes each: with 4 KiB pages that is a page fault
- * and a TLB miss every few hundred rows. Large columns ask for huge pages where the kernel
- * gives them on request (transparent_hugepage=madvise); elsewhere this does nothing.
- */
-static void ask_huge_pages(void *column, size_t bytes)
-{
-#ifdef MADV_HUGEPAGE
-	const uintptr_t huge = (uintptr_t)2 << 20;
-	uintptr_t start = ((uintptr_t)column + huge - 1) & ~(huge - 1), end = ((uintptr_t)column + bytes) & ~(huge - 1);
-	if (bytes >= 4 * huge && end > start)
-		madvise((void *)start, end - start, MADV_HUGEPAGE);
-#else
-	(void)column;
-	(void)bytes;
-#endif
-}
 
 int rli_memory_new(rli_memory **out)
 {
@@ -115,7 +94,6 @@ int rli_memory_reserve(rli_memory *memory, size_t wanted)
 		if (!p)                                                            \
 			return rli_error_oom();                                    \
 		memory->col = p;                                                   \
-		ask_huge_pages(p, capacity * sizeof(*memory->col));                \
 	}
 	FOR_EACH_COLUMN(GROW_COLUMN)
 #undef GROW_COLUMN
