@@ -175,7 +175,7 @@ static void swap_rows(rli_memory *memory, size_t a, size_t b)
 int rli_memory_sort_by_start(rli_memory *memory)
 {
 	size_t n = memory->count, moves = 0, budget = n / 16 + 64;
-	size_t *order, *tmp, *sorted;
+	size_t *sorted;
 	void *scratch;
 	/*
 	 * A capture's CSV lists allocations in time order, now and then one a little late: moving
@@ -187,18 +187,13 @@ int rli_memory_sort_by_start(rli_memory *memory)
 			swap_rows(memory, j, j - 1);
 	if (moves < budget)
 		return RLI_OK;
-	order = malloc(n * sizeof(*order));
-	tmp = malloc(n * sizeof(*tmp));
+	sorted = rli_sorted_rows(memory->start_ms, n);
 	scratch = malloc(n * sizeof(double));
-	if (!order || !tmp || !scratch) {
-		free(order);
-		free(tmp);
+	if (!sorted || !scratch) {
+		free(sorted);
 		free(scratch);
 		return rli_error_oom();
 	}
-	for (size_t i = 0; i < n; i++)
-		order[i] = i;
-	sorted = rli_stable_order(order, tmp, memory->start_ms, n);
 	/* scratch holds n doubles, enough for any column. */
 #define PERMUTE_COLUMN(col)                                                         \
 	{                                                                           \
@@ -209,8 +204,7 @@ int rli_memory_sort_by_start(rli_memory *memory)
 	}
 	FOR_EACH_COLUMN(PERMUTE_COLUMN)
 #undef PERMUTE_COLUMN
-	free(order);
-	free(tmp);
+	free(sorted);
 	free(scratch);
 	return RLI_OK;
 }
