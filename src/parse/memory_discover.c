@@ -154,25 +154,13 @@ int rli_memory_discover(rli_discovery *discovery, const char *root, const rli_ra
 		goto done;
 	for (size_t i = 0; i < kept_count; i++) {
 		rli_ascend_capture *capture = kept[i];
-		rli_unit *unit = rli_discovery_add(discovery);
+		rli_unit *unit = rli_ascend_add_unit(discovery, capture, NULL);
 		if (!unit) {
 			error = rli_error_oom();
 			goto done;
 		}
-		unit->path = rli_ascend_output_path(capture, NULL);
-		unit->role = capture->role;
-		capture->role = NULL;
-		unit->rank = capture->rank;
-		unit->info_files = capture->info_files;
-		unit->info_count = capture->info_count;
-		capture->info_files = NULL;
-		capture->info_count = 0;
 		unit->failures = failures[capture->order];
 		rli_notes_init(&failures[capture->order]);
-		if (!unit->path) {
-			error = rli_error_oom();
-			goto done;
-		}
 	}
 	if (discovery->structural.oom || discovery->log.oom)
 		error = rli_error_oom();
