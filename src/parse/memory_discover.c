@@ -235,7 +235,10 @@ void rli_memory_parse_unit(void *ctx, rli_unit *unit)
 		 * Ascend writes about 200 bytes a row: room for every row up front spares the copies of
 		 * a growing table. Pages never written are never touched, so a guess too high costs nothing.
 		 */
-		if (rli_memory_new(&table) < 0 || rli_memory_reserve(table, (size_t)size / 100 + 16) < 0 ||
+		size_t rows = (size_t)size / 100 + 16;
+		if (rows > RLI_MEMORY_RESERVE_MAX)
+			rows = RLI_MEMORY_RESERVE_MAX;
+		if (rli_memory_new(&table) < 0 || rli_memory_reserve(table, rows) < 0 ||
 		    rli_memory_read_csv(table, unit, csv, &index, &counts) < 0)
 			goto oom;
 	}
