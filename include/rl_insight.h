@@ -189,9 +189,9 @@ void rli_memory_parse_options_init(rli_memory_parse_options *options);
  * capture's trace_view.json. Captures parse in parallel.
  *
  * *out receives the table on RLI_OK and on RLI_EPARTIAL (some captures failed and were
- * skipped; the message names each file and reason). RLI_EINVALID when the tree breaks the
- * rules or nothing was parsed, RLI_EUSAGE for bad options; rli_error_last() then holds
- * "Data validation failed" and one "\n  - <message>" per failure.
+ * skipped). RLI_EINVALID when the tree breaks the rules or nothing was parsed. For both,
+ * rli_error_last() holds "Data validation failed" and one "\n  - <message>" per failure,
+ * each naming its file. RLI_EUSAGE for a bad rank list or no path. options may be NULL.
  */
 int rli_memory_parse(rli_memory **out, const char *input_path, const rli_memory_parse_options *options);
 

@@ -1,6 +1,8 @@
 /* sort.c: the stable sort of row indices by a double column that the columnar tables share. */
 #include "sort.h"
 
+#include <stdlib.h>
+
 /* Where the ascending run of rows that starts at lo ends. */
 static size_t run_end(const size_t *order, const double *key, size_t lo, size_t n)
 {
@@ -54,4 +56,19 @@ size_t *rli_stable_order(size_t *order, size_t *tmp, const double *key, size_t n
 		if (merges <= 1)
 			return order;
 	}
+}
+
+size_t *rli_sorted_rows(const double *key, size_t n)
+{
+	size_t *order = malloc((n ? n : 1) * sizeof(*order)), *tmp = malloc((n ? n : 1) * sizeof(*tmp)), *sorted;
+	if (!order || !tmp) {
+		free(order);
+		free(tmp);
+		return NULL;
+	}
+	for (size_t i = 0; i < n; i++)
+		order[i] = i;
+	sorted = rli_stable_order(order, tmp, key, n);
+	free(sorted == order ? tmp : order);
+	return sorted;
 }

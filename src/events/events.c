@@ -181,25 +181,20 @@ int rli_events_append_all(rli_events *dst, const rli_events *src)
 int rli_events_sort_by_start(rli_events *events)
 {
 	size_t n = events->count;
-	size_t *order, *tmp, *sorted_order;
+	size_t *sorted_order;
 	void *scratch;
 	int sorted = 1;
 	for (size_t i = 1; i < n && sorted; i++)
 		sorted = events->start_ms[i - 1] <= events->start_ms[i];
 	if (sorted)
 		return RLI_OK;
-	order = malloc(n * sizeof(*order));
-	tmp = malloc(n * sizeof(*tmp));
+	sorted_order = rli_sorted_rows(events->start_ms, n);
 	scratch = malloc(n * sizeof(double));
-	if (!order || !tmp || !scratch) {
-		free(order);
-		free(tmp);
+	if (!sorted_order || !scratch) {
+		free(sorted_order);
 		free(scratch);
 		return rli_error_oom();
 	}
-	for (size_t i = 0; i < n; i++)
-		order[i] = i;
-	sorted_order = rli_stable_order(order, tmp, events->start_ms, n);
 	PERMUTE_COLUMN(name);
 	PERMUTE_COLUMN(role);
 	PERMUTE_COLUMN(domain);
@@ -208,8 +203,7 @@ int rli_events_sort_by_start(rli_events *events)
 	PERMUTE_COLUMN(rank_id);
 	PERMUTE_COLUMN(start_ms);
 	PERMUTE_COLUMN(duration_ms);
-	free(order);
-	free(tmp);
+	free(sorted_order);
 	free(scratch);
 	return RLI_OK;
 }

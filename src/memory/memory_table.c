@@ -1,6 +1,4 @@
 /* memory_table.c: the columnar memory table (one row per operator_memory.csv row) that the memory parser fills. */
-/* madvise(MADV_HUGEPAGE) is a Linux extension. */
-#define _DEFAULT_SOURCE
 #include "memory_table.h"
 #include "common/error.h"
 #include "common/sort.h"
@@ -8,25 +6,6 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-
-/*
- * A million rows fill fourteen columns of megabytes each: with 4 KiB pages that is a page fault
- * and a TLB miss every few hundred rows. Large columns ask for huge pages where the kernel
- * gives them on request (transparent_hugepage=madvise); elsewhere this does nothing.
- */
-static void ask_huge_pages(void *column, size_t bytes)
-{
-#ifdef MADV_HUGEPAGE
-	const uintptr_t huge = (uintptr_t)2 << 20;
-	uintptr_t start = ((uintptr_t)column + huge - 1) & ~(huge - 1), end = ((uintptr_t)column + bytes) & ~(huge - 1);
-	if (bytes >= 4 * huge && end > start)
-		madvise((void *)start, end - start, MADV_HUGEPAGE);
-#else
-	(void)column;
-	(void)bytes;
-#endif
-}
 
 int rli_memory_new(rli_memory **out)
 {
@@ -115,7 +94,6 @@ int rli_memory_reserve(rli_memory *memory, size_t wanted)
 		if (!p)                                                            \
 			return rli_error_oom();                                    \
 		memory->col = p;                                                   \
-		ask_huge_pages(p, capacity * sizeof(*memory->col));                \
 	}
 	FOR_EACH_COLUMN(GROW_COLUMN)
 #undef GROW_COLUMN
@@ -197,7 +175,7 @@ static void swap_rows(rli_memory *memory, size_t a, size_t b)
 int rli_memory_sort_by_start(rli_memory *memory)
 {
 	size_t n = memory->count, moves = 0, budget = n / 16 + 64;
-	size_t *order, *tmp, *sorted;
+	size_t *sorted;
 	void *scratch;
 	/*
 	 * A capture's CSV lists allocations in time order, now and then one a little late: moving
@@ -209,18 +187,13 @@ int rli_memory_sort_by_start(rli_memory *memory)
 			swap_rows(memory, j, j - 1);
 	if (moves < budget)
 		return RLI_OK;
-	order = malloc(n * sizeof(*order));
-	tmp = malloc(n * sizeof(*tmp));
+	sorted = rli_sorted_rows(memory->start_ms, n);
 	scratch = malloc(n * sizeof(double));
-	if (!order || !tmp || !scratch) {
-		free(order);
-		free(tmp);
+	if (!sorted || !scratch) {
+		free(sorted);
 		free(scratch);
 		return rli_error_oom();
 	}
-	for (size_t i = 0; i < n; i++)
-		order[i] = i;
-	sorted = rli_stable_order(order, tmp, memory->start_ms, n);
 	/* scratch holds n doubles, enough for any column. */
 #define PERMUTE_COLUMN(col)                                                         \
 	{                                                                           \
@@ -231,8 +204,7 @@ int rli_memory_sort_by_start(rli_memory *memory)
 	}
 	FOR_EACH_COLUMN(PERMUTE_COLUMN)
 #undef PERMUTE_COLUMN
-	free(order);
-	free(tmp);
+	free(sorted);
 	free(scratch);
 	return RLI_OK;
 }

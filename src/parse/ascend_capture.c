@@ -167,6 +167,22 @@ char *rli_ascend_output_path(const rli_ascend_capture *capture, const char *name
 	return path;
 }
 
+rli_unit *rli_ascend_add_unit(rli_discovery *discovery, rli_ascend_capture *capture, const char *name)
+{
+	rli_unit *unit = rli_discovery_add(discovery);
+	if (!unit)
+		return NULL;
+	unit->path = rli_ascend_output_path(capture, name);
+	unit->role = capture->role;
+	capture->role = NULL;
+	unit->rank = capture->rank;
+	unit->info_files = capture->info_files;
+	unit->info_count = capture->info_count;
+	capture->info_files = NULL;
+	capture->info_count = 0;
+	return unit->path ? unit : NULL;
+}
+
 /* ---- side files ------------------------------------------------------------ */
 
 typedef struct {

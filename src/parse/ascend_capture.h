@@ -2,6 +2,7 @@
 #ifndef RLI_PARSE_ASCEND_CAPTURE_H
 #define RLI_PARSE_ASCEND_CAPTURE_H
 
+#include "parse_internal.h"
 #include "read_chunks.h"
 
 #include <stddef.h>
@@ -61,6 +62,13 @@ typedef struct {
  */
 int rli_ascend_read_metadata(rli_ascend_metadata *out, rli_ascend_capture *capture);
 void rli_ascend_metadata_dispose(rli_ascend_metadata *metadata);
+
+/*
+ * A unit for the capture at the end of the discovery's list: its path is name inside the
+ * capture's ASCEND_PROFILER_OUTPUT (NULL: that folder itself), and the capture's role, rank and
+ * profiler_info files move into it. NULL when out of memory.
+ */
+rli_unit *rli_ascend_add_unit(rli_discovery *discovery, rli_ascend_capture *capture, const char *name);
 
 /*
  * Puts captures in parse order: grouped by (role, rank) in order of first appearance, by sort

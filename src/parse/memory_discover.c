@@ -154,25 +154,13 @@ int rli_memory_discover(rli_discovery *discovery, const char *root, const rli_ra
 		goto done;
 	for (size_t i = 0; i < kept_count; i++) {
 		rli_ascend_capture *capture = kept[i];
-		rli_unit *unit = rli_discovery_add(discovery);
+		rli_unit *unit = rli_ascend_add_unit(discovery, capture, NULL);
 		if (!unit) {
 			error = rli_error_oom();
 			goto done;
 		}
-		unit->path = rli_ascend_output_path(capture, NULL);
-		unit->role = capture->role;
-		capture->role = NULL;
-		unit->rank = capture->rank;
-		unit->info_files = capture->info_files;
-		unit->info_count = capture->info_count;
-		capture->info_files = NULL;
-		capture->info_count = 0;
 		unit->failures = failures[capture->order];
 		rli_notes_init(&failures[capture->order]);
-		if (!unit->path) {
-			error = rli_error_oom();
-			goto done;
-		}
 	}
 	if (discovery->structural.oom || discovery->log.oom)
 		error = rli_error_oom();
@@ -247,7 +235,10 @@ void rli_memory_parse_unit(void *ctx, rli_unit *unit)
 		 * Ascend writes about 200 bytes a row: room for every row up front spares the copies of
 		 * a growing table. Pages never written are never touched, so a guess too high costs nothing.
 		 */
-		if (rli_memory_new(&table) < 0 || rli_memory_reserve(table, (size_t)size / 100 + 16) < 0 ||
+		size_t rows = (size_t)size / 100 + 16;
+		if (rows > RLI_MEMORY_RESERVE_MAX)
+			rows = RLI_MEMORY_RESERVE_MAX;
+		if (rli_memory_new(&table) < 0 || rli_memory_reserve(table, rows) < 0 ||
 		    rli_memory_read_csv(table, unit, csv, &index, &counts) < 0)
 			goto oom;
 	}

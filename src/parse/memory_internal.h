@@ -5,6 +5,12 @@
 #include "parse_internal.h"
 #include "memory/memory_table.h"
 
+/*
+ * Rows (or ops) reserved up front from a file's size at most: beyond this the columns grow by
+ * doubling, so a huge file never asks for more address space than it will use.
+ */
+#define RLI_MEMORY_RESERVE_MAX ((size_t)1 << 24)
+
 /* ---- the call-stack index of one trace_view.json (memory.md §3) ---------- */
 
 /* One cpu_op event that carries a call stack. */

@@ -331,9 +331,10 @@ int rli_stack_index_read(rli_stack_index *index, rli_unit *unit, const char *pat
 	t.index = index;
 	/* A cpu_op with its stack takes several hundred bytes: room for them all, untouched pages cost nothing. */
 	if (!index->ops && size / 256 > 1024) {
-		if (!(index->ops = malloc(size / 256 * sizeof(*index->ops))))
+		size_t ops = size / 256 < RLI_MEMORY_RESERVE_MAX ? size / 256 : RLI_MEMORY_RESERVE_MAX;
+		if (!(index->ops = malloc(ops * sizeof(*index->ops))))
 			return rli_error_oom();
-		index->capacity = size / 256;
+		index->capacity = ops;
 	}
 	if (rli_json_open(&t.json, &trace_callbacks, &t, 1) < 0)
 		return RLI_ERROR;

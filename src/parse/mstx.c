@@ -113,20 +113,8 @@ int rli_mstx_discover(rli_discovery *discovery, const char *root, const rli_rank
 		goto done;
 	for (size_t i = 0; i < kept_count; i++) {
 		rli_ascend_capture *capture = kept[i];
-		rli_unit *unit = rli_discovery_add(discovery);
+		rli_unit *unit = rli_ascend_add_unit(discovery, capture, "trace_view.json");
 		if (!unit) {
-			error = rli_error_oom();
-			goto done;
-		}
-		unit->path = rli_ascend_output_path(capture, "trace_view.json");
-		unit->role = capture->role;
-		capture->role = NULL;
-		unit->rank = capture->rank;
-		unit->info_files = capture->info_files;
-		unit->info_count = capture->info_count;
-		capture->info_files = NULL;
-		capture->info_count = 0;
-		if (!unit->path) {
 			error = rli_error_oom();
 			goto done;
 		}

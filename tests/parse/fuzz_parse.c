@@ -1,4 +1,4 @@
-/* fuzz_parse.c: any bytes, as a trace_view.json, a .jsonl and a .json.gz, must parse or fail cleanly. */
+/* fuzz_parse.c: any bytes, as a trace_view.json, a .jsonl, a .json.gz or an operator_memory.csv, must parse or fail cleanly. */
 #include "fixture.h"
 #include "rl_insight.h"
 
@@ -31,6 +31,19 @@ static void parse_quietly(const char *root, rli_profiler profiler)
 	rli_events_free(events);
 }
 
+static void parse_memory_quietly(const char *root)
+{
+	rli_memory *memory = NULL;
+	int rc = rli_memory_parse(&memory, root, NULL);
+	if (rc != RLI_OK && rc != RLI_EPARTIAL && rc != RLI_EINVALID) {
+		fprintf(stderr, "unexpected return %d: %s\n", rc, rli_error_last());
+		abort();
+	}
+	if ((rc == RLI_OK || rc == RLI_EPARTIAL) != (memory != NULL))
+		abort();
+	rli_memory_free(memory);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -51,6 +64,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fx_write_bytes(root, "torch/role/raw.json.gz", data, size);
 	write_gz_of(root, "torch/role/packed.json.gz", data, size);
 	parse_quietly(fx_path(root, "torch"), RLI_PROFILER_TORCH);
+
+	/* Memory: the bytes as the CSV beside a good trace, then as the trace beside a good CSV. */
+	fx_write(root, "memory/x_ascend_pt/profiler_info_0.json", info);
+	fx_write(root, "memory/x_ascend_pt/profiler_metadata.json", "{}");
+	fx_write_bytes(root, "memory/x_ascend_pt/ASCEND_PROFILER_OUTPUT/operator_memory.csv", data, size);
+	fx_write(root, "memory/x_ascend_pt/ASCEND_PROFILER_OUTPUT/trace_view.json",
+		 "[{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"aten::add\",\"ts\":\"1\",\"dur\":5,"
+		 "\"args\":{\"Call stack\":\"a.py(1): f\"}}]");
+	parse_memory_quietly(fx_path(root, "memory"));
+	fx_write(root, "memory/x_ascend_pt/ASCEND_PROFILER_OUTPUT/operator_memory.csv",
+		 "Name,Size(KB),Allocation Time(us),Duration(us),Allocation Total Allocated(MB),"
+		 "Allocation Total Reserved(MB),Allocation Total Active(MB),Device Type\n"
+		 "aten::add,4,\"2\t\",1,1,2,1,NPU:0\n");
+	fx_write_bytes(root, "memory/x_ascend_pt/ASCEND_PROFILER_OUTPUT/trace_view.json", data, size);
+	parse_memory_quietly(fx_path(root, "memory"));
 
 	fx_remove(root);
 	free(root);
