@@ -97,21 +97,72 @@ done:
 }
 
 
+/*
+ * An optional timeline's log lines wait until the parse says whether there
+ * is a timeline at all: if not, one line says so instead of them.
+ */
+typedef struct {
+	console *c;
+	rli_log_level *levels;
+	char **lines;
+	size_t count, capacity;
+} held_log;
+
+static void hold_line(void *ctx, rli_log_level level, const char *line)
+{
+	held_log *held = ctx;
+	char *copy;
+
+	if (held->count == held->capacity) {
+		size_t capacity = held->capacity ? 2 * held->capacity : 16;
+		char **lines = realloc(held->lines, capacity * sizeof(*lines));
+		rli_log_level *levels = lines ? realloc(held->levels, capacity * sizeof(*levels)) : NULL;
+		if (lines)
+			held->lines = lines;
+		if (!lines || !levels) {
+			cli_log_line(held->c, level, line); /* out of memory: said now rather than lost */
+			return;
+		}
+		held->levels = levels;
+		held->capacity = capacity;
+	}
+	if (!(copy = rli_strdup(line))) {
+		cli_log_line(held->c, level, line);
+		return;
+	}
+	held->levels[held->count] = level;
+	held->lines[held->count++] = copy;
+}
+
+/* Says the held lines (or drops them), then frees them. */
+static void release_lines(held_log *held, int say)
+{
+	for (size_t i = 0; i < held->count; i++) {
+		if (say)
+			cli_log_line(held->c, held->levels[i], held->lines[i]);
+		free(held->lines[i]);
+	}
+	free(held->lines);
+	free(held->levels);
+}
+
 int cli_run_timeline(console *c, const cli_request *request, rli_output_set *set, int optional)
 {
 	rli_parse_options options = { 0 };
 	rli_events *events = NULL;
+	held_log held = { .c = c };
 	int parse_result, result = RLI_OK;
 	double t = cli_now_ms();
 
 	options.profiler = request->profiler;
 	options.rank_list = request->rank_list;
 	options.jobs = request->jobs;
-	options.log = cli_log_line;
-	options.log_ctx = c;
+	options.log = optional ? hold_line : cli_log_line;
+	options.log_ctx = optional ? (void *)&held : (void *)c;
 
 	cli_show_status(c, "parsing");
 	parse_result = rli_parse(&events, NULL, request->input_path, &options);
+	release_lines(&held, !(optional && parse_result == RLI_EINVALID));
 	if (parse_result == RLI_EINVALID && optional) {
 		/* The first failure says why: "Data validation failed\n  - <why>". */
 		const char *why = strstr(rli_error_last(), "\n  - ");
