@@ -1,0 +1,409 @@
+/* timeline_input.js: the timeline page's state and input: range, zoom, order, filter, legend, hover, box zoom and pan. */
+(function () {
+  'use strict';
+
+  var core = window.rliCore;
+  var readJson = core.readJson, decodeBars = core.decodeBars, lowerBound = core.lowerBound;
+  var upperBound = core.upperBound, niceTicks = core.niceTicks, formatMs = core.formatMs;
+  var cssFontFamily = core.cssFontFamily, parseColor = core.parseColor, element = core.element;
+  var growFloat64 = core.growFloat64, addCoverage = core.addCoverage;
+  var parts = window.rliTimelineParts;
+  var ALIGN_H = parts.ALIGN_H;
+  var ALIGN_V = parts.ALIGN_V;
+  var WIDE_PX = parts.WIDE_PX;
+  var HOVER_SLOP_CSS_PX = parts.HOVER_SLOP_CSS_PX;
+  var MAX_CANVAS_SIDE = parts.MAX_CANVAS_SIDE;
+  var MAX_CANVAS_AREA = parts.MAX_CANVAS_AREA;
+  var STRIP_LINES = parts.STRIP_LINES;
+  var MIN_TEXT_CSS_PX = parts.MIN_TEXT_CSS_PX;
+  var MIN_PLOT_CSS_PX = parts.MIN_PLOT_CSS_PX;
+  var APP_PAD_CSS_PX = parts.APP_PAD_CSS_PX;
+  var BOTTOM_GAP_CSS_PX = parts.BOTTOM_GAP_CSS_PX;
+  var mapText = parts.mapText;
+  var measureScrollbar = parts.measureScrollbar;
+  var Timeline = parts.Timeline;
+
+  Timeline.prototype.updateSummary = function () {
+    var count = this.summary.count, total = this.summary.total, hidden = this.hidden;
+    this.summaryCells.forEach(function (cells, index) {
+      cells.row.classList.toggle('rli-hidden', !!hidden[index]);
+      cells.count.textContent = hidden[index] ? 'hidden' : String(count[index]);
+      cells.total.textContent = hidden[index] ? '' : formatMs(total[index]);
+    });
+  };
+
+  /* The boxes show the range in force, except one being typed in or one holding a refused value. */
+  Timeline.prototype.updateRangeInputs = function () {
+    [[this.leftInput, this.left], [this.rightInput, this.right]].forEach(function (pair) {
+      var input = pair[0];
+      if (document.activeElement === input || input.classList.contains('rli-invalid')) return;
+      var text = formatMs(pair[1]);
+      if (input.value !== text) input.value = text;
+    });
+  };
+
+  Timeline.prototype.markRange = function (input, message) {
+    [this.leftInput, this.rightInput].forEach(function (box) {
+      var bad = box === input;
+      box.classList.toggle('rli-invalid', bad);
+      if (bad) box.setAttribute('aria-invalid', 'true'); else box.removeAttribute('aria-invalid');
+      box.title = bad ? message : '';
+    });
+    this.rangeError.textContent = message || '';
+    this.relayoutIfMoved();
+  };
+
+  Timeline.prototype.clearRangeMarks = function () {
+    if (this.leftInput.classList.contains('rli-invalid') || this.rightInput.classList.contains('rli-invalid') ||
+        this.rangeError.textContent)
+      this.markRange(null, '');
+  };
+
+  /*
+   * A range from the boxes is taken only when both are numbers, Right is past
+   * Left, it overlaps the data and it is no wider than zoom allows. Otherwise
+   * the box just changed turns red with the reason beside it, and the range
+   * in force stays (the refused number stays visible in red, not as if taken).
+   */
+  Timeline.prototype.applyRangeInputs = function (changed) {
+    var model = this.model;
+    var lText = this.leftInput.value.trim(), rText = this.rightInput.value.trim();
+    var l = Number(lText), r = Number(rText);
+    var full = model.xMax - model.xMin || 1;
+    var message = '';
+    if (lText === '' || !isFinite(l)) message = 'Left is not a number';
+    else if (rText === '' || !isFinite(r)) message = 'Right is not a number';
+    else if (!(r > l)) message = 'Right must be greater than Left';
+    else if (r <= model.xMin || l >= model.xMax)
+      message = 'outside the data (' + formatMs(model.xMin) + ' to ' + formatMs(model.xMax) + ' ms)';
+    else if (r - l > full * 20) message = 'wider than 20 times the data';
+    if (message) {
+      var box = changed || this.rightInput;
+      if (/^Left/.test(message)) box = this.leftInput;
+      else if (/^Right is/.test(message)) box = this.rightInput;
+      this.markRange(box, message);
+      return false;
+    }
+    this.markRange(null, '');
+    this.zoomTo(l, r);
+    return true;
+  };
+
+  /* When the toolbar's height changed (a message wrapped it), the stage moved: lay it out again. */
+  Timeline.prototype.relayoutIfMoved = function () {
+    var top = this.stage.getBoundingClientRect().top + (window.scrollY || 0);
+    if (Math.abs(top - this.stageTop) < 0.5) return;
+    this.resize();
+    this.draw();
+  };
+
+  /* ---- state changes (also the test hook's methods) ---- */
+
+  Timeline.prototype.zoomTo = function (left, right) {
+    var full = this.model.xMax - this.model.xMin || 1;
+    if (!(right > left)) return this.lastDrawMs;
+    var minimum = Math.max(1e-6, Math.abs(left) * 1e-12);
+    if (right - left < minimum) {
+      var middle = (left + right) / 2;
+      left = middle - minimum / 2;
+      right = middle + minimum / 2;
+    }
+    if (right - left > full * 20) return this.lastDrawMs;
+    this.left = left;
+    this.right = right;
+    this.clearRangeMarks();
+    this.hideTooltip();
+    return this.draw();
+  };
+
+  Timeline.prototype.reset = function () {
+    return this.zoomTo(this.model.xMin, this.model.xMax);
+  };
+
+  Timeline.prototype.setOrder = function (order) {
+    this.order = order === 'role' ? 'role' : 'rank';
+    this.updateDisplayRows();
+    this.refreshButtons();
+    this.hideTooltip();
+    this.updateScroll();
+    this.draw();
+  };
+
+  Timeline.prototype.setHoverMode = function (mode) {
+    this.hoverMode = mode === 'all' ? 'all' : 'closest';
+    this.refreshButtons();
+    this.hideTooltip();
+  };
+
+  Timeline.prototype.setDragMode = function (mode) {
+    this.dragMode = mode === 'pan' ? 'pan' : 'zoom';
+    this.refreshButtons();
+  };
+
+  Timeline.prototype.setFilter = function (text) {
+    this.filter = String(text || '');
+    if (this.filterInput.value !== this.filter) this.filterInput.value = this.filter;
+    this.updateDisplayRows();
+    this.hideTooltip();
+    this.updateScroll();
+    this.draw();
+  };
+
+  Timeline.prototype.toggleSeries = function (index) {
+    if (index < 0 || index >= this.hidden.length) return;
+    this.hidden[index] = this.hidden[index] ? 0 : 1;
+    this.refreshButtons();
+    this.hideTooltip();
+    this.draw();
+  };
+
+  /* The view (range, order, filter, hidden names) drawn on the model's own page, at the PNG's scale. */
+  Timeline.prototype.exportPng = function () {
+    var model = this.model;
+    var scale = Math.min(model.scale || 2, MAX_CANVAS_SIDE / model.width, MAX_CANVAS_SIDE / model.height,
+                         Math.sqrt(MAX_CANVAS_AREA / (model.width * model.height)));
+    var canvas = element('canvas');
+    canvas.width = Math.max(1, Math.round(model.width * scale));
+    canvas.height = Math.max(1, Math.round(model.height * scale));
+    var savedLayer = this.layer;
+    this.layer = null;
+    this.paint(canvas.getContext('2d'), scale, this.page);
+    this.layer = savedLayer;
+    this.draw();
+    canvas.toBlob(function (blob) {
+      if (!blob) return;
+      var url = URL.createObjectURL(blob);
+      var link = element('a');
+      link.href = url;
+      link.download = 'rl_timeline.png';
+      document.body.appendChild(link);
+      link.click();
+      link.remove();
+      setTimeout(function () { URL.revokeObjectURL(url); }, 10000);
+    }, 'image/png');
+  };
+
+  /* ---- pointer: hover, box zoom, pan, wheel; points are CSS px from the canvas' top left ---- */
+
+  Timeline.prototype.pagePoint = function (event) {
+    var rect = this.canvas.getBoundingClientRect();
+    return { x: event.clientX - rect.left, y: event.clientY - rect.top };
+  };
+
+  Timeline.prototype.inPlot = function (point) {
+    var plot = this.screen.plot;
+    return point.x >= plot[0] && point.x <= plot[0] + plot[2] && point.y >= plot[1] && point.y <= plot[1] + plot[3];
+  };
+
+  Timeline.prototype.inRowsBand = function (point) {
+    var plot = this.screen.plot;
+    return point.x >= 0 && point.x <= plot[0] + plot[2] && point.y >= plot[1] && point.y <= plot[1] + plot[3];
+  };
+
+  Timeline.prototype.timeAt = function (x) {
+    var plot = this.screen.plot;
+    return this.left + (x - plot[0]) / plot[2] * (this.right - this.left);
+  };
+
+  /* Client coordinates of time t on display position `position` (for tests and tools). */
+  Timeline.prototype.clientPoint = function (t, position) {
+    var g = this.screen, plot = g.plot, rect = this.canvas.getBoundingClientRect();
+    var x = plot[0] + (t - this.left) / (this.right - this.left) * plot[2];
+    var y = g.rowsTop + (position + 0.5) * g.pitch;
+    return { x: rect.left + x, y: rect.top + y };
+  };
+
+  /* The topmost shown bar of `row` at time t, or within slop of it; -1 if none. */
+  Timeline.prototype.barAt = function (row, t, slop) {
+    var bars = this.bars, runs = bars.rowRuns[row];
+    var start = bars.start, end = bars.end, maxEnd = bars.maxEnd;
+    var best = -1, bestDistance = Infinity;
+    for (var k = runs.length - 1; k >= 0; k--) {
+      var run = runs[k];
+      if (!this.seriesShown(row, bars.runSeries[run])) continue;
+      var lo = bars.runFirst[run];
+      var i = upperBound(start, lo, bars.runFirst[run + 1], t + slop) - 1;
+      for (; i >= lo && maxEnd[i] >= t - slop; i--) {
+        if (end[i] < t - slop) continue;
+        var distance = start[i] > t ? start[i] - t : end[i] < t ? t - end[i] : 0;
+        if (distance < bestDistance) {
+          best = i;
+          bestDistance = distance;
+          if (distance === 0) return best;
+        }
+      }
+    }
+    return best;
+  };
+
+  Timeline.prototype.seriesOfBar = function (row, index) {
+    var bars = this.bars, runs = bars.rowRuns[row];
+    for (var k = 0; k < runs.length; k++)
+      if (index >= bars.runFirst[runs[k]] && index < bars.runFirst[runs[k] + 1]) return bars.runSeries[runs[k]];
+    return -1;
+  };
+
+  Timeline.prototype.hideTooltip = function () {
+    if (!this.tooltip) return;
+    this.tooltip.style.display = 'none';
+    this.cursor.style.display = 'none';
+    this.hovered = null;
+  };
+
+  Timeline.prototype.showTooltip = function (point, event) {
+    var model = this.model, tooltip = this.tooltip, g = this.screen;
+    var t = this.timeAt(point.x);
+    var slop = HOVER_SLOP_CSS_PX / g.plot[2] * (this.right - this.left);
+    var self = this;
+    while (tooltip.firstChild) tooltip.removeChild(tooltip.firstChild);
+    var entries = [];
+    if (this.hoverMode === 'all') {
+      this.displayRows.forEach(function (row) {
+        var index = self.barAt(row, t, 0);
+        if (index >= 0) entries.push({ row: row, index: index });
+      });
+      if (!entries.length) return this.hideTooltip();
+      /* the time line every listed bar crosses, like the reference's unified hover */
+      var cursor = this.cursor.style;
+      cursor.display = 'block';
+      cursor.left = point.x + 'px';
+      cursor.top = g.plot[1] + 'px';
+      cursor.height = g.plot[3] + 'px';
+      tooltip.appendChild(element('div', 'rli-head', 'Time: ' + formatMs(t) + ' ms'));
+      entries.forEach(function (entry) {
+        var series = self.seriesOfBar(entry.row, entry.index);
+        var line = element('span', 'rli-entry');
+        var swatch = element('span', 'rli-swatch');
+        swatch.style.background = model.series[series].color;
+        line.appendChild(swatch);
+        line.appendChild(document.createTextNode(model.rows[entry.row].label + ': '));
+        line.appendChild(element('b', null, model.series[series].name));
+        var s = self.bars.start[entry.index], e = self.bars.end[entry.index];
+        line.appendChild(document.createTextNode('  ' + formatMs(s) + ' \u2013 ' + formatMs(e) + ' ms (' + formatMs(e - s) + ' ms)'));
+        tooltip.appendChild(line);
+      });
+    } else {
+      var position = Math.floor((point.y - g.rowsTop) / g.pitch);
+      var row = this.displayRows[position];
+      if (row === undefined) return this.hideTooltip();
+      var index = this.barAt(row, t, slop);
+      if (index < 0) return this.hideTooltip();
+      var series = this.seriesOfBar(row, index);
+      var s = this.bars.start[index], e = this.bars.end[index];
+      tooltip.appendChild(element('b', 'rli-name', model.series[series].name));
+      ['Start: ' + formatMs(s) + ' ms', 'End: ' + formatMs(e) + ' ms', 'Duration: ' + formatMs(e - s) + ' ms',
+       'Rank: ' + model.rows[row].rank].forEach(function (text) {
+        tooltip.appendChild(element('br'));
+        tooltip.appendChild(document.createTextNode(text));
+      });
+      entries.push({ row: row, index: index });
+    }
+    this.hovered = entries;
+    tooltip.style.display = 'block';
+    var stageRect = this.stage.getBoundingClientRect();
+    var x = event.clientX - stageRect.left + 14, y = event.clientY - stageRect.top + 14;
+    var width = tooltip.offsetWidth, height = tooltip.offsetHeight;
+    if (x + width > stageRect.width) x = Math.max(0, event.clientX - stageRect.left - width - 14);
+    if (y + height > stageRect.height) y = Math.max(0, event.clientY - stageRect.top - height - 14);
+    tooltip.style.left = x + 'px';
+    tooltip.style.top = y + 'px';
+  };
+
+  Timeline.prototype.bindPointer = function () {
+    var self = this, canvas = this.canvas;
+    var drag = null;
+
+    canvas.addEventListener('mousedown', function (event) {
+      if (event.button !== 0) return;
+      var point = self.pagePoint(event);
+      if (!self.inPlot(point)) return;
+      event.preventDefault();
+      var pan = self.dragMode === 'pan' || event.shiftKey || event.altKey;
+      drag = { pan: pan, x: point.x, clientX: event.clientX, left: self.left, right: self.right };
+      self.hideTooltip();
+    });
+
+    window.addEventListener('mousemove', function (event) {
+      var point = self.pagePoint(event);
+      if (drag) {
+        var plot = self.screen.plot;
+        if (drag.pan) {
+          var shift = (point.x - drag.x) / plot[2] * (drag.right - drag.left);
+          self.left = drag.left - shift;
+          self.right = drag.right - shift;
+          self.clearRangeMarks();
+          self.invalidate();
+        } else {
+          var xa = Math.max(plot[0], Math.min(plot[0] + plot[2], Math.min(point.x, drag.x)));
+          var xb = Math.max(plot[0], Math.min(plot[0] + plot[2], Math.max(point.x, drag.x)));
+          var box = self.box.style;
+          box.display = 'block';
+          box.left = xa + 'px';
+          box.width = (xb - xa) + 'px';
+          box.top = plot[1] + 'px';
+          box.height = plot[3] + 'px';
+        }
+        return;
+      }
+      if (event.target !== canvas) {
+        if (self.hovered) self.hideTooltip();
+        return;
+      }
+      if (self.inPlot(point)) self.showTooltip(point, event);
+      else self.hideTooltip();
+    });
+
+    window.addEventListener('mouseup', function (event) {
+      if (!drag) return;
+      var finished = drag;
+      drag = null;
+      self.box.style.display = 'none';
+      if (finished.pan) return;
+      var point = self.pagePoint(event);
+      if (Math.abs(point.x - finished.x) < 4) return;
+      var plot = self.screen.plot;
+      var xa = Math.max(plot[0], Math.min(point.x, finished.x));
+      var xb = Math.min(plot[0] + plot[2], Math.max(point.x, finished.x));
+      self.zoomTo(self.timeAt(xa), self.timeAt(xb));
+    });
+
+    canvas.addEventListener('dblclick', function (event) {
+      if (self.inPlot(self.pagePoint(event))) self.reset();
+    });
+
+    canvas.addEventListener('mouseleave', function () { if (!drag) self.hideTooltip(); });
+
+    /* the wheel zooms over the plot and scrolls the rows over their labels */
+    canvas.addEventListener('wheel', function (event) {
+      var point = self.pagePoint(event);
+      var delta = event.deltaY * (event.deltaMode === 1 ? 33 : event.deltaMode === 2 ? 400 : 1);
+      if (self.inPlot(point)) {
+        event.preventDefault();
+        var factor = Math.exp(Math.max(-300, Math.min(300, delta)) * 0.002);
+        var t = self.timeAt(point.x);
+        self.zoomTo(t - (t - self.left) * factor, t + (self.right - t) * factor);
+      } else if (self.inRowsBand(point) && self.screen.maxScroll > 0) {
+        var before = self.scrollY;
+        self.setScroll(before + delta, true);
+        if (self.scrollY !== before) event.preventDefault();
+      }
+    }, { passive: false });
+
+    window.addEventListener('keydown', function (event) {
+      if (event.target && /^(INPUT|TEXTAREA|SELECT)$/.test(event.target.tagName)) return;
+      var span = self.right - self.left, g = self.screen;
+      if (event.key === 'ArrowLeft') self.zoomTo(self.left - span * 0.1, self.right - span * 0.1);
+      else if (event.key === 'ArrowRight') self.zoomTo(self.left + span * 0.1, self.right + span * 0.1);
+      else if (event.key === '+' || event.key === '=') self.zoomTo(self.left + span * 0.1, self.right - span * 0.1);
+      else if (event.key === '-') self.zoomTo(self.left - span * 0.125, self.right + span * 0.125);
+      else if (event.key === '0' || event.key === 'Escape') self.reset();
+      else if (g.maxScroll > 0 && (event.key === 'ArrowUp' || event.key === 'ArrowDown')) {
+        event.preventDefault();
+        self.setScroll(self.scrollY + (event.key === 'ArrowUp' ? -g.pitch : g.pitch), true);
+      } else if (g.maxScroll > 0 && (event.key === 'PageUp' || event.key === 'PageDown')) {
+        event.preventDefault();
+        self.setScroll(self.scrollY + (event.key === 'PageUp' ? -1 : 1) * Math.max(g.pitch, g.plot[3] - g.pitch), true);
+      }
+    });
+  };
+})();

@@ -1,0 +1,100 @@
+/* timeline_start.js: starts the timeline page once every part is loaded, and the test hook (window.rliTimeline). */
+(function () {
+  'use strict';
+
+  var core = window.rliCore;
+  var readJson = core.readJson, decodeBars = core.decodeBars, lowerBound = core.lowerBound;
+  var upperBound = core.upperBound, niceTicks = core.niceTicks, formatMs = core.formatMs;
+  var cssFontFamily = core.cssFontFamily, parseColor = core.parseColor, element = core.element;
+  var growFloat64 = core.growFloat64, addCoverage = core.addCoverage;
+  var parts = window.rliTimelineParts;
+  var ALIGN_H = parts.ALIGN_H;
+  var ALIGN_V = parts.ALIGN_V;
+  var WIDE_PX = parts.WIDE_PX;
+  var HOVER_SLOP_CSS_PX = parts.HOVER_SLOP_CSS_PX;
+  var MAX_CANVAS_SIDE = parts.MAX_CANVAS_SIDE;
+  var MAX_CANVAS_AREA = parts.MAX_CANVAS_AREA;
+  var STRIP_LINES = parts.STRIP_LINES;
+  var MIN_TEXT_CSS_PX = parts.MIN_TEXT_CSS_PX;
+  var MIN_PLOT_CSS_PX = parts.MIN_PLOT_CSS_PX;
+  var APP_PAD_CSS_PX = parts.APP_PAD_CSS_PX;
+  var BOTTOM_GAP_CSS_PX = parts.BOTTOM_GAP_CSS_PX;
+  var mapText = parts.mapText;
+  var measureScrollbar = parts.measureScrollbar;
+  var Timeline = parts.Timeline;
+
+  /* ---- start ---- */
+
+  /* A client rectangle {left, top, right, bottom} of x, y, w, h in canvas CSS px. */
+  function clientRect(canvas, x, y, w, h) {
+    var rect = canvas.getBoundingClientRect();
+    return { left: rect.left + x, top: rect.top + y, right: rect.left + x + w, bottom: rect.top + y + h };
+  }
+
+  function start() {
+    var model = readJson('rli-model');
+    var bars = decodeBars(readJson('rli-bars'), model.rows.length);
+    var timeline = new Timeline(model, bars);
+    timeline.draw();
+    performance.mark('rli-first-draw');
+    window.rliTimeline = {
+      timeline: timeline,
+      firstDrawMs: performance.now(),
+      state: function () {
+        return {
+          left: timeline.left, right: timeline.right, order: timeline.order, hoverMode: timeline.hoverMode,
+          dragMode: timeline.dragMode, filter: timeline.filter,
+          rows: timeline.displayRows.map(function (r) { return model.rows[r].label; }),
+          ticks: timeline.ticks().map(function (t) { return t.label; }),
+          hidden: Array.from(timeline.hidden), drawnBars: timeline.drawnBars, barCount: bars.count,
+          drawCount: timeline.drawCount, scrollTop: timeline.scrollY
+        };
+      },
+      /* the model-to-window mapping in force: text sizes in CSS px, the plot and the axis as client rectangles */
+      layout: function () {
+        var g = timeline.screen, plot = g.plot, canvas = timeline.canvas;
+        var xTitle = g.xTitle, axisBottom = plot[1] + plot[3] + g.tickLabelGap + g.tickLabelSize * 1.2;
+        if (xTitle.text) axisBottom = Math.max(axisBottom, xTitle.y + xTitle.size * 1.25);
+        return {
+          textScale: g.k, rowLabelPx: model.rowLabels.length ? model.rowLabels[0].size * g.k : 0,
+          tickLabelPx: g.tickLabelSize, titlePx: g.title.size,
+          legendPx: timeline.legendEntries.map(function (e) { return parseFloat(getComputedStyle(e.node).fontSize); }),
+          rowPitchPx: g.pitch, tickTarget: g.tickTarget, labelEvery: timeline.labelEvery,
+          deviceScale: timeline.deviceScale, maxScroll: g.maxScroll, scrollTop: timeline.scrollY,
+          canvas: clientRect(canvas, 0, 0, g.width, g.height),
+          plot: clientRect(canvas, plot[0], plot[1], plot[2], plot[3]),
+          axis: clientRect(canvas, plot[0], plot[1] + plot[3], plot[2], axisBottom - plot[1] - plot[3]),
+          rowLabelRight: clientRect(canvas, plot[0] - (model.plot[0] - (model.rowLabels.length ? model.rowLabels[0].x : model.plot[0])) * g.k, 0, 0, 0).left
+        };
+      },
+      zoomTo: function (l, r) { return timeline.zoomTo(l, r); },
+      reset: function () { return timeline.reset(); },
+      setOrder: function (o) { timeline.setOrder(o); },
+      setFilter: function (q) { timeline.setFilter(q); },
+      toggleSeries: function (s) { timeline.toggleSeries(s); },
+      revealRow: function (position) { timeline.revealRow(position); },
+      scrollRows: function (top) { timeline.setScroll(top, false); return timeline.scrollY; },
+      clientPoint: function (t, position) { return timeline.clientPoint(t, position); },
+      niceTicks: function (l, r, target) {
+        return niceTicks(l, r, target || timeline.model.xtickTarget, timeline.model.xtickMax);
+      },
+      /* [r, g, b, a] of the canvas at time t on display position `position`, at the bar's centre line */
+      pixelAt: function (t, position) {
+        timeline.revealRow(position);
+        var g = timeline.screen, plot = g.plot, scale = timeline.deviceScale;
+        var x = (plot[0] + (t - timeline.left) / (timeline.right - timeline.left) * plot[2]) * scale;
+        var y = (g.rowsTop + (position + 0.5) * g.pitch) * scale;
+        return Array.from(timeline.canvas.getContext('2d').getImageData(Math.floor(x), Math.floor(y), 1, 1).data);
+      },
+      legendPoint: function (s) {
+        var entry = timeline.legendEntries.filter(function (e) { return e.series === s && e.swatch; })[0];
+        if (!entry) return null;
+        var rect = entry.swatch.getBoundingClientRect();
+        return { x: rect.left + rect.width / 2, y: rect.top + rect.height / 2 };
+      }
+    };
+  }
+
+  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', start);
+  else start();
+})();
