@@ -1,5 +1,6 @@
 /* timeline.c: the timeline analysis: parse the profiles, export the table, lay out and render the figure. */
 #include "analyses.h"
+#include "common/grow.h"
 #include "common/strutil.h"
 
 #include <stdio.h>
@@ -102,9 +103,13 @@ done:
  * is a timeline at all: if not, one line says so instead of them.
  */
 typedef struct {
+	rli_log_level level;
+	char *text;
+} held_line;
+
+typedef struct {
 	console *c;
-	rli_log_level *levels;
-	char **lines;
+	held_line *lines;
 	size_t count, capacity;
 } held_log;
 
@@ -113,25 +118,13 @@ static void hold_line(void *ctx, rli_log_level level, const char *line)
 	held_log *held = ctx;
 	char *copy;
 
-	if (held->count == held->capacity) {
-		size_t capacity = held->capacity ? 2 * held->capacity : 16;
-		char **lines = realloc(held->lines, capacity * sizeof(*lines));
-		rli_log_level *levels = lines ? realloc(held->levels, capacity * sizeof(*levels)) : NULL;
-		if (lines)
-			held->lines = lines;
-		if (!lines || !levels) {
-			cli_log_line(held->c, level, line); /* out of memory: said now rather than lost */
-			return;
-		}
-		held->levels = levels;
-		held->capacity = capacity;
-	}
-	if (!(copy = rli_strdup(line))) {
+	/* Out of memory: the line is said now rather than lost. */
+	if (RLI_GROW(&held->lines, &held->capacity, held->count + 1, 16) < 0 || !(copy = rli_strdup(line))) {
 		cli_log_line(held->c, level, line);
 		return;
 	}
-	held->levels[held->count] = level;
-	held->lines[held->count++] = copy;
+	held->lines[held->count].level = level;
+	held->lines[held->count++].text = copy;
 }
 
 /* Says the held lines (or drops them), then frees them. */
@@ -139,11 +132,10 @@ static void release_lines(held_log *held, int say)
 {
 	for (size_t i = 0; i < held->count; i++) {
 		if (say)
-			cli_log_line(held->c, held->levels[i], held->lines[i]);
-		free(held->lines[i]);
+			cli_log_line(held->c, held->lines[i].level, held->lines[i].text);
+		free(held->lines[i].text);
 	}
 	free(held->lines);
-	free(held->levels);
 }
 
 int cli_run_timeline(console *c, const cli_request *request, rli_output_set *set, int optional)

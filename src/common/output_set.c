@@ -1,6 +1,7 @@
 /* output_set.c: the files of one run, kept under temporary names until every one is written. */
 #include "output_set.h"
 #include "error.h"
+#include "grow.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -30,15 +31,9 @@ int rli_output_set_keep(rli_output_set *set, rli_atomic_file *file)
 	struct stat st;
 	int error;
 
-	if (set->count == set->capacity) {
-		size_t capacity = set->capacity ? 2 * set->capacity : 8;
-		kept_file *files = realloc(set->files, capacity * sizeof(*files));
-		if (!files) {
-			rli_atomic_abort(file);
-			return rli_error_oom();
-		}
-		set->files = files;
-		set->capacity = capacity;
+	if ((error = RLI_GROW(&set->files, &set->capacity, set->count + 1, 8)) < 0) {
+		rli_atomic_abort(file);
+		return error;
 	}
 	kept = &set->files[set->count];
 	memset(kept, 0, sizeof(*kept));

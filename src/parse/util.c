@@ -2,6 +2,7 @@
 /* realpath() is an XSI function. */
 #define _XOPEN_SOURCE 700
 #include "parse_internal.h"
+#include "common/grow.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -244,16 +245,11 @@ void rli_discovery_dispose(rli_discovery *discovery)
 
 int rli_discovery_saw_rank(rli_discovery *discovery, int64_t rank)
 {
-	if (discovery->ranks_seen_count == discovery->ranks_seen_capacity) {
-		size_t capacity = discovery->ranks_seen_capacity ? 2 * discovery->ranks_seen_capacity : 16;
-		int64_t *grown = realloc(discovery->ranks_seen, capacity * sizeof(*grown));
-		if (!grown)
-			return rli_error_oom();
-		discovery->ranks_seen = grown;
-		discovery->ranks_seen_capacity = capacity;
-	}
-	discovery->ranks_seen[discovery->ranks_seen_count++] = rank;
-	return RLI_OK;
+	int error = RLI_GROW(&discovery->ranks_seen, &discovery->ranks_seen_capacity,
+			     discovery->ranks_seen_count + 1, 16);
+	if (error == RLI_OK)
+		discovery->ranks_seen[discovery->ranks_seen_count++] = rank;
+	return error;
 }
 
 int rli_discovery_group(rli_discovery *discovery)
