@@ -1,4 +1,5 @@
 /* test_shortest_double.c: rli_format_double reads back bit for bit, is the shortest and the closest, in JavaScript's layout. */
+#include "common/json_write.h"
 #include "common/shortest_double.h"
 #include "harness.h"
 
@@ -364,6 +365,41 @@ static void test_table_ranges(long count)
 	}
 }
 
+/* JSON writes null for what it cannot spell, and the same text as rli_format_double otherwise. */
+static void test_json(void)
+{
+	char *data = NULL;
+	size_t size = 0;
+	FILE *fp = open_memstream(&data, &size);
+	const double values[] = { NAN, INFINITY, -INFINITY, -0.0, 1e21, 1e-7, 1773285888698.7546 };
+	if (!fp) {
+		CHECK(fp != NULL);
+		return;
+	}
+	for (size_t i = 0; i < sizeof(values) / sizeof(values[0]); i++) {
+		rli_json_write_double(fp, values[i]);
+		putc(' ', fp);
+	}
+	fclose(fp);
+	CHECK_STR(data, "null null null -0 1e+21 1e-7 1773285888698.7546 ");
+	free(data);
+
+	/* rli_json_escape (into memory, for the export) writes what rli_json_write_string writes */
+	static const char hostile[] = "plain \"q\" \\ \n\r\t\x01\x1f\x7f <b>&amp; \xe2\x80\xa8 \xe2\x80\xa9 "
+				      "\xe6\x9d\x83 \xf0\x9f\x98\x80 bad \xff \xc0\xaf \xed\xa0\x80 \xe2\x82";
+	for (int flags = RLI_JSON_PLAIN; flags <= RLI_JSON_HTML_SAFE; flags++) {
+		char escaped[RLI_JSON_ESCAPED_MAX(sizeof(hostile))];
+		size_t length = rli_json_escape(escaped, hostile, flags);
+		fp = open_memstream(&data, &size);
+		if (!fp)
+			continue;
+		rli_json_write_string(fp, hostile, flags);
+		fclose(fp);
+		CHECK(length == size && memcmp(escaped, data, size) == 0);
+		free(data);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	/* optional scale factor for the random parts, e.g. 10 for a longer soak */
@@ -374,6 +410,7 @@ int main(int argc, char **argv)
 	test_known();
 	test_powers();
 	test_every_exponent();
+	test_json();
 	test_random_bits(1000000 * scale);
 	test_table_ranges(500000 * scale);
 	printf("%ld values checked in %.2f s CPU\n", checked, (double)(clock() - t0) / CLOCKS_PER_SEC);
