@@ -56,13 +56,31 @@ static int floor_log10_pow2(int q, int below_power_of_two)
 	return floor_q32(q * LOG10_2_Q32 - (below_power_of_two ? LOG10_4_3_Q32 : 0));
 }
 
-/* What the digit choice needs to know about V (see above). */
-typedef struct {
-	uint64_t s;       /* floor(V) */
-	int s_in, s1_in;  /* s and s + 1 read back as v */
-	int t0_in, t1_in; /* the multiples of 10 around V, s - s % 10 and that plus 10, read back as v */
-	int half;         /* sign of (V - s) - 1/2 */
-} scaled;
+/*
+ * The digits from what is known about V (see above): s = floor(V); whether s, s + 1, and the
+ * multiples of 10 around V (s - s % 10 and that plus 10) read back as v; the sign of
+ * (V - s) - 1/2. Returns them without trailing zeros, value = digits * 10^*exponent.
+ */
+static inline uint64_t choose(uint64_t s, int s_in, int s1_in, int t0_in, int t1_in, int half, int k,
+			      int *exponent)
+{
+	uint64_t digits;
+	if (s >= 10 && (t0_in || t1_in)) {
+		/* One multiple of 10^(k+1) inside: fewer digits than anything else inside. (With s < 10
+		   the candidates at 10^k have one digit too and are at least as close: they decide.) */
+		digits = s / 10 + (uint64_t)t1_in;
+		k++;
+	} else {
+		int up = s_in && s1_in ? half > 0 || (half == 0 && (s & 1)) : !s_in;
+		digits = s + (uint64_t)up;
+	}
+	while (digits % 10 == 0) {
+		digits /= 10;
+		k++;
+	}
+	*exponent = k;
+	return digits;
+}
 
 static int sign_of(int c)
 {
@@ -117,9 +135,10 @@ static int cmp_u128(u128 a, u128 b)
  * x - down (down is 2, or 1 below a power of two), the upper x + 2. Bounds: x < 2^55,
  * 5^27 < 2^63 and shifts of at most 64 keep N below 2^119 and D at most 2^64.
  */
-static void scale_fast(scaled *out, uint64_t x, uint64_t down, int q, int k, int included)
+static uint64_t digits_fast(uint64_t x, uint64_t down, int q, int k, int included, int *exponent)
 {
 	u128 n, d, dl, dr, r;
+	uint64_t s;
 	if (k <= 0) {
 		/* V = x * 5^m * 2^(q-2+m), m = -k */
 		uint64_t f = pow5_64[-k];
@@ -132,10 +151,10 @@ static void scale_fast(scaled *out, uint64_t x, uint64_t down, int q, int k, int
 			dl <<= sh;
 			dr <<= sh;
 			d = 1;
-			out->s = (uint64_t)n;
+			s = (uint64_t)n;
 		} else {
 			d = (u128)1 << -sh;
-			out->s = (uint64_t)(n >> -sh);
+			s = (uint64_t)(n >> -sh);
 		}
 		r = n & (d - 1);
 	} else {
@@ -145,15 +164,13 @@ static void scale_fast(scaled *out, uint64_t x, uint64_t down, int q, int k, int
 		dl = (u128)down << sh;
 		dr = (u128)2 << sh;
 		d = pow5_64[k];
-		out->s = (uint64_t)(n / d);
-		r = n - (u128)out->s * d;
+		s = (uint64_t)(n / d);
+		r = n - (u128)s * d;
 	}
-	unsigned j = (unsigned)(out->s % 10);
-	out->s_in = inside(cmp_u128(r, dl), included);
-	out->s1_in = inside(cmp_u128(d, dr + r), included);
-	out->t0_in = inside(cmp_u128(j * d + r, dl), included);
-	out->t1_in = inside(cmp_u128((10 - j) * d, dr + r), included);
-	out->half = cmp_u128(2 * r, d);
+	unsigned j = (unsigned)(s % 10);
+	return choose(s, inside(cmp_u128(r, dl), included), inside(cmp_u128(d, dr + r), included),
+		      inside(cmp_u128(j * d + r, dl), included), inside(cmp_u128((10 - j) * d, dr + r), included),
+		      cmp_u128(2 * r, d), k, exponent);
 }
 
 /* ---- the same on arbitrary-precision integers, for the magnitudes beyond the fast path ---- */
@@ -322,10 +339,11 @@ static uint64_t big_divmod(big *n, const big *d)
 	return q;
 }
 
-/* The same as scale_fast, for any k. */
-static void scale_big(scaled *out, uint64_t x, uint64_t down, int q, int k, int included)
+/* The same as digits_fast, for any k. */
+static uint64_t digits_big(uint64_t x, uint64_t down, int q, int k, int included, int *exponent)
 {
 	big n, d, dl, dr, t;
+	uint64_t s;
 	if (k <= 0) {
 		/* V = x * 5^m / 2^(2-q-m), m = -k; for q = 2, 3 the power of two multiplies instead */
 		big f;
@@ -339,11 +357,11 @@ static void scale_big(scaled *out, uint64_t x, uint64_t down, int q, int k, int 
 			big_shl(&n, sh);
 			big_shl(&dl, sh);
 			big_shl(&dr, sh);
-			out->s = (uint64_t)big_extract(&n, 0);
+			s = (uint64_t)big_extract(&n, 0);
 			n.n = 0;
 		} else {
 			big_shl(&d, -sh);
-			out->s = (uint64_t)big_extract(&n, -sh);
+			s = (uint64_t)big_extract(&n, -sh);
 			big_truncate(&n, -sh);
 		}
 	} else {
@@ -356,28 +374,23 @@ static void scale_big(scaled *out, uint64_t x, uint64_t down, int q, int k, int 
 		big_set(&dr, 2);
 		big_shl(&dr, sh);
 		big_pow5(&d, k);
-		out->s = big_divmod(&n, &d);
+		s = big_divmod(&n, &d);
 	}
 	/* n now holds r = N - s * D */
-	unsigned j = (unsigned)(out->s % 10);
+	unsigned j = (unsigned)(s % 10);
 	big r_plus_dr;
 	big_add(&r_plus_dr, &n, &dr);
-	out->s_in = inside(big_cmp(&n, &dl), included);
-	out->s1_in = inside(big_cmp(&d, &r_plus_dr), included);
+	int s_in = inside(big_cmp(&n, &dl), included), s1_in = inside(big_cmp(&d, &r_plus_dr), included);
 	big_mul_u64(&t, &d, j);
 	big_add(&t, &t, &n);
-	out->t0_in = inside(big_cmp(&t, &dl), included);
+	int t0_in = inside(big_cmp(&t, &dl), included);
 	big_mul_u64(&t, &d, 10 - j);
-	out->t1_in = inside(big_cmp(&t, &r_plus_dr), included);
+	int t1_in = inside(big_cmp(&t, &r_plus_dr), included);
 	big_add(&t, &n, &n);
-	out->half = sign_of(big_cmp(&t, &d));
+	return choose(s, s_in, s1_in, t0_in, t1_in, sign_of(big_cmp(&t, &d)), k, exponent);
 }
 
 /* ---- text ---- */
-
-static const char digit_pairs[] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
-				  "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
-				  "8081828384858687888990919293949596979899";
 
 static const uint64_t pow10_64[20] = {
 	UINT64_C(1), UINT64_C(10), UINT64_C(100), UINT64_C(1000), UINT64_C(10000), UINT64_C(100000),
@@ -388,7 +401,7 @@ static const uint64_t pow10_64[20] = {
 	UINT64_C(10000000000000000000),
 };
 
-static int count_digits(uint64_t v)
+static inline int count_digits(uint64_t v)
 {
 	/* bits * log10(2) is the digit count or one less: one comparison settles it */
 	int bits = 64 - __builtin_clzll(v | 1);
@@ -396,48 +409,37 @@ static int count_digits(uint64_t v)
 	return guess + (v >= pow10_64[guess]) + (v == 0);
 }
 
-/* Exactly eight digits of v < 10^8, leading zeros included, at out. */
-static void write8(char *out, uint32_t v)
+/*
+ * v < 10^8 as eight ASCII digits in one 64-bit word, the first in the lowest byte, leading
+ * zeros included: two 4-digit lanes of 32 bits, each split into two 2-digit lanes of 16, each
+ * into two bytes. x * 10486 >> 20 is x / 100 for x < 10000, x * 103 >> 10 is x / 10 for
+ * x < 100, and no lane's product reaches the next lane. Plain arithmetic: any byte order.
+ */
+static inline uint64_t ascii8(uint32_t v)
 {
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	/*
-	 * All eight at once in one 64-bit word, the first digit in the lowest byte: split into
-	 * two 4-digit lanes of 32 bits, each into two 2-digit lanes of 16, each into two bytes.
-	 * x * 10486 >> 20 is x / 100 for x < 10000, x * 103 >> 10 is x / 10 for x < 100, and no
-	 * lane's product reaches the next lane.
-	 */
 	uint64_t x = (v / 10000) | (uint64_t)(v % 10000) << 32;
 	uint64_t hundreds = ((x * 10486) >> 20) & UINT64_C(0x0000007F0000007F);
 	x = hundreds | (x - hundreds * 100) << 16;
 	uint64_t tens = ((x * 103) >> 10) & UINT64_C(0x000F000F000F000F);
 	x = tens | (x - tens * 10) << 8;
-	x |= UINT64_C(0x3030303030303030);
-	memcpy(out, &x, 8);
-#else
-	uint32_t hi = v / 10000, lo = v % 10000;
-	memcpy(out, digit_pairs + 2 * (hi / 100), 2);
-	memcpy(out + 2, digit_pairs + 2 * (hi % 100), 2);
-	memcpy(out + 4, digit_pairs + 2 * (lo / 100), 2);
-	memcpy(out + 6, digit_pairs + 2 * (lo % 100), 2);
-#endif
+	return x | UINT64_C(0x3030303030303030);
 }
 
-/*
- * The digits of v < 10^17, exactly length = count_digits(v) of them, at out. Writes 16 bytes
- * (17 for 17 digits) whatever the length: the 16-digit form padded with zeros is built first,
- * then its last length digits copied with one fixed-size copy.
- */
-static void write_digits(char *out, uint64_t v, int length)
+/* v < 10^16 as sixteen ASCII digits in a 128-bit word, the first in the lowest byte. */
+static inline u128 ascii16(uint64_t v)
 {
-	char padded[32] = { 0 };
-	if (length > 16) {
-		*out++ = (char)('0' + v / UINT64_C(10000000000000000));
-		v %= UINT64_C(10000000000000000);
-		length = 16;
-	}
-	write8(padded, (uint32_t)(v / 100000000));
-	write8(padded + 8, (uint32_t)(v % 100000000));
-	memcpy(out, padded + 16 - length, 16);
+	return (u128)ascii8((uint32_t)(v % 100000000)) << 64 | ascii8((uint32_t)(v / 100000000));
+}
+
+/* The sixteen bytes of x at out, lowest first. */
+static inline void store16(char *out, u128 x)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	memcpy(out, &x, 16);
+#else
+	for (int i = 0; i < 16; i++)
+		out[i] = (char)(x >> (8 * i));
+#endif
 }
 
 /* A decimal exponent, 1 to 3 digits. */
@@ -446,21 +448,20 @@ static char *write_exponent(char *p, int e)
 	if (e >= 100) {
 		*p++ = (char)('0' + e / 100);
 		e %= 100;
-		memcpy(p, digit_pairs + 2 * e, 2);
-		return p + 2;
+	} else if (e < 10) {
+		*p++ = (char)('0' + e);
+		return p;
 	}
-	if (e >= 10) {
-		memcpy(p, digit_pairs + 2 * e, 2);
-		return p + 2;
-	}
-	*p++ = (char)('0' + e);
+	*p++ = (char)('0' + e / 10);
+	*p++ = (char)('0' + e % 10);
 	return p;
 }
 
 /*
- * value = (negative ? -1 : 1) * digits * 10^exponent, digits without trailing zeros, in
- * JavaScript's layout. Copies are of fixed sizes (inlined moves, not library calls); they may
- * read and write a few bytes past the text, within RLI_DOUBLE_BUFSIZE.
+ * value = (negative ? -1 : 1) * digits * 10^exponent, digits < 10^17 without trailing zeros, in
+ * JavaScript's layout. The digits stay in registers and go out in 16-byte stores, some of
+ * which run past the text (within RLI_DOUBLE_BUFSIZE, at most 34 bytes from buf): reading
+ * back digits just stored at another offset would stall the processor's store forwarding.
  */
 static size_t write_decimal(char *buf, int negative, uint64_t digits, int exponent)
 {
@@ -468,33 +469,50 @@ static size_t write_decimal(char *buf, int negative, uint64_t digits, int expone
 	char *p = buf;
 	*p = '-';
 	p += negative;
+	/* a 17th digit comes first on its own; the (up to) sixteen others sit in x's low bytes */
+	int lead = length > 16, rest = length - lead;
+	char lead_digit = (char)('0' + digits / UINT64_C(10000000000000000));
+	u128 x = ascii16(digits % UINT64_C(10000000000000000)) >> (8 * (16 - rest));
+
 	if (point >= length && point <= 21) {
 		/* an integer: the digits, then point - length zeros */
-		write_digits(p, digits, length);
-		p += length;
+		*p = lead_digit;
+		p += lead;
+		store16(p, x);
+		p += rest;
 		for (int i = length; i < point; i++)
 			*p++ = '0';
 	} else if (point > 0 && point <= 21) {
-		/* the digits, then the fraction (fewer than 17 digits) moved one place right for the point */
-		char fraction[16];
-		write_digits(p, digits, length);
-		memcpy(fraction, p + point, sizeof(fraction));
-		memcpy(p + point + 1, fraction, sizeof(fraction));
+		/* digits, point, digits: the fraction is x shifted, stored one place further on */
+		*p = lead_digit;
+		p += lead;
+		point -= lead;
+		store16(p, x);
+		store16(p + point + 1, x >> (8 * point));
 		p[point] = '.';
-		p += length + 1;
+		p += rest + 1;
 	} else if (point > -6 && point <= 0) {
 		/* 0.000ddd: "0." and -point zeros */
 		memcpy(p, "0.00000", 8);
 		p += 2 - point;
-		write_digits(p, digits, length);
-		p += length;
+		*p = lead_digit;
+		p += lead;
+		store16(p, x);
+		p += rest;
 	} else {
-		/* d.ddde+X: the first digit moves before the point */
+		/* d.ddde+X: the first digit, then the point and the others if any */
 		int e = point - 1;
-		write_digits(p + 1, digits, length);
-		p[0] = p[1];
-		p[1] = '.';
-		p += length + (length > 1);
+		if (!lead) {
+			lead_digit = (char)x;
+			x >>= 8;
+			rest--;
+		}
+		*p++ = lead_digit;
+		if (rest > 0) {
+			*p++ = '.';
+			store16(p, x);
+			p += rest;
+		}
 		*p++ = 'e';
 		*p++ = e < 0 ? '-' : '+';
 		p = write_exponent(p, e < 0 ? -e : e);
@@ -531,29 +549,12 @@ static size_t format(char *buf, double value, int force_big)
 	/* Below a power of two (not the smallest normal: its lower neighbour is as far as the upper) */
 	int below_power = fraction == 0 && biased > 1;
 	int k = floor_log10_pow2(q, below_power);
-	scaled sc;
-	if (!force_big && k >= -FAST_K_MAX && k <= FAST_K_MAX)
-		scale_fast(&sc, 4 * c, below_power ? 1 : 2, q, k, (c & 1) == 0);
-	else
-		scale_big(&sc, 4 * c, below_power ? 1 : 2, q, k, (c & 1) == 0);
-
 	uint64_t digits;
 	int exponent;
-	/* bitwise, not ||: which side holds the multiple of ten is a coin toss for the branch predictor */
-	if (sc.s >= 10 && (sc.t0_in | sc.t1_in)) {
-		/* One multiple of 10^(k+1) inside: fewer digits than anything else inside. (With s < 10 the
-		   candidates at 10^k have one digit too and are at least as close, so they decide.) */
-		digits = sc.s / 10 + (uint64_t)sc.t1_in;
-		exponent = k + 1;
-	} else {
-		int up = sc.s_in & sc.s1_in ? sc.half > 0 || (sc.half == 0 && (sc.s & 1)) : !sc.s_in;
-		digits = sc.s + (uint64_t)up;
-		exponent = k;
-	}
-	while (digits % 10 == 0) {
-		digits /= 10;
-		exponent++;
-	}
+	if (!force_big && k >= -FAST_K_MAX && k <= FAST_K_MAX)
+		digits = digits_fast(4 * c, below_power ? 1 : 2, q, k, (c & 1) == 0, &exponent);
+	else
+		digits = digits_big(4 * c, below_power ? 1 : 2, q, k, (c & 1) == 0, &exponent);
 	return write_decimal(buf, negative, digits, exponent);
 }
 

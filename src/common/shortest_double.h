@@ -25,8 +25,8 @@
  *                 "0", "14.81525", "1773285888698.7546", "0.000001", "100000000000000000000";
  *   otherwise:    d1[.d2...dk]e+X or e-X, no leading zeros in the exponent:
  *                 "1e-7", "1.5e+21", "5e-324", "1.7976931348623157e+308".
- * So plain decimal is used from 1e-7 up to below 1e21, which holds every time and duration
- * in milliseconds the event table can hold.
+ * So plain decimal is used from 1e-6 (0.000001) up to below 1e21: every epoch or clock time
+ * in milliseconds, and every duration down to a nanosecond, that the event table holds.
  *
  * Where JavaScript differs, so that every double reads back as itself: -0 is "-0" (JavaScript
  * writes "0"). Not-a-number is "nan" and the infinities are "inf" and "-inf", as printf's %g

@@ -235,6 +235,7 @@ static void test_known(void)
 	check_text(10083.720388671874, "10083.720388671874");
 	check_text(1e21, "1e+21");
 	check_text(1e20, "100000000000000000000");
+	check_text(9.999999999999999e20, "999999999999999900000"); /* the largest plain one */
 	check_text(123456789012345680000.0, "123456789012345680000");
 	check_text(1e22, "1e+22");
 	check_text(1e23, "1e+23"); /* the double nearest 1e23 is 9.999999999999999e22; %.17g writes 9.9999999999999992e+22 */
