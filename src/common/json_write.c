@@ -1,9 +1,9 @@
 /* json_write.c: writing JSON strings and numbers, safe to embed in HTML when asked. */
 #include "json_write.h"
+#include "shortest_double.h"
 
 #include <math.h>
 #include <stdint.h>
-#include <stdlib.h>
 #include <string.h>
 
 /* Length of the valid UTF-8 sequence at s, or 0 if it is not one. */
@@ -39,55 +39,89 @@ static size_t utf8_sequence_length(const unsigned char *s, uint32_t *code_point)
 	return len;
 }
 
+/* Escapes the UTF-8 sequence at *s into out (at most 6 bytes) and steps past it. */
+static size_t escape_sequence(char *out, const unsigned char **s, int flags)
+{
+	static const char hex[] = "0123456789abcdef";
+	uint32_t cp;
+	size_t len = utf8_sequence_length(*s, &cp);
+	if (len == 0) {
+		memcpy(out, "\\ufffd", 6);
+		*s += 1;
+		return 6;
+	}
+	*s += len;
+	if (cp == '"' || cp == '\\') {
+		out[0] = '\\';
+		out[1] = (char)cp;
+		return 2;
+	} else if (cp == '\n' || cp == '\r' || cp == '\t') {
+		out[0] = '\\';
+		out[1] = cp == '\n' ? 'n' : cp == '\r' ? 'r' : 't';
+		return 2;
+	} else if (cp < 0x20 || cp == 0x7F ||
+		   ((flags & RLI_JSON_HTML_SAFE) &&
+		    (cp == '<' || cp == '>' || cp == '&' || cp == 0x2028 || cp == 0x2029))) {
+		out[0] = '\\';
+		out[1] = 'u';
+		for (int i = 0; i < 4; i++)
+			out[2 + i] = hex[(cp >> (12 - 4 * i)) & 0xF];
+		return 6;
+	}
+	memcpy(out, *s - len, len);
+	return len;
+}
+
+/* Printable ASCII that stands for itself in a JSON string (and, with HTML_SAFE, in a <script>). */
+static int plain_ascii(unsigned char c, int flags)
+{
+	return c >= 0x20 && c < 0x7F && c != '"' && c != '\\' &&
+	       !((flags & RLI_JSON_HTML_SAFE) && (c == '<' || c == '>' || c == '&'));
+}
+
+size_t rli_json_escape(char *out, const char *text, int flags)
+{
+	const unsigned char *s = (const unsigned char *)text;
+	char *p = out;
+	*p++ = '"';
+	while (*s) {
+		if (plain_ascii(*s, flags))
+			*p++ = (char)*s++;
+		else
+			p += escape_sequence(p, &s, flags);
+	}
+	*p++ = '"';
+	return (size_t)(p - out);
+}
+
 void rli_json_write_string(FILE *fp, const char *text, int flags)
 {
 	const unsigned char *s = (const unsigned char *)text;
-	putc('"', fp);
+	char buf[1024];
+	size_t used = 0;
+	buf[used++] = '"';
 	while (*s) {
-		uint32_t cp;
-		size_t len = utf8_sequence_length(s, &cp);
-		if (len == 0) {
-			fputs("\\ufffd", fp);
-			s++;
-			continue;
+		/* room for one escaped sequence and the closing quote */
+		if (used > sizeof(buf) - 7) {
+			fwrite(buf, 1, used, fp);
+			used = 0;
 		}
-		if (cp == '"' || cp == '\\') {
-			putc('\\', fp);
-			putc((int)cp, fp);
-		} else if (cp == '\n') {
-			fputs("\\n", fp);
-		} else if (cp == '\r') {
-			fputs("\\r", fp);
-		} else if (cp == '\t') {
-			fputs("\\t", fp);
-		} else if (cp < 0x20 || cp == 0x7F ||
-			   ((flags & RLI_JSON_HTML_SAFE) &&
-			    (cp == '<' || cp == '>' || cp == '&' || cp == 0x2028 || cp == 0x2029))) {
-			fprintf(fp, "\\u%04x", (unsigned)cp);
-		} else {
-			fwrite(s, 1, len, fp);
-		}
-		s += len;
+		if (plain_ascii(*s, flags))
+			buf[used++] = (char)*s++;
+		else
+			used += escape_sequence(buf + used, &s, flags);
 	}
-	putc('"', fp);
-}
-
-void rli_format_shortest(char *buf, size_t size, double value)
-{
-	for (int precision = 1; precision <= 17; precision++) {
-		snprintf(buf, size, "%.*g", precision, value);
-		if (strtod(buf, NULL) == value)
-			return;
-	}
+	buf[used++] = '"';
+	fwrite(buf, 1, used, fp);
 }
 
 void rli_json_write_double(FILE *fp, double value)
 {
-	char buf[40];
+	char buf[RLI_DOUBLE_BUFSIZE];
+	/* JSON has no NaN or Infinity; null is what JSON.stringify writes for them too. */
 	if (!isfinite(value)) {
 		fputs("null", fp);
 		return;
 	}
-	rli_format_shortest(buf, sizeof(buf), value);
-	fputs(buf, fp);
+	fwrite(buf, 1, rli_format_double(buf, value), fp);
 }

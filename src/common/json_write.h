@@ -14,10 +14,13 @@ enum { RLI_JSON_PLAIN = 0, RLI_JSON_HTML_SAFE = 1 };
 /* Writes text as a quoted JSON string. Invalid UTF-8 bytes become U+FFFD. */
 void rli_json_write_string(FILE *fp, const char *text, int flags);
 
-/* Writes the shortest decimal that reads back as exactly value ("null" if not finite). */
-void rli_json_write_double(FILE *fp, double value);
+/* The most bytes rli_json_escape writes for a text of length bytes (each byte may become 6). */
+#define RLI_JSON_ESCAPED_MAX(length) (6 * (size_t)(length) + 2)
 
-/* Formats value as the shortest round-trip decimal into buf (at least 32 bytes). */
-void rli_format_shortest(char *buf, size_t size, double value);
+/* The same quoted string into out (room for RLI_JSON_ESCAPED_MAX(strlen(text))), no NUL; returns its length. */
+size_t rli_json_escape(char *out, const char *text, int flags);
+
+/* Writes value as rli_format_double does (shortest_double.h), or null if it is not finite. */
+void rli_json_write_double(FILE *fp, double value);
 
 #endif

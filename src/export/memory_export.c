@@ -3,6 +3,7 @@
 #include "common/csv_write.h"
 #include "common/error.h"
 #include "common/json_write.h"
+#include "common/shortest_double.h"
 #include "memory/memory_table.h"
 
 /* MemoryEventRow's keys, in the order the reference emits them (memory.md §2.3). */
@@ -34,9 +35,9 @@ static void put_text(FILE *fp, int jsonl, size_t column, const char *text)
 /* The shortest text that reads back as exactly this double. */
 static void put_number(FILE *fp, int jsonl, size_t column, double value)
 {
-	char buffer[40];
+	char buffer[RLI_DOUBLE_BUFSIZE];
 	put_key(fp, jsonl, column);
-	rli_format_shortest(buffer, sizeof(buffer), value);
+	rli_format_double(buffer, value);
 	fputs(buffer, fp);
 }
 

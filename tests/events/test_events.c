@@ -129,13 +129,14 @@ static void test_export(const char *dir)
 	CHECK_INT(rli_events_export(ev, RLI_EXPORT_JSONL, jsonl_path, NULL), RLI_OK);
 	csv = test_read_file(csv_path, NULL);
 	jsonl = test_read_file(jsonl_path, NULL);
-	/* %.17g, as in the reference's tables; fields quoted only when they must be. */
+	/* The shortest digits that read back as the same double (the reference's tables have 17,
+	   6589107257.5574398 and 60.444000000000003 here); fields quoted only when they must be. */
 	CHECK_STR(csv, "name,role,domain,start_time_ms,end_time_ms,duration_ms,rank_id,tid\n"
-		       "compute_log_prob,compute_log_prob,default,6589107257.5574398,6589128263.1350698,"
+		       "compute_log_prob,compute_log_prob,default,6589107257.55744,6589128263.13507,"
 		       "21005.57763,1,70001\n"
 		       "\"say \"\"hi\"\", then <go>\",actor,default,1773285899049.1619,1773285899109.606,"
-		       "60.444000000000003,0,3550586784\n");
-	/* Shortest round-trip numbers; the NVTX tid stays a string, MSTX's a number. */
+		       "60.444,0,3550586784\n");
+	/* The same numbers in JSON; the NVTX tid stays a string, MSTX's a number. */
 	CHECK_STR(jsonl, "{\"name\": \"compute_log_prob\", \"role\": \"compute_log_prob\", \"domain\": "
 			 "\"default\", \"start_time_ms\": 6589107257.55744, \"end_time_ms\": "
 			 "6589128263.13507, \"duration_ms\": 21005.57763, \"rank_id\": 1, \"tid\": \"70001\"}\n"
@@ -152,6 +153,73 @@ static void test_export(const char *dir)
 	rli_events_free(ev);
 }
 
+/*
+ * The export's other paths: strings longer than its 64 KiB block, quoting and escaping in the
+ * middle of fast rows, numbers the table should not hold but might, and integers at the edge.
+ */
+static void test_export_edges(const char *dir)
+{
+	enum { LONG = 70000 };
+	rli_events *ev;
+	char csv_path[4096], jsonl_path[4096];
+	char *name = malloc(LONG + 1), *want = malloc(2 * LONG + 4096), *csv, *jsonl;
+	CHECK(name && want);
+	if (!name || !want)
+		return;
+	snprintf(csv_path, sizeof(csv_path), "%s/edges.csv", dir);
+	snprintf(jsonl_path, sizeof(jsonl_path), "%s/edges.jsonl", dir);
+	/* a name with a quote and a comma far into it, past any block */
+	memset(name, 'n', LONG);
+	name[LONG - 10] = '"';
+	name[LONG - 5] = ',';
+	name[LONG] = '\0';
+	CHECK_INT(rli_events_new(&ev), RLI_OK);
+	append(ev, "a", "r", INT64_MIN, 0.5, 1e21, "7", 0);
+	append(ev, name, "r", 1, -0.0, 1e-7, "x\"y", 1);
+	append(ev, "a", "r", INT64_MAX, NAN, INFINITY, "8", 0);
+	append(ev, "tab\there", "r", -1, 1773285888698.7546, 0.1 + 0.2, "9", 0);
+	CHECK_INT(rli_events_export(ev, RLI_EXPORT_CSV, csv_path, NULL), RLI_OK);
+	CHECK_INT(rli_events_export(ev, RLI_EXPORT_JSONL, jsonl_path, NULL), RLI_OK);
+	csv = test_read_file(csv_path, NULL);
+	jsonl = test_read_file(jsonl_path, NULL);
+
+	char *p = want + sprintf(want, "name,role,domain,start_time_ms,end_time_ms,duration_ms,rank_id,tid\n"
+				       "a,r,default,0.5,1e+21,1e+21,-9223372036854775808,7\n\"");
+	for (int i = 0; i < LONG; i++) {
+		if (name[i] == '"')
+			*p++ = '"';
+		*p++ = name[i];
+	}
+	sprintf(p, "\",r,default,-0,1e-7,1e-7,1,\"x\"\"y\"\n"
+		   "a,r,default,nan,nan,inf,9223372036854775807,8\n"
+		   "tab\there,r,default,1773285888698.7546,1773285888699.0547,0.30000000000000004,-1,9\n");
+	CHECK(csv && strcmp(csv, want) == 0);
+
+	p = want + sprintf(want, "{\"name\": \"a\", \"role\": \"r\", \"domain\": \"default\", \"start_time_ms\": 0.5, "
+				 "\"end_time_ms\": 1e+21, \"duration_ms\": 1e+21, \"rank_id\": -9223372036854775808, "
+				 "\"tid\": 7}\n{\"name\": \"");
+	for (int i = 0; i < LONG; i++) {
+		if (name[i] == '"')
+			*p++ = '\\';
+		*p++ = name[i];
+	}
+	sprintf(p, "\", \"role\": \"r\", \"domain\": \"default\", \"start_time_ms\": -0, \"end_time_ms\": 1e-7, "
+		   "\"duration_ms\": 1e-7, \"rank_id\": 1, \"tid\": \"x\\\"y\"}\n"
+		   "{\"name\": \"a\", \"role\": \"r\", \"domain\": \"default\", \"start_time_ms\": null, "
+		   "\"end_time_ms\": null, \"duration_ms\": null, \"rank_id\": 9223372036854775807, \"tid\": 8}\n"
+		   "{\"name\": \"tab\\there\", \"role\": \"r\", \"domain\": \"default\", "
+		   "\"start_time_ms\": 1773285888698.7546, \"end_time_ms\": 1773285888699.0547, "
+		   "\"duration_ms\": 0.30000000000000004, \"rank_id\": -1, \"tid\": 9}\n");
+	CHECK(jsonl && strcmp(jsonl, want) == 0);
+	free(csv);
+	free(jsonl);
+	free(name);
+	free(want);
+	unlink(csv_path);
+	unlink(jsonl_path);
+	rli_events_free(ev);
+}
+
 int main(int argc, char **argv)
 {
 	test_interning_and_merge();
@@ -159,5 +227,6 @@ int main(int argc, char **argv)
 	test_append_like();
 	test_sort_of_runs();
 	test_export(argc > 1 ? argv[1] : ".");
+	test_export_edges(argc > 1 ? argv[1] : ".");
 	TEST_DONE();
 }
