@@ -479,16 +479,11 @@
     ALIGN_H: ALIGN_H,
     ALIGN_V: ALIGN_V,
     WIDE_PX: WIDE_PX,
+    STRIP_LINES: STRIP_LINES,
+    mapText: mapText,
     HOVER_SLOP_CSS_PX: HOVER_SLOP_CSS_PX,
     MAX_CANVAS_SIDE: MAX_CANVAS_SIDE,
     MAX_CANVAS_AREA: MAX_CANVAS_AREA,
-    STRIP_LINES: STRIP_LINES,
-    MIN_TEXT_CSS_PX: MIN_TEXT_CSS_PX,
-    MIN_PLOT_CSS_PX: MIN_PLOT_CSS_PX,
-    APP_PAD_CSS_PX: APP_PAD_CSS_PX,
-    BOTTOM_GAP_CSS_PX: BOTTOM_GAP_CSS_PX,
-    mapText: mapText,
-    measureScrollbar: measureScrollbar,
     Timeline: Timeline
   };
 })();

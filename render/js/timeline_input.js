@@ -3,25 +3,10 @@
   'use strict';
 
   var core = window.rliCore;
-  var readJson = core.readJson, decodeBars = core.decodeBars, lowerBound = core.lowerBound;
-  var upperBound = core.upperBound, niceTicks = core.niceTicks, formatMs = core.formatMs;
-  var cssFontFamily = core.cssFontFamily, parseColor = core.parseColor, element = core.element;
-  var growFloat64 = core.growFloat64, addCoverage = core.addCoverage;
+  var upperBound = core.upperBound, formatMs = core.formatMs, element = core.element;
   var parts = window.rliTimelineParts;
-  var ALIGN_H = parts.ALIGN_H;
-  var ALIGN_V = parts.ALIGN_V;
-  var WIDE_PX = parts.WIDE_PX;
-  var HOVER_SLOP_CSS_PX = parts.HOVER_SLOP_CSS_PX;
-  var MAX_CANVAS_SIDE = parts.MAX_CANVAS_SIDE;
-  var MAX_CANVAS_AREA = parts.MAX_CANVAS_AREA;
-  var STRIP_LINES = parts.STRIP_LINES;
-  var MIN_TEXT_CSS_PX = parts.MIN_TEXT_CSS_PX;
-  var MIN_PLOT_CSS_PX = parts.MIN_PLOT_CSS_PX;
-  var APP_PAD_CSS_PX = parts.APP_PAD_CSS_PX;
-  var BOTTOM_GAP_CSS_PX = parts.BOTTOM_GAP_CSS_PX;
-  var mapText = parts.mapText;
-  var measureScrollbar = parts.measureScrollbar;
-  var Timeline = parts.Timeline;
+  var HOVER_SLOP_CSS_PX = parts.HOVER_SLOP_CSS_PX, MAX_CANVAS_SIDE = parts.MAX_CANVAS_SIDE;
+  var MAX_CANVAS_AREA = parts.MAX_CANVAS_AREA, Timeline = parts.Timeline;
 
   Timeline.prototype.updateSummary = function () {
     var count = this.summary.count, total = this.summary.total, hidden = this.hidden;
