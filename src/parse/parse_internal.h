@@ -63,7 +63,8 @@ typedef struct {
 	char **info_files; /* mstx: profiler_info_*.json files to validate */
 	size_t info_count;
 
-	rli_events *events; /* NULL until parsed, or when the unit gave nothing */
+	rli_events *rows;   /* after parsing: the worker's table that holds this unit's rows (not owned) */
+	size_t row_begin, row_end; /* this unit's rows in it (none for a failed unit) */
 	rli_notes log;      /* warnings and progress, logged in unit order after the join */
 	rli_notes failures; /* validation failures; level unused */
 	int status;         /* RLI_OK or RLI_ERROR (out of memory) */
@@ -92,10 +93,14 @@ int rli_mstx_discover(rli_discovery *discovery, const char *root, const rli_rank
 int rli_torch_discover(rli_discovery *discovery, const char *root);
 int rli_nvtx_discover(rli_discovery *discovery, const char *root);
 
-/* Parse one unit; everything goes into the unit (safe to run on any thread). */
-void rli_mstx_parse_unit(rli_unit *unit);
-void rli_torch_parse_unit(rli_unit *unit);
-void rli_nvtx_parse_unit(rli_unit *unit);
+/*
+ * Parse one unit: its rows are appended to rows, everything else goes into the unit (safe to run
+ * on any thread, one table per thread). A unit that fails may leave rows behind: the caller drops
+ * them.
+ */
+void rli_mstx_parse_unit(rli_unit *unit, rli_events *rows);
+void rli_torch_parse_unit(rli_unit *unit, rli_events *rows);
+void rli_nvtx_parse_unit(rli_unit *unit, rli_events *rows);
 
 /* ---- helpers ---------------------------------------------------------- */
 
