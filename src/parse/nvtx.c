@@ -188,11 +188,15 @@ typedef union {
 /* textIds seen lately, by their value's low bits: a capture's ranges cycle through a few labels. */
 #define TEXT_ID_CACHE 64
 
-typedef struct {
+typedef struct nvtx_ctx nvtx_ctx;
+typedef int (*value_handler)(nvtx_ctx *n, const char *text, size_t length);
+
+struct nvtx_ctx {
 	rli_json json;
 	rli_unit *unit;
 	uint64_t line;
 	int field;
+	value_handler on_number, on_string; /* for field, or where the parser is (see handle_top_level) */
 	/*
 	 * The line's fields as they come, each read or copied in its callback, so that the end of a
 	 * line has nothing left to parse: kind[] holds each field's V_* (V_ABSENT until seen).
@@ -232,7 +236,7 @@ typedef struct {
 	off_t line_at;              /* file offset where line `line` starts */
 	int pending;                /* an object ended on this line; it counts once the line ends */
 	int stopped;                /* line_done failed inside a callback */
-} nvtx_ctx;
+};
 
 /* Kept as text (kind says what it was); too long to be an id or a timestamp, it is V_OTHER. */
 static int short_set(short_value *v, int kind, const char *text, size_t length)
@@ -268,8 +272,11 @@ static int long_set(nvtx_ctx *n, long_value *v, int kind, const char *text, size
 	return 1;
 }
 
+static void handle_top_level(nvtx_ctx *n);
+
 static void line_reset(nvtx_ctx *n)
 {
+	handle_top_level(n);
 	memset(n->kind, V_ABSENT, sizeof(n->kind));
 	n->table = T_OTHER;
 	n->value.kind = n->name.kind = V_ABSENT;
@@ -377,60 +384,107 @@ static __attribute__((noinline)) int nvtx_value(nvtx_ctx *n, const char *text, s
 
 static int nvtx_null(void *ctx) { return nvtx_value(ctx, NULL, 0, V_NULL); }
 static int nvtx_bool(void *ctx, int value) { (void)value; return nvtx_value(ctx, NULL, 0, V_OTHER); }
+
 /*
- * Numbers: the common cases of the fields every range line has are read here, inline (an integer
- * start or end, eventType 60, a plain textId); anything else goes through set_field.
+ * Numbers and strings go straight to the handler their key chose (on_number, on_string): a line
+ * has some twenty of them, and most belong to keys nobody reads. The handlers mirror nvtx_value:
+ * a value at the top level is no object, one inside a nested value is nobody's, and at the
+ * line's top level the key decides. The common cases of the fields every range line has are
+ * read in place (an integer start or end, eventType 60, a plain textId, the table); anything
+ * else goes through set_field.
  */
+static int ignore_value(nvtx_ctx *n, const char *text, size_t length)
+{
+	(void)n;
+	(void)text;
+	(void)length;
+	return 1;
+}
+static int top_number(nvtx_ctx *n, const char *text, size_t length) { return nvtx_value(n, text, length, V_NUMBER); }
+static int top_string(nvtx_ctx *n, const char *text, size_t length) { return nvtx_value(n, text, length, V_STRING); }
+static int any_number(nvtx_ctx *n, const char *text, size_t length) { return set_field(n, V_NUMBER, text, length); }
+static int any_string(nvtx_ctx *n, const char *text, size_t length) { return set_field(n, V_STRING, text, length); }
+
+static int start_number(nvtx_ctx *n, const char *text, size_t length)
+{
+	if (rli_text_to_int64_short(&n->start.i, text, length) < 0)
+		return set_field(n, V_NUMBER, text, length);
+	n->start_is_int = 1;
+	n->kind[F_START] = V_NUMBER;
+	return 1;
+}
+
+static int end_number(nvtx_ctx *n, const char *text, size_t length)
+{
+	if (rli_text_to_int64_short(&n->end.i, text, length) < 0)
+		return set_field(n, V_NUMBER, text, length);
+	n->end_is_int = 1;
+	n->kind[F_END] = V_NUMBER;
+	return 1;
+}
+
+static int event_type_number(nvtx_ctx *n, const char *text, size_t length)
+{
+	if (length != 2 || text[0] != '6' || text[1] != '0')
+		return set_field(n, V_NUMBER, text, length);
+	n->event_type_is_60 = 1;
+	n->kind[F_EVENT_TYPE] = V_NUMBER;
+	return 1;
+}
+
+static int text_id_number(nvtx_ctx *n, const char *text, size_t length)
+{
+	if (!plain_text_id(&n->text_id_number, text, length))
+		return set_field(n, V_NUMBER, text, length);
+	n->text_id_plain = 1;
+	n->kind[F_TEXT_ID] = V_NUMBER;
+	return 1;
+}
+
+static int table_string(nvtx_ctx *n, const char *text, size_t length)
+{
+	n->table = table_of(V_STRING, text, length);
+	n->kind[F_TABLE] = V_STRING;
+	return 1;
+}
+
+/* By F_*: what a number or a string at the line's top level does. */
+static const value_handler number_handlers[F_COUNT] = {
+	[F_OTHER] = ignore_value,        [F_TABLE] = any_number,      [F_ID] = any_number,
+	[F_VALUE] = any_number,          [F_NAME] = any_number,       [F_START_TIME] = any_number,
+	[F_EVENT_TYPE] = event_type_number, [F_START] = start_number, [F_END] = end_number,
+	[F_TEXT_ID] = text_id_number,
+};
+static const value_handler string_handlers[F_COUNT] = {
+	[F_OTHER] = ignore_value,  [F_TABLE] = table_string,     [F_ID] = any_string,
+	[F_VALUE] = any_string,    [F_NAME] = any_string,        [F_START_TIME] = any_string,
+	[F_EVENT_TYPE] = any_string, [F_START] = any_string,     [F_END] = any_string,
+	[F_TEXT_ID] = any_string,
+};
+
+/* The handlers for where the parser is: the top level (depth 0), or nothing read until the next key. */
+static void handle_top_level(nvtx_ctx *n)
+{
+	n->on_number = top_number;
+	n->on_string = top_string;
+}
+
+static void handle_nothing(nvtx_ctx *n)
+{
+	n->on_number = ignore_value;
+	n->on_string = ignore_value;
+}
+
 static int nvtx_number(void *ctx, const char *text, size_t length)
 {
 	nvtx_ctx *n = ctx;
-	if (n->json.depth != 1)
-		return nvtx_value(n, text, length, V_NUMBER);
-	switch (n->field) {
-	case F_OTHER:
-		return 1;
-	case F_START:
-		if (length > 18 || rli_text_to_int64(&n->start.i, text, length) < 0)
-			break;
-		n->start_is_int = 1;
-		n->kind[F_START] = V_NUMBER;
-		return 1;
-	case F_END:
-		if (length > 18 || rli_text_to_int64(&n->end.i, text, length) < 0)
-			break;
-		n->end_is_int = 1;
-		n->kind[F_END] = V_NUMBER;
-		return 1;
-	case F_EVENT_TYPE:
-		if (length != 2 || text[0] != '6' || text[1] != '0')
-			break;
-		n->event_type_is_60 = 1;
-		n->kind[F_EVENT_TYPE] = V_NUMBER;
-		return 1;
-	case F_TEXT_ID:
-		if (!plain_text_id(&n->text_id_number, text, length))
-			break;
-		n->text_id_plain = 1;
-		n->kind[F_TEXT_ID] = V_NUMBER;
-		return 1;
-	default:
-		break;
-	}
-	return set_field(n, V_NUMBER, text, length);
+	return n->on_number(n, text, length);
 }
+
 static int nvtx_string(void *ctx, const unsigned char *text, size_t length)
 {
 	nvtx_ctx *n = ctx;
-	if (n->json.depth == 1) {
-		if (n->field == F_OTHER)
-			return 1;
-		if (n->field == F_TABLE) {
-			n->table = table_of(V_STRING, (const char *)text, length);
-			n->kind[F_TABLE] = V_STRING;
-			return 1;
-		}
-	}
-	return nvtx_value(n, (const char *)text, length, V_STRING);
+	return n->on_string(n, (const char *)text, length);
 }
 
 /* A line's keys by length and first letter: this runs for every key of every line. */
@@ -461,8 +515,12 @@ static int field_of(const unsigned char *key, size_t length)
 static int nvtx_key(void *ctx, const unsigned char *key, size_t length)
 {
 	nvtx_ctx *n = ctx;
-	if (n->json.depth == 1)
-		n->field = field_of(key, length);
+	if (n->json.depth == 1) {
+		int field = field_of(key, length);
+		n->field = field;
+		n->on_number = number_handlers[field];
+		n->on_string = string_handlers[field];
+	}
 	return 1;
 }
 
@@ -514,6 +572,8 @@ static int nvtx_open(nvtx_ctx *n, int is_map)
 	} else if (n->json.depth == 1 && n->field != F_OTHER && !set_field(n, V_OTHER, NULL, 0)) {
 		return 0;
 	}
+	/* Inside: nothing is read until a key of the line's object says so. */
+	handle_nothing(n);
 	return rli_json_enter(&n->json);
 }
 
@@ -523,6 +583,8 @@ static int nvtx_close(void *ctx)
 {
 	nvtx_ctx *n = ctx;
 	rli_json_leave(&n->json);
+	if (n->json.depth == 0)
+		handle_top_level(n);
 	if (n->shared && n->json.depth == 0) {
 		/* yajl has just consumed the '}': an object that went on past its line is not ours. */
 		if (n->next_newline < yajl_get_bytes_consumed(n->json.handle))
@@ -855,6 +917,7 @@ static int read_shared(nvtx_ctx *n, int fd, unsigned char *buffer, off_t *resume
 		return -1;
 	}
 	yajl_config(n->json.handle, yajl_allow_multiple_values, 1);
+	handle_top_level(n);
 	n->shared = 1;
 	n->line_at = 0;
 	n->pending = 0;
