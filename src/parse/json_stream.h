@@ -72,8 +72,6 @@ int rli_text_to_double(double *out, const char *text, size_t length);
 
 /* An integer written in decimal (JSON integer syntax) that fits int64. 0 or -1. */
 static inline int rli_text_to_int64(int64_t *out, const char *text, size_t length);
-/* The same for at most 18 characters, which cannot overflow (-1 for longer): no call, for callbacks. */
-static inline int rli_text_to_int64_short(int64_t *out, const char *text, size_t length);
 /* The same for any length, through strtoll. */
 int rli_text_to_int64_long(int64_t *out, const char *text, size_t length);
 
@@ -92,14 +90,14 @@ static inline int64_t rli_eight_digits(const char *text)
 	return (int64_t)block;
 }
 
-static inline int rli_text_to_int64_short(int64_t *out, const char *text, size_t length)
+static inline int rli_text_to_int64(int64_t *out, const char *text, size_t length)
 {
 	/* Up to 18 digits cannot overflow: read inline, as a trace has millions of them. */
 	int negative = length && text[0] == '-';
 	size_t i = (size_t)negative, head;
 	uint64_t digits = 0;
 	if (length > 18 || length == i)
-		return -1;
+		return rli_text_to_int64_long(out, text, length);
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 	head = i + (length - i) % 8;
 #else
@@ -119,13 +117,6 @@ static inline int rli_text_to_int64_short(int64_t *out, const char *text, size_t
 	}
 	*out = negative ? -(int64_t)digits : (int64_t)digits;
 	return 0;
-}
-
-static inline int rli_text_to_int64(int64_t *out, const char *text, size_t length)
-{
-	if (length > 18 || length == (size_t)(length && text[0] == '-'))
-		return rli_text_to_int64_long(out, text, length);
-	return rli_text_to_int64_short(out, text, length);
 }
 
 #endif

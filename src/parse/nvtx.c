@@ -185,18 +185,36 @@ typedef union {
 #define RANGE_IS_INT 0x8u
 #define RANGE_END_SHIFT 4 /* the start's bits are the low four, the end's the high four */
 
+/*
+ * A line's start or end. Plain digits (kernels and other tables have a start and an end too) are
+ * only kept, right-aligned behind zeros, and read once the line is known to be a range; any
+ * other number is read in its callback.
+ */
+typedef struct {
+	range_value value;     /* when read: which member as is_int */
+	uint8_t is_int;
+	uint8_t digits_length; /* 1 to 16: not read yet, the last digits_length bytes of digits */
+	char digits[16];
+} time_field;
+
 /* textIds seen lately, by their value's low bits: a capture's ranges cycle through a few labels. */
 #define TEXT_ID_CACHE 64
 
 typedef struct nvtx_ctx nvtx_ctx;
 typedef int (*value_handler)(nvtx_ctx *n, const char *text, size_t length);
+typedef struct field_desc field_desc;
+
+/* A key of the line's object: its field, and what a number or a string after it does. */
+struct field_desc {
+	int field; /* F_* */
+	value_handler on_number, on_string;
+};
 
 struct nvtx_ctx {
 	rli_json json;
 	rli_unit *unit;
 	uint64_t line;
-	int field;
-	value_handler on_number, on_string; /* for field, or where the parser is (see handle_top_level) */
+	const field_desc *key; /* the key whose value comes next, or where the parser is (top_level, nothing) */
 	/*
 	 * The line's fields as they come, each read or copied in its callback, so that the end of a
 	 * line has nothing left to parse: kind[] holds each field's V_* (V_ABSENT until seen).
@@ -207,8 +225,7 @@ struct nvtx_ctx {
 	uint32_t text_id_number;
 	int table; /* T_* */
 	int event_type_is_60;
-	range_value start, end; /* when their kind is V_NUMBER, which member as start_is_int, end_is_int */
-	uint8_t start_is_int, end_is_int;
+	time_field start, end;
 	long_value value, name;
 	/* across lines */
 	int any_start_time, any_range;
@@ -280,7 +297,6 @@ static void line_reset(nvtx_ctx *n)
 	memset(n->kind, V_ABSENT, sizeof(n->kind));
 	n->table = T_OTHER;
 	n->value.kind = n->name.kind = V_ABSENT;
-	n->field = F_OTHER;
 }
 
 /* A table name: only three matter, the rest are T_OTHER. */
@@ -329,7 +345,7 @@ static int plain_text_id(uint32_t *out, const char *text, size_t length)
 /* A field's value at the line's top level, read or copied now; kind is V_*. */
 static __attribute__((noinline)) int set_field(nvtx_ctx *n, int kind, const char *text, size_t length)
 {
-	switch (n->field) {
+	switch (n->key->field) {
 	case F_TABLE:
 		n->table = table_of(kind, text, length);
 		break;
@@ -347,12 +363,14 @@ static __attribute__((noinline)) int set_field(nvtx_ctx *n, int kind, const char
 		}
 		break;
 	case F_START:
+		n->start.digits_length = 0;
 		if (kind == V_NUMBER)
-			kind = read_time(&n->start, &n->start_is_int, text, length);
+			kind = read_time(&n->start.value, &n->start.is_int, text, length);
 		break;
 	case F_END:
+		n->end.digits_length = 0;
 		if (kind == V_NUMBER)
-			kind = read_time(&n->end, &n->end_is_int, text, length);
+			kind = read_time(&n->end.value, &n->end.is_int, text, length);
 		break;
 	case F_TEXT_ID:
 		/* A plain one is read in nvtx_number without its text: its key follows from its value. */
@@ -368,7 +386,7 @@ static __attribute__((noinline)) int set_field(nvtx_ctx *n, int kind, const char
 	default:
 		return 1;
 	}
-	n->kind[n->field] = (uint8_t)kind;
+	n->kind[n->key->field] = (uint8_t)kind;
 	return 1;
 }
 
@@ -377,7 +395,7 @@ static __attribute__((noinline)) int nvtx_value(nvtx_ctx *n, const char *text, s
 {
 	if (n->json.depth == 0)
 		return n->shared ? 0 : rli_json_stop(&n->json, "expected a JSON object");
-	if (n->json.depth != 1 || n->field == F_OTHER)
+	if (n->json.depth != 1 || n->key->field == F_OTHER)
 		return 1; /* nothing reads another key's value */
 	return set_field(n, kind, text, length);
 }
@@ -405,29 +423,70 @@ static int top_string(nvtx_ctx *n, const char *text, size_t length) { return nvt
 static int any_number(nvtx_ctx *n, const char *text, size_t length) { return set_field(n, V_NUMBER, text, length); }
 static int any_string(nvtx_ctx *n, const char *text, size_t length) { return set_field(n, V_STRING, text, length); }
 
+/* Up to 16 characters, kept right-aligned behind zeros: a few fixed-size copies, never past text[length - 1]. */
+static void keep_digits(time_field *t, const char *text, size_t length)
+{
+	char *to = t->digits + sizeof(t->digits) - length;
+	memcpy(t->digits, "0000000000000000", sizeof(t->digits));
+	if (length >= 8) {
+		memcpy(to, text, 8);
+		memcpy(t->digits + 8, text + length - 8, 8);
+	} else if (length >= 4) {
+		memcpy(to, text, 4);
+		memcpy(t->digits + 12, text + length - 4, 4);
+	} else {
+		for (size_t i = 0; i < length; i++)
+			to[i] = text[i];
+	}
+	t->digits_length = (uint8_t)length;
+}
+
+/* A kept start or end read now: V_NUMBER, or V_OTHER as read_time has it. */
+static int read_digits(time_field *t)
+{
+	const size_t length = t->digits_length;
+	t->digits_length = 0;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	{
+		/* The zeros in front make any length two blocks of eight digits. */
+		int64_t high = rli_eight_digits(t->digits), low = rli_eight_digits(t->digits + 8);
+		if (high >= 0 && low >= 0) {
+			t->value.i = high * 100000000 + low;
+			t->is_int = 1;
+			return V_NUMBER;
+		}
+	}
+#endif
+	/* A fraction or an exponent: the text as written. */
+	return read_time(&t->value, &t->is_int, t->digits + sizeof(t->digits) - length, length);
+}
+
+static int time_number(nvtx_ctx *n, time_field *t, int field, const char *text, size_t length)
+{
+	if (length == 0 || length > sizeof(t->digits) || text[0] == '-')
+		return set_field(n, V_NUMBER, text, length);
+	keep_digits(t, text, length);
+	n->kind[field] = V_NUMBER;
+	return 1;
+}
+
 static int start_number(nvtx_ctx *n, const char *text, size_t length)
 {
-	if (rli_text_to_int64_short(&n->start.i, text, length) < 0)
-		return set_field(n, V_NUMBER, text, length);
-	n->start_is_int = 1;
-	n->kind[F_START] = V_NUMBER;
-	return 1;
+	return time_number(n, &n->start, F_START, text, length);
 }
 
 static int end_number(nvtx_ctx *n, const char *text, size_t length)
 {
-	if (rli_text_to_int64_short(&n->end.i, text, length) < 0)
-		return set_field(n, V_NUMBER, text, length);
-	n->end_is_int = 1;
-	n->kind[F_END] = V_NUMBER;
-	return 1;
+	return time_number(n, &n->end, F_END, text, length);
 }
 
 static int event_type_number(nvtx_ctx *n, const char *text, size_t length)
 {
-	if (length != 2 || text[0] != '6' || text[1] != '0')
+	/* One or two digits say their value: only 60 is a push/pop range. */
+	if (length == 0 || length > 2 || (unsigned)(text[0] - '0') > 9 ||
+	    (length == 2 && (unsigned)(text[1] - '0') > 9))
 		return set_field(n, V_NUMBER, text, length);
-	n->event_type_is_60 = 1;
+	n->event_type_is_60 = length == 2 && text[0] == '6' && text[1] == '0';
 	n->kind[F_EVENT_TYPE] = V_NUMBER;
 	return 1;
 }
@@ -448,64 +507,65 @@ static int table_string(nvtx_ctx *n, const char *text, size_t length)
 	return 1;
 }
 
-/* By F_*: what a number or a string at the line's top level does. */
-static const value_handler number_handlers[F_COUNT] = {
-	[F_OTHER] = ignore_value,        [F_TABLE] = any_number,      [F_ID] = any_number,
-	[F_VALUE] = any_number,          [F_NAME] = any_number,       [F_START_TIME] = any_number,
-	[F_EVENT_TYPE] = event_type_number, [F_START] = start_number, [F_END] = end_number,
-	[F_TEXT_ID] = text_id_number,
-};
-static const value_handler string_handlers[F_COUNT] = {
-	[F_OTHER] = ignore_value,  [F_TABLE] = table_string,     [F_ID] = any_string,
-	[F_VALUE] = any_string,    [F_NAME] = any_string,        [F_START_TIME] = any_string,
-	[F_EVENT_TYPE] = any_string, [F_START] = any_string,     [F_END] = any_string,
-	[F_TEXT_ID] = any_string,
+static const field_desc fields[F_COUNT] = {
+	[F_OTHER] = {F_OTHER, ignore_value, ignore_value},
+	[F_TABLE] = {F_TABLE, any_number, table_string},
+	[F_ID] = {F_ID, any_number, any_string},
+	[F_VALUE] = {F_VALUE, any_number, any_string},
+	[F_NAME] = {F_NAME, any_number, any_string},
+	[F_START_TIME] = {F_START_TIME, any_number, any_string},
+	[F_EVENT_TYPE] = {F_EVENT_TYPE, event_type_number, any_string},
+	[F_START] = {F_START, start_number, any_string},
+	[F_END] = {F_END, end_number, any_string},
+	[F_TEXT_ID] = {F_TEXT_ID, text_id_number, any_string},
 };
 
-/* The handlers for where the parser is: the top level (depth 0), or nothing read until the next key. */
+/* Where the parser is when no key of the line's object applies: the top level, or inside a value. */
+static const field_desc top_level = {F_OTHER, top_number, top_string};
+static const field_desc nothing = {F_OTHER, ignore_value, ignore_value};
+
 static void handle_top_level(nvtx_ctx *n)
 {
-	n->on_number = top_number;
-	n->on_string = top_string;
-}
-
-static void handle_nothing(nvtx_ctx *n)
-{
-	n->on_number = ignore_value;
-	n->on_string = ignore_value;
+	n->key = &top_level;
 }
 
 static int nvtx_number(void *ctx, const char *text, size_t length)
 {
 	nvtx_ctx *n = ctx;
-	return n->on_number(n, text, length);
+	return n->key->on_number(n, text, length);
 }
 
 static int nvtx_string(void *ctx, const unsigned char *text, size_t length)
 {
 	nvtx_ctx *n = ctx;
-	return n->on_string(n, (const char *)text, length);
+	return n->key->on_string(n, (const char *)text, length);
 }
 
-/* A line's keys by length and first letter: this runs for every key of every line. */
+/*
+ * A line's keys by length, then first letter: this runs for every key of every line, and most
+ * keys (color, domainId, rangeId, globalTid...) are told apart by a jump and a compare or two.
+ */
 static int field_of(const unsigned char *key, size_t length)
 {
-#define KEY_IS(literal) (length == sizeof(literal) - 1 && memcmp(key, literal, sizeof(literal) - 1) == 0)
-	if (length == 0)
-		return F_OTHER;
-	switch (key[0]) {
-	case 'e':
-		return KEY_IS("end") ? F_END : KEY_IS("eventType") ? F_EVENT_TYPE : F_OTHER;
-	case 'i':
+#define KEY_IS(literal) (memcmp(key, literal, sizeof(literal) - 1) == 0)
+	switch (length) {
+	case 2:
 		return KEY_IS("id") ? F_ID : F_OTHER;
-	case 'n':
+	case 3:
+		return KEY_IS("end") ? F_END : F_OTHER;
+	case 4:
 		return KEY_IS("name") ? F_NAME : F_OTHER;
-	case 's':
-		return KEY_IS("start") ? F_START : KEY_IS("startTime") ? F_START_TIME : F_OTHER;
-	case 't':
-		return KEY_IS("table") ? F_TABLE : KEY_IS("textId") ? F_TEXT_ID : F_OTHER;
-	case 'v':
-		return KEY_IS("value") ? F_VALUE : F_OTHER;
+	case 5:
+		return key[0] == 's' ? (KEY_IS("start") ? F_START : F_OTHER)
+		       : key[0] == 't' ? (KEY_IS("table") ? F_TABLE : F_OTHER)
+		       : key[0] == 'v' ? (KEY_IS("value") ? F_VALUE : F_OTHER)
+				       : F_OTHER;
+	case 6:
+		return KEY_IS("textId") ? F_TEXT_ID : F_OTHER;
+	case 9:
+		return key[0] == 'e' ? (KEY_IS("eventType") ? F_EVENT_TYPE : F_OTHER)
+		       : key[0] == 's' ? (KEY_IS("startTime") ? F_START_TIME : F_OTHER)
+				       : F_OTHER;
 	default:
 		return F_OTHER;
 	}
@@ -515,12 +575,8 @@ static int field_of(const unsigned char *key, size_t length)
 static int nvtx_key(void *ctx, const unsigned char *key, size_t length)
 {
 	nvtx_ctx *n = ctx;
-	if (n->json.depth == 1) {
-		int field = field_of(key, length);
-		n->field = field;
-		n->on_number = number_handlers[field];
-		n->on_string = string_handlers[field];
-	}
+	if (n->json.depth == 1)
+		n->key = &fields[field_of(key, length)];
 	return 1;
 }
 
@@ -569,11 +625,11 @@ static int nvtx_open(nvtx_ctx *n, int is_map)
 			line_reset(n);
 		if (!is_map)
 			return rli_json_stop(&n->json, "expected a JSON object");
-	} else if (n->json.depth == 1 && n->field != F_OTHER && !set_field(n, V_OTHER, NULL, 0)) {
+	} else if (n->json.depth == 1 && n->key->field != F_OTHER && !set_field(n, V_OTHER, NULL, 0)) {
 		return 0;
 	}
 	/* Inside: nothing is read until a key of the line's object says so. */
-	handle_nothing(n);
+	n->key = &nothing;
 	return rli_json_enter(&n->json);
 }
 
@@ -737,6 +793,7 @@ static int keep_range(nvtx_ctx *n)
 	rli_events *rows = n->rows;
 	uint32_t text_id = text_id_key(n);
 	unsigned start_flags, end_flags;
+	int start_kind, end_kind;
 	size_t i;
 	if (text_id == RLI_STRPOOL_NONE && (n->kind[F_TEXT_ID] == V_STRING || n->kind[F_TEXT_ID] == V_NUMBER))
 		return -1;
@@ -745,8 +802,10 @@ static int keep_range(nvtx_ctx *n)
 	i = rows->count++;
 	n->range_count++;
 	rows->name[i] = text_id;
-	start_flags = keep_value(&rows->start_ms[i], n->kind[F_START], n->start, n->start_is_int, n->line);
-	end_flags = keep_value(&rows->duration_ms[i], n->kind[F_END], n->end, n->end_is_int, n->line);
+	start_kind = n->kind[F_START] == V_NUMBER && n->start.digits_length ? read_digits(&n->start) : n->kind[F_START];
+	end_kind = n->kind[F_END] == V_NUMBER && n->end.digits_length ? read_digits(&n->end) : n->kind[F_END];
+	start_flags = keep_value(&rows->start_ms[i], start_kind, n->start.value, n->start.is_int, n->line);
+	end_flags = keep_value(&rows->duration_ms[i], end_kind, n->end.value, n->end.is_int, n->line);
 	rows->tid_is_text[i] = (uint8_t)(start_flags | end_flags << RANGE_END_SHIFT);
 	return 0;
 }
@@ -1029,6 +1088,65 @@ static int require_number(nvtx_ctx *n, int kind, const char *what, uint64_t line
 }
 
 /*
+ * Row i made final, any row: 1, or 0 when the unit's rows end before it (a warning or a failure
+ * was recorded, or memory ran out). label_of, domain and tid are the strings settled so far.
+ */
+static int settle_row(nvtx_ctx *n, size_t i, const py_number *global_start, uint32_t *label_of, uint32_t *domain,
+		      uint32_t *tid)
+{
+	rli_unit *unit = n->unit;
+	rli_events *rows = n->rows;
+	const uint32_t text_id = rows->name[i];
+	const unsigned start_flags = rows->tid_is_text[i] & 0xfu;
+	const unsigned end_flags = rows->tid_is_text[i] >> RANGE_END_SHIFT;
+	const unsigned start_kind = start_flags & RANGE_KIND_MASK, end_kind = end_flags & RANGE_KIND_MASK;
+	const char *label = text_id < n->string_capacity ? n->string_values[text_id] : NULL;
+	py_number start, stop, sum, length;
+	double start_ms, duration_ms;
+	if (!label || !label[0]) {
+		rli_notes_add(&unit->log, RLI_LOG_WARN, "No valid role for Analysis");
+		return 0;
+	}
+	if (start_kind == V_NULL || end_kind == V_NULL) {
+		rli_notes_add(&unit->log, RLI_LOG_WARN, "No valid timing for Analysis");
+		return 0;
+	}
+	start = kept_value(&rows->start_ms[i], start_flags);
+	stop = kept_value(&rows->duration_ms[i], end_flags);
+	if (require_number(n, (int)start_kind, "start", (uint64_t)start.i) < 0 ||
+	    require_number(n, (int)end_kind, "end", (uint64_t)stop.i) < 0)
+		return 0;
+	sum = py_add(&start, global_start, 0);
+	length = py_add(&stop, &start, 1);
+	start_ms = py_div1000(&sum) / 1000;
+	duration_ms = py_div1000(&length) / 1000;
+	if (!isfinite(start_ms) || !isfinite(duration_ms)) {
+		rli_notes_add(&unit->log, RLI_LOG_WARN, "No valid timing for Analysis");
+		return 0;
+	}
+	/* Strings in the order rows used to bring them: the label, then for the first row domain and tid. */
+	if (label_of[text_id] == RLI_STRPOOL_NONE) {
+		label_of[text_id] = rli_strpool_intern(&rows->strings, label, strlen(label));
+		if (*domain == RLI_STRPOOL_NONE && label_of[text_id] != RLI_STRPOOL_NONE)
+			*domain = rli_strpool_intern(&rows->strings, "default", strlen("default"));
+		if (*tid == RLI_STRPOOL_NONE && *domain != RLI_STRPOOL_NONE)
+			*tid = rli_strpool_intern(&rows->strings, unit->tid, strlen(unit->tid));
+		if (label_of[text_id] == RLI_STRPOOL_NONE || *domain == RLI_STRPOOL_NONE || *tid == RLI_STRPOOL_NONE) {
+			unit->status = RLI_ERROR;
+			return 0;
+		}
+	}
+	rows->name[i] = rows->role[i] = label_of[text_id];
+	rows->domain[i] = *domain;
+	rows->tid[i] = *tid;
+	rows->tid_is_text[i] = 1;
+	rows->rank_id[i] = n->rank;
+	rows->start_ms[i] = start_ms;
+	rows->duration_ms[i] = duration_ms;
+	return 1;
+}
+
+/*
  * The ranges' rows made final, in place, now that the file has ended: times from the global start,
  * labels, tid and rank. A range that cannot be a row ends the unit's rows there, as the
  * reference stops at it and keeps what came before.
@@ -1042,7 +1160,9 @@ static void settle_rows(nvtx_ctx *n)
 	int global_kind;
 	uint32_t *label_of = NULL; /* textId key -> the label's id in the table's strings */
 	uint32_t domain = RLI_STRPOOL_NONE, tid = RLI_STRPOOL_NONE;
+	const unsigned both_integers = (V_NUMBER | RANGE_IS_INT) | (V_NUMBER | RANGE_IS_INT) << RANGE_END_SHIFT;
 	size_t i = n->first_row;
+	memset(&global_start, 0, sizeof(global_start));
 	if (n->rank < 0) {
 		rli_notes_add(&unit->log, RLI_LOG_WARN, "Path %s: No valid rank for Analysis", unit->path);
 		goto done;
@@ -1065,53 +1185,31 @@ static void settle_rows(nvtx_ctx *n)
 	}
 	for (; i < end; i++) {
 		const uint32_t text_id = rows->name[i];
-		const unsigned start_flags = rows->tid_is_text[i] & 0xfu;
-		const unsigned end_flags = rows->tid_is_text[i] >> RANGE_END_SHIFT;
-		const unsigned start_kind = start_flags & RANGE_KIND_MASK, end_kind = end_flags & RANGE_KIND_MASK;
-		const char *label = text_id < n->string_capacity ? n->string_values[text_id] : NULL;
-		py_number start, stop, sum, length;
-		double start_ms, duration_ms;
-		if (!label || !label[0]) {
-			rli_notes_add(&unit->log, RLI_LOG_WARN, "No valid role for Analysis");
-			break;
-		}
-		if (start_kind == V_NULL || end_kind == V_NULL) {
-			rli_notes_add(&unit->log, RLI_LOG_WARN, "No valid timing for Analysis");
-			break;
-		}
-		start = kept_value(&rows->start_ms[i], start_flags);
-		stop = kept_value(&rows->duration_ms[i], end_flags);
-		if (require_number(n, (int)start_kind, "start", (uint64_t)start.i) < 0 ||
-		    require_number(n, (int)end_kind, "end", (uint64_t)stop.i) < 0)
-			break;
-		sum = py_add(&start, &global_start, 0);
-		length = py_add(&stop, &start, 1);
-		start_ms = py_div1000(&sum) / 1000;
-		duration_ms = py_div1000(&length) / 1000;
-		if (!isfinite(start_ms) || !isfinite(duration_ms)) {
-			rli_notes_add(&unit->log, RLI_LOG_WARN, "No valid timing for Analysis");
-			break;
-		}
-		/* Strings in the order rows used to bring them: the label, then for the first row domain and tid. */
-		if (label_of[text_id] == RLI_STRPOOL_NONE) {
-			label_of[text_id] = rli_strpool_intern(&rows->strings, label, strlen(label));
-			if (domain == RLI_STRPOOL_NONE && label_of[text_id] != RLI_STRPOOL_NONE)
-				domain = rli_strpool_intern(&rows->strings, "default", strlen("default"));
-			if (tid == RLI_STRPOOL_NONE && domain != RLI_STRPOOL_NONE)
-				tid = rli_strpool_intern(&rows->strings, unit->tid, strlen(unit->tid));
-			if (label_of[text_id] == RLI_STRPOOL_NONE || domain == RLI_STRPOOL_NONE ||
-			    tid == RLI_STRPOOL_NONE) {
-				unit->status = RLI_ERROR;
-				break;
+		/*
+		 * The common row first: a label already used, and integers for start, end and the global
+		 * start, well inside 2^53: py_add and py_div1000 come to exactly this.
+		 */
+		if (text_id < n->string_capacity && label_of[text_id] != RLI_STRPOOL_NONE &&
+		    rows->tid_is_text[i] == both_integers && global_start.is_int) {
+			const int64_t exact = (int64_t)1 << 53;
+			int64_t first, last, sum, length;
+			memcpy(&first, &rows->start_ms[i], sizeof(first));
+			memcpy(&last, &rows->duration_ms[i], sizeof(last));
+			if (!__builtin_add_overflow(first, global_start.i, &sum) &&
+			    !__builtin_sub_overflow(last, first, &length) && sum > -exact && sum < exact &&
+			    length > -exact && length < exact) {
+				rows->name[i] = rows->role[i] = label_of[text_id];
+				rows->domain[i] = domain;
+				rows->tid[i] = tid;
+				rows->tid_is_text[i] = 1;
+				rows->rank_id[i] = n->rank;
+				rows->start_ms[i] = (double)sum / 1000 / 1000;
+				rows->duration_ms[i] = (double)length / 1000 / 1000;
+				continue;
 			}
 		}
-		rows->name[i] = rows->role[i] = label_of[text_id];
-		rows->domain[i] = domain;
-		rows->tid[i] = tid;
-		rows->tid_is_text[i] = 1;
-		rows->rank_id[i] = n->rank;
-		rows->start_ms[i] = start_ms;
-		rows->duration_ms[i] = duration_ms;
+		if (!settle_row(n, i, &global_start, label_of, &domain, &tid))
+			break;
 	}
 done:
 	rli_events_truncate(rows, i);
