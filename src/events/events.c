@@ -270,30 +270,26 @@ static void sort_runs(double *key[2], uint32_t *order[3], size_t n)
 	}
 }
 
-/* The column in sorted order, gathered into spare (room for `capacity` doubles) and copied back. */
+/*
+ * A column in sorted order: gathered into the spare block, which then becomes the column, while
+ * the column's old block becomes the spare for the next one. The spare must hold n values of
+ * the column's type: columns go from the widest to the narrowest.
+ */
 #define GATHER_COLUMN(col)                                                              \
 	do {                                                                            \
-		__typeof__(events->col) gathered = (__typeof__(events->col))(void *)spare; \
+		__typeof__(events->col) gathered = (__typeof__(events->col))spare;      \
 		for (size_t k = 0; k < n; k++)                                          \
 			gathered[k] = events->col[sorted[k]];                           \
-		memcpy(events->col, gathered, n * sizeof(*events->col));                \
-	} while (0)
-
-/* A column of doubles or int64 in sorted order: gathered into spare, which then becomes the column. */
-#define GATHER_SWAP_COLUMN(col)                                                         \
-	do {                                                                            \
-		__typeof__(events->col) gathered = (__typeof__(events->col))(void *)spare; \
-		for (size_t k = 0; k < n; k++)                                          \
-			gathered[k] = events->col[sorted[k]];                           \
-		spare = (double *)(void *)events->col;                                  \
+		spare = events->col;                                                    \
 		events->col = gathered;                                                 \
 	} while (0)
 
 int rli_events_sort_by_start(rli_events *events)
 {
 	size_t n = events->count;
-	double *key[2], *spare;
+	double *key[2];
 	uint32_t *order[3], *sorted;
+	void *spare;
 	int sorted_already = 1;
 	for (size_t i = 1; i < n && sorted_already; i++)
 		sorted_already = events->start_ms[i - 1] <= events->start_ms[i];
@@ -303,8 +299,9 @@ int rli_events_sort_by_start(rli_events *events)
 		return rli_error_set(RLI_ERROR, "too many rows to sort (%zu)", n);
 	/*
 	 * The passes go back and forth between start_ms itself and one buffer as large: whichever
-	 * ends with the sorted keys is start_ms, the other a spare column for the gathering below.
-	 * Every megabyte less of fresh memory counts (see common/bigmem.c).
+	 * ends with the sorted keys is start_ms, the other the first spare column for the gathering
+	 * below. Every megabyte less of fresh memory counts (see common/bigmem.c), and no column is
+	 * copied back: blocks change columns instead.
 	 */
 	key[0] = events->start_ms;
 	key[1] = rli_bigmem_resize(NULL, events->capacity * sizeof(double));
@@ -321,8 +318,8 @@ int rli_events_sort_by_start(rli_events *events)
 	sorted = order[0];
 	events->start_ms = key[0];
 	spare = key[1];
-	GATHER_SWAP_COLUMN(duration_ms);
-	GATHER_SWAP_COLUMN(rank_id);
+	GATHER_COLUMN(duration_ms);
+	GATHER_COLUMN(rank_id);
 	GATHER_COLUMN(name);
 	GATHER_COLUMN(role);
 	GATHER_COLUMN(domain);
