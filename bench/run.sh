@@ -51,9 +51,13 @@ generate() {
 mstx_bytes=$((250000000 / scale))
 torch_bytes=$((1000000000 / scale))
 nvtx_ranges=$((5000 / scale))
+nvtx_dense_ranges=$((166667 / scale))
 generate mstx --format mstx --ranks 1 --roles 1 --steps 1 --target-bytes $mstx_bytes
 generate torch --format torch --ranks 1 --roles 1 --steps 1 --target-bytes $torch_bytes
+# NVTX in two shapes: sparse, 200 captures whose ranges sit between kernel and other-domain lines
+# (2.25 lines a range); dense, 6 captures of ranges only, where the per-range work weighs most.
 generate nvtx --format nvtx --ranks 8 --roles 5 --steps 5 --events-per-unit $nvtx_ranges
+generate nvtx_dense --format nvtx --dense --ranks 2 --roles 3 --steps 1 --events-per-unit $nvtx_dense_ranges
 
 mstx_file=$(find "$scratch/mstx/in" -name trace_view.json)
 torch_file=$(find "$scratch/torch/in" -name '*.json.gz' ! -name '*async_llm*')
@@ -85,7 +89,7 @@ parse_seconds() {
 }
 
 row() {
-	printf '%-16s %-11s %10s %9s %9s %9s %10s\n' "$@"
+	printf '%-20s %-11s %10s %9s %9s %9s %10s\n' "$@"
 }
 
 echo
@@ -101,7 +105,8 @@ bench_parse() {
 	bare_result=$(measure "$work.bare" "$bare" "$@")
 	bytes=$(awk '{ for (i = 1; i < NF; i++) if ($i == "bytes") print $(i + 1) }' "$work.bare.best.stdout")
 	bare_parse=$(awk '{ for (i = 1; i < NF; i++) if ($i == "seconds") print $(i + 1) }' "$work.bare.best.stdout")
-	rli_result=$(measure "$work.rli" "$rli" --input-path "$input" --profiler-type "$type" --export csv \
+	# --vis-type none: no output, so the wall time and peak RSS are the parse's own.
+	rli_result=$(measure "$work.rli" "$rli" --input-path "$input" --profiler-type "$type" --vis-type none \
 		--output-path "$work" --jobs 1 -v)
 	rli_parse=$(parse_seconds "$work.rli.best.stderr")
 	mb=$(awk "BEGIN { printf \"%.1f\", $bytes / 1e6 }")
@@ -118,7 +123,8 @@ bench_parse() {
 
 bench_parse "mstx $((250 / scale)) MB" mstx "$scratch/mstx/in" "$mstx_file"
 bench_parse "torch $((1000 / scale)) MB gz" torch "$scratch/torch/in" "$torch_file"
-bench_parse "nvtx $((1000000 / scale)) rng" nvtx "$scratch/nvtx/in" "$scratch/nvtx/in"
+bench_parse "nvtx $((1000000 / scale)) sparse" nvtx "$scratch/nvtx/in" "$scratch/nvtx/in"
+bench_parse "nvtx $((1000000 / scale)) dense" nvtx "$scratch/nvtx_dense/in" "$scratch/nvtx_dense/in"
 
 # The 200 NVTX captures are units the parser spreads over threads: the same parse with the default --jobs.
 work=$scratch/nvtx_jobs.out

@@ -7,7 +7,7 @@
 
 static const char usage[] =
 	"Usage: rl-insight-synth --format mstx|torch|nvtx|memory --ranks N --roles R --steps S\n"
-	"                        [--events-per-unit K | --target-bytes SIZE] [--seed X] --output DIR\n"
+	"                        [--events-per-unit K | --target-bytes SIZE] [--dense] [--seed X] --output DIR\n"
 	"       rl-insight-synth --demo [--seed X] --output DIR\n"
 	"\n"
 	"Writes a profile tree as the profilers lay it out (timeline.md sections 3-5) and\n"
@@ -25,6 +25,8 @@ static const char usage[] =
 	"  --events-per-unit K   trace events per unit (MSTX, torch), NVTX ranges per capture,\n"
 	"                        or operator_memory.csv rows per capture (memory)\n"
 	"  --target-bytes SIZE   size units so the traces total about SIZE (suffixes K, M, G)\n"
+	"  --dense               nvtx only: every event line an NVTX range (no kernel or other-domain\n"
+	"                        lines between them), the shape that costs a parser most per byte\n"
 	"  --seed X              same seed, same bytes (default 1)\n"
 	"  --output DIR          created if missing\n"
 	"  --demo                8 ranks x 4 roles x 3 steps in every format: DIR/{mstx,torch,nvtx,memory}\n";
@@ -97,6 +99,10 @@ int main(int argc, char **argv)
 			options.demo = 1;
 			continue;
 		}
+		if (strcmp(flag, "--dense") == 0) {
+			options.dense = 1;
+			continue;
+		}
 		if (!value) {
 			error = synth_fail(SYNTH_EUSAGE, "%s needs a value", flag);
 			break;
@@ -139,6 +145,8 @@ int main(int argc, char **argv)
 		error = synth_fail(SYNTH_EUSAGE, "--output DIR is required");
 	if (error >= 0 && !options.demo && !have_format)
 		error = synth_fail(SYNTH_EUSAGE, "--format is required (or --demo)");
+	if (error >= 0 && options.dense && (options.demo || options.format != SYNTH_NVTX))
+		error = synth_fail(SYNTH_EUSAGE, "--dense is for --format nvtx only");
 	if (error >= 0 && options.events_per_unit && options.target_bytes)
 		error = synth_fail(SYNTH_EUSAGE, "give --events-per-unit or --target-bytes, not both");
 	if (error < 0) {

@@ -131,8 +131,11 @@ static int write_capture(synth_out *out, synth_rows *rows, const synth_plan *pla
 			if ((error = synth_rows_add(rows, &row)) < 0)
 				return error;
 		}
-		/* Device work under the range, and a push/pop range from another domain: other tables, other types. */
-		if (i > 0) {
+		/*
+		 * Device work under the range, and a push/pop range from another domain: other tables, other
+		 * types. A dense capture has none: a trace of NVTX ranges only, the parser's heaviest line mix.
+		 */
+		if (i > 0 && !plan->options->dense) {
 			int64_t k = start + (int64_t)synth_rng_range(&rng, 2e3, 2e4);
 			synth_out_printf(out,
 					 "{\"correlationId\":%lld,\"deviceId\":%d,\"end\":%lld,\"globalPid\":%llu,"

@@ -25,6 +25,7 @@ typedef struct {
 	uint64_t seed;
 	const char *output_dir;
 	int demo;                  /* friendlier names (one CJK range) for the README demo */
+	int dense;                 /* NVTX: (nearly) every line a range, no kernel or other-domain lines */
 } synth_options;
 
 /* ---- deterministic randomness ------------------------------------------ */

@@ -1,5 +1,6 @@
 /* events.c: the columnar event table that parsers fill and everything else reads. */
 #include "events.h"
+#include "common/bigmem.h"
 #include "common/error.h"
 #include "common/sort.h"
 
@@ -22,14 +23,14 @@ void rli_events_free(rli_events *events)
 	if (!events)
 		return;
 	rli_strpool_dispose(&events->strings);
-	free(events->name);
-	free(events->role);
-	free(events->domain);
-	free(events->tid);
-	free(events->tid_is_text);
-	free(events->rank_id);
-	free(events->start_ms);
-	free(events->duration_ms);
+	rli_bigmem_free(events->name);
+	rli_bigmem_free(events->role);
+	rli_bigmem_free(events->domain);
+	rli_bigmem_free(events->tid);
+	rli_bigmem_free(events->tid_is_text);
+	rli_bigmem_free(events->rank_id);
+	rli_bigmem_free(events->start_ms);
+	rli_bigmem_free(events->duration_ms);
 	free(events);
 }
 
@@ -53,20 +54,26 @@ void rli_events_get(rli_event *out, const rli_events *events, size_t i)
 
 #define GROW_COLUMN(col)                                                        \
 	do {                                                                    \
-		void *p = realloc(events->col, capacity * sizeof(*events->col)); \
+		void *p = rli_bigmem_resize(events->col, capacity * sizeof(*events->col)); \
 		if (!p)                                                         \
 			return rli_error_oom();                                 \
 		events->col = p;                                                \
 	} while (0)
 
+/*
+ * Room for `wanted` rows: at least double the capacity, so appends stay linear, but no more than
+ * asked when that is more (an empty table reserved for n > 256 rows gets exactly n).
+ */
 static int reserve(rli_events *events, size_t wanted)
 {
 	size_t capacity;
 	if (wanted <= events->capacity)
 		return RLI_OK;
-	capacity = events->capacity ? events->capacity : 256;
-	while (capacity < wanted)
-		capacity *= 2;
+	if (wanted > SIZE_MAX / sizeof(double))
+		return rli_error_oom();
+	capacity = events->capacity < 128 ? 256 : events->capacity * 2;
+	if (capacity < wanted || capacity > SIZE_MAX / sizeof(double))
+		capacity = wanted;
 	GROW_COLUMN(name);
 	GROW_COLUMN(role);
 	GROW_COLUMN(domain);
@@ -77,6 +84,13 @@ static int reserve(rli_events *events, size_t wanted)
 	GROW_COLUMN(duration_ms);
 	events->capacity = capacity;
 	return RLI_OK;
+}
+
+int rli_events_reserve(rli_events *events, size_t rows)
+{
+	if (rows > SIZE_MAX - events->count)
+		return rli_error_oom();
+	return reserve(events, events->count + rows);
 }
 
 static uint32_t intern(rli_events *events, const char *text)
@@ -138,73 +152,183 @@ int rli_events_append_like(rli_events *events, size_t like, double start_ms, dou
 	return RLI_OK;
 }
 
-int rli_events_append_all(rli_events *dst, const rli_events *src)
+/* src's string id in dst, interned at its first use: dst's ids come in the order rows use them. */
+static inline uint32_t remap_id(rli_events *dst, const rli_events *src, uint32_t *remap, uint32_t id)
 {
-	uint32_t *remap;
-	size_t base = dst->count;
-	if (reserve(dst, dst->count + src->count) < 0)
-		return RLI_ERROR;
-	/* Re-intern each distinct string once, not once per row. */
-	remap = malloc((src->strings.count ? src->strings.count : 1) * sizeof(*remap));
-	if (!remap)
-		return rli_error_oom();
-	for (uint32_t id = 0; id < src->strings.count; id++) {
+	if (remap[id] == RLI_STRPOOL_NONE)
 		remap[id] = rli_strpool_intern(&dst->strings, rli_strpool_get(&src->strings, id),
 					       rli_strpool_length(&src->strings, id));
-		if (remap[id] == RLI_STRPOOL_NONE) {
+	return remap[id];
+}
+
+int rli_events_append_range(rli_events *dst, const rli_events *src, size_t begin, size_t end)
+{
+	uint32_t *remap;
+	size_t base = dst->count, n = end - begin, strings = src->strings.count;
+	if (begin > end || end > src->count)
+		return rli_error_set(RLI_ERROR, "no rows %zu-%zu to copy (the table has %zu)", begin, end,
+				     src->count);
+	if (n == 0)
+		return RLI_OK; /* an empty table may have no columns at all */
+	if (rli_events_reserve(dst, n) < 0)
+		return RLI_ERROR;
+	/* Each distinct string is interned once, not once per row. */
+	remap = malloc((strings ? strings : 1) * sizeof(*remap));
+	if (!remap)
+		return rli_error_oom();
+	for (size_t id = 0; id < strings; id++)
+		remap[id] = RLI_STRPOOL_NONE;
+	for (size_t i = 0; i < n; i++) {
+		size_t from = begin + i, to = base + i;
+		dst->name[to] = remap_id(dst, src, remap, src->name[from]);
+		dst->role[to] = remap_id(dst, src, remap, src->role[from]);
+		dst->domain[to] = remap_id(dst, src, remap, src->domain[from]);
+		dst->tid[to] = remap_id(dst, src, remap, src->tid[from]);
+		if (dst->name[to] == RLI_STRPOOL_NONE || dst->role[to] == RLI_STRPOOL_NONE ||
+		    dst->domain[to] == RLI_STRPOOL_NONE || dst->tid[to] == RLI_STRPOOL_NONE) {
 			free(remap);
 			return rli_error_oom();
 		}
 	}
-	for (size_t i = 0; i < src->count; i++) {
-		dst->name[base + i] = remap[src->name[i]];
-		dst->role[base + i] = remap[src->role[i]];
-		dst->domain[base + i] = remap[src->domain[i]];
-		dst->tid[base + i] = remap[src->tid[i]];
-	}
-	memcpy(dst->tid_is_text + base, src->tid_is_text, src->count * sizeof(*src->tid_is_text));
-	memcpy(dst->rank_id + base, src->rank_id, src->count * sizeof(*src->rank_id));
-	memcpy(dst->start_ms + base, src->start_ms, src->count * sizeof(*src->start_ms));
-	memcpy(dst->duration_ms + base, src->duration_ms, src->count * sizeof(*src->duration_ms));
-	dst->count += src->count;
+	memcpy(dst->tid_is_text + base, src->tid_is_text + begin, n * sizeof(*src->tid_is_text));
+	memcpy(dst->rank_id + base, src->rank_id + begin, n * sizeof(*src->rank_id));
+	memcpy(dst->start_ms + base, src->start_ms + begin, n * sizeof(*src->start_ms));
+	memcpy(dst->duration_ms + base, src->duration_ms + begin, n * sizeof(*src->duration_ms));
+	dst->count += n;
 	free(remap);
 	return RLI_OK;
 }
 
-#define PERMUTE_COLUMN(col)                                            \
-	do {                                                           \
-		for (size_t k = 0; k < n; k++)                         \
-			((__typeof__(events->col))scratch)[k] = events->col[sorted_order[k]]; \
-		memcpy(events->col, scratch, n * sizeof(*events->col)); \
+int rli_events_append_all(rli_events *dst, const rli_events *src)
+{
+	return rli_events_append_range(dst, src, 0, src->count);
+}
+
+void rli_events_truncate(rli_events *events, size_t count)
+{
+	if (count < events->count)
+		events->count = count;
+}
+
+/* Where the ascending run that starts at lo ends. */
+static size_t run_end(const double *key, size_t lo, size_t n)
+{
+	size_t i = lo + 1;
+	while (i < n && !(key[i] < key[i - 1]))
+		i++;
+	return i;
+}
+
+/*
+ * Merge sort by start: stable, O(n log n), no recursion. It merges the ascending runs already
+ * there (each parsed unit is mostly one), so a table of a few hundred sorted units takes a few
+ * passes, not log2(rows). The keys move with the row numbers, so every pass reads and writes in
+ * order instead of looking each key up at random. key[0] holds the keys and order[0] is NULL
+ * (row i is at i) on entry; on return key[0] and order[0] hold the result, key[1] the other
+ * buffer.
+ */
+static void sort_runs(double *key[2], uint32_t *order[3], size_t n)
+{
+	uint32_t *next = order[1];
+	for (;;) {
+		const double *from_key = key[0];
+		uint32_t *from = order[0];
+		double *to_key = key[1];
+		uint32_t *to = next;
+		size_t lo = 0, merges = 0;
+		while (lo < n) {
+			size_t mid = run_end(from_key, lo, n);
+			size_t hi = mid < n ? run_end(from_key, mid, n) : n;
+			size_t a = lo, b = mid, k = lo;
+			while (a < mid && b < hi) {
+				if (from_key[b] < from_key[a]) {
+					to_key[k] = from_key[b];
+					to[k++] = from ? from[b] : (uint32_t)b;
+					b++;
+				} else {
+					to_key[k] = from_key[a];
+					to[k++] = from ? from[a] : (uint32_t)a;
+					a++;
+				}
+			}
+			for (; a < mid; a++, k++) {
+				to_key[k] = from_key[a];
+				to[k] = from ? from[a] : (uint32_t)a;
+			}
+			for (; b < hi; b++, k++) {
+				to_key[k] = from_key[b];
+				to[k] = from ? from[b] : (uint32_t)b;
+			}
+			lo = hi;
+			merges++;
+		}
+		key[1] = key[0];
+		key[0] = to_key;
+		next = from ? from : order[2];
+		order[0] = to;
+		if (merges <= 1)
+			return;
+	}
+}
+
+/*
+ * A column in sorted order: gathered into the spare block, which then becomes the column, while
+ * the column's old block becomes the spare for the next one. The spare must hold n values of
+ * the column's type: columns go from the widest to the narrowest.
+ */
+#define GATHER_COLUMN(col)                                                              \
+	do {                                                                            \
+		__typeof__(events->col) gathered = (__typeof__(events->col))spare;      \
+		for (size_t k = 0; k < n; k++)                                          \
+			gathered[k] = events->col[sorted[k]];                           \
+		spare = events->col;                                                    \
+		events->col = gathered;                                                 \
 	} while (0)
 
 int rli_events_sort_by_start(rli_events *events)
 {
 	size_t n = events->count;
-	size_t *sorted_order;
-	void *scratch;
-	int sorted = 1;
-	for (size_t i = 1; i < n && sorted; i++)
-		sorted = events->start_ms[i - 1] <= events->start_ms[i];
-	if (sorted)
+	double *key[2];
+	uint32_t *order[3], *sorted;
+	void *spare;
+	int sorted_already = 1;
+	for (size_t i = 1; i < n && sorted_already; i++)
+		sorted_already = events->start_ms[i - 1] <= events->start_ms[i];
+	if (sorted_already)
 		return RLI_OK;
-	sorted_order = rli_sorted_rows(events->start_ms, n);
-	scratch = malloc(n * sizeof(double));
-	if (!sorted_order || !scratch) {
-		free(sorted_order);
-		free(scratch);
+	if (n > UINT32_MAX)
+		return rli_error_set(RLI_ERROR, "too many rows to sort (%zu)", n);
+	/*
+	 * The passes go back and forth between start_ms itself and one buffer as large: whichever
+	 * ends with the sorted keys is start_ms, the other the first spare column for the gathering
+	 * below. Every megabyte less of fresh memory counts (see common/bigmem.c), and no column is
+	 * copied back: blocks change columns instead.
+	 */
+	key[0] = events->start_ms;
+	key[1] = rli_bigmem_resize(NULL, events->capacity * sizeof(double));
+	order[0] = NULL;
+	order[1] = rli_bigmem_resize(NULL, n * sizeof(uint32_t));
+	order[2] = rli_bigmem_resize(NULL, n * sizeof(uint32_t));
+	if (!key[1] || !order[1] || !order[2]) {
+		rli_bigmem_free(key[1]);
+		rli_bigmem_free(order[1]);
+		rli_bigmem_free(order[2]);
 		return rli_error_oom();
 	}
-	PERMUTE_COLUMN(name);
-	PERMUTE_COLUMN(role);
-	PERMUTE_COLUMN(domain);
-	PERMUTE_COLUMN(tid);
-	PERMUTE_COLUMN(tid_is_text);
-	PERMUTE_COLUMN(rank_id);
-	PERMUTE_COLUMN(start_ms);
-	PERMUTE_COLUMN(duration_ms);
-	free(sorted_order);
-	free(scratch);
+	sort_runs(key, order, n);
+	sorted = order[0];
+	events->start_ms = key[0];
+	spare = key[1];
+	GATHER_COLUMN(duration_ms);
+	GATHER_COLUMN(rank_id);
+	GATHER_COLUMN(name);
+	GATHER_COLUMN(role);
+	GATHER_COLUMN(domain);
+	GATHER_COLUMN(tid);
+	GATHER_COLUMN(tid_is_text);
+	rli_bigmem_free(spare);
+	rli_bigmem_free(order[1]);
+	rli_bigmem_free(order[2]);
 	return RLI_OK;
 }
 

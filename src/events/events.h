@@ -39,6 +39,11 @@ typedef struct {
 } rli_event_in;
 
 int rli_events_new(rli_events **out);
+/*
+ * Room for `rows` more rows (an empty table gets that many, at least 256): a parser that knows its
+ * row count avoids regrowing and copying the columns.
+ */
+int rli_events_reserve(rli_events *events, size_t rows);
 int rli_events_append(rli_events *events, const rli_event_in *row);
 /*
  * Appends a row with the name, role, domain, tid and rank of row `like` and these times: a
@@ -48,6 +53,10 @@ int rli_events_append(rli_events *events, const rli_event_in *row);
 int rli_events_append_like(rli_events *events, size_t like, double start_ms, double duration_ms);
 /* Appends every row of src (in order) to dst. */
 int rli_events_append_all(rli_events *dst, const rli_events *src);
+/* Appends rows begin..end-1 of src (in order) to dst. */
+int rli_events_append_range(rli_events *dst, const rli_events *src, size_t begin, size_t end);
+/* Drops the rows from `count` on (their strings stay in the pool, unused). */
+void rli_events_truncate(rli_events *events, size_t count);
 /* Stable sort by start_ms, ties keep their current order (timeline.md §2.2). */
 int rli_events_sort_by_start(rli_events *events);
 /* Keeps the rows for which keep[i] is non-zero, in order. */

@@ -211,7 +211,7 @@ static void log_matches(rli_unit *unit, const rli_memory_match_counts *counts)
 		      counts->unmatched);
 }
 
-void rli_memory_parse_unit(void *ctx, rli_unit *unit)
+void rli_memory_parse_unit(void *ctx, unsigned worker, rli_unit *unit)
 {
 	rli_stack_index index;
 	rli_memory *table = NULL;

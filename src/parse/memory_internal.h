@@ -80,6 +80,6 @@ int rli_memory_discover(rli_discovery *discovery, const char *root, const rli_ra
 			const rli_role_filter *roles);
 
 /* Parses one memory unit (any thread): info files, the trace, then the CSV. ctx unused. */
-void rli_memory_parse_unit(void *ctx, rli_unit *unit);
+void rli_memory_parse_unit(void *ctx, unsigned worker, rli_unit *unit);
 
 #endif

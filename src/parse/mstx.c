@@ -506,7 +506,8 @@ static int check_info_file(rli_unit *unit, const char *path)
 	return RLI_OK;
 }
 
-static void emit_row(mstx_ctx *m)
+/* The unit's one row, appended to rows. */
+static void emit_row(mstx_ctx *m, rli_events *rows)
 {
 	rli_unit *unit = m->unit;
 	pid_envelope *envelope = &m->envelopes[m->target];
@@ -535,11 +536,11 @@ static void emit_row(mstx_ctx *m)
 	row.rank_id = unit->rank;
 	row.start_ms = envelope->min_ts / 1000;
 	row.duration_ms = (envelope->max_end - envelope->min_ts) / 1000;
-	if (rli_events_new(&unit->events) < 0 || rli_events_append(unit->events, &row) < 0)
+	if (rli_events_append(rows, &row) < 0)
 		unit->status = RLI_ERROR;
 }
 
-void rli_mstx_parse_unit(rli_unit *unit)
+void rli_mstx_parse_unit(rli_unit *unit, rli_events *rows)
 {
 	mstx_ctx m;
 	char *failure = NULL;
@@ -587,7 +588,7 @@ void rli_mstx_parse_unit(rli_unit *unit)
 			      (long long)unit->rank, unit->path);
 		goto done;
 	}
-	emit_row(&m);
+	emit_row(&m, rows);
 done:
 	if (unit->log.oom || unit->failures.oom)
 		unit->status = RLI_ERROR;

@@ -7,7 +7,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <fnmatch.h>
+#include <inttypes.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -144,12 +146,13 @@ static double py_div1000(const py_number *x)
 
 enum { F_OTHER = 0, F_TABLE, F_ID, F_VALUE, F_NAME, F_START_TIME, F_EVENT_TYPE, F_START, F_END, F_TEXT_ID, F_COUNT };
 enum { V_ABSENT = 0, V_STRING, V_NUMBER, V_NULL, V_OTHER };
+/* The tables a line may belong to that matter here. */
+enum { T_OTHER = 0, T_STRING_IDS, T_META_DATA, T_ANALYSIS };
 
 /* Longest text kept for table names, ids and numbers; longer ones match nothing. */
 #define NVTX_SHORT_MAX 128
 
 typedef struct {
-	int kind; /* V_* */
 	size_t length;
 	char text[NVTX_SHORT_MAX];
 } short_value;
@@ -161,34 +164,85 @@ typedef struct {
 	size_t length, capacity;
 } long_value;
 
-/* Kept per range until the file ends (rank and labels may come last): small, as there can be millions. */
-typedef struct {
-	py_number start, end; /* meaningful when the kind is V_NUMBER */
-	uint32_t text_id;     /* key in string_ids; RLI_STRPOOL_NONE if textId is no string or number */
-	uint8_t start_kind, end_kind;
-	uint64_t line;
-} nvtx_range;
+/*
+ * Ranges are kept until the file ends (rank, labels and the global start may come last), and
+ * there can be millions: each waits in the very row of the table it will become, so that no
+ * other copy of it is ever made. Until the file ends such a row holds, instead of its final
+ * values (settle_rows):
+ *   name         the textId's key in string_ids (RLI_STRPOOL_NONE if textId is no string or number)
+ *   start_ms     the start as read: the bits of a range_value (an int64 or a double)
+ *   duration_ms  the end as read, likewise
+ *   tid_is_text  the kinds of both and which member holds each (RANGE_* below)
+ * A start or end that is no number keeps, instead of its value, the line it was on, for the
+ * message that names it.
+ */
+typedef union {
+	int64_t i;
+	double d;
+} range_value;
 
+#define RANGE_KIND_MASK 0x7u /* V_* */
+#define RANGE_IS_INT 0x8u
+#define RANGE_END_SHIFT 4 /* the start's bits are the low four, the end's the high four */
+
+/*
+ * A line's start or end. Plain digits (kernels and other tables have a start and an end too) are
+ * only kept, right-aligned behind zeros, and read once the line is known to be a range; any
+ * other number is read in its callback.
+ */
 typedef struct {
+	range_value value;     /* when read: which member as is_int */
+	uint8_t is_int;
+	uint8_t digits_length; /* 1 to 16: not read yet, the last digits_length bytes of digits */
+	char digits[16];
+} time_field;
+
+/* textIds seen lately, by their value's low bits: a capture's ranges cycle through a few labels. */
+#define TEXT_ID_CACHE 64
+
+typedef struct nvtx_ctx nvtx_ctx;
+typedef int (*value_handler)(nvtx_ctx *n, const char *text, size_t length);
+typedef struct field_desc field_desc;
+
+/* A key of the line's object: its field, and what a number or a string after it does. */
+struct field_desc {
+	int field; /* F_* */
+	value_handler on_number, on_string;
+};
+
+struct nvtx_ctx {
 	rli_json json;
 	rli_unit *unit;
 	uint64_t line;
-	int field;
-	short_value short_fields[F_COUNT]; /* eventType keeps its kind only, and: */
+	const field_desc *key; /* the key whose value comes next, or where the parser is (top_level, nothing) */
+	/*
+	 * The line's fields as they come, each read or copied in its callback, so that the end of a
+	 * line has nothing left to parse: kind[] holds each field's V_* (V_ABSENT until seen).
+	 */
+	uint8_t kind[F_COUNT];
+	short_value id, start_time, text_id; /* as written: keys of string_ids, the global start */
+	int text_id_plain;                   /* textId is plain decimal digits: text_id_number, no text */
+	uint32_t text_id_number;
+	int table; /* T_* */
 	int event_type_is_60;
+	time_field start, end;
 	long_value value, name;
-	int line_is_object;
 	/* across lines */
 	int any_start_time, any_range;
 	int64_t rank;
 	int have_global_start;
 	short_value global_start;
+	uint8_t global_start_kind;
 	uint64_t global_start_line;
 	rli_strpool string_ids;
 	char **string_values; /* id -> value, later wins */
 	size_t string_capacity;
-	nvtx_range *ranges;
-	size_t range_count, range_capacity;
+	struct {
+		uint32_t number_plus_1; /* 0: empty */
+		uint32_t id;            /* in string_ids */
+	} text_id_cache[TEXT_ID_CACHE];
+	rli_events *rows;  /* the table the ranges wait in, from row first_row on */
+	size_t first_row, range_count;
 	int oom;
 	/* One parser for the whole file (see read_shared): anything but one object per line leaves it. */
 	int shared;
@@ -199,18 +253,19 @@ typedef struct {
 	off_t line_at;              /* file offset where line `line` starts */
 	int pending;                /* an object ended on this line; it counts once the line ends */
 	int stopped;                /* line_done failed inside a callback */
-} nvtx_ctx;
+};
 
-static void short_set(short_value *v, int kind, const char *text, size_t length)
+/* Kept as text (kind says what it was); too long to be an id or a timestamp, it is V_OTHER. */
+static int short_set(short_value *v, int kind, const char *text, size_t length)
 {
-	v->kind = kind;
 	v->length = 0;
-	if (text && length <= NVTX_SHORT_MAX) {
-		memcpy(v->text, text, length);
-		v->length = length;
-	} else if (text) {
-		v->kind = V_OTHER; /* too long to be an id or a timestamp */
-	}
+	if (!text)
+		return kind;
+	if (length > NVTX_SHORT_MAX)
+		return V_OTHER;
+	memcpy(v->text, text, length);
+	v->length = length;
+	return kind;
 }
 
 static int long_set(nvtx_ctx *n, long_value *v, int kind, const char *text, size_t length)
@@ -234,13 +289,105 @@ static int long_set(nvtx_ctx *n, long_value *v, int kind, const char *text, size
 	return 1;
 }
 
+static void handle_top_level(nvtx_ctx *n);
+
 static void line_reset(nvtx_ctx *n)
 {
-	for (int i = 0; i < F_COUNT; i++)
-		n->short_fields[i].kind = V_ABSENT;
+	handle_top_level(n);
+	memset(n->kind, V_ABSENT, sizeof(n->kind));
+	n->table = T_OTHER;
 	n->value.kind = n->name.kind = V_ABSENT;
-	n->field = F_OTHER;
-	n->line_is_object = 0;
+}
+
+/* A table name: only three matter, the rest are T_OTHER. */
+static int table_of(int kind, const char *text, size_t length)
+{
+#define TABLE_IS(literal) (length == sizeof(literal) - 1 && memcmp(text, literal, sizeof(literal) - 1) == 0)
+	if (kind != V_STRING)
+		return T_OTHER;
+	return TABLE_IS("StringIds") ? T_STRING_IDS
+	       : TABLE_IS("META_DATA_CAPTURE") ? T_META_DATA
+	       : TABLE_IS("ANALYSIS_DETAILS") ? T_ANALYSIS
+					       : T_OTHER;
+#undef TABLE_IS
+}
+
+/* A range's start or end read as Python holds a number: V_NUMBER, or V_OTHER if no int64 or double holds it. */
+static int read_time(range_value *value, uint8_t *is_int, const char *text, size_t length)
+{
+	py_number x;
+	if (length > NVTX_SHORT_MAX || py_number_from_text(&x, text, length) < 0)
+		return V_OTHER; /* as when kept as text, too long is no number */
+	*is_int = (uint8_t)x.is_int;
+	if (x.is_int)
+		value->i = x.i;
+	else
+		value->d = x.d;
+	return V_NUMBER;
+}
+
+/* textId written as 1 to 9 digits without a leading zero: its key in string_ids follows from its value. */
+static int plain_text_id(uint32_t *out, const char *text, size_t length)
+{
+	uint32_t v = 0;
+	if (length == 0 || length > 9 || (text[0] == '0' && length > 1))
+		return 0;
+	for (size_t i = 0; i < length; i++) {
+		unsigned digit = (unsigned)(unsigned char)text[i] - (unsigned)'0';
+		if (digit > 9)
+			return 0;
+		v = v * 10 + digit;
+	}
+	*out = v;
+	return 1;
+}
+
+/* A field's value at the line's top level, read or copied now; kind is V_*. */
+static __attribute__((noinline)) int set_field(nvtx_ctx *n, int kind, const char *text, size_t length)
+{
+	switch (n->key->field) {
+	case F_TABLE:
+		n->table = table_of(kind, text, length);
+		break;
+	case F_VALUE:
+		return long_set(n, &n->value, kind, text, length);
+	case F_NAME:
+		return long_set(n, &n->name, kind, text, length);
+	case F_EVENT_TYPE:
+		if (text && length > NVTX_SHORT_MAX)
+			kind = V_OTHER; /* as a kept text has it */
+		if (kind == V_NUMBER) {
+			double event_type;
+			n->event_type_is_60 = (length == 2 && text[0] == '6' && text[1] == '0') ||
+					      (rli_text_to_double(&event_type, text, length) == 0 && event_type == 60);
+		}
+		break;
+	case F_START:
+		n->start.digits_length = 0;
+		if (kind == V_NUMBER)
+			kind = read_time(&n->start.value, &n->start.is_int, text, length);
+		break;
+	case F_END:
+		n->end.digits_length = 0;
+		if (kind == V_NUMBER)
+			kind = read_time(&n->end.value, &n->end.is_int, text, length);
+		break;
+	case F_TEXT_ID:
+		/* A plain one is read in nvtx_number without its text: its key follows from its value. */
+		kind = short_set(&n->text_id, kind, text, length);
+		n->text_id_plain = 0;
+		break;
+	case F_ID:
+		kind = short_set(&n->id, kind, text, length);
+		break;
+	case F_START_TIME:
+		kind = short_set(&n->start_time, kind, text, length);
+		break;
+	default:
+		return 1;
+	}
+	n->kind[n->key->field] = (uint8_t)kind;
+	return 1;
 }
 
 /* Out of line: the callbacks below return early for the keys nobody reads, which is most of them. */
@@ -248,76 +395,177 @@ static __attribute__((noinline)) int nvtx_value(nvtx_ctx *n, const char *text, s
 {
 	if (n->json.depth == 0)
 		return n->shared ? 0 : rli_json_stop(&n->json, "expected a JSON object");
-	if (n->json.depth != 1 || n->field == F_OTHER)
+	if (n->json.depth != 1 || n->key->field == F_OTHER)
 		return 1; /* nothing reads another key's value */
-	switch (n->field) {
-	case F_VALUE:
-		return long_set(n, &n->value, kind, text, length);
-	case F_NAME:
-		return long_set(n, &n->name, kind, text, length);
-	case F_EVENT_TYPE:
-		/* Read now rather than copied: every line of a capture has one. */
-		if (text && length > NVTX_SHORT_MAX)
-			kind = V_OTHER; /* as short_set has it */
-		if (kind == V_NUMBER) {
-			double event_type;
-			n->event_type_is_60 = (length == 2 && text[0] == '6' && text[1] == '0') ||
-					      (rli_text_to_double(&event_type, text, length) == 0 && event_type == 60);
-		}
-		n->short_fields[n->field].kind = kind;
-		return 1;
-	default:
-		short_set(&n->short_fields[n->field], kind, text, length);
-		return 1;
-	}
+	return set_field(n, kind, text, length);
 }
 
 static int nvtx_null(void *ctx) { return nvtx_value(ctx, NULL, 0, V_NULL); }
 static int nvtx_bool(void *ctx, int value) { (void)value; return nvtx_value(ctx, NULL, 0, V_OTHER); }
+
+/*
+ * Numbers and strings go straight to the handler their key chose (on_number, on_string): a line
+ * has some twenty of them, and most belong to keys nobody reads. The handlers mirror nvtx_value:
+ * a value at the top level is no object, one inside a nested value is nobody's, and at the
+ * line's top level the key decides. The common cases of the fields every range line has are
+ * read in place (an integer start or end, eventType 60, a plain textId, the table); anything
+ * else goes through set_field.
+ */
+static int ignore_value(nvtx_ctx *n, const char *text, size_t length)
+{
+	(void)n;
+	(void)text;
+	(void)length;
+	return 1;
+}
+static int top_number(nvtx_ctx *n, const char *text, size_t length) { return nvtx_value(n, text, length, V_NUMBER); }
+static int top_string(nvtx_ctx *n, const char *text, size_t length) { return nvtx_value(n, text, length, V_STRING); }
+static int any_number(nvtx_ctx *n, const char *text, size_t length) { return set_field(n, V_NUMBER, text, length); }
+static int any_string(nvtx_ctx *n, const char *text, size_t length) { return set_field(n, V_STRING, text, length); }
+
+/* Up to 16 characters, kept right-aligned behind zeros: a few fixed-size copies, never past text[length - 1]. */
+static void keep_digits(time_field *t, const char *text, size_t length)
+{
+	char *to = t->digits + sizeof(t->digits) - length;
+	memcpy(t->digits, "0000000000000000", sizeof(t->digits));
+	if (length >= 8) {
+		memcpy(to, text, 8);
+		memcpy(t->digits + 8, text + length - 8, 8);
+	} else if (length >= 4) {
+		memcpy(to, text, 4);
+		memcpy(t->digits + 12, text + length - 4, 4);
+	} else {
+		for (size_t i = 0; i < length; i++)
+			to[i] = text[i];
+	}
+	t->digits_length = (uint8_t)length;
+}
+
+/* A kept start or end read now: V_NUMBER, or V_OTHER as read_time has it. */
+static int read_digits(time_field *t)
+{
+	const size_t length = t->digits_length;
+	t->digits_length = 0;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	{
+		/* The zeros in front make any length two blocks of eight digits. */
+		int64_t high = rli_eight_digits(t->digits), low = rli_eight_digits(t->digits + 8);
+		if (high >= 0 && low >= 0) {
+			t->value.i = high * 100000000 + low;
+			t->is_int = 1;
+			return V_NUMBER;
+		}
+	}
+#endif
+	/* A fraction or an exponent: the text as written. */
+	return read_time(&t->value, &t->is_int, t->digits + sizeof(t->digits) - length, length);
+}
+
+static int time_number(nvtx_ctx *n, time_field *t, int field, const char *text, size_t length)
+{
+	if (length == 0 || length > sizeof(t->digits) || text[0] == '-')
+		return set_field(n, V_NUMBER, text, length);
+	keep_digits(t, text, length);
+	n->kind[field] = V_NUMBER;
+	return 1;
+}
+
+static int start_number(nvtx_ctx *n, const char *text, size_t length)
+{
+	return time_number(n, &n->start, F_START, text, length);
+}
+
+static int end_number(nvtx_ctx *n, const char *text, size_t length)
+{
+	return time_number(n, &n->end, F_END, text, length);
+}
+
+static int event_type_number(nvtx_ctx *n, const char *text, size_t length)
+{
+	/* One or two digits say their value: only 60 is a push/pop range. */
+	if (length == 0 || length > 2 || (unsigned)(text[0] - '0') > 9 ||
+	    (length == 2 && (unsigned)(text[1] - '0') > 9))
+		return set_field(n, V_NUMBER, text, length);
+	n->event_type_is_60 = length == 2 && text[0] == '6' && text[1] == '0';
+	n->kind[F_EVENT_TYPE] = V_NUMBER;
+	return 1;
+}
+
+static int text_id_number(nvtx_ctx *n, const char *text, size_t length)
+{
+	if (!plain_text_id(&n->text_id_number, text, length))
+		return set_field(n, V_NUMBER, text, length);
+	n->text_id_plain = 1;
+	n->kind[F_TEXT_ID] = V_NUMBER;
+	return 1;
+}
+
+static int table_string(nvtx_ctx *n, const char *text, size_t length)
+{
+	n->table = table_of(V_STRING, text, length);
+	n->kind[F_TABLE] = V_STRING;
+	return 1;
+}
+
+static const field_desc fields[F_COUNT] = {
+	[F_OTHER] = {F_OTHER, ignore_value, ignore_value},
+	[F_TABLE] = {F_TABLE, any_number, table_string},
+	[F_ID] = {F_ID, any_number, any_string},
+	[F_VALUE] = {F_VALUE, any_number, any_string},
+	[F_NAME] = {F_NAME, any_number, any_string},
+	[F_START_TIME] = {F_START_TIME, any_number, any_string},
+	[F_EVENT_TYPE] = {F_EVENT_TYPE, event_type_number, any_string},
+	[F_START] = {F_START, start_number, any_string},
+	[F_END] = {F_END, end_number, any_string},
+	[F_TEXT_ID] = {F_TEXT_ID, text_id_number, any_string},
+};
+
+/* Where the parser is when no key of the line's object applies: the top level, or inside a value. */
+static const field_desc top_level = {F_OTHER, top_number, top_string};
+static const field_desc nothing = {F_OTHER, ignore_value, ignore_value};
+
+static void handle_top_level(nvtx_ctx *n)
+{
+	n->key = &top_level;
+}
+
 static int nvtx_number(void *ctx, const char *text, size_t length)
 {
 	nvtx_ctx *n = ctx;
-	if (n->json.depth == 1 && length <= NVTX_SHORT_MAX) {
-		if (n->field == F_OTHER)
-			return 1;
-		if (n->field == F_START || n->field == F_END) {
-			/* Kept as text: read only if the line turns out to be a range (kernels have them too). */
-			short_value *v = &n->short_fields[n->field];
-			v->kind = V_NUMBER;
-			v->length = length;
-			memcpy(v->text, text, length);
-			return 1;
-		}
-	}
-	return nvtx_value(n, text, length, V_NUMBER);
+	return n->key->on_number(n, text, length);
 }
+
 static int nvtx_string(void *ctx, const unsigned char *text, size_t length)
 {
 	nvtx_ctx *n = ctx;
-	if (n->field == F_OTHER && n->json.depth == 1)
-		return 1;
-	return nvtx_value(n, (const char *)text, length, V_STRING);
+	return n->key->on_string(n, (const char *)text, length);
 }
 
-/* A line's keys by length and first letter: this runs for every key of every line. */
+/*
+ * A line's keys by length, then first letter: this runs for every key of every line, and most
+ * keys (color, domainId, rangeId, globalTid...) are told apart by a jump and a compare or two.
+ */
 static int field_of(const unsigned char *key, size_t length)
 {
-#define KEY_IS(literal) (length == sizeof(literal) - 1 && memcmp(key, literal, sizeof(literal) - 1) == 0)
-	if (length == 0)
-		return F_OTHER;
-	switch (key[0]) {
-	case 'e':
-		return KEY_IS("end") ? F_END : KEY_IS("eventType") ? F_EVENT_TYPE : F_OTHER;
-	case 'i':
+#define KEY_IS(literal) (memcmp(key, literal, sizeof(literal) - 1) == 0)
+	switch (length) {
+	case 2:
 		return KEY_IS("id") ? F_ID : F_OTHER;
-	case 'n':
+	case 3:
+		return KEY_IS("end") ? F_END : F_OTHER;
+	case 4:
 		return KEY_IS("name") ? F_NAME : F_OTHER;
-	case 's':
-		return KEY_IS("start") ? F_START : KEY_IS("startTime") ? F_START_TIME : F_OTHER;
-	case 't':
-		return KEY_IS("table") ? F_TABLE : KEY_IS("textId") ? F_TEXT_ID : F_OTHER;
-	case 'v':
-		return KEY_IS("value") ? F_VALUE : F_OTHER;
+	case 5:
+		return key[0] == 's' ? (KEY_IS("start") ? F_START : F_OTHER)
+		       : key[0] == 't' ? (KEY_IS("table") ? F_TABLE : F_OTHER)
+		       : key[0] == 'v' ? (KEY_IS("value") ? F_VALUE : F_OTHER)
+				       : F_OTHER;
+	case 6:
+		return KEY_IS("textId") ? F_TEXT_ID : F_OTHER;
+	case 9:
+		return key[0] == 'e' ? (KEY_IS("eventType") ? F_EVENT_TYPE : F_OTHER)
+		       : key[0] == 's' ? (KEY_IS("startTime") ? F_START_TIME : F_OTHER)
+				       : F_OTHER;
 	default:
 		return F_OTHER;
 	}
@@ -328,7 +576,7 @@ static int nvtx_key(void *ctx, const unsigned char *key, size_t length)
 {
 	nvtx_ctx *n = ctx;
 	if (n->json.depth == 1)
-		n->field = field_of(key, length);
+		n->key = &fields[field_of(key, length)];
 	return 1;
 }
 
@@ -377,13 +625,11 @@ static int nvtx_open(nvtx_ctx *n, int is_map)
 			line_reset(n);
 		if (!is_map)
 			return rli_json_stop(&n->json, "expected a JSON object");
-		n->line_is_object = 1;
-	} else if (n->json.depth == 1) {
-		if (n->field == F_VALUE || n->field == F_NAME)
-			long_set(n, n->field == F_VALUE ? &n->value : &n->name, V_OTHER, NULL, 0);
-		else
-			short_set(&n->short_fields[n->field], V_OTHER, NULL, 0);
+	} else if (n->json.depth == 1 && n->key->field != F_OTHER && !set_field(n, V_OTHER, NULL, 0)) {
+		return 0;
 	}
+	/* Inside: nothing is read until a key of the line's object says so. */
+	n->key = &nothing;
 	return rli_json_enter(&n->json);
 }
 
@@ -393,6 +639,8 @@ static int nvtx_close(void *ctx)
 {
 	nvtx_ctx *n = ctx;
 	rli_json_leave(&n->json);
+	if (n->json.depth == 0)
+		handle_top_level(n);
 	if (n->shared && n->json.depth == 0) {
 		/* yajl has just consumed the '}': an object that went on past its line is not ours. */
 		if (n->next_newline < yajl_get_bytes_consumed(n->json.handle))
@@ -405,12 +653,6 @@ static int nvtx_close(void *ctx)
 static const yajl_callbacks nvtx_callbacks = {
 	nvtx_null, nvtx_bool, NULL, NULL, nvtx_number, nvtx_string,
 	nvtx_start_map, nvtx_key, nvtx_close, nvtx_start_array, nvtx_close};
-
-static int short_is(const short_value *v, const char *text, size_t length)
-{
-	return v->kind == V_STRING && v->length == length && memcmp(v->text, text, length) == 0;
-}
-#define SHORT_IS(v, literal) short_is(v, literal, sizeof(literal) - 1)
 
 static int contains(const char *hay, size_t length, const char *needle)
 {
@@ -448,9 +690,10 @@ static int rank_from_env(int64_t *rank, const char *text, size_t length)
 	return i == length ? 0 : -1;
 }
 
-static int key_of(char *key, const short_value *v)
+/* The key string_ids knows a value by: its kind, then its text. */
+static int key_of(char *key, int kind, const short_value *v)
 {
-	key[0] = v->kind == V_STRING ? 's' : v->kind == V_NUMBER ? 'n' : 'o';
+	key[0] = kind == V_STRING ? 's' : kind == V_NUMBER ? 'n' : 'o';
 	memcpy(key + 1, v->text, v->length);
 	return (int)v->length + 1;
 }
@@ -458,7 +701,7 @@ static int key_of(char *key, const short_value *v)
 static int remember_string(nvtx_ctx *n)
 {
 	char key[NVTX_SHORT_MAX + 1];
-	int key_length = key_of(key, &n->short_fields[F_ID]);
+	int key_length = key_of(key, n->kind[F_ID], &n->id);
 	uint32_t id = rli_strpool_intern(&n->string_ids, key, (size_t)key_length);
 	char *value;
 	if (id == RLI_STRPOOL_NONE)
@@ -488,72 +731,133 @@ static int remember_string(nvtx_ctx *n)
 }
 
 /* A number kept as Python would hold it; V_OTHER for a numeral no int64 or double can hold. */
-static uint8_t range_value(py_number *out, const short_value *v)
+static uint8_t number_value(py_number *out, int kind, const short_value *v)
 {
-	if (v->kind != V_NUMBER)
-		return (uint8_t)v->kind;
+	if (kind != V_NUMBER)
+		return (uint8_t)kind;
 	return py_number_from_text(out, v->text, v->length) == 0 ? V_NUMBER : V_OTHER;
+}
+
+/* A range's start or end as its row keeps it (see range_value); returns its RANGE_* flags. */
+static unsigned keep_value(double *slot, int kind, range_value value, uint8_t is_int, uint64_t line)
+{
+	if (kind != V_NUMBER)
+		value.i = (int64_t)line;
+	memcpy(slot, &value, sizeof(value));
+	return (unsigned)kind | (kind == V_NUMBER && is_int ? RANGE_IS_INT : 0u);
+}
+
+/* What keep_value kept: the flags, and the number (or line) from the slot. */
+static py_number kept_value(const double *slot, unsigned flags)
+{
+	py_number x;
+	range_value value;
+	memcpy(&value, slot, sizeof(value));
+	memset(&x, 0, sizeof(x));
+	x.is_int = (flags & RANGE_IS_INT) != 0;
+	if (x.is_int || (flags & RANGE_KIND_MASK) != V_NUMBER)
+		x.i = value.i;
+	else
+		x.d = value.d;
+	return x;
+}
+
+/* The line's textId as a key of string_ids; RLI_STRPOOL_NONE if it is no string or number, or memory ran out. */
+static uint32_t text_id_key(nvtx_ctx *n)
+{
+	char key[NVTX_SHORT_MAX + 1];
+	int kind = n->kind[F_TEXT_ID], key_length;
+	uint32_t id;
+	if (kind != V_STRING && kind != V_NUMBER)
+		return RLI_STRPOOL_NONE;
+	if (n->text_id_plain) {
+		/* Plain digits say the same key whatever the line: no hashing for the labels seen lately. */
+		uint32_t slot = n->text_id_number % TEXT_ID_CACHE;
+		if (n->text_id_cache[slot].number_plus_1 == n->text_id_number + 1)
+			return n->text_id_cache[slot].id;
+		key_length = snprintf(key, sizeof(key), "n%" PRIu32, n->text_id_number);
+		id = rli_strpool_intern(&n->string_ids, key, (size_t)key_length);
+		if (id != RLI_STRPOOL_NONE) {
+			n->text_id_cache[slot].number_plus_1 = n->text_id_number + 1;
+			n->text_id_cache[slot].id = id;
+		}
+		return id;
+	}
+	key_length = key_of(key, kind, &n->text_id);
+	return rli_strpool_intern(&n->string_ids, key, (size_t)key_length);
+}
+
+/* A range line: its row, waiting for the end of the file. 0, or -1 when memory ran out. */
+static int keep_range(nvtx_ctx *n)
+{
+	rli_events *rows = n->rows;
+	uint32_t text_id = text_id_key(n);
+	unsigned start_flags, end_flags;
+	int start_kind, end_kind;
+	size_t i;
+	if (text_id == RLI_STRPOOL_NONE && (n->kind[F_TEXT_ID] == V_STRING || n->kind[F_TEXT_ID] == V_NUMBER))
+		return -1;
+	if (rows->count == rows->capacity && rli_events_reserve(rows, 1) < 0)
+		return -1;
+	i = rows->count++;
+	n->range_count++;
+	rows->name[i] = text_id;
+	start_kind = n->kind[F_START] == V_NUMBER && n->start.digits_length ? read_digits(&n->start) : n->kind[F_START];
+	end_kind = n->kind[F_END] == V_NUMBER && n->end.digits_length ? read_digits(&n->end) : n->kind[F_END];
+	start_flags = keep_value(&rows->start_ms[i], start_kind, n->start.value, n->start.is_int, n->line);
+	end_flags = keep_value(&rows->duration_ms[i], end_kind, n->end.value, n->end.is_int, n->line);
+	rows->tid_is_text[i] = (uint8_t)(start_flags | end_flags << RANGE_END_SHIFT);
+	return 0;
 }
 
 /* Everything one line contributes; 0, or -1 when the unit failed or memory ran out. */
 static int line_done(nvtx_ctx *n)
 {
-	short_value *f = n->short_fields;
+	const uint8_t *kind = n->kind;
 	rli_unit *unit = n->unit;
-	if (f[F_START_TIME].kind != V_ABSENT)
+	if (kind[F_START_TIME] != V_ABSENT)
 		n->any_start_time = 1;
-	if (f[F_EVENT_TYPE].kind == V_NUMBER && n->event_type_is_60) {
-		static const int required[] = {F_START, F_END, F_TEXT_ID};
-		static const char *const names[] = {"'start'", "'end'", "'textId'"};
-		char list[48] = "";
-		nvtx_range *range;
+	if (kind[F_EVENT_TYPE] == V_NUMBER && n->event_type_is_60) {
 		n->any_range = 1;
-		for (size_t i = 0; i < 3; i++) {
-			if (f[required[i]].kind != V_ABSENT)
-				continue;
-			if (list[0])
-				strcat(list, ", ");
-			strcat(list, names[i]);
-		}
-		if (list[0]) {
+		if (kind[F_START] == V_ABSENT || kind[F_END] == V_ABSENT || kind[F_TEXT_ID] == V_ABSENT) {
+			static const int required[] = {F_START, F_END, F_TEXT_ID};
+			static const char *const names[] = {"'start'", "'end'", "'textId'"};
+			char list[48] = "";
+			for (size_t i = 0; i < 3; i++) {
+				if (kind[required[i]] != V_ABSENT)
+					continue;
+				if (list[0])
+					strcat(list, ", ");
+				strcat(list, names[i]);
+			}
 			rli_notes_add(&unit->failures, RLI_LOG_ERROR, "File field is missing: [%s] in FilePath: %s",
 				      list, unit->path);
 			return -1;
 		}
-		if (n->range_count == n->range_capacity) {
-			size_t grown = n->range_capacity ? n->range_capacity * 2 : 16;
-			nvtx_range *p = realloc(n->ranges, grown * sizeof(*p));
-			if (!p)
-				goto oom;
-			n->ranges = p;
-			n->range_capacity = grown;
-		}
-		range = &n->ranges[n->range_count++];
-		memset(range, 0, sizeof(*range));
-		range->text_id = RLI_STRPOOL_NONE;
-		if (f[F_TEXT_ID].kind == V_STRING || f[F_TEXT_ID].kind == V_NUMBER) {
-			char key[NVTX_SHORT_MAX + 1];
-			int key_length = key_of(key, &f[F_TEXT_ID]);
-			range->text_id = rli_strpool_intern(&n->string_ids, key, (size_t)key_length);
-			if (range->text_id == RLI_STRPOOL_NONE)
-				goto oom;
-		}
-		range->start_kind = range_value(&range->start, &f[F_START]);
-		range->end_kind = range_value(&range->end, &f[F_END]);
-		range->line = n->line;
-	}
-	if (SHORT_IS(&f[F_TABLE], "StringIds") && f[F_ID].kind != V_ABSENT && n->value.kind != V_ABSENT) {
-		if (remember_string(n) < 0)
+		if (keep_range(n) < 0)
 			goto oom;
-	} else if (SHORT_IS(&f[F_TABLE], "META_DATA_CAPTURE") && n->name.kind == V_STRING &&
-		   contains(n->name.text, n->name.length, "ENVIRONMENT_VARIABLE") && n->value.kind == V_STRING) {
-		int64_t rank;
-		if (rank_from_env(&rank, n->value.text, n->value.length) == 0)
-			n->rank = rank;
-	} else if (SHORT_IS(&f[F_TABLE], "ANALYSIS_DETAILS")) {
-		n->have_global_start = f[F_START_TIME].kind != V_ABSENT && f[F_START_TIME].kind != V_NULL;
-		n->global_start = f[F_START_TIME];
+	}
+	switch (n->table) {
+	case T_STRING_IDS:
+		if (kind[F_ID] != V_ABSENT && n->value.kind != V_ABSENT && remember_string(n) < 0)
+			goto oom;
+		break;
+	case T_META_DATA:
+		if (n->name.kind == V_STRING && contains(n->name.text, n->name.length, "ENVIRONMENT_VARIABLE") &&
+		    n->value.kind == V_STRING) {
+			int64_t rank;
+			if (rank_from_env(&rank, n->value.text, n->value.length) == 0)
+				n->rank = rank;
+		}
+		break;
+	case T_ANALYSIS:
+		n->have_global_start = kind[F_START_TIME] != V_ABSENT && kind[F_START_TIME] != V_NULL;
+		n->global_start = n->start_time;
+		n->global_start_kind = kind[F_START_TIME];
 		n->global_start_line = n->line;
+		break;
+	default:
+		break;
 	}
 	return 0;
 oom:
@@ -672,6 +976,7 @@ static int read_shared(nvtx_ctx *n, int fd, unsigned char *buffer, off_t *resume
 		return -1;
 	}
 	yajl_config(n->json.handle, yajl_allow_multiple_values, 1);
+	handle_top_level(n);
 	n->shared = 1;
 	n->line_at = 0;
 	n->pending = 0;
@@ -782,95 +1087,150 @@ static int require_number(nvtx_ctx *n, int kind, const char *what, uint64_t line
 	return -1;
 }
 
-static void emit_rows(nvtx_ctx *n)
+/*
+ * Row i made final, any row: 1, or 0 when the unit's rows end before it (a warning or a failure
+ * was recorded, or memory ran out). label_of, domain and tid are the strings settled so far.
+ */
+static int settle_row(nvtx_ctx *n, size_t i, const py_number *global_start, uint32_t *label_of, uint32_t *domain,
+		      uint32_t *tid)
 {
 	rli_unit *unit = n->unit;
+	rli_events *rows = n->rows;
+	const uint32_t text_id = rows->name[i];
+	const unsigned start_flags = rows->tid_is_text[i] & 0xfu;
+	const unsigned end_flags = rows->tid_is_text[i] >> RANGE_END_SHIFT;
+	const unsigned start_kind = start_flags & RANGE_KIND_MASK, end_kind = end_flags & RANGE_KIND_MASK;
+	const char *label = text_id < n->string_capacity ? n->string_values[text_id] : NULL;
+	py_number start, stop, sum, length;
+	double start_ms, duration_ms;
+	start = kept_value(&rows->start_ms[i], start_flags);
+	stop = kept_value(&rows->duration_ms[i], end_flags);
+	if (!label || !label[0]) {
+		/* Stop at the first bad range and keep what came before, as the reference does. */
+		rli_notes_add(&unit->log, RLI_LOG_WARN, "%s: No valid role for Analysis; the unit's later ranges "
+			      "are skipped", unit->path);
+		return 0;
+	}
+	if (start_kind == V_NULL || end_kind == V_NULL) {
+		/* A value that is no number keeps its line in its slot. */
+		rli_notes_add(&unit->log, RLI_LOG_WARN, "%s:%llu: No valid timing for Analysis; the unit's later "
+			      "ranges are skipped", unit->path,
+			      (unsigned long long)(start_kind == V_NULL ? start.i : stop.i));
+		return 0;
+	}
+	if (require_number(n, (int)start_kind, "start", (uint64_t)start.i) < 0 ||
+	    require_number(n, (int)end_kind, "end", (uint64_t)stop.i) < 0)
+		return 0;
+	sum = py_add(&start, global_start, 0);
+	length = py_add(&stop, &start, 1);
+	start_ms = py_div1000(&sum) / 1000;
+	duration_ms = py_div1000(&length) / 1000;
+	if (!isfinite(start_ms) || !isfinite(duration_ms)) {
+		rli_notes_add(&unit->log, RLI_LOG_WARN, "%s: No valid timing for Analysis; the unit's later ranges "
+			      "are skipped", unit->path);
+		return 0;
+	}
+	/* Strings in the order rows used to bring them: the label, then for the first row domain and tid. */
+	if (label_of[text_id] == RLI_STRPOOL_NONE) {
+		label_of[text_id] = rli_strpool_intern(&rows->strings, label, strlen(label));
+		if (*domain == RLI_STRPOOL_NONE && label_of[text_id] != RLI_STRPOOL_NONE)
+			*domain = rli_strpool_intern(&rows->strings, "default", strlen("default"));
+		if (*tid == RLI_STRPOOL_NONE && *domain != RLI_STRPOOL_NONE)
+			*tid = rli_strpool_intern(&rows->strings, unit->tid, strlen(unit->tid));
+		if (label_of[text_id] == RLI_STRPOOL_NONE || *domain == RLI_STRPOOL_NONE || *tid == RLI_STRPOOL_NONE) {
+			unit->status = RLI_ERROR;
+			return 0;
+		}
+	}
+	rows->name[i] = rows->role[i] = label_of[text_id];
+	rows->domain[i] = *domain;
+	rows->tid[i] = *tid;
+	rows->tid_is_text[i] = 1;
+	rows->rank_id[i] = n->rank;
+	rows->start_ms[i] = start_ms;
+	rows->duration_ms[i] = duration_ms;
+	return 1;
+}
+
+/*
+ * The ranges' rows made final, in place, now that the file has ended: times from the global start,
+ * labels, tid and rank. A range that cannot be a row ends the unit's rows there, as the
+ * reference stops at it and keeps what came before.
+ */
+static void settle_rows(nvtx_ctx *n)
+{
+	rli_unit *unit = n->unit;
+	rli_events *rows = n->rows;
+	const size_t end = n->first_row + n->range_count;
 	py_number global_start;
 	int global_kind;
-	size_t *first_row = NULL; /* per label: its first row, which later rows copy all but the times of */
+	uint32_t *label_of = NULL; /* textId key -> the label's id in the table's strings */
+	uint32_t domain = RLI_STRPOOL_NONE, tid = RLI_STRPOOL_NONE;
+	const unsigned both_integers = (V_NUMBER | RANGE_IS_INT) | (V_NUMBER | RANGE_IS_INT) << RANGE_END_SHIFT;
+	size_t i = n->first_row;
+	memset(&global_start, 0, sizeof(global_start));
 	if (n->rank < 0) {
 		rli_notes_add(&unit->failures, RLI_LOG_ERROR, "Path %s: No valid rank for Analysis", unit->path);
-		return;
+		goto done;
 	}
 	if (!n->have_global_start) {
 		rli_notes_add(&unit->failures, RLI_LOG_ERROR, "Path %s: No valid global start time for Analysis",
 			      unit->path);
-		return;
+		goto done;
 	}
-	global_kind = range_value(&global_start, &n->global_start);
+	global_kind = number_value(&global_start, n->global_start_kind, &n->global_start);
 	if (n->range_count && require_number(n, global_kind, "startTime", n->global_start_line) < 0)
-		return;
+		goto done;
 	if (n->string_capacity) {
-		first_row = malloc(n->string_capacity * sizeof(*first_row));
-		if (!first_row) {
+		label_of = malloc(n->string_capacity * sizeof(*label_of));
+		if (!label_of) {
 			unit->status = RLI_ERROR;
-			return;
+			goto done;
 		}
-		for (size_t i = 0; i < n->string_capacity; i++)
-			first_row[i] = SIZE_MAX;
+		for (size_t id = 0; id < n->string_capacity; id++)
+			label_of[id] = RLI_STRPOOL_NONE;
 	}
-	for (size_t i = 0; i < n->range_count; i++) {
-		nvtx_range *range = &n->ranges[i];
-		const char *label = range->text_id < n->string_capacity ? n->string_values[range->text_id] : NULL;
-		py_number sum, length;
-		rli_event_in row;
-		if (!label || !label[0]) {
-			/* Stop at the first bad range and keep what came before, as the reference does. */
-			rli_notes_add(&unit->log, RLI_LOG_WARN, "%s:%llu: No valid role for Analysis; the unit's "
-				      "later ranges are skipped", unit->path, (unsigned long long)range->line);
-			break;
-		}
-		if (range->start_kind == V_NULL || range->end_kind == V_NULL) {
-			rli_notes_add(&unit->log, RLI_LOG_WARN, "%s:%llu: No valid timing for Analysis; the unit's "
-				      "later ranges are skipped", unit->path, (unsigned long long)range->line);
-			break;
-		}
-		if (require_number(n, range->start_kind, "start", range->line) < 0 ||
-		    require_number(n, range->end_kind, "end", range->line) < 0)
-			break;
-		sum = py_add(&range->start, &global_start, 0);
-		length = py_add(&range->end, &range->start, 1);
-		memset(&row, 0, sizeof(row));
-		row.name = label;
-		row.role = label;
-		row.tid = unit->tid;
-		row.tid_is_text = 1;
-		row.rank_id = n->rank;
-		row.start_ms = py_div1000(&sum) / 1000;
-		row.duration_ms = py_div1000(&length) / 1000;
-		if (!isfinite(row.start_ms) || !isfinite(row.duration_ms)) {
-			rli_notes_add(&unit->log, RLI_LOG_WARN, "%s:%llu: No valid timing for Analysis; the unit's "
-				      "later ranges are skipped", unit->path, (unsigned long long)range->line);
-			break;
-		}
-		if (!unit->events && rli_events_new(&unit->events) < 0) {
-			unit->status = RLI_ERROR;
-			break;
-		}
-		/* Rows of one label differ only in time: no string lookup after its first. */
-		if (first_row[range->text_id] != SIZE_MAX) {
-			if (rli_events_append_like(unit->events, first_row[range->text_id], row.start_ms,
-						   row.duration_ms) < 0) {
-				unit->status = RLI_ERROR;
-				break;
+	for (; i < end; i++) {
+		const uint32_t text_id = rows->name[i];
+		/*
+		 * The common row first: a label already used, and integers for start, end and the global
+		 * start, well inside 2^53: py_add and py_div1000 come to exactly this.
+		 */
+		if (text_id < n->string_capacity && label_of[text_id] != RLI_STRPOOL_NONE &&
+		    rows->tid_is_text[i] == both_integers && global_start.is_int) {
+			const int64_t exact = (int64_t)1 << 53;
+			int64_t first, last, sum, length;
+			memcpy(&first, &rows->start_ms[i], sizeof(first));
+			memcpy(&last, &rows->duration_ms[i], sizeof(last));
+			if (!__builtin_add_overflow(first, global_start.i, &sum) &&
+			    !__builtin_sub_overflow(last, first, &length) && sum > -exact && sum < exact &&
+			    length > -exact && length < exact) {
+				rows->name[i] = rows->role[i] = label_of[text_id];
+				rows->domain[i] = domain;
+				rows->tid[i] = tid;
+				rows->tid_is_text[i] = 1;
+				rows->rank_id[i] = n->rank;
+				rows->start_ms[i] = (double)sum / 1000 / 1000;
+				rows->duration_ms[i] = (double)length / 1000 / 1000;
+				continue;
 			}
-			continue;
 		}
-		first_row[range->text_id] = unit->events->count;
-		if (rli_events_append(unit->events, &row) < 0) {
-			unit->status = RLI_ERROR;
+		if (!settle_row(n, i, &global_start, label_of, &domain, &tid))
 			break;
-		}
 	}
-	free(first_row);
+done:
+	rli_events_truncate(rows, i);
+	free(label_of);
 }
 
-void rli_nvtx_parse_unit(rli_unit *unit)
+void rli_nvtx_parse_unit(rli_unit *unit, rli_events *rows)
 {
 	nvtx_ctx n;
-	int empty = 0;
+	int empty = 0, settled = 0;
 	memset(&n, 0, sizeof(n));
 	n.unit = unit;
+	n.rows = rows;
+	n.first_row = rows->count;
 	n.rank = -1;
 	rli_strpool_init(&n.string_ids);
 	if (read_lines(&n, &empty) == 0 && unit->status == RLI_OK) {
@@ -883,21 +1243,20 @@ void rli_nvtx_parse_unit(rli_unit *unit)
 			if (!n.any_range)
 				rli_notes_add(&unit->failures, RLI_LOG_ERROR,
 					      "No 'eventType' which equals to 60 found in file: %s", unit->path);
-			if (unit->failures.count == 0)
-				emit_rows(&n);
+			if (unit->failures.count == 0) {
+				settle_rows(&n);
+				settled = 1;
+			}
 		}
 	}
-	if (unit->failures.count) {
-		/* A failed unit contributes nothing, not even the rows before the failure. */
-		rli_events_free(unit->events);
-		unit->events = NULL;
-	}
+	/* Rows never stay as ranges wait in them: a failed unit leaves none. */
+	if (!settled)
+		rli_events_truncate(rows, n.first_row);
 	if (unit->log.oom || unit->failures.oom)
 		unit->status = RLI_ERROR;
 	for (size_t i = 0; i < n.string_capacity; i++)
 		free(n.string_values[i]);
 	free(n.string_values);
-	free(n.ranges);
 	free(n.value.text);
 	free(n.name.text);
 	rli_strpool_dispose(&n.string_ids);

@@ -176,22 +176,94 @@ static int detect(rli_profiler *out, const char *root)
 
 /* ---- the parallel part -------------------------------------------------- */
 
-static void parse_unit(void *ctx, rli_unit *unit)
+/*
+ * A worker appends the rows of the units it takes to one table of its own, so that a single
+ * worker's table is the merged table as it stands (no copy of a million rows), and rows never
+ * wait in a table per unit.
+ */
+typedef struct {
+	rli_profiler profiler;
+	rli_events **tables; /* one per worker */
+} parse_work;
+
+static void parse_unit(void *ctx, unsigned worker, rli_unit *unit)
 {
-	rli_profiler profiler = *(const rli_profiler *)ctx;
+	const parse_work *work = ctx;
+	rli_profiler profiler = work->profiler;
+	rli_events *rows = work->tables[worker];
+	size_t begin = rows->count;
 	if (unit->failures.count)
 		return; /* failed at discovery already (e.g. an unreadable profiler_metadata.json) */
 	switch (profiler) {
 	case RLI_PROFILER_MSTX:
-		rli_mstx_parse_unit(unit);
+		rli_mstx_parse_unit(unit, rows);
 		break;
 	case RLI_PROFILER_TORCH:
-		rli_torch_parse_unit(unit);
+		rli_torch_parse_unit(unit, rows);
 		break;
 	default:
-		rli_nvtx_parse_unit(unit);
+		rli_nvtx_parse_unit(unit, rows);
 		break;
 	}
+	/* A failed unit contributes nothing, not even the rows before its failure. */
+	if (unit->failures.count || unit->status != RLI_OK)
+		rli_events_truncate(rows, begin);
+	unit->rows = rows;
+	unit->row_begin = begin;
+	unit->row_end = rows->count;
+}
+
+/* Parses every unit; tables[0..*table_count) receive the rows (the caller frees them). */
+static int run_units(rli_discovery *discovery, rli_profiler profiler, const rli_parse_options *options,
+		     rli_events **tables, unsigned *table_count)
+{
+	parse_work work = { profiler, tables };
+	unsigned count = rli_units_workers(options->jobs, discovery->count);
+
+	*table_count = 0;
+	for (unsigned i = 0; i < count; i++) {
+		if (rli_events_new(&tables[i]) < 0)
+			return RLI_ERROR;
+		*table_count = i + 1;
+	}
+	return rli_units_run(discovery, parse_unit, &work, options->jobs, options->log, options->log_ctx);
+}
+
+/*
+ * The rows of every unit that did not fail, in unit order (the order the final stable sort keeps
+ * for ties). One worker's table already is that: it is taken as it is.
+ */
+static int merge_units(rli_events **out, rli_discovery *discovery, rli_events **tables, unsigned table_count)
+{
+	rli_events *merged = NULL;
+	size_t rows = 0;
+	int error;
+
+	*out = NULL;
+	if (table_count == 1) {
+		*out = tables[0];
+		tables[0] = NULL;
+		return RLI_OK;
+	}
+	if ((error = rli_events_new(&merged)) < 0)
+		return error;
+	for (size_t u = 0; u < discovery->count; u++)
+		if (discovery->units[u].rows)
+			rows += discovery->units[u].row_end - discovery->units[u].row_begin;
+	/* One allocation for every row: growing by doubling would copy the columns each time. */
+	if ((error = rli_events_reserve(merged, rows)) < 0)
+		goto failed;
+	for (size_t u = 0; u < discovery->count; u++) {
+		rli_unit *unit = &discovery->units[u];
+		if (unit->rows && (error = rli_events_append_range(merged, unit->rows, unit->row_begin,
+								   unit->row_end)) < 0)
+			goto failed;
+	}
+	*out = merged;
+	return RLI_OK;
+failed:
+	rli_events_free(merged);
+	return error;
 }
 
 /* ---- the whole parse ------------------------------------------------------ */
@@ -272,6 +344,8 @@ int rli_parse(rli_events **out, rli_profiler *detected, const char *input_path,
 	struct stat st;
 	int exists, is_dir, error;
 	size_t failed_units = 0;
+	rli_events *tables[256];
+	unsigned table_count = 0;
 
 	*out = NULL;
 	rli_discovery_init(&discovery);
@@ -330,13 +404,10 @@ int rli_parse(rli_events **out, rli_profiler *detected, const char *input_path,
 	if (discovery.count == 0)
 		log_line(options, RLI_LOG_INFO, "No data maps to process");
 
-	error = rli_units_run(&discovery, parse_unit, &profiler, options->jobs, options->log, options->log_ctx);
+	error = run_units(&discovery, profiler, options, tables, &table_count);
 	if (error < 0)
 		goto done;
 
-	error = rli_events_new(&merged);
-	if (error < 0)
-		goto done;
 	for (size_t u = 0; u < discovery.count; u++) {
 		rli_unit *unit = &discovery.units[u];
 		if (unit->status < 0 || unit->log.oom || unit->failures.oom) {
@@ -344,15 +415,18 @@ int rli_parse(rli_events **out, rli_profiler *detected, const char *input_path,
 			goto done;
 		}
 		log_notes(options, &unit->log);
-		if (unit->failures.count) {
+		if (unit->failures.count)
 			failed_units++; /* its messages go into the report or the error log below */
-			continue;
-		}
-		if (unit->events && (error = rli_events_append_all(merged, unit->events)) < 0)
-			goto done;
-		rli_events_free(unit->events); /* merged: no need to hold every row twice */
-		unit->events = NULL;
 	}
+	if ((error = merge_units(&merged, &discovery, tables, table_count)) < 0)
+		goto done;
+	/* merged: no need to hold every row twice */
+	for (unsigned i = 0; i < table_count; i++) {
+		rli_events_free(tables[i]);
+		tables[i] = NULL;
+	}
+	for (size_t u = 0; u < discovery.count; u++)
+		discovery.units[u].rows = NULL;
 	if (discovery.structural.oom || discovery.log.oom) {
 		error = rli_error_oom();
 		goto done;
@@ -390,6 +464,8 @@ int rli_parse(rli_events **out, rli_profiler *detected, const char *input_path,
 	merged = NULL;
 done:
 	rli_events_free(merged);
+	for (unsigned i = 0; i < table_count; i++)
+		rli_events_free(tables[i]);
 	rli_discovery_dispose(&discovery);
 	rli_rank_filter_dispose(&ranks);
 	free(root);

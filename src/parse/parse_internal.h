@@ -69,8 +69,9 @@ typedef struct {
 	char **info_files; /* mstx, memory: profiler_info_*.json files to validate */
 	size_t info_count;
 
-	rli_events *events; /* NULL until parsed, or when the unit gave nothing */
 	rli_memory *memory; /* memory: the capture's rows, NULL until parsed */
+	rli_events *rows;   /* after parsing: the worker's table that holds this unit's rows (not owned) */
+	size_t row_begin, row_end; /* this unit's rows in it (none for a failed unit) */
 	rli_notes log;      /* warnings and progress, logged in unit order after the join */
 	rli_notes failures; /* validation failures; level unused */
 	int status;         /* RLI_OK or RLI_ERROR (out of memory) */
@@ -108,20 +109,30 @@ int rli_mstx_discover(rli_discovery *discovery, const char *root, const rli_rank
 int rli_torch_discover(rli_discovery *discovery, const char *root);
 int rli_nvtx_discover(rli_discovery *discovery, const char *root);
 
-/* Parses one unit, on any thread; everything it finds goes into the unit. */
-typedef void (*rli_unit_fn)(void *ctx, rli_unit *unit);
+/*
+ * Parses one unit, on any thread; everything it finds goes into the unit, or into state the
+ * caller keeps per worker (worker < rli_units_workers(jobs, units)).
+ */
+typedef void (*rli_unit_fn)(void *ctx, unsigned worker, rli_unit *unit);
+
+/* How many workers rli_units_run uses for `units` units and `jobs` (0: one per CPU). */
+unsigned rli_units_workers(unsigned jobs, size_t units);
 
 /*
- * Runs fn on every unit on up to `jobs` threads (0: one per CPU; the calling thread is one of
+ * Runs fn on every unit on rli_units_workers(jobs, ...) threads (the calling thread is one of
  * them), logging the reference's "Completed rank" progress in completion order. RLI_OK or RLI_ERROR.
  */
 int rli_units_run(rli_discovery *discovery, rli_unit_fn fn, void *ctx, unsigned jobs, rli_log_fn log,
 		  void *log_ctx);
 
-/* Parse one unit; everything goes into the unit (safe to run on any thread). */
-void rli_mstx_parse_unit(rli_unit *unit);
-void rli_torch_parse_unit(rli_unit *unit);
-void rli_nvtx_parse_unit(rli_unit *unit);
+/*
+ * Parse one unit: its rows are appended to rows, everything else goes into the unit (safe to run
+ * on any thread, one table per thread). A unit that fails may leave rows behind: the caller drops
+ * them.
+ */
+void rli_mstx_parse_unit(rli_unit *unit, rli_events *rows);
+void rli_torch_parse_unit(rli_unit *unit, rli_events *rows);
+void rli_nvtx_parse_unit(rli_unit *unit, rli_events *rows);
 
 /* ---- helpers ---------------------------------------------------------- */
 

@@ -476,7 +476,7 @@ done:
 	return result;
 }
 
-static void torch_verdict(torch_ctx *t)
+static void torch_verdict(torch_ctx *t, rli_events *rows)
 {
 	rli_unit *unit = t->unit;
 	rli_event_in row;
@@ -528,11 +528,11 @@ static void torch_verdict(torch_ctx *t)
 	row.rank_id = t->rank;
 	row.start_ms = t->min_ts / 1000;
 	row.duration_ms = (t->max_end - t->min_ts) / 1000;
-	if (rli_events_new(&unit->events) < 0 || rli_events_append(unit->events, &row) < 0)
+	if (rli_events_append(rows, &row) < 0)
 		unit->status = RLI_ERROR;
 }
 
-void rli_torch_parse_unit(rli_unit *unit)
+void rli_torch_parse_unit(rli_unit *unit, rli_events *rows)
 {
 	torch_ctx t;
 	uint64_t decompressed = 0;
@@ -547,7 +547,7 @@ void rli_torch_parse_unit(rli_unit *unit)
 		if (decompressed == 0)
 			rli_notes_add(&unit->failures, RLI_LOG_ERROR, "File is empty: %s", unit->path);
 		else
-			torch_verdict(&t);
+			torch_verdict(&t, rows);
 	}
 	if (unit->log.oom || unit->failures.oom)
 		unit->status = RLI_ERROR;

@@ -18,9 +18,16 @@ typedef struct {
 	size_t next, completed;
 } work_queue;
 
+/* One worker: the queue, and its index, which it hands fn (for state kept per worker). */
+typedef struct {
+	work_queue *queue;
+	unsigned index;
+} worker;
+
 static void *work(void *arg)
 {
-	work_queue *queue = arg;
+	worker *self = arg;
+	work_queue *queue = self->queue;
 	size_t total = queue->discovery->count;
 	for (;;) {
 		size_t index, done;
@@ -31,7 +38,7 @@ static void *work(void *arg)
 		if (index >= total)
 			break;
 		unit = &queue->discovery->units[index];
-		queue->fn(queue->ctx, unit);
+		queue->fn(queue->ctx, self->index, unit);
 		pthread_mutex_lock(&queue->lock);
 		done = ++queue->completed;
 		/* Progress in completion order, as the reference prints it; the lock keeps lines whole. */
@@ -49,7 +56,7 @@ static void *work(void *arg)
 	return NULL;
 }
 
-static unsigned worker_count(unsigned jobs, size_t units)
+unsigned rli_units_workers(unsigned jobs, size_t units)
 {
 	long cpus;
 	if (jobs == 0) {
@@ -68,7 +75,8 @@ int rli_units_run(rli_discovery *discovery, rli_unit_fn fn, void *ctx, unsigned 
 {
 	work_queue queue;
 	pthread_t threads[RLI_MAX_WORKERS];
-	unsigned workers = worker_count(jobs, discovery->count), started = 0;
+	worker workers[RLI_MAX_WORKERS];
+	unsigned count = rli_units_workers(jobs, discovery->count), started = 0;
 
 	memset(&queue, 0, sizeof(queue));
 	queue.discovery = discovery;
@@ -79,12 +87,14 @@ int rli_units_run(rli_discovery *discovery, rli_unit_fn fn, void *ctx, unsigned 
 	if (pthread_mutex_init(&queue.lock, NULL) != 0)
 		return rli_error_set(RLI_ERROR, "cannot create a mutex");
 	/* The calling thread is one of the workers; if a thread cannot start, the others do more. */
-	for (unsigned i = 1; i < workers; i++) {
-		if (pthread_create(&threads[started], NULL, work, &queue) != 0)
+	for (unsigned i = 0; i < count; i++)
+		workers[i] = (worker){ &queue, i };
+	for (unsigned i = 1; i < count; i++) {
+		if (pthread_create(&threads[started], NULL, work, &workers[i]) != 0)
 			break;
 		started++;
 	}
-	work(&queue);
+	work(&workers[0]);
 	for (unsigned i = 0; i < started; i++)
 		pthread_join(threads[i], NULL);
 	pthread_mutex_destroy(&queue.lock);

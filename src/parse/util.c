@@ -226,7 +226,6 @@ static void unit_dispose(rli_unit *unit)
 	for (size_t i = 0; i < unit->info_count; i++)
 		free(unit->info_files[i]);
 	free(unit->info_files);
-	rli_events_free(unit->events);
 	rli_memory_free(unit->memory);
 	rli_notes_dispose(&unit->log);
 	rli_notes_dispose(&unit->failures);

@@ -1,4 +1,5 @@
-/* test_events.c: the event table (interning, merge, copied rows, stable sort, filter) and --export formats. */
+/* test_events.c: the event table (interning, merge, copied rows, stable sort, filter), its big columns, and --export formats. */
+#include "common/bigmem.h"
 #include "events/events.h"
 #include "harness.h"
 
@@ -114,6 +115,161 @@ static void test_sort_of_runs(void)
 	rli_events_free(ev);
 }
 
+/* The row a big table's row i was made from: every column tells i apart, as rank_id does. */
+static void big_row(rli_event_in *row, size_t i, double start)
+{
+	static const char *const names[] = { "gen", "logp", "update", "ref", "values" };
+	static const char *const tids[] = { "70000", "70001", "70002" };
+	memset(row, 0, sizeof(*row));
+	row->name = names[i % 5];
+	row->role = names[(i / 5) % 5];
+	row->domain = i % 7 ? NULL : "other";
+	row->tid = tids[i % 3];
+	row->tid_is_text = (int)(i & 1);
+	row->rank_id = (int64_t)i;
+	row->start_ms = start;
+	row->duration_ms = (double)i * 0.5;
+}
+
+typedef struct {
+	double start;
+	size_t index;
+} keyed;
+
+static int compare_keyed(const void *a, const void *b)
+{
+	const keyed *x = a, *y = b;
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return x->index < y->index ? -1 : x->index > y->index;
+}
+
+/*
+ * A table past the 2 MiB columns that are mapped apart (common/bigmem), in 40 runs with ties:
+ * the same order as a sort by (start, incoming position), and every column moved with its row.
+ */
+static void test_sort_of_a_big_table(void)
+{
+	const size_t rows = 600000;
+	rli_events *ev;
+	keyed *want = malloc(rows * sizeof(*want));
+	uint32_t state = 11;
+	size_t bad = 0, i = 0;
+	CHECK_INT(rli_events_new(&ev), RLI_OK);
+	for (int run = 0; run < 40; run++) {
+		double start = (double)(run % 9);
+		for (size_t k = 0; k < rows / 40; k++, i++) {
+			rli_event_in row;
+			state = state * 1103515245u + 12345u;
+			start += (double)((state >> 16) % 3) * 0.125; /* steps of 0 make ties */
+			big_row(&row, i, start);
+			CHECK_INT(rli_events_append(ev, &row), RLI_OK);
+			want[i].start = start;
+			want[i].index = i;
+		}
+	}
+	qsort(want, rows, sizeof(*want), compare_keyed);
+	CHECK_INT(rli_events_sort_by_start(ev), RLI_OK);
+	CHECK_INT(rli_events_count(ev), rows);
+	for (i = 0; i < rows && bad < 5; i++) {
+		rli_event_in expected;
+		rli_event got;
+		big_row(&expected, want[i].index, want[i].start);
+		rli_events_get(&got, ev, i);
+		if (got.rank_id != expected.rank_id || got.start_ms != expected.start_ms ||
+		    got.duration_ms != expected.duration_ms || strcmp(got.name, expected.name) != 0 ||
+		    strcmp(got.role, expected.role) != 0 ||
+		    strcmp(got.domain, expected.domain ? expected.domain : "default") != 0 ||
+		    strcmp(got.tid, expected.tid) != 0 || got.tid_is_text != expected.tid_is_text) {
+			fprintf(stderr, "row %zu: got rank %lld, want %lld\n", i, (long long)got.rank_id,
+				(long long)expected.rank_id);
+			bad++;
+		}
+	}
+	CHECK_INT(bad, 0);
+	/* The table still grows after a sort (its columns were swapped for the sort's buffers). */
+	{
+		rli_event_in row;
+		big_row(&row, rows, 100.0);
+		for (size_t k = 0; k < rows; k++)
+			CHECK_INT(rli_events_append(ev, &row), RLI_OK);
+		CHECK_INT(rli_events_count(ev), 2 * rows);
+		CHECK_INT(ev->rank_id[2 * rows - 1], (int64_t)rows);
+	}
+	free(want);
+	rli_events_free(ev);
+}
+
+/* A range of rows copied into another table; rows dropped from the end. */
+static void test_append_range_and_truncate(void)
+{
+	rli_events *a, *b;
+	rli_event row;
+	CHECK_INT(rli_events_new(&a), RLI_OK);
+	CHECK_INT(rli_events_new(&b), RLI_OK);
+	append(a, "x", "x", 0, 1.0, 1.0, "1", 0);
+	append(a, "y", "r", 1, 2.0, 1.0, "2", 1);
+	append(a, "z", "r", 2, 3.0, 1.0, "2", 1);
+	append(a, "x", "x", 3, 4.0, 1.0, "1", 0);
+	CHECK_INT(rli_events_reserve(b, 10), RLI_OK);
+	CHECK_INT(rli_events_append_range(b, a, 1, 3), RLI_OK);
+	CHECK_INT(rli_events_count(b), 2);
+	rli_events_get(&row, b, 1);
+	CHECK_STR(row.name, "z");
+	CHECK_STR(row.role, "r");
+	CHECK_STR(row.tid, "2");
+	CHECK_INT(row.tid_is_text, 1);
+	CHECK_INT(row.rank_id, 2);
+	/* Strings come in the order the copied rows use them; "x" was never used. */
+	CHECK_INT(b->strings.count, 5); /* y, r, default, 2, z */
+	CHECK_INT(rli_events_append_range(b, a, 3, 5), RLI_ERROR);
+	CHECK_INT(rli_events_append_range(b, a, 4, 4), RLI_OK);
+	rli_events_truncate(a, 2);
+	CHECK_INT(rli_events_count(a), 2);
+	rli_events_truncate(a, 9); /* never grows */
+	CHECK_INT(rli_events_count(a), 2);
+	append(a, "w", "w", 9, 5.0, 1.0, "1", 0);
+	rli_events_get(&row, a, 2);
+	CHECK_STR(row.name, "w");
+	rli_events_free(a);
+	rli_events_free(b);
+}
+
+/* Blocks keep their bytes whichever way they cross the size from which they are mapped apart. */
+static void test_bigmem(void)
+{
+	const size_t small = 1000, big = (RLI_BIGMEM_MAP_FROM / sizeof(uint32_t)) * 3;
+	uint32_t *p = rli_bigmem_resize(NULL, small * sizeof(*p)), *q;
+	size_t bad = 0;
+	CHECK(p != NULL);
+	for (size_t i = 0; p && i < small; i++)
+		p[i] = (uint32_t)i * 7u;
+	q = p ? rli_bigmem_resize(p, big * sizeof(*p)) : NULL; /* heap -> mapped */
+	CHECK(q != NULL);
+	if (q) {
+		p = q;
+		for (size_t i = small; i < big; i++)
+			p[i] = (uint32_t)i * 7u;
+		q = rli_bigmem_resize(p, 2 * big * sizeof(*p)); /* mapped -> mapped, by remapping */
+		CHECK(q != NULL);
+	}
+	if (q) {
+		p = q;
+		for (size_t i = 0; i < big; i++)
+			bad += p[i] != (uint32_t)i * 7u;
+		q = rli_bigmem_resize(p, small * sizeof(*p)); /* mapped -> heap */
+		CHECK(q != NULL);
+	}
+	if (q) {
+		p = q;
+		for (size_t i = 0; i < small; i++)
+			bad += p[i] != (uint32_t)i * 7u;
+	}
+	CHECK_INT(bad, 0);
+	rli_bigmem_free(p);
+	rli_bigmem_free(NULL);
+}
+
 static void test_export(const char *dir)
 {
 	rli_events *ev;
@@ -226,6 +382,9 @@ int main(int argc, char **argv)
 	test_stable_sort_and_filter();
 	test_append_like();
 	test_sort_of_runs();
+	test_sort_of_a_big_table();
+	test_append_range_and_truncate();
+	test_bigmem();
 	test_export(argc > 1 ? argv[1] : ".");
 	test_export_edges(argc > 1 ? argv[1] : ".");
 	TEST_DONE();

@@ -1,11 +1,16 @@
 #!/bin/sh
 # cli_check.sh: generate a tree, run rl-insight on it, compare its CSV with the generator's expected rows.
 # usage: cli_check.sh SYNTH RL_INSIGHT CSV_COMPARE FORMAT WORKDIR [PROFILER_TYPE]
+#   FORMAT nvtx-dense: NVTX captures of ranges only (rl-insight-synth --dense)
 set -u
-synth=$1 cli=$2 compare=$3 format=$4 work=$5 profiler=${6:-$4}
+synth=$1 cli=$2 compare=$3 format=$4 work=$5 profiler=${6:-${4%-dense}}
+shape=
+case $format in
+*-dense) format=${format%-dense} shape=--dense ;;
+esac
 
 rm -rf "$work"
-"$synth" --format "$format" --ranks 3 --roles 5 --steps 2 --events-per-unit 25 --seed 7 \
+"$synth" --format "$format" $shape --ranks 3 --roles 5 --steps 2 --events-per-unit 25 --seed 7 \
 	--output "$work/in" || exit 1
 "$cli" --input-path "$work/in" --profiler-type "$profiler" --export csv --vis-type png \
 	--output-path "$work/out" || { echo "rl-insight failed with status $?"; exit 1; }

@@ -179,15 +179,21 @@ static void check_same_rows(strings *derived, strings *expected, const char *wha
 	}
 }
 
-static void generate(const char *dir, synth_format format, int ranks, int roles, int steps, long long events,
-		     uint64_t seed)
+static void generate_shape(const char *dir, synth_format format, int ranks, int roles, int steps,
+			   long long events, uint64_t seed, int dense)
 {
 	synth_options options = { .format = format, .ranks = ranks, .roles = roles, .steps = steps,
-				  .events_per_unit = events, .seed = seed, .output_dir = dir };
+				  .events_per_unit = events, .seed = seed, .output_dir = dir, .dense = dense };
 	int error = synth_run(&options);
 	if (error < 0)
 		fprintf(stderr, "synth_run: %s\n", synth_error());
 	CHECK_INT(error, 0);
+}
+
+static void generate(const char *dir, synth_format format, int ranks, int roles, int steps, long long events,
+		     uint64_t seed)
+{
+	generate_shape(dir, format, ranks, roles, steps, events, seed, 0);
 }
 
 /* timeline.md §3: the envelope of the Overlap Analysis process's X events, one row per trace_view.json. */
@@ -373,15 +379,18 @@ static void check_torch(const char *dir)
 	strings_free(&expected);
 }
 
-/* timeline.md §5: one row per eventType-60 range; RANK from META_DATA_CAPTURE; tid from the file name. */
-static void check_nvtx(const char *dir)
+/*
+ * timeline.md §5: one row per eventType-60 range; RANK from META_DATA_CAPTURE; tid from the file name.
+ * Dense captures have no kernel and no other-domain range between the ranges.
+ */
+static void check_nvtx(const char *dir, int dense)
 {
 	strings paths = { 0 }, derived = { 0 }, expected = { 0 };
 	regex_t rank_rule;
-	int other_tables = 0;
+	int other_tables = 0, between_ranges = 0;
 
 	CHECK(regcomp(&rank_rule, "^RANK=\"?([0-9]+)\"?$", REG_EXTENDED | REG_ICASE) == 0);
-	generate(dir, SYNTH_NVTX, 3, 3, 2, 7, 13);
+	generate_shape(dir, SYNTH_NVTX, 3, 3, 2, 7, 13, dense);
 	walk(&paths, dir);
 	for (size_t i = 0; i < paths.count; i++) {
 		const char *path = paths.items[i];
@@ -425,6 +434,8 @@ static void check_nvtx(const char *dir)
 				text_ids[ranges++] = (int)YAJL_GET_INTEGER(field(row, "textId"));
 			} else {
 				other_tables++;
+				between_ranges += strncmp(table_name, "CUPTI_", 6) == 0 ||
+						  strcmp(table_name, "NVTX_EVENTS") == 0;
 			}
 			yajl_tree_free(row);
 		}
@@ -450,6 +461,10 @@ static void check_nvtx(const char *dir)
 	check_same_rows(&derived, &expected, "nvtx");
 	CHECK_INT(expected.count, 3 * 3 * 2 * 7);
 	CHECK(other_tables > 0);
+	if (dense)
+		CHECK_INT(between_ranges, 0);
+	else
+		CHECK(between_ranges > 0);
 	strings_free(&paths);
 	strings_free(&derived);
 	strings_free(&expected);
@@ -536,7 +551,9 @@ int main(int argc, char **argv)
 	snprintf(dir, sizeof(dir), "%s/torch", argv[1]);
 	check_torch(dir);
 	snprintf(dir, sizeof(dir), "%s/nvtx", argv[1]);
-	check_nvtx(dir);
+	check_nvtx(dir, 0);
+	snprintf(dir, sizeof(dir), "%s/nvtx_dense", argv[1]);
+	check_nvtx(dir, 1);
 	check_determinism(argv[1]);
 	check_target_bytes(argv[1]);
 	TEST_DONE();

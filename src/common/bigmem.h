@@ -1,0 +1,17 @@
+/* bigmem.h: large growing arrays (event columns, kept ranges, sort scratch) in 2 MiB pages. */
+#ifndef RLI_COMMON_BIGMEM_H
+#define RLI_COMMON_BIGMEM_H
+
+#include <stddef.h>
+
+/* Blocks of this size or more are mapped apart and backed by 2 MiB pages where the kernel can. */
+#define RLI_BIGMEM_MAP_FROM ((size_t)2 << 20)
+
+/*
+ * As realloc and free, for arrays that may grow large: rli_bigmem_resize(NULL, n) allocates, and a
+ * failed resize (NULL) leaves the block as it was. Blocks from here are freed here only.
+ */
+void *rli_bigmem_resize(void *p, size_t bytes);
+void rli_bigmem_free(void *p);
+
+#endif
