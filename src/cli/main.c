@@ -84,14 +84,17 @@ static int write_export(console *c, const rli_events *events, rli_export_format 
 			const char *out_dir, const char *file_name)
 {
 	char *path = rli_path_join(out_dir, file_name);
+	double t = now_ms();
 	int error;
 	if (!path)
 		return RLI_ERROR;
 	error = rli_events_export(events, format, path);
-	if (error < 0)
+	if (error < 0) {
 		say(c, -1, "error: ", "%s", rli_error_last());
-	else
+	} else {
+		say(c, 1, "", "timing: export %s %.1f ms", format == RLI_EXPORT_CSV ? "csv" : "jsonl", now_ms() - t);
 		say(c, 1, "", "wrote %s", path);
+	}
 	free(path);
 	return error;
 }
