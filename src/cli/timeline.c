@@ -12,12 +12,16 @@ static int write_export(console *c, const rli_events *events, rli_export_format 
 			const char *out_dir, const char *file_name, rli_output_set *set)
 {
 	char *path = rli_path_join(out_dir, file_name);
+	double t = cli_now_ms();
 	int error;
 	if (!path)
 		return rli_error_oom();
 	error = rli_events_export(events, format, path, set);
 	if (error < 0)
 		cli_say(c, -1, "error: ", "%s", rli_error_last());
+	else
+		cli_say(c, 1, "", "timing: export %s %.1f ms", format == RLI_EXPORT_CSV ? "csv" : "jsonl",
+			cli_now_ms() - t);
 	free(path);
 	return error;
 }

@@ -1,0 +1,120 @@
+#!/bin/sh
+# export.sh: what --export csv|jsonl adds to a run, per million rows, on NVTX and MSTX inputs; then the printer alone.
+#
+# usage: bench/export.sh [--build DIR] [--scratch DIR] [--repeat N] [--lock FILE] [--quick]
+#   --build DIR     a build tree with rl-insight, rl-insight-synth and export-bench (default: build)
+#   --scratch DIR   where inputs and outputs go, kept between runs (default: /tmp/rl-insight-bench)
+#   --repeat N      runs per measurement; the fastest counts (default: 5)
+#   --lock FILE     run each measured command under flock FILE (a machine shared with others)
+#   --quick         inputs 10x smaller, to try the script out
+set -eu
+
+build=build
+scratch=/tmp/rl-insight-bench
+repeat=5
+lock=
+scale=1
+while [ $# -gt 0 ]; do
+	case $1 in
+	--build) build=$2; shift 2 ;;
+	--scratch) scratch=$2; shift 2 ;;
+	--repeat) repeat=$2; shift 2 ;;
+	--lock) lock=$2; shift 2 ;;
+	--quick) scale=10; shift ;;
+	-h|--help) sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	*) echo "export.sh: unknown argument $1" >&2; exit 2 ;;
+	esac
+done
+
+rli=$build/rl-insight
+synth=$build/bench/rl-insight-synth
+bench=$build/bench/export-bench
+for tool in "$rli" "$synth" "$bench"; do
+	[ -x "$tool" ] || { echo "export.sh: $tool not built (cmake --build $build)" >&2; exit 2; }
+done
+[ -x /usr/bin/time ] || { echo "export.sh: needs /usr/bin/time (apt-get install time)" >&2; exit 2; }
+case $scratch in
+"$(cd "$(dirname "$0")/.." && pwd)"*) echo "export.sh: keep the scratch dir out of the repository" >&2; exit 2 ;;
+esac
+mkdir -p "$scratch"
+
+locked() {
+	if [ -n "$lock" ]; then flock "$lock" "$@"; else "$@"; fi
+}
+
+# Generates a case unless the same parameters already made it.
+generate() {
+	name=$1; shift
+	dir=$scratch/$name
+	stamp="$* synth:$(cksum < "$synth" | cut -d' ' -f1)"
+	if [ "$(cat "$dir/.params" 2>/dev/null)" != "$stamp" ]; then
+		echo "generating $name: rl-insight-synth $*" >&2
+		rm -rf "$dir"
+		locked "$synth" "$@" --seed 1 --output "$dir/in" > /dev/null
+		echo "$stamp" > "$dir/.params"
+	fi
+}
+
+# NVTX: 1,000,000 ranges (monotonic-clock times, 6.6e9 ms); MSTX: one row per trace, epoch times (1.77e12 ms).
+generate nvtx --format nvtx --ranks 8 --roles 5 --steps 5 --events-per-unit $((5000 / scale))
+generate mstx_rows --format mstx --ranks 16 --roles 8 --steps $((50 / scale)) --events-per-unit 10
+
+# Best wall time and largest peak RSS of REPEAT runs, each into an empty output folder (a run that
+# replaces last run's 100 MB file also pays the file system for freeing it).
+measure() {
+	out=$1; shift
+	best=""
+	peak=0
+	i=0
+	while [ $i -lt "$repeat" ]; do
+		rm -rf "$out"
+		locked /usr/bin/time -f "%e %M" -o "$out.time" "$@" --output-path "$out" -q > /dev/null ||
+			{ echo "export.sh: failed: $*" >&2; exit 1; }
+		read -r wall rss < "$out.time"
+		if [ -z "$best" ] || awk "BEGIN { exit !($wall < $best) }"; then best=$wall; fi
+		[ "$rss" -gt "$peak" ] && peak=$rss
+		i=$((i + 1))
+	done
+	echo "$best $peak"
+}
+
+echo
+echo "--export cost on $(nproc) CPU(s), $(date -u '+%Y-%m-%d %H:%M UTC'), load average" \
+	"$(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo ?); best of $repeat runs; rl-insight --jobs 1 --vis-type none"
+printf '%-6s %9s %-8s %8s %12s %18s %12s\n' case rows export "wall s" "added s" "added s per 1M rows" "peak RSS MB"
+for case in nvtx:nvtx mstx_rows:mstx; do
+	name=${case%%:*} type=${case#*:}
+	input=$scratch/$name/in
+	rows=$(($(wc -l < "$input/expected.csv") - 1))
+	set -- $(measure "$scratch/$name.none" "$rli" --input-path "$input" --profiler-type "$type" --vis-type none --jobs 1)
+	base=$1
+	printf '%-6s %9s %-8s %8s %12s %18s %12s\n' "$type" "$rows" none "$1" "" "" "$(awk "BEGIN { printf \"%.1f\", $2 / 1024 }")"
+	for format in csv jsonl; do
+		set -- $(measure "$scratch/$name.$format" "$rli" --input-path "$input" --profiler-type "$type" \
+			--vis-type none --jobs 1 --export "$format")
+		added=$(awk "BEGIN { printf \"%.3f\", $1 - $base }")
+		# below 100,000 rows the run-to-run noise is larger than the export: no per-million figure
+		per_million=$(awk "BEGIN { if ($rows < 100000) print \"(too few)\"; else printf \"%.3f\", ($1 - $base) / $rows * 1e6 }")
+		printf '%-6s %9s %-8s %8s %12s %18s %12s\n' "$type" "$rows" "$format" "$1" "$added" "$per_million" \
+			"$(awk "BEGIN { printf \"%.1f\", $2 / 1024 }")"
+	done
+done
+
+# The printer alone and the export alone, in-process, on each table repeated to 1,000,000 rows
+# (so MSTX, one row per trace, gets its per-million figure too): to a file system in memory
+# (/dev/shm, where there is one), then to the scratch folder's disk, fsync included.
+for case in nvtx:nvtx mstx_rows:mstx; do
+	name=${case%%:*} type=${case#*:}
+	for dir in /dev/shm "$scratch"; do
+		[ -d "$dir" ] && [ -w "$dir" ] || continue
+		out=$dir/rl-insight-export-bench.$$
+		mkdir -p "$out"
+		echo
+		echo "$type rows, export to $dir:"
+		locked "$bench" --input "$scratch/$name/in" --profiler "$type" --rows $((1000000 / scale)) \
+			--repeat "$repeat" --output "$out" | sed 's/^/  /'
+		rm -rf "$out"
+	done
+done
+echo
+echo "Target: --export adds at most 0.15 s per million rows."
