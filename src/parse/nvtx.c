@@ -82,6 +82,19 @@ done:
 	return error;
 }
 
+size_t rli_nvtx_rows_hint(const rli_discovery *discovery)
+{
+	const off_t shortest_range_line = 40; /* {"end":1,"eventType":60,"start":1,"textId":1} */
+	const size_t most = (size_t)1 << 24;    /* rows, whatever the files */
+	size_t rows = 0;
+	for (size_t u = 0; u < discovery->count && rows < most; u++) {
+		struct stat st;
+		if (stat(discovery->units[u].path, &st) == 0 && S_ISREG(st.st_mode))
+			rows += (size_t)(st.st_size / shortest_range_line);
+	}
+	return rows < most ? rows : most;
+}
+
 /* ---- numbers with Python's arithmetic (timeline.md §5.3) ------------------- */
 
 /* A JSON number as Python holds it: an int when written as one, else a float. */
@@ -1035,24 +1048,6 @@ done:
 	return result;
 }
 
-/*
- * Room in the table for as many ranges as the file could hold, at once, before reading it. The
- * columns are then mapped apart in 2 MiB pages from the first range on (common/bigmem.c), rather
- * than growing in malloc's 4 KiB pages (some 1,800 page faults on the way to a million rows)
- * and being copied into a mapping when they pass 2 MiB. Only rows written cost memory, so a
- * generous guess costs address space only. A hint: when it cannot be had, rows grow as they come.
- */
-static void reserve_for_file(rli_events *rows, off_t size)
-{
-	const off_t shortest_range_line = 40; /* {"end":1,"eventType":60,"start":1,"textId":1} */
-	const off_t most = (off_t)1 << 24;      /* rows reserved at once, whatever the file */
-	off_t ranges = size / shortest_range_line;
-	if (ranges > most)
-		ranges = most;
-	if (rli_events_reserve(rows, (size_t)ranges) < 0)
-		rli_error_clear();
-}
-
 /* Reads the file line by line. 0, or -1 (failure recorded or oom). */
 static int read_lines(nvtx_ctx *n, int *empty)
 {
@@ -1083,7 +1078,6 @@ static int read_lines(nvtx_ctx *n, int *empty)
 		unit->status = RLI_ERROR;
 		goto done;
 	}
-	reserve_for_file(n->rows, st.st_size);
 	n->line = 1;
 	result = read_shared(n, fd, buffer, &resume);
 	if (result == 1)

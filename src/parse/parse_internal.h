@@ -101,6 +101,8 @@ int rli_nvtx_discover(rli_discovery *discovery, const char *root);
 void rli_mstx_parse_unit(rli_unit *unit, rli_events *rows);
 void rli_torch_parse_unit(rli_unit *unit, rli_events *rows);
 void rli_nvtx_parse_unit(rli_unit *unit, rli_events *rows);
+/* The most rows the NVTX units could give, by their files' sizes (capped): room to reserve ahead. */
+size_t rli_nvtx_rows_hint(const rli_discovery *discovery);
 
 /* ---- helpers ---------------------------------------------------------- */
 
