@@ -4,6 +4,7 @@
 #include "common/error.h"
 #include "common/sort.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -220,55 +221,108 @@ static size_t run_end(const double *key, size_t lo, size_t n)
 }
 
 /*
- * Merge sort by start: stable, O(n log n), no recursion. It merges the ascending runs already
- * there (each parsed unit is mostly one), so a table of a few hundred sorted units takes a few
- * passes, not log2(rows). The keys move with the row numbers, so every pass reads and writes in
- * order instead of looking each key up at random. key[0] holds the keys and order[0] is NULL
- * (row i is at i) on entry; on return key[0] and order[0] hold the result, key[1] the other
- * buffer.
+ * The runs being merged: where each one is and ends, and the start of its next row (+inf once
+ * spent). rank breaks ties: the earlier run first (the sort is stable), spent runs after all.
  */
-static void sort_runs(double *key[2], uint32_t *order[3], size_t n)
+typedef struct {
+	uint32_t *at, *end, *rank;
+	double *head;
+} run_heads;
+
+static inline int goes_before(const run_heads *h, uint32_t a, uint32_t b)
 {
-	uint32_t *next = order[1];
-	for (;;) {
-		const double *from_key = key[0];
-		uint32_t *from = order[0];
-		double *to_key = key[1];
-		uint32_t *to = next;
-		size_t lo = 0, merges = 0;
-		while (lo < n) {
-			size_t mid = run_end(from_key, lo, n);
-			size_t hi = mid < n ? run_end(from_key, mid, n) : n;
-			size_t a = lo, b = mid, k = lo;
-			while (a < mid && b < hi) {
-				if (from_key[b] < from_key[a]) {
-					to_key[k] = from_key[b];
-					to[k++] = from ? from[b] : (uint32_t)b;
-					b++;
-				} else {
-					to_key[k] = from_key[a];
-					to[k++] = from ? from[a] : (uint32_t)a;
-					a++;
-				}
-			}
-			for (; a < mid; a++, k++) {
-				to_key[k] = from_key[a];
-				to[k] = from ? from[a] : (uint32_t)a;
-			}
-			for (; b < hi; b++, k++) {
-				to_key[k] = from_key[b];
-				to[k] = from ? from[b] : (uint32_t)b;
-			}
-			lo = hi;
-			merges++;
-		}
-		key[1] = key[0];
-		key[0] = to_key;
-		next = from ? from : order[2];
-		order[0] = to;
-		if (merges <= 1)
-			return;
+	return h->head[a] < h->head[b] || (!(h->head[b] < h->head[a]) && h->rank[a] < h->rank[b]);
+}
+
+/*
+ * Stable sort by start as one merge of the ascending runs already there (each parsed unit is
+ * mostly one): a tournament tree of the k runs' next rows hands out the rows in order, log2(k)
+ * comparisons each, reading every run front to back. order[] receives the rows' old positions
+ * and sorted_key[] their starts. k is at least 2. 0, or -1 when out of memory.
+ */
+/* merge_runs for the runs [0, mid) and [mid, n). */
+static void merge_two(uint32_t *order, double *sorted_key, const double *key, size_t n, size_t mid)
+{
+	size_t a = 0, b = mid, out = 0;
+	while (a < mid && b < n) {
+		size_t row = key[b] < key[a] ? b++ : a++;
+		order[out] = (uint32_t)row;
+		sorted_key[out++] = key[row];
 	}
+	for (; a < mid; a++, out++) {
+		order[out] = (uint32_t)a;
+		sorted_key[out] = key[a];
+	}
+	for (; b < n; b++, out++) {
+		order[out] = (uint32_t)b;
+		sorted_key[out] = key[b];
+	}
+}
+
+static int merge_runs(uint32_t *order, double *sorted_key, const double *key, size_t n, size_t k)
+{
+	run_heads h;
+	uint32_t *loser, *won, winner;
+	int result = -1;
+	if (k == 2) {
+		/* Two runs (two ranks' captures, say) need no tree. */
+		merge_two(order, sorted_key, key, n, run_end(key, 0, n));
+		return 0;
+	}
+	loser = malloc(k * sizeof(*loser));
+	won = malloc(2 * k * sizeof(*won));
+	h.at = malloc(k * sizeof(*h.at));
+	h.end = malloc(k * sizeof(*h.end));
+	h.rank = malloc(k * sizeof(*h.rank));
+	h.head = malloc(k * sizeof(*h.head));
+	if (!loser || !won || !h.at || !h.end || !h.rank || !h.head)
+		goto done;
+	for (size_t r = 0, lo = 0; r < k; r++) {
+		size_t hi = run_end(key, lo, n);
+		h.at[r] = (uint32_t)lo;
+		h.end[r] = (uint32_t)hi;
+		h.rank[r] = (uint32_t)r;
+		h.head[r] = key[lo];
+		lo = hi;
+	}
+	/* Leaves k..2k-1 are the runs, nodes 1..k-1 keep the loser of the match below them. */
+	for (size_t r = 0; r < k; r++)
+		won[k + r] = (uint32_t)r;
+	for (size_t node = k - 1; node >= 1; node--) {
+		uint32_t a = won[2 * node], b = won[2 * node + 1];
+		int a_first = goes_before(&h, a, b);
+		won[node] = a_first ? a : b;
+		loser[node] = a_first ? b : a;
+	}
+	winner = won[1];
+	for (size_t out = 0; out < n; out++) {
+		uint32_t row = h.at[winner]++;
+		order[out] = row;
+		sorted_key[out] = key[row];
+		if (h.at[winner] < h.end[winner]) {
+			h.head[winner] = key[h.at[winner]];
+		} else {
+			h.head[winner] = INFINITY;
+			h.rank[winner] = (uint32_t)k + winner;
+		}
+		/* The winner's run plays its next row up the tree again. */
+		for (size_t node = (winner + k) / 2; node >= 1; node /= 2) {
+			if (goes_before(&h, loser[node], winner)) {
+				uint32_t swap = loser[node];
+				loser[node] = winner;
+				winner = swap;
+			}
+		}
+	}
+	result = 0;
+done:
+	free(h.at);
+	free(h.end);
+	free(h.rank);
+	free(h.head);
+	free(loser);
+	free(won);
+	return result;
 }
 
 /*
@@ -287,38 +341,31 @@ static void sort_runs(double *key[2], uint32_t *order[3], size_t n)
 
 int rli_events_sort_by_start(rli_events *events)
 {
-	size_t n = events->count;
-	double *key[2];
-	uint32_t *order[3], *sorted;
+	size_t n = events->count, runs = 1;
+	double *sorted_key;
+	uint32_t *sorted;
 	void *spare;
-	int sorted_already = 1;
-	for (size_t i = 1; i < n && sorted_already; i++)
-		sorted_already = events->start_ms[i - 1] <= events->start_ms[i];
-	if (sorted_already)
+	for (size_t i = 1; i < n; i++)
+		runs += events->start_ms[i] < events->start_ms[i - 1];
+	if (runs == 1)
 		return RLI_OK;
 	if (n > UINT32_MAX)
 		return rli_error_set(RLI_ERROR, "too many rows to sort (%zu)", n);
 	/*
-	 * The passes go back and forth between start_ms itself and one buffer as large: whichever
-	 * ends with the sorted keys is start_ms, the other the first spare column for the gathering
-	 * below. Every megabyte less of fresh memory counts (see common/bigmem.c), and no column is
-	 * copied back: blocks change columns instead.
+	 * 12 bytes a row besides the table, as every megabyte less of fresh memory counts (see
+	 * common/bigmem.c): the starts in order, in a block as large as a column that becomes
+	 * start_ms, and the rows' old positions, by which the other columns are gathered.
 	 */
-	key[0] = events->start_ms;
-	key[1] = rli_bigmem_resize(NULL, events->capacity * sizeof(double));
-	order[0] = NULL;
-	order[1] = rli_bigmem_resize(NULL, n * sizeof(uint32_t));
-	order[2] = rli_bigmem_resize(NULL, n * sizeof(uint32_t));
-	if (!key[1] || !order[1] || !order[2]) {
-		rli_bigmem_free(key[1]);
-		rli_bigmem_free(order[1]);
-		rli_bigmem_free(order[2]);
+	sorted_key = rli_bigmem_resize(NULL, events->capacity * sizeof(double));
+	sorted = rli_bigmem_resize(NULL, n * sizeof(uint32_t));
+	if (!sorted_key || !sorted || merge_runs(sorted, sorted_key, events->start_ms, n, runs) < 0) {
+		rli_bigmem_free(sorted_key);
+		rli_bigmem_free(sorted);
 		return rli_error_oom();
 	}
-	sort_runs(key, order, n);
-	sorted = order[0];
-	events->start_ms = key[0];
-	spare = key[1];
+	spare = events->start_ms;
+	events->start_ms = sorted_key;
+	/* No column is copied back: blocks change columns instead. */
 	GATHER_COLUMN(duration_ms);
 	GATHER_COLUMN(rank_id);
 	GATHER_COLUMN(name);
@@ -327,8 +374,7 @@ int rli_events_sort_by_start(rli_events *events)
 	GATHER_COLUMN(tid);
 	GATHER_COLUMN(tid_is_text);
 	rli_bigmem_free(spare);
-	rli_bigmem_free(order[1]);
-	rli_bigmem_free(order[2]);
+	rli_bigmem_free(sorted);
 	return RLI_OK;
 }
 

@@ -226,6 +226,19 @@ static int run_units(rli_discovery *discovery, rli_profiler profiler, const rli_
 			return RLI_ERROR;
 		*table_count = i + 1;
 	}
+	/*
+	 * NVTX gives a row per range, millions of them: room reserved ahead for the most the files
+	 * could hold puts the columns in 2 MiB pages from the first row (common/bigmem.c) instead of
+	 * growing through malloc's 4 KiB pages, a page fault each, and being copied into a mapping
+	 * when they pass 2 MiB. Address space costs nothing until rows are written. A hint: when it
+	 * cannot be had, rows grow as they come.
+	 */
+	if (profiler == RLI_PROFILER_NVTX) {
+		size_t rows = rli_nvtx_rows_hint(discovery) / count;
+		for (unsigned i = 0; i < count; i++)
+			if (rli_events_reserve(tables[i], rows) < 0)
+				rli_error_clear();
+	}
 	return rli_units_run(discovery, parse_unit, &work, options->jobs, options->log, options->log_ctx);
 }
 

@@ -133,6 +133,8 @@ int rli_units_run(rli_discovery *discovery, rli_unit_fn fn, void *ctx, unsigned 
 void rli_mstx_parse_unit(rli_unit *unit, rli_events *rows);
 void rli_torch_parse_unit(rli_unit *unit, rli_events *rows);
 void rli_nvtx_parse_unit(rli_unit *unit, rli_events *rows);
+/* The most rows the NVTX units could give, by their files' sizes (capped): room to reserve ahead. */
+size_t rli_nvtx_rows_hint(const rli_discovery *discovery);
 
 /* ---- helpers ---------------------------------------------------------- */
 

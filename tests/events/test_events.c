@@ -113,6 +113,20 @@ static void test_sort_of_runs(void)
 			bad++;
 	CHECK_INT(bad, 0);
 	rli_events_free(ev);
+
+	/* Two runs, as two ranks' captures give, with ties across them: the first run's row first. */
+	CHECK_INT(rli_events_new(&ev), RLI_OK);
+	for (int i = 0; i < 6; i++)
+		append(ev, "a", "r", i, (double)i, 1.0, "1", 0); /* 0 1 2 3 4 5 */
+	for (int i = 0; i < 6; i++)
+		append(ev, "a", "r", 6 + i, (double)i + 0.5 * (i % 2), 1.0, "1", 0); /* 0 1.5 2 3.5 4 5.5 */
+	CHECK_INT(rli_events_sort_by_start(ev), RLI_OK);
+	{
+		static const int64_t want[] = { 0, 6, 1, 7, 2, 8, 3, 9, 4, 10, 5, 11 };
+		for (size_t i = 0; i < 12; i++)
+			CHECK_INT(ev->rank_id[i], want[i]);
+	}
+	rli_events_free(ev);
 }
 
 /* The row a big table's row i was made from: every column tells i apart, as rank_id does. */
