@@ -13,7 +13,7 @@
  * Why: a table of a million rows is some 40 MB written once, page by page, and every first touch
  * of a 4 KiB page is a page fault. Under virtualisation with shadow page tables a fault costs
  * some 10 us: on the benchmark machine 100 MB of fresh 4 KiB pages took 0.27 s to touch, against
- * 0.01-0.04 s in 2 MiB pages. malloc gives such blocks 4 KiB pages, and copies them when it grows
+ * 0.01-0.15 s in 2 MiB pages. malloc gives such blocks 4 KiB pages, and copies them when it grows
  * them inside its heap. Here they are mapped on their own, asked for huge pages (a hint: where the
  * kernel ignores it the cost is simply not saved), and grown by remapping, which copies nothing.
  */

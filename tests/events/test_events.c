@@ -3,6 +3,7 @@
 #include "events/events.h"
 #include "harness.h"
 
+#include <math.h>
 #include <stdint.h>
 #include <unistd.h>
 
@@ -125,6 +126,17 @@ static void test_sort_of_runs(void)
 		static const int64_t want[] = { 0, 6, 1, 7, 2, 8, 3, 9, 4, 10, 5, 11 };
 		for (size_t i = 0; i < 12; i++)
 			CHECK_INT(ev->rank_id[i], want[i]);
+	}
+	rli_events_free(ev);
+
+	/* A column that compares equal throughout but differs in bits (0 and -0) still moves with its rows. */
+	CHECK_INT(rli_events_new(&ev), RLI_OK);
+	for (int i = 0; i < 8; i++)
+		append(ev, "a", "r", i, (double)(7 - i), i % 3 ? 0.0 : -0.0, "1", 0);
+	CHECK_INT(rli_events_sort_by_start(ev), RLI_OK);
+	for (size_t i = 0; i < 8; i++) {
+		CHECK_INT(ev->rank_id[i], 7 - (int64_t)i);
+		CHECK_INT(signbit(ev->duration_ms[i]) != 0, (7 - (int)i) % 3 == 0);
 	}
 	rli_events_free(ev);
 }

@@ -82,6 +82,49 @@ static void test_valid(void)
 	free(b.text);
 }
 
+/*
+ * A range without a label after the first 5000: the rows stop there, and the 5000 before it keep
+ * their times (they are settled in place, the unlabelled one too far to be kept).
+ */
+static void test_rows_stop_at_a_bad_range(void)
+{
+	char *root = fx_tempdir();
+	builder b = {0};
+	rli_events *events = NULL;
+	fx_log log = {0};
+	char *at;
+	valid_capture(&b);
+	at = strstr(b.text, "\"rangeId\":5001,");
+	CHECK(at != NULL);
+	if (at) {
+		/* rangeId 5001 is the 5002nd range (ids count from 0); its textId 1 becomes 2, which has no label. */
+		at = strstr(at, "\"textId\":1}");
+		at[9] = '2';
+	}
+	fx_write_bytes(root, "worker_process_9.1.jsonl", b.text, b.length);
+	CHECK_INT(fx_parse(&events, root, RLI_PROFILER_NVTX, NULL, 1, &log), RLI_OK);
+	CHECK(fx_log_has(&log, "No valid role for Analysis"));
+	CHECK(events != NULL);
+	if (events) {
+		CHECK_INT(events->count, 5001);
+		for (size_t i = 0; i < events->count; i++) {
+			double start = (double)((int64_t)i * 1000 + 2000000) / 1000 / 1000;
+			double duration = (double)(500 + (int64_t)i % 7) / 1000 / 1000;
+			if (events->start_ms[i] != start || events->duration_ms[i] != duration) {
+				fprintf(stderr, "row %zu: start %.17g duration %.17g\n", i, events->start_ms[i],
+					events->duration_ms[i]);
+				CHECK(0);
+				break;
+			}
+		}
+	}
+	rli_events_free(events);
+	fx_log_reset(&log);
+	fx_remove(root);
+	free(root);
+	free(b.text);
+}
+
 /* The valid capture with `bad` as the line after the first 5000 ranges; checks the whole message. */
 static void expect_failure(const char *bad, const char *want_fmt, int test_line)
 {
@@ -124,6 +167,7 @@ static void expect_failure(const char *bad, const char *want_fmt, int test_line)
 int main(void)
 {
 	test_valid();
+	test_rows_stop_at_a_bad_range();
 	/* An object that goes on past its line is an error of that line, as when each line is parsed alone. */
 	FAILS("{\"eventType\":60,\"start\":1,\n\"end\":2,\"textId\":1}\n", "premature EOF at line %d, column 27");
 	/* Two values on a line, or a value after the object. */
