@@ -4,12 +4,14 @@
 #include "common/error.h"
 
 #include <cairo.h>
+#include <errno.h>
 #include <math.h>
 #include <png.h>
 #include <setjmp.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 typedef struct {
 	rli_output base;
@@ -70,16 +72,40 @@ static int png_draw_item(rli_output *out, const rli_item *item)
 	return rli_cairo_draw_item(((png_output *)out)->painter, item);
 }
 
+/* Where libpng writes, and what went wrong: its words are kept for our message, never printed. */
+typedef struct {
+	FILE *fp;
+	int write_errno;     /* errno of the failed write, 0 while all is well */
+	char reason[128];    /* libpng's own account of an encoder failure */
+} png_sink;
+
 static void write_bytes(png_structp writer, png_bytep data, png_size_t length)
 {
-	FILE *fp = png_get_io_ptr(writer);
-	if (fwrite(data, 1, length, fp) != length)
+	png_sink *sink = png_get_io_ptr(writer);
+	if (fwrite(data, 1, length, sink->fp) != length) {
+		sink->write_errno = errno ? errno : EIO;
 		png_error(writer, "write failed");
+	}
 }
 
 static void flush_bytes(png_structp writer)
 {
-	fflush(png_get_io_ptr(writer));
+	png_sink *sink = png_get_io_ptr(writer);
+	fflush(sink->fp);
+}
+
+/* libpng prints to stderr unless told otherwise; we keep the text and jump back to encode_png. */
+static void on_png_error(png_structp writer, png_const_charp message)
+{
+	png_sink *sink = png_get_error_ptr(writer);
+	snprintf(sink->reason, sizeof(sink->reason), "%s", message);
+	png_longjmp(writer, 1);
+}
+
+static void on_png_warning(png_structp writer, png_const_charp message)
+{
+	(void)writer;
+	(void)message;
 }
 
 /*
@@ -89,13 +115,14 @@ static void flush_bytes(png_structp writer)
  * The physical size says 96 CSS px per inch, so a scale-2 image prints at the
  * page size the chart was laid out for.
  */
-static int encode_png(FILE *fp, cairo_surface_t *surface, double scale)
+static int encode_png(const rli_atomic_file *file, cairo_surface_t *surface, double scale)
 {
+	png_sink sink = { file->fp, 0, "" };
 	int width = cairo_image_surface_get_width(surface);
 	int height = cairo_image_surface_get_height(surface);
 	int stride = cairo_image_surface_get_stride(surface);
 	const unsigned char *pixels = cairo_image_surface_get_data(surface);
-	png_structp writer = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, NULL, NULL);
+	png_structp writer = png_create_write_struct(PNG_LIBPNG_VER_STRING, &sink, on_png_error, on_png_warning);
 	png_infop info = writer ? png_create_info_struct(writer) : NULL;
 	unsigned char *volatile row = NULL;
 	volatile int error = RLI_OK;
@@ -109,11 +136,13 @@ static int encode_png(FILE *fp, cairo_surface_t *surface, double scale)
 		goto done;
 	}
 	if (setjmp(png_jmpbuf(writer))) {
-		error = rli_error_set(RLI_EOUTPUT, "cannot write the PNG: %s",
-				      ferror(fp) ? "write failed" : "encoder error");
+		if (sink.write_errno)
+			error = rli_error_set(RLI_EOUTPUT, "cannot write %s: %s", file->path, strerror(sink.write_errno));
+		else
+			error = rli_error_set(RLI_EOUTPUT, "cannot encode %s as PNG: %s", file->path, sink.reason);
 		goto done;
 	}
-	png_set_write_fn(writer, fp, write_bytes, flush_bytes);
+	png_set_write_fn(writer, &sink, write_bytes, flush_bytes);
 	png_set_IHDR(writer, info, (png_uint_32)width, (png_uint_32)height, 8, PNG_COLOR_TYPE_RGB,
 		     PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
 	png_set_pHYs(writer, info, (png_uint_32)lround(96.0 * scale / 0.0254),
@@ -144,7 +173,7 @@ static int png_end_page(rli_output *out)
 	int error;
 
 	cairo_surface_flush(png->surface);
-	error = encode_png(out->file.fp, png->surface, png->scale);
+	error = encode_png(&out->file, png->surface, png->scale);
 	release_page(png);
 	return error;
 }
