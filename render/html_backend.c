@@ -3,6 +3,7 @@
 #include "common/error.h"
 #include "common/json_write.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdint.h>
@@ -506,8 +507,8 @@ static int html_finish(rli_output *out)
 	for (size_t i = 0; i < PAGE_SCRIPT_COUNT; i++)
 		fputs(page_scripts[i], fp);
 	fputs("</script>\n</body>\n</html>\n", fp);
-	if (fflush(fp) != 0 || ferror(fp))
-		return rli_error_set(RLI_EOUTPUT, "could not write %s", out->file.path);
+	if (fflush(fp) != 0 || ferror(fp)) /* errno is still the failed write's: say why, as a person would */
+		return rli_error_set(RLI_EOUTPUT, "cannot write %s: %s", out->file.path, strerror(errno ? errno : EIO));
 	return RLI_OK;
 }
 
