@@ -23,11 +23,11 @@
 
   /* The data file's streams into columns; times in integer units and in ms from the origin. */
   function decodeData(data) {
-    var n = data.count, unit = Math.pow(10, -data.timeDecimals);
+    var n = data.count, scale = Math.pow(10, data.timeDecimals), unit = 1 / scale;
     var sizes = new Float64Array(data.sizeCount), r = new Reader(decodeBase64(data.sizes)), i;
     for (i = 0; i < data.sizeCount; i++) sizes[i] = r.varint() / 1024;
     var d = {
-      count: n, unit: unit, decimals: data.timeDecimals, originUnits: Number(data.originUnits),
+      count: n, unit: unit, scale: scale, decimals: data.timeDecimals, originUnits: Number(data.originUnits),
       startU: new Float64Array(n), endU: new Float64Array(n), start: new Float64Array(n), end: new Float64Array(n),
       sizeKb: new Float64Array(n), totalMb: new Float64Array(n), stack: new Int32Array(n), match: new Uint8Array(n),
       openEnded: new Uint8Array(n), gap: new Float64Array(n), lane: new Uint32Array(n),
@@ -48,11 +48,11 @@
         code = (code - d.openEnded[k]) / 2;
         d.match[k] = code % 3;
         d.stack[k] = (code - d.match[k]) / 3 - 1;
-        d.gap[k] = d.match[k] === 2 ? r.varint() * unit : 0;
+        d.gap[k] = d.match[k] === 2 ? r.varint() / scale : 0;
         d.startU[k] = s;
         d.endU[k] = e;
-        d.start[k] = s * unit;
-        d.end[k] = e * unit;
+        d.start[k] = s / scale;
+        d.end[k] = e / scale;
         d.totalMb[k] = total / 100;
         d.lane[k] = lane;
         if (d.end[k] > running) running = d.end[k];
@@ -69,7 +69,7 @@
       for (var j = 0; j < line.count; j++) {
         px += xs.zigzag();
         py += ys.zigzag();
-        x[j] = px * unit;
+        x[j] = px / scale;
         y[j] = py * vunit;
       }
       return { x: x, y: y, color: line.color, width: line.width, fillAlpha: line.fillAlpha };
@@ -98,7 +98,7 @@
         var bar = order[i] >> 1, size = Math.round(d.sizeKb[bar] * 1024);
         bytes += order[i] & 1 ? -size : size;
       }
-      t[count] = at * d.unit;
+      t[count] = at / d.scale;
       v[count++] = bytes / 1048576;
     }
     return { t: t.subarray(0, count), v: v.subarray(0, count), count: count };
@@ -132,7 +132,7 @@
   MemoryPage.prototype.laneSeries = function (lane) { return this.ganttModel.lanes[lane].series; };
   MemoryPage.prototype.opName = function (bar) { return this.series[this.laneSeries(this.d.lane[bar])].name; };
   MemoryPage.prototype.absMs = function (ms, decimals) {
-    return absText(this.d, ms / this.d.unit, decimals === undefined ? 3 : decimals);
+    return absText(this.d, ms * this.d.scale, decimals === undefined ? 3 : decimals);
   };
   MemoryPage.prototype.absUnits = function (units, decimals) { return absText(this.d, units, decimals); };
   MemoryPage.prototype.inRange = function (bar, lo, hi) {

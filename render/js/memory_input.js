@@ -51,7 +51,7 @@
       { text: 'Size: ' + mb(d.sizeKb[bar], 3) + ' MB (' + d.sizeKb[bar].toFixed(1) + ' KB)' },
       { text: 'Start: ' + this.absUnits(d.startU[bar], 3) + ' ms' },
       { text: 'End: ' + this.absUnits(d.endU[bar], 3) + ' ms' + (d.openEnded[bar] ? ' (never freed)' : '') },
-      { text: 'Duration: ' + ((d.endU[bar] - d.startU[bar]) * d.unit).toFixed(3) + ' ms' }
+      { text: 'Duration: ' + ((d.endU[bar] - d.startU[bar]) / d.scale).toFixed(3) + ' ms' }
     ];
     var over = this.overlaps(bar, this.range.lo, this.range.hi);
     if (over.length) {
@@ -65,7 +65,7 @@
   MemoryPage.prototype.overlapText = function (o) {
     var d = this.d;
     return mb(d.sizeKb[o], 2) + ' MB, ' + this.absUnits(d.startU[o], 0) + 'ms, ' +
-      ((d.endU[o] - d.startU[o]) * d.unit).toFixed(1) + 'ms';
+      ((d.endU[o] - d.startU[o]) / d.scale).toFixed(1) + 'ms';
   };
 
   MemoryPage.prototype.curveLines = function (t) {
@@ -93,7 +93,7 @@
     [['Operator', this.opName(bar)],
      ['Size', mb(d.sizeKb[bar], 3) + ' MB (' + d.sizeKb[bar].toFixed(1) + ' KB)'],
      ['Start Time', this.absUnits(d.startU[bar], 3) + ' ms'],
-     ['Duration', ((d.endU[bar] - d.startU[bar]) * d.unit).toFixed(3) + ' ms' + (d.openEnded[bar] ? ' (never freed: lives to the end of the capture)' : '')],
+     ['Duration', ((d.endU[bar] - d.startU[bar]) / d.scale).toFixed(3) + ' ms' + (d.openEnded[bar] ? ' (never freed: lives to the end of the capture)' : '')],
      ['End Time', this.absUnits(d.endU[bar], 3) + ' ms'],
      ['Total Allocated', d.totalMb[bar].toFixed(2) + ' MB']].forEach(function (pair) {
       var tr = element('tr');
@@ -112,7 +112,7 @@
     var list = element('ul', 'rli-overlaps');
     over.forEach(function (o) {
       var item = element('li'), a = element('a', 'rli-jump', '\u2192 ' + mb(d.sizeKb[o], 3) + ' MB, ' +
-        self.absUnits(d.startU[o], 0) + 'ms, ' + ((d.endU[o] - d.startU[o]) * d.unit).toFixed(1) + 'ms');
+        self.absUnits(d.startU[o], 0) + 'ms, ' + ((d.endU[o] - d.startU[o]) / d.scale).toFixed(1) + 'ms');
       a.href = '#';
       a.setAttribute('data-bar', String(o));
       a.addEventListener('click', function (event) {
@@ -152,10 +152,19 @@
     }
   };
 
+  /* Absolute ms as typed to ms from the origin, exactly for up to the data's decimals (no 1e12 rounding). */
+  MemoryPage.prototype.parseAbs = function (text) {
+    var d = this.d, match = /^\s*(\d+)(?:\.(\d*))?\s*$/.exec(text);
+    if (!match || (match[2] || '').length > d.decimals) return Number(text) - d.originUnits * d.unit;
+    var frac = (match[2] || '');
+    while (frac.length < d.decimals) frac += '0';
+    return (Number(match[1]) * d.scale + Number(frac) - d.originUnits) / d.scale;
+  };
+
   /* Left/Right: absolute ms; 0 <= left < right <= the end, else the box turns red and nothing changes. */
   MemoryPage.prototype.applyInput = function (which) {
     var input = which === 'left' ? this.leftInput : this.rightInput;
-    var value = Number(input.value) - this.d.originUnits * this.d.unit;
+    var value = this.parseAbs(input.value);
     var lo = which === 'left' ? value : this.range.lo, hi = which === 'left' ? this.range.hi : value;
     if (input.value.trim() === '' || !isFinite(value) || lo < this.range.min - 1e-9 || hi > this.range.max + 1e-9 || !(lo < hi)) {
       input.classList.add('rli-invalid');

@@ -94,6 +94,7 @@
     var ctx = this.curveCtx, geom = this.geom, c = this.curveModel, d = this.d, self = this;
     var top = TOP_PX, h = geom.curvePlotH, columns = Math.ceil(geom.plotW);
     ctx.clearRect(0, 0, geom.width, geom.curveH);
+    this.curveDrawn = [this.range.lo, this.range.hi];
     ctx.save();
     ctx.font = c.tickLabelSize * 0.85 + 'px ' + core.cssFontFamily(this.model.fontFamily);
     ctx.textAlign = 'right';
@@ -184,6 +185,7 @@
     var lo = this.range.lo, hi = this.range.hi, pxPerMs = geom.plotW / (hi - lo);
     var thick = Math.min(g.barThickness, geom.pitch - 2);
     ctx.clearRect(0, 0, geom.width, geom.ganttH);
+    this.ganttDrawn = [lo, hi];
     ctx.save();
     ctx.font = '12px ' + core.cssFontFamily(this.model.fontFamily);
     ctx.textAlign = 'right';
