@@ -11,14 +11,23 @@
 #include <string.h>
 
 /*
- * Per bar, in the panel's order (lane by lane, each lane by start), LEB128 varints:
- *   zigzag(start - the lane's previous start), end - start   (time units)
- *   the size's index in the size pool (most frequent first)
- *   zigzag(total allocated - the lane's previous total)        (0.01 MB: what the page shows)
- *   ((stack's index in the stack pool + 1, 0: none) * 3 + how it was found (rli_memory_match)) * 2
- *     + 1 when the block was never freed
- *   and when the op had already ended: how long before        (time units)
- * Sizes are bytes (KB * 1024). A million bars take about 8 bytes each before base64.
+ * Bars go lane by lane in the panel's order (each lane by start), LEB128 varints. A bar
+ * carried over from an earlier page (first in its lane) is drawn and counted here, its
+ * details are on its own page:
+ *   zigzag(start - the lane's previous start), 0 if never freed else 1 + end - start,
+ *   size / sizeUnit
+ * The page's own bars:
+ *   zigzag(start - the lane's previous start),
+ *   code = ((stack's index in the stack pool + 1, 0: none) * 3 + how it was found) * 2
+ *          + 1 if never freed,
+ *   end - start unless never freed, size / sizeUnit,
+ *   and when the op had already ended: how long before.
+ * Past the RLI_MEMORY_CARRIED_KEPT largest of a lane, carried blocks never freed are
+ * summarised (summarise_carried) rather than listed.
+ * Times are integers of 10^-RLI_MEMORY_TIME_DECIMALS ms from the origin, sizes of the
+ * greatest common divisor of every size in bytes. The totals allocated (0.01 MB, what the
+ * page shows) go in a stream of their own, in time order (start, then lane, then place),
+ * where one differs little from the next: zigzag(total - the previous).
  */
 
 typedef struct {
@@ -117,18 +126,23 @@ static int64_t units(double value, int decimals)
 	return (int64_t)llround(value * pow(10.0, decimals));
 }
 
-/* A line as two streams: zigzag deltas of x (time units from the origin) and of y (value units). */
+/*
+ * A line as two streams: x (time units from the origin) as zigzag changes of
+ * its step, a byte a point where the points are evenly spaced (the envelope's
+ * columns), and y (value units) as zigzag deltas.
+ */
 static int write_line(FILE *fp, const rli_line_mark *line, double origin, int64_t origin_units)
 {
 	rli_bytes xs = { 0 }, ys = { 0 };
-	int64_t px = 0, py = 0;
+	int64_t px = 0, py = 0, pstep = 0;
 	int error = RLI_OK;
 
 	for (size_t i = 0; i < line->count && error == RLI_OK; i++) {
 		int64_t x = units(origin + line->x[i], RLI_MEMORY_TIME_DECIMALS) - origin_units;
 		int64_t y = units(line->y[i], RLI_MEMORY_VALUE_DECIMALS);
-		if ((error = rli_bytes_varint(&xs, rli_zigzag(x - px))) == RLI_OK)
+		if ((error = rli_bytes_varint(&xs, rli_zigzag(x - px - pstep))) == RLI_OK)
 			error = rli_bytes_varint(&ys, rli_zigzag(y - py));
+		pstep = x - px;
 		px = x;
 		py = y;
 	}
@@ -150,34 +164,143 @@ static int write_line(FILE *fp, const rli_line_mark *line, double origin, int64_
 	return error;
 }
 
-static int encode_bars(rli_bytes *out, const rli_panel *g, int64_t origin_units, double origin, const pool *sizes,
-		       const uint32_t *size_of, const pool *stacks, const long *stack_of)
+typedef struct {
+	int64_t start, end;
+	uint32_t lane;
+	size_t bar;
+} home_key;
+
+static int compare_time(const void *a, const void *b)
+{
+	const home_key *x = a, *y = b;
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	if (x->lane != y->lane)
+		return x->lane < y->lane ? -1 : 1;
+	return (x->bar > y->bar) - (x->bar < y->bar);
+}
+
+static uint64_t gcd(uint64_t a, uint64_t b)
+{
+	while (b) {
+		uint64_t t = a % b;
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
+typedef struct {
+	double size_kb, start;
+	size_t bar;
+} carried_key;
+
+/* The largest first, then the earliest: which carried blocks never freed a lane keeps one by one. */
+static int compare_carried(const void *a, const void *b)
+{
+	const carried_key *x = a, *y = b;
+	if (x->size_kb != y->size_kb)
+		return x->size_kb > y->size_kb ? -1 : 1;
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return (x->bar > y->bar) - (x->bar < y->bar);
+}
+
+/*
+ * Blocks never freed that came from earlier pages span the whole page and
+ * cannot differ inside it: past the RLI_MEMORY_CARRIED_KEPT largest of a
+ * lane, they travel as their count, total size and earliest start (*summary,
+ * three numbers a lane) and are marked in omit[].
+ */
+static int summarise_carried(const rli_panel *g, int64_t origin_units, double origin, uint64_t size_unit,
+			     uint8_t *omit, uint64_t *summary)
 {
 	const rli_bar_details *d = g->details;
+	carried_key *keys = malloc((g->bar_count ? g->bar_count : 1) * sizeof(*keys));
+	if (!keys)
+		return rli_error_oom();
+	memset(omit, 0, g->bar_count ? g->bar_count : 1);
+	for (size_t r = 0; r < g->row_count; r++) {
+		size_t count = 0;
+		summary[3 * r] = summary[3 * r + 1] = summary[3 * r + 2] = 0;
+		for (size_t i = g->row_first_bar[r]; i < g->row_first_bar[r + 1]; i++)
+			if (d->carried && d->carried[i] && d->open_ended && d->open_ended[i])
+				keys[count++] = (carried_key){ d->size_kb[i], g->bar_start[i], i };
+		if (count <= RLI_MEMORY_CARRIED_KEPT)
+			continue;
+		qsort(keys, count, sizeof(*keys), compare_carried);
+		for (size_t k = RLI_MEMORY_CARRIED_KEPT; k < count; k++) {
+			size_t i = keys[k].bar;
+			int64_t start = units(origin + g->bar_start[i], RLI_MEMORY_TIME_DECIMALS) - origin_units;
+			omit[i] = 1;
+			summary[3 * r]++;
+			summary[3 * r + 1] += (uint64_t)llround(fmax(0.0, d->size_kb[i]) * 1024.0) / size_unit;
+			if (summary[3 * r] == 1 || (uint64_t)start < summary[3 * r + 2])
+				summary[3 * r + 2] = (uint64_t)start;
+		}
+	}
+	free(keys);
+	return RLI_OK;
+}
+
+static int encode_bars(rli_bytes *out, rli_bytes *totals, const rli_panel *g, int64_t origin_units, double origin,
+		       uint64_t size_unit, const pool *stacks, const long *stack_of, size_t *carried_counts,
+		       const uint8_t *omit)
+{
+	const rli_bar_details *d = g->details;
+	home_key *home = malloc((g->bar_count ? g->bar_count : 1) * sizeof(*home));
+	size_t homes = 0;
+	int64_t previous_total = 0;
 	int error = RLI_OK;
+
+	if (!home)
+		return rli_error_oom();
 	for (size_t r = 0; r < g->row_count && error == RLI_OK; r++) {
-		int64_t previous_start = 0, previous_total = 0;
+		int64_t previous_start = 0;
+		int own = 0;
+		carried_counts[r] = 0;
 		for (size_t i = g->row_first_bar[r]; i < g->row_first_bar[r + 1] && error == RLI_OK; i++) {
 			int64_t start = units(origin + g->bar_start[i], RLI_MEMORY_TIME_DECIMALS) - origin_units;
 			int64_t end = units(origin + g->bar_end[i], RLI_MEMORY_TIME_DECIMALS) - origin_units;
-			int64_t total = units(d->total_mb[i], 2);
-			unsigned match = d->match[i] <= 2 ? d->match[i] : 0;
-			uint64_t stack = stack_of[i] < 0 ? 0 : (uint64_t)stacks->entries[stack_of[i]].index + 1;
+			int open = d->open_ended && d->open_ended[i];
+			uint64_t size = (uint64_t)llround(fmax(0.0, d->size_kb[i]) * 1024.0) / size_unit;
+			if (omit[i])
+				continue;
 			if (end < start)
 				end = start;
-			if ((error = rli_bytes_varint(out, rli_zigzag(start - previous_start))) < 0 ||
-			    (error = rli_bytes_varint(out, (uint64_t)(end - start))) < 0 ||
-			    (error = rli_bytes_varint(out, sizes->entries[size_of[i]].index)) < 0 ||
-			    (error = rli_bytes_varint(out, rli_zigzag(total - previous_total))) < 0 ||
-			    (error = rli_bytes_varint(out, (stack * 3 + match) * 2 + (d->open_ended && d->open_ended[i]))) < 0)
+			if ((error = rli_bytes_varint(out, rli_zigzag(start - previous_start))) < 0)
+				break;
+			previous_start = start;
+			if (d->carried && d->carried[i]) {
+				if (own) {
+					error = rli_error_set(RLI_EUSAGE, "html: a lane's carried bars come before its own");
+					break;
+				}
+				carried_counts[r]++;
+				if ((error = rli_bytes_varint(out, open ? 0 : 1 + (uint64_t)(end - start))) == RLI_OK)
+					error = rli_bytes_varint(out, size);
+				continue;
+			}
+			own = 1;
+			unsigned match = d->match[i] <= 2 ? d->match[i] : 0;
+			uint64_t stack = stack_of[i] < 0 ? 0 : (uint64_t)stacks->entries[stack_of[i]].index + 1;
+			if ((error = rli_bytes_varint(out, (stack * 3 + match) * 2 + (unsigned)open)) < 0 ||
+			    (!open && (error = rli_bytes_varint(out, (uint64_t)(end - start))) < 0) ||
+			    (error = rli_bytes_varint(out, size)) < 0)
 				break;
 			if (match == RLI_MEMORY_AFTER_END)
 				error = rli_bytes_varint(out, (uint64_t)llabs(units(d->match_gap_ms[i],
 										   RLI_MEMORY_TIME_DECIMALS)));
-			previous_start = start;
-			previous_total = total;
+			home[homes++] = (home_key){ start, end, (uint32_t)r, i };
 		}
 	}
+	qsort(home, homes, sizeof(*home), compare_time);
+	for (size_t h = 0; h < homes && error == RLI_OK; h++) {
+		int64_t total = units(d->total_mb[home[h].bar], 2);
+		error = rli_bytes_varint(totals, rli_zigzag(total - previous_total));
+		previous_total = total;
+	}
+	free(home);
 	return error;
 }
 
@@ -187,46 +310,74 @@ int rli_html_write_memory_data(FILE *fp, const rli_panel *curve, const rli_panel
 	const rli_bar_details *d = g->details;
 	size_t n = g->bar_count;
 	int64_t origin_units = units(origin, RLI_MEMORY_TIME_DECIMALS);
-	pool sizes = { 0 }, stacks = { 0 };
-	pool_entry **size_order = NULL, **stack_order = NULL;
-	uint32_t *size_of = malloc((n ? n : 1) * sizeof(*size_of));
+	pool stacks = { 0 };
+	pool_entry **stack_order = NULL;
 	long *stack_of = malloc((n ? n : 1) * sizeof(*stack_of));
-	rli_bytes bars = { 0 }, size_bytes = { 0 };
+	size_t *carried = malloc((g->row_count ? g->row_count : 1) * sizeof(*carried));
+	uint64_t *summary = malloc((g->row_count ? g->row_count : 1) * 3 * sizeof(*summary));
+	uint8_t *omit = malloc(n ? n : 1);
+	rli_bytes bars = { 0 }, totals = { 0 };
+	uint64_t size_unit = 0;
+	int64_t open_end = 0;
 	int error = RLI_OK;
 
-	if (!size_of || !stack_of) {
+	if (!stack_of || !carried || !summary || !omit) {
 		error = rli_error_oom();
 		goto done;
 	}
+	/* Stacks of the page's own bars only: a carried bar's is on its own page. */
 	for (size_t i = 0; i < n; i++) {
-		long s = pool_add(&sizes, (uint64_t)llround(fmax(0.0, d->size_kb[i]) * 1024.0), i);
-		long k = d->stack[i] == UINT32_MAX || d->stack[i] >= d->stack_count ? -2 : pool_add(&stacks, d->stack[i], i);
-		if (s < 0 || k == -1) {
+		int own = !(d->carried && d->carried[i]);
+		long k = !own || d->stack[i] == UINT32_MAX || d->stack[i] >= d->stack_count ? -2
+											 : pool_add(&stacks, d->stack[i], i);
+		if (k == -1) {
 			error = rli_error_oom();
 			goto done;
 		}
-		size_of[i] = (uint32_t)s;
 		stack_of[i] = k < 0 ? -1 : k;
+		size_unit = gcd(size_unit, (uint64_t)llround(fmax(0.0, d->size_kb[i]) * 1024.0));
 	}
-	if ((error = pool_rank(&sizes, &size_order)) < 0 || (error = pool_rank(&stacks, &stack_order)) < 0)
-		goto done;
-	for (size_t i = 0; i < sizes.count && error == RLI_OK; i++)
-		error = rli_bytes_varint(&size_bytes, size_order[i]->key);
-	if (error < 0 || (error = encode_bars(&bars, g, origin_units, origin, &sizes, size_of, &stacks, stack_of)) < 0)
+	if (!size_unit)
+		size_unit = 1;
+	/* Blocks never freed all end where the capture does: said once, not per bar. */
+	for (size_t i = 0; i < n; i++)
+		if (d->open_ended && d->open_ended[i]) {
+			int64_t end = units(origin + g->bar_end[i], RLI_MEMORY_TIME_DECIMALS) - origin_units;
+			if (end > open_end)
+				open_end = end;
+		}
+	if ((error = pool_rank(&stacks, &stack_order)) < 0 ||
+	    (error = summarise_carried(g, origin_units, origin, size_unit, omit, summary)) < 0 ||
+	    (error = encode_bars(&bars, &totals, g, origin_units, origin, size_unit, &stacks, stack_of, carried,
+				 omit)) < 0)
 		goto done;
 
 	fputs("/* The data of ", fp);
 	fputs(page_file, fp);
 	fputs(", written by rl-insight " RLI_VERSION ". */\nwindow.rliMemoryData = {\"version\":1,\"page\":", fp);
 	rli_json_write_string(fp, page_file, RLI_JSON_HTML_SAFE);
+	size_t written = 0;
+	for (size_t i = 0; i < n; i++)
+		written += !omit[i];
 	fprintf(fp, ",\"timeDecimals\":%d,\"valueDecimals\":%d,\"originUnits\":\"%" PRId64 "\",\"count\":%zu,"
-		"\"laneCounts\":[", RLI_MEMORY_TIME_DECIMALS, RLI_MEMORY_VALUE_DECIMALS, origin_units, n);
+		"\"laneCounts\":[", RLI_MEMORY_TIME_DECIMALS, RLI_MEMORY_VALUE_DECIMALS, origin_units, written);
+	for (size_t r = 0; r < g->row_count; r++) {
+		size_t lane = 0;
+		for (size_t i = g->row_first_bar[r]; i < g->row_first_bar[r + 1]; i++)
+			lane += !omit[i];
+		fprintf(fp, "%s%zu", r ? "," : "", lane);
+	}
+	fputs("],\"carriedCounts\":[", fp);
 	for (size_t r = 0; r < g->row_count; r++)
-		fprintf(fp, "%s%zu", r ? "," : "", g->row_first_bar[r + 1] - g->row_first_bar[r]);
-	fprintf(fp, "],\"sizeCount\":%zu,\"sizes\":\"", sizes.count);
-	rli_write_base64(fp, size_bytes.bytes, size_bytes.used);
-	fputs("\",\"bars\":\"", fp);
+		fprintf(fp, "%s%zu", r ? "," : "", carried[r]);
+	fputs("],\"carriedSummary\":[", fp);
+	for (size_t r = 0; r < g->row_count; r++)
+		fprintf(fp, "%s[%" PRIu64 ",\"%" PRIu64 "\",\"%" PRIu64 "\"]", r ? "," : "", summary[3 * r],
+			summary[3 * r + 1], summary[3 * r + 2]);
+	fprintf(fp, "],\"sizeUnit\":%" PRIu64 ",\"openEndUnits\":\"%" PRId64 "\",\"bars\":\"", size_unit, open_end);
 	rli_write_base64(fp, bars.bytes, bars.used);
+	fputs("\",\"totals\":\"", fp);
+	rli_write_base64(fp, totals.bytes, totals.used);
 	fputs("\",\"stacks\":[", fp);
 	for (size_t i = 0; i < stacks.count; i++) {
 		if (i)
@@ -241,13 +392,13 @@ int rli_html_write_memory_data(FILE *fp, const rli_panel *curve, const rli_panel
 	}
 	fputs("]};\n", fp);
 done:
-	pool_dispose(&sizes);
 	pool_dispose(&stacks);
-	free(size_order);
 	free(stack_order);
-	free(size_of);
 	free(stack_of);
+	free(carried);
+	free(summary);
+	free(omit);
 	free(bars.bytes);
-	free(size_bytes.bytes);
+	free(totals.bytes);
 	return error;
 }

@@ -8,8 +8,10 @@
 
 /* Times travel as integers of 10^-RLI_MEMORY_TIME_DECIMALS ms (1 us), the precision the page shows. */
 #define RLI_MEMORY_TIME_DECIMALS 3
-/* Curve values (MB) as integers of 10^-4 MB, about 0.1 KB. */
-#define RLI_MEMORY_VALUE_DECIMALS 4
+/* Carried blocks never freed a lane lists one by one; the rest of them it sums up. */
+#define RLI_MEMORY_CARRIED_KEPT 10
+/* Curve values (MB) as integers of 10^-2 MB: the envelope is drawn, never read out. */
+#define RLI_MEMORY_VALUE_DECIMALS 2
 
 /*
  * Writes the script that sets window.rliMemoryData: the gantt panel's bars

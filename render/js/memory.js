@@ -21,53 +21,89 @@
     return z % 2 ? -(z + 1) / 2 : z / 2;
   };
 
-  /* The data file's streams into columns; times in integer units and in ms from the origin. */
+  /* The data file's streams into columns; times in integer units and in ms from the origin (memory_data.c says how). */
   function decodeData(data) {
-    var n = data.count, scale = Math.pow(10, data.timeDecimals), unit = 1 / scale;
-    var sizes = new Float64Array(data.sizeCount), r = new Reader(decodeBase64(data.sizes)), i;
-    for (i = 0; i < data.sizeCount; i++) sizes[i] = r.varint() / 1024;
+    var n = data.count, scale = Math.pow(10, data.timeDecimals), unit = 1 / scale, sizeUnit = data.sizeUnit;
+    var lanes = data.laneCounts.length;
     var d = {
       count: n, unit: unit, scale: scale, decimals: data.timeDecimals, originUnits: Number(data.originUnits),
       startU: new Float64Array(n), endU: new Float64Array(n), start: new Float64Array(n), end: new Float64Array(n),
       sizeKb: new Float64Array(n), totalMb: new Float64Array(n), stack: new Int32Array(n), match: new Uint8Array(n),
-      openEnded: new Uint8Array(n), gap: new Float64Array(n), lane: new Uint32Array(n),
-      laneFirst: new Uint32Array(data.laneCounts.length + 1), maxEnd: new Float64Array(n), stacks: data.stacks
+      openEnded: new Uint8Array(n), carried: new Uint8Array(n), gap: new Float64Array(n), lane: new Uint32Array(n),
+      laneFirst: new Uint32Array(lanes + 1), maxEnd: new Float64Array(n), stacks: data.stacks
     };
-    r = new Reader(decodeBase64(data.bars));
-    var k = 0;
-    for (var lane = 0; lane < data.laneCounts.length; lane++) {
-      var previous = 0, total = 0, running = -Infinity;
+    /* Per lane, the carried blocks never freed that are summed up rather than listed: count, KB, first start. */
+    d.omitCount = new Float64Array(lanes);
+    d.omitKb = new Float64Array(lanes);
+    d.omitStartU = new Float64Array(lanes);
+    d.total = n;
+    data.carriedSummary.forEach(function (s, lane) {
+      d.omitCount[lane] = s[0];
+      d.omitKb[lane] = Number(s[1]) * sizeUnit / 1024;
+      d.omitStartU[lane] = Number(s[2]);
+      d.total += s[0];
+    });
+    d.openEndU = Number(data.openEndUnits);
+    var r = new Reader(decodeBase64(data.bars)), k = 0, own = [];
+    for (var lane = 0; lane < lanes; lane++) {
+      var previous = 0, running = -Infinity;
       d.laneFirst[lane] = k;
       for (var c = 0; c < data.laneCounts[lane]; c++, k++) {
-        var s = previous + r.zigzag();
-        var e = s + r.varint();
-        d.sizeKb[k] = sizes[r.varint()];
-        total += r.zigzag();
-        var code = r.varint();
-        d.openEnded[k] = code % 2;
-        code = (code - d.openEnded[k]) / 2;
-        d.match[k] = code % 3;
-        d.stack[k] = (code - d.match[k]) / 3 - 1;
-        d.gap[k] = d.match[k] === 2 ? r.varint() / scale : 0;
+        var s = previous + r.zigzag(), e, code;
+        d.stack[k] = -1;
+        if (c < data.carriedCounts[lane]) {
+          d.carried[k] = 1;
+          code = r.varint();
+          d.openEnded[k] = code === 0 ? 1 : 0;
+          e = code === 0 ? -1 : s + code - 1;
+          d.totalMb[k] = NaN;
+        } else {
+          code = r.varint();
+          d.openEnded[k] = code % 2;
+          code = (code - d.openEnded[k]) / 2;
+          d.match[k] = code % 3;
+          d.stack[k] = (code - d.match[k]) / 3 - 1;
+          e = d.openEnded[k] ? -1 : s + r.varint();
+          own.push(k);
+        }
+        d.sizeKb[k] = r.varint() * sizeUnit / 1024;
+        if (!d.carried[k] && d.match[k] === 2) d.gap[k] = r.varint() / scale;
         d.startU[k] = s;
         d.endU[k] = e;
-        d.start[k] = s / scale;
-        d.end[k] = e / scale;
-        d.totalMb[k] = total / 100;
         d.lane[k] = lane;
-        if (d.end[k] > running) running = d.end[k];
-        d.maxEnd[k] = running;
         previous = s;
       }
     }
-    d.laneFirst[data.laneCounts.length] = k;
+    d.laneFirst[lanes] = k;
     if (k !== n || r.pos !== r.bytes.length) throw new Error('rl-insight: the memory data does not add up');
+    /* Blocks never freed live to the end of the capture, which the data names once. */
+    var last = Number(data.openEndUnits);
+    for (k = 0; k < n; k++) {
+      if (d.endU[k] < 0) d.endU[k] = last;
+      d.start[k] = d.startU[k] / scale;
+      d.end[k] = d.endU[k] / scale;
+    }
+    for (lane = 0; lane < lanes; lane++) {
+      running = -Infinity;
+      for (k = d.laneFirst[lane]; k < d.laneFirst[lane + 1]; k++) {
+        if (d.end[k] > running) running = d.end[k];
+        d.maxEnd[k] = running;
+      }
+    }
+    /* The totals, in time order of the page's own bars. */
+    own.sort(function (a, b) { return d.startU[a] - d.startU[b] || d.lane[a] - d.lane[b] || a - b; });
+    var totals = new Reader(decodeBase64(data.totals)), total = 0;
+    for (k = 0; k < own.length; k++) {
+      total += totals.zigzag();
+      d.totalMb[own[k]] = total / 100;
+    }
     d.lines = data.lines.map(function (line) {
       var xs = new Reader(decodeBase64(line.x)), ys = new Reader(decodeBase64(line.y));
-      var x = new Float64Array(line.count), y = new Float64Array(line.count), px = 0, py = 0;
+      var x = new Float64Array(line.count), y = new Float64Array(line.count), px = 0, py = 0, step = 0;
       var vunit = Math.pow(10, -data.valueDecimals);
       for (var j = 0; j < line.count; j++) {
-        px += xs.zigzag();
+        step += xs.zigzag();
+        px += step;
         py += ys.zigzag();
         x[j] = px / scale;
         y[j] = py * vunit;
@@ -84,18 +120,26 @@
    * moment a block starts or ends. steps: time (ms) and value after it (MB).
    */
   function buildCurve(d) {
-    var n = d.count, times = new Float64Array(2 * n), order = new Uint32Array(2 * n), i;
+    var n = d.count, lanes = d.omitCount.length, m = n + lanes, i;
+    var times = new Float64Array(2 * m), sizes = new Float64Array(m), order = new Uint32Array(2 * m);
     for (i = 0; i < n; i++) {
       times[2 * i] = d.startU[i];
       times[2 * i + 1] = d.endU[i];
+      sizes[i] = Math.round(d.sizeKb[i] * 1024);
     }
-    for (i = 0; i < 2 * n; i++) order[i] = i;
+    /* the blocks summed up: all alive from their first start to the end of the capture */
+    for (i = 0; i < lanes; i++) {
+      times[2 * (n + i)] = d.omitStartU[i];
+      times[2 * (n + i) + 1] = d.omitCount[i] ? d.openEndU : d.omitStartU[i];
+      sizes[n + i] = Math.round(d.omitKb[i] * 1024);
+    }
+    for (i = 0; i < 2 * m; i++) order[i] = i;
     order.sort(function (a, b) { return times[a] - times[b]; });
-    var t = new Float64Array(2 * n + 1), v = new Float64Array(2 * n + 1), count = 0, bytes = 0;
-    for (i = 0; i < 2 * n;) {
+    var t = new Float64Array(2 * m + 1), v = new Float64Array(2 * m + 1), count = 0, bytes = 0;
+    for (i = 0; i < 2 * m;) {
       var at = times[order[i]];
-      for (; i < 2 * n && times[order[i]] === at; i++) {
-        var bar = order[i] >> 1, size = Math.round(d.sizeKb[bar] * 1024);
+      for (; i < 2 * m && times[order[i]] === at; i++) {
+        var size = sizes[order[i] >> 1];
         bytes += order[i] & 1 ? -size : size;
       }
       t[count] = at / d.scale;
@@ -178,7 +222,15 @@
         if (best.length > top) best.pop();
       });
     }
+    for (lane = 0; lane < d.omitCount.length; lane++)
+      if (d.omitCount[lane] && d.omitStartU[lane] / d.scale <= t && t < d.openEndU / d.scale) count += d.omitCount[lane];
     return { count: count, top: best };
+  };
+
+  /* The summed-up blocks of a lane reach into [lo, hi]. */
+  MemoryPage.prototype.omitIn = function (lane, lo, hi) {
+    var d = this.d;
+    return d.omitCount[lane] > 0 && d.omitStartU[lane] / d.scale < hi && d.openEndU / d.scale > lo;
   };
 
   /* What the range info line says: bars and operators reaching into the view, and its span. */
@@ -187,6 +239,7 @@
     for (var lane = 0; lane + 1 < d.laneFirst.length; lane++) {
       var before = events, self = this;
       this.laneBars(lane, lo, hi, function (i) { if (self.inRange(i, lo, hi)) events++; });
+      if (this.omitIn(lane, lo, hi)) events += d.omitCount[lane];
       if (events > before) ops++;
     }
     return { events: events, operators: ops, span: hi - lo };

@@ -53,13 +53,28 @@
       { text: 'End: ' + this.absUnits(d.endU[bar], 3) + ' ms' + (d.openEnded[bar] ? ' (never freed)' : '') },
       { text: 'Duration: ' + ((d.endU[bar] - d.startU[bar]) / d.scale).toFixed(3) + ' ms' }
     ];
-    var over = this.overlaps(bar, this.range.lo, this.range.hi);
-    if (over.length) {
-      lines.push({ text: over.length + ' overlapping:', className: 'rli-em' });
+    var over = this.overlaps(bar, this.range.lo, this.range.hi), extra = this.omitOverlaps(bar);
+    if (over.length + extra) {
+      lines.push({ text: (over.length + extra) + ' overlapping:', className: 'rli-em' });
       over.slice(0, OVERLAP_LINES).forEach(function (o) { lines.push({ text: self.overlapText(o) }); });
-      if (over.length > OVERLAP_LINES) lines.push({ text: '... +' + (over.length - OVERLAP_LINES) + ' more' });
+      var more = Math.max(0, over.length - OVERLAP_LINES) + extra;
+      if (more) lines.push({ text: '... +' + more + ' more' });
     }
     return lines;
+  };
+
+  /* The lane's summed-up carried blocks all hold a bar's midpoint when it lies inside their span. */
+  MemoryPage.prototype.omitOverlaps = function (bar) {
+    var d = this.d, lane = d.lane[bar], mid = (d.start[bar] + d.end[bar]) / 2;
+    return d.omitCount[lane] && d.omitStartU[lane] / d.scale <= mid && mid <= d.openEndU / d.scale ? d.omitCount[lane] : 0;
+  };
+
+  MemoryPage.prototype.bandLines = function (lane) {
+    var d = this.d;
+    return [{ text: this.series[this.laneSeries(lane)].name, className: 'rli-strong' },
+      { text: d.omitCount[lane] + ' more blocks never freed, allocated in earlier segments' },
+      { text: mb(d.omitKb[lane], 3) + ' MB in all, alive to the end of the capture' },
+      { text: 'The largest blocks of the lane are drawn one by one' }];
   };
 
   MemoryPage.prototype.overlapText = function (o) {
@@ -95,20 +110,36 @@
      ['Start Time', this.absUnits(d.startU[bar], 3) + ' ms'],
      ['Duration', ((d.endU[bar] - d.startU[bar]) / d.scale).toFixed(3) + ' ms' + (d.openEnded[bar] ? ' (never freed: lives to the end of the capture)' : '')],
      ['End Time', this.absUnits(d.endU[bar], 3) + ' ms'],
-     ['Total Allocated', d.totalMb[bar].toFixed(2) + ' MB']].forEach(function (pair) {
+     ['Total Allocated', d.carried[bar] ? 'on its own page' : d.totalMb[bar].toFixed(2) + ' MB']].forEach(function (pair) {
       var tr = element('tr');
       tr.appendChild(element('th', null, pair[0]));
       tr.appendChild(element('td', null, pair[1]));
       table.appendChild(tr);
     });
     body.appendChild(table);
-    body.appendChild(element('p', 'rli-match rli-match-' + d.match[bar], this.describeMatch(bar)));
-    body.appendChild(element('h3', null, 'Call Stack'));
-    var stack = d.stack[bar] >= 0 ? d.stacks[d.stack[bar]] : '';
-    body.appendChild(element('pre', 'rli-stack' + (stack ? '' : ' rli-empty-stack'), stack || '(empty)'));
-    var over = this.overlaps(bar);
-    body.appendChild(element('h3', null, 'Overlapping events of ' + this.opName(bar) + ' (' + over.length + ')'));
-    if (!over.length) body.appendChild(element('p', 'rli-placeholder', 'none'));
+    if (d.carried[bar]) {
+      /* a block from an earlier segment: drawn and counted here, its stack and totals on its own page */
+      var home = this.bestSegment(d.start[bar], d.start[bar]);
+      for (var s = 0; s < this.nav.links.length; s++)
+        if (this.nav.links[s].target && d.start[bar] >= this.nav.links[s].xMin && d.start[bar] < this.nav.links[s].xMax) home = s;
+      var note = element('p', 'rli-match', 'Allocated in an earlier segment; its call stack and Total Allocated are on ');
+      if (home >= 0) {
+        var go = element('a', 'rli-home', 'Seg ' + (home + 1));
+        go.href = this.nav.links[home].target + '#range=' + this.range.lo + ',' + this.range.hi;
+        note.appendChild(go);
+      } else {
+        note.appendChild(document.createTextNode('its own page'));
+      }
+      body.appendChild(note);
+    } else {
+      body.appendChild(element('p', 'rli-match rli-match-' + d.match[bar], this.describeMatch(bar)));
+      body.appendChild(element('h3', null, 'Call Stack'));
+      var stack = d.stack[bar] >= 0 ? d.stacks[d.stack[bar]] : '';
+      body.appendChild(element('pre', 'rli-stack' + (stack ? '' : ' rli-empty-stack'), stack || '(empty)'));
+    }
+    var over = this.overlaps(bar), extra = this.omitOverlaps(bar);
+    body.appendChild(element('h3', null, 'Overlapping events of ' + this.opName(bar) + ' (' + (over.length + extra) + ')'));
+    if (!over.length && !extra) body.appendChild(element('p', 'rli-placeholder', 'none'));
     var list = element('ul', 'rli-overlaps');
     over.forEach(function (o) {
       var item = element('li'), a = element('a', 'rli-jump', '\u2192 ' + mb(d.sizeKb[o], 3) + ' MB, ' +
@@ -126,6 +157,8 @@
       item.appendChild(a);
       list.appendChild(item);
     });
+    if (extra) list.appendChild(element('li', 'rli-placeholder', '+ ' + extra + ' blocks never freed from earlier segments (' +
+      mb(d.omitKb[d.lane[bar]], 3) + ' MB)'));
     body.appendChild(list);
     this.drawGantt();
   };
@@ -138,7 +171,7 @@
     this.rightInput.value = this.absMs(hi, 3);
     this.leftInput.classList.remove('rli-invalid');
     this.rightInput.classList.remove('rli-invalid');
-    this.info.textContent = 'Events: ' + info.events + ' / ' + this.d.count + '  |  Operators: ' + info.operators +
+    this.info.textContent = 'Events: ' + info.events + ' / ' + this.d.total + '  |  Operators: ' + info.operators +
       '  |  Span: ' + info.span.toFixed(2) + ' ms';
     this.hint.textContent = '';
     var best = this.bestSegment(lo, hi);
@@ -233,6 +266,9 @@
       var bar = this.barAt(event.clientX - box.left, event.clientY - box.top);
       target.style.cursor = bar >= 0 ? 'pointer' : '';
       if (bar >= 0) return this.showTooltip(this.barLines(bar), event.clientX, event.clientY);
+      var lane = this.laneOfY(event.clientY - box.top), t = this.tOf(event.clientX - box.left);
+      if (lane >= 0 && this.omitIn(lane, t, t))
+        return this.showTooltip(this.bandLines(lane), event.clientX, event.clientY);
     } else if (target === this.curveCanvas) {
       box = target.getBoundingClientRect();
       var x = event.clientX - box.left;

@@ -215,6 +215,14 @@
       });
       var y = this.laneTop(lane) + (geom.pitch - thick) / 2;
       ctx.fillStyle = color;
+      if (this.omitIn(lane, lo, hi)) {
+        /* the carried blocks never freed that are summed up: one band from the first of them */
+        var bx0 = geom.left + Math.max(-2, (d.omitStartU[lane] / d.scale - lo) * pxPerMs);
+        var bx1 = geom.left + Math.min(geom.plotW + 2, (d.openEndU / d.scale - lo) * pxPerMs);
+        ctx.globalAlpha = 0.55;
+        ctx.fillRect(bx0, y, Math.max(1, bx1 - bx0), thick);
+        ctx.globalAlpha = 1;
+      }
       if (thin)
         for (var c = 0; c < columns; c++)
           if (coverage[c] > 0) {

@@ -101,6 +101,11 @@ typedef struct {
 	const uint8_t *match;         /* rli_memory_match: how the stack was found */
 	const double *match_gap_ms;   /* RLI_MEMORY_AFTER_END: how long before the op had ended */
 	const uint8_t *open_ended;    /* 1: never freed in the capture, drawn to its end */
+	/*
+	 * 1: the bar started on an earlier page, which shows the rest of its
+	 * details; such bars come first in their lane. NULL: none is.
+	 */
+	const uint8_t *carried;
 	size_t stack_count;
 	const char *const *stacks;
 } rli_bar_details;

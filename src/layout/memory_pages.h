@@ -31,7 +31,7 @@ typedef struct {
 	rli_bar_details details;
 	double *size_kb, *total_mb, *gap_ms;
 	uint32_t *stack;
-	uint8_t *match, *open_ended;
+	uint8_t *match, *open_ended, *carried;
 	char *name, *data_name;
 } mp_page;
 

@@ -154,7 +154,8 @@ static int set_y_axis(rli_panel *curve, double peak_mb)
 
 /* The segment's page: the curve panel over the Gantt of its bars (`members`, block indices in start order). */
 static int lay_out_segment(mp_page *m, rli_page *page, const mp_device *d, const rli_memory *memory,
-			   const block *blocks, const size_t *members, size_t count, size_t segment, double width)
+			   const block *blocks, const size_t *first_segment, const size_t *members, size_t count,
+			   size_t segment, double width)
 {
 	const double left = PAGE_PAD + AXIS_TITLE_SIZE * 1.2 + Y_TITLE_GAP + d->label_width + ROW_LABEL_GAP;
 	const double plot_w = fmax(MIN_PLOT_SHARE * width, width - left - MP_RIGHT);
@@ -236,10 +237,11 @@ static int lay_out_segment(mp_page *m, rli_page *page, const mp_device *d, const
 	m->stack = malloc((count ? count : 1) * sizeof(uint32_t));
 	m->match = malloc(count ? count : 1);
 	m->open_ended = malloc(count ? count : 1);
+	m->carried = malloc(count ? count : 1);
 	next = malloc((lanes ? lanes : 1) * sizeof(*next));
 	if (!m->gantt.rows || !m->gantt.row_labels || !m->gantt.row_first_bar || !m->gantt.bar_row ||
 	    !m->gantt.bar_series || !m->gantt.bar_start || !m->gantt.bar_end || !m->size_kb || !m->total_mb ||
-	    !m->gap_ms || !m->stack || !m->match || !m->open_ended || !next) {
+	    !m->gap_ms || !m->stack || !m->match || !m->open_ended || !m->carried || !next) {
 		error = rli_error_oom();
 		goto done;
 	}
@@ -279,9 +281,12 @@ static int lay_out_segment(mp_page *m, rli_page *page, const mp_device *d, const
 		m->match[at] = (uint8_t)rli_memory_match_of(memory, b->row);
 		m->gap_ms[at] = memory->gap_ms[b->row];
 		m->open_ended[at] = !(memory->flags[b->row] & RLI_MEMORY_RELEASED);
+		/* started in an earlier segment: that page holds its details (bars by start, so first in the lane) */
+		m->carried[at] = first_segment[members[i]] < segment;
 	}
 	m->gantt.bar_count = count;
-	m->details = (rli_bar_details){ m->size_kb, m->total_mb, m->stack, m->match, m->gap_ms, m->open_ended, 0, NULL };
+	m->details = (rli_bar_details){ m->size_kb, m->total_mb, m->stack, m->match, m->gap_ms,
+					m->open_ended, m->carried, 0, NULL };
 	m->gantt.details = &m->details;
 
 	if (!(title = rli_strfmt("Device memory: %s, segment %zu of %zu (%s)", d->label, segment + 1,
@@ -452,8 +457,8 @@ int mp_lay_out_device(rli_memory_pages *pages, mp_device *d, const rli_memory *m
 	for (size_t s = 0, p = d->first_page; s < d->segment_count; s++) {
 		if (!d->links[s].count)
 			continue;
-		if ((error = lay_out_segment(&pages->seg[p], &pages->pages[p], d, memory, blocks, members + offset[s],
-					     d->links[s].count, s, width)) < 0)
+		if ((error = lay_out_segment(&pages->seg[p], &pages->pages[p], d, memory, blocks, first,
+					     members + offset[s], d->links[s].count, s, width)) < 0)
 			goto done;
 		p++;
 	}
@@ -487,6 +492,7 @@ void mp_page_dispose(mp_page *m)
 	free(m->stack);
 	free(m->match);
 	free(m->open_ended);
+	free(m->carried);
 	free(m->name);
 	free(m->data_name);
 }
