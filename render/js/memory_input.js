@@ -12,7 +12,8 @@
   MemoryPage.prototype.describeMatch = function (bar) {
     var d = this.d;
     if (d.match[bar] === 1) return 'Call stack of the op running at the allocation';
-    if (d.match[bar] === 2) return 'Call stack matched to an op that ended ' + d.gap[bar].toFixed(1) + ' ms earlier';
+    if (d.match[bar] === 2)
+      return 'Call stack matched to an op that ended ' + d.gap[bar].toFixed(d.gap[bar] < 1 ? 3 : 1) + ' ms earlier';
     return 'No op with a call stack matched this allocation';
   };
 

@@ -87,13 +87,13 @@ async function barPoint(page, name, startAbs) {
     if (i < 0) return null;
     const d = m.d, lo = Math.max(d.start[i], m.range.lo), hi = Math.min(d.end[i], m.range.hi);
     const box = m.ganttCanvas.getBoundingClientRect();
-    /* a point of the bar no shorter bar of its lane covers */
-    let t = (lo + hi) / 2;
-    for (let k = 0; k < 50; k++) {
-      const x = m.xOf(t), y = m.laneTop(d.lane[i]) + m.geom.pitch / 2;
-      if (m.barAt(x, y) === i) return { x: box.left + x, y: box.top + y, index: i };
-      t = lo + (hi - lo) * (k + 0.5) / 50;
-    }
+    /* a whole client pixel (what a mouse reports) of the bar that no shorter bar of its lane covers */
+    const y = Math.round(box.top + m.laneTop(d.lane[i]) + m.geom.pitch / 2);
+    const from = Math.floor(box.left + m.xOf(lo)) - 3, to = Math.ceil(box.left + m.xOf(hi)) + 3;
+    const mid = Math.round(box.left + m.xOf((lo + hi) / 2));
+    for (let k = 0; k <= to - from; k++)
+      for (const x of [mid + k, mid - k])
+        if (x >= from && x <= to && m.barAt(x - box.left, y - box.top) === i) return { x, y, index: i };
     return null;
   }, [name, startAbs]);
 }
@@ -137,6 +137,9 @@ async function main() {
       await check('sample: clicking a known bar shows its call stack', async () => {
         /* the shortest-lived block of the sample, so it is drawn on top */
         const row = expected.reduce((a, b) => (b.duration_ms > 0 && b.duration_ms < a.duration_ms ? b : a));
+        /* as a reader would: zoom to it with Left/Right, then click it */
+        await setInput(page, 'left', (row.start_time_ms - 1).toFixed(3));
+        await setInput(page, 'right', (row.start_time_ms + 1).toFixed(3));
         await clickBar(page, row.name, row.start_time_ms.toFixed(3));
         const detail = await page.evaluate(() => ({
           stack: document.querySelector('.rli-stack').textContent,
