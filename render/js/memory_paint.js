@@ -204,15 +204,17 @@
     ctx.rect(geom.left, top, geom.plotW, h);
     ctx.clip();
     this.shadeOutside(ctx, top, h);
-    var coverage = new Float64Array(columns);
+    var coverage = new Float64Array(columns), dense = geom.plotW / 4;
     for (var lane = 0; lane < g.lanes.length; lane++) {
-      var color = this.series[g.lanes[lane].series].color, wide = [], thin = false;
-      coverage.fill(0);
+      var color = this.series[g.lanes[lane].series].color, wide = [], cover = [];
       this.laneBars(lane, lo, hi, function (i) {
-        var x0 = (d.start[i] - lo) * pxPerMs, x1 = (d.end[i] - lo) * pxPerMs;
-        if (x1 - x0 >= 1) wide.push(i);
-        else { addCoverage(coverage, columns, x0, Math.max(x1, x0 + 1)); thin = true; }
+        if ((d.end[i] - d.start[i]) * pxPerMs >= 1) wide.push(i); else cover.push(i);
       });
+      /* A lane crowded with bars is drawn as their union, one colour: outlines would be noise, and it stays fast. */
+      if (wide.length > dense) {
+        cover = cover.concat(wide);
+        wide = [];
+      }
       var y = this.laneTop(lane) + (geom.pitch - thick) / 2;
       ctx.fillStyle = color;
       if (this.omitIn(lane, lo, hi)) {
@@ -223,13 +225,14 @@
         ctx.fillRect(bx0, y, Math.max(1, bx1 - bx0), thick);
         ctx.globalAlpha = 1;
       }
-      if (thin)
-        for (var c = 0; c < columns; c++)
-          if (coverage[c] > 0) {
-            ctx.globalAlpha = Math.min(1, 0.35 + coverage[c]);
-            ctx.fillRect(geom.left + c, y, 1, thick);
-          }
-      ctx.globalAlpha = 1;
+      if (cover.length) {
+        coverage.fill(0);
+        cover.forEach(function (i) {
+          var x0 = (d.start[i] - lo) * pxPerMs, x1 = (d.end[i] - lo) * pxPerMs;
+          addCoverage(coverage, columns, x0, Math.max(x1, x0 + 1));
+        });
+        this.paintCoverage(ctx, coverage, columns, y, thick);
+      }
       /* longest first, so short bars stay on top and can be pointed at */
       wide.sort(function (a, b) { return (d.end[b] - d.start[b]) - (d.end[a] - d.start[a]) || a - b; });
       ctx.strokeStyle = 'rgba(255, 255, 255, 0.85)';
@@ -248,6 +251,25 @@
       ctx.strokeRect(sx0 - 1, sy, sx1 - sx0 + 2, thick + 4);
     }
     ctx.restore();
+  };
+
+  /*
+   * Columns a lane's bars cover, as runs of one opacity: a column fully
+   * covered is solid, a partly covered one (bars thinner than a pixel) lighter,
+   * in eighths, so a crowded lane is a few rectangles rather than one a column.
+   */
+  MemoryPage.prototype.paintCoverage = function (ctx, coverage, columns, y, thick) {
+    var left = this.geom.left;
+    for (var c = 0; c < columns;) {
+      var level = coverage[c] > 0 ? Math.round(Math.min(1, 0.35 + coverage[c]) * 8) : 0, run = c + 1;
+      while (run < columns && (coverage[run] > 0 ? Math.round(Math.min(1, 0.35 + coverage[run]) * 8) : 0) === level) run++;
+      if (level) {
+        ctx.globalAlpha = level / 8;
+        ctx.fillRect(left + c, y, run - c, thick);
+      }
+      c = run;
+    }
+    ctx.globalAlpha = 1;
   };
 
   MemoryPage.prototype.fit = function (ctx, text, width) {
