@@ -11,21 +11,23 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const rli_memory *sorting; /* qsort has no context argument in C11 */
+/* A row with what orders it: qsort has no context argument in C11, so the keys travel with it. */
+typedef struct {
+	const char *role;
+	int64_t rank;
+	uint32_t row;
+} device_key;
 
 /* Devices in ascending (role, rank) order, as the reference groups them; rows keep table (start) order inside. */
 static int compare_rows(const void *a, const void *b)
 {
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-	const rli_memory *m = sorting;
-	if (m->role[x] != m->role[y]) {
-		int c = strcmp(rli_strpool_get(&m->strings, m->role[x]), rli_strpool_get(&m->strings, m->role[y]));
-		if (c)
-			return c;
-	}
-	if (m->rank_id[x] != m->rank_id[y])
-		return m->rank_id[x] < m->rank_id[y] ? -1 : 1;
-	return (x > y) - (x < y);
+	const device_key *x = a, *y = b;
+	int c = x->role == y->role ? 0 : strcmp(x->role, y->role);
+	if (c)
+		return c;
+	if (x->rank != y->rank)
+		return x->rank < y->rank ? -1 : 1;
+	return (x->row > y->row) - (x->row < y->row);
 }
 
 static int same_device(const rli_memory *m, uint32_t x, uint32_t y)
@@ -144,9 +146,20 @@ int rli_memory_pages_layout(rli_memory_pages **out, const rli_memory *memory, co
 		error = rli_error_set(RLI_EINVALID, "nothing to draw: no device has an allocation");
 		goto done;
 	}
-	sorting = memory;
-	qsort(rows, kept, sizeof(*rows), compare_rows);
-	sorting = NULL;
+	{
+		device_key *keys = malloc(kept * sizeof(*keys));
+		if (!keys) {
+			error = rli_error_oom();
+			goto done;
+		}
+		for (size_t i = 0; i < kept; i++)
+			keys[i] = (device_key){ rli_strpool_get(&memory->strings, memory->role[rows[i]]),
+						memory->rank_id[rows[i]], rows[i] };
+		qsort(keys, kept, sizeof(*keys), compare_rows);
+		for (size_t i = 0; i < kept; i++)
+			rows[i] = keys[i].row;
+		free(keys);
+	}
 	for (size_t i = 0; i < kept; i++)
 		if (i == 0 || !same_device(memory, rows[i - 1], rows[i]))
 			mp->device_count++;
