@@ -66,7 +66,9 @@ function run(input, out, extra) {
 const T0 = 1779785515000000; /* us */
 
 /* Overlaps: one operator's blocks (ms from T0), and a second operator to show the rule stays within one. */
-const MM = [[0, 10, 4096], [2, 1, 1024], [4, 16, 2048], [12, 2, 3072], [5.5, 0.5, 512], [4.5, 2, 1536], [20, 1, 256]];
+/* bar 0's midpoint is 5 ms: one block ends there, one starts there (both hold it), one starts just after */
+const MM = [[0, 10, 4096], [2, 1, 1024], [4, 16, 2048], [12, 2, 3072], [5.5, 0.5, 512], [4.5, 2, 1536], [20, 1, 256],
+  [3, 2, 768], [5, 1, 640], [5.001, 1, 300]];
 const overlapRows = MM.map(([s, d, kb]) => ({ name: 'aten::mm', kb, at: T0 + s * 1000, dur: d * 1000 }))
   .concat([{ name: 'aten::add', kb: 8192, at: T0 + 4.9 * 1000, dur: 1000 }]);
 
