@@ -568,6 +568,9 @@ int rli_cairo_draw_item(rli_cairo_painter *p, const rli_item *item)
 	case RLI_ITEM_TABLE:
 		draw_table(p, item->u.table);
 		break;
+	case RLI_ITEM_NAV:
+		/* links between files: a picture has nowhere to follow them */
+		break;
 	default:
 		return rli_error_set(RLI_ERROR, "unknown item kind %d", (int)item->kind);
 	}
