@@ -4,7 +4,9 @@
 #include "medium.h"
 #include "text_place.h"
 #include "theme.h"
+#include "common/bigmem.h"
 #include "common/error.h"
+#include "common/sort.h"
 #include "common/strpool.h"
 #include "common/strutil.h"
 #include "text/text.h"
@@ -51,46 +53,76 @@ struct rli_memory_figure {
 
 /* ---- the data: blocks, the curve, operators --------------------------- */
 
-typedef struct {
-	double time;
-	double delta_kb;
-} step_event;
-
-static int compare_events(const void *a, const void *b)
+/* A large array in 2 MiB pages: a million blocks' columns are written once, and a 4 KiB page fault each costs. */
+static void *big_array(size_t count, size_t size)
 {
-	const step_event *x = a, *y = b;
-	return (x->time > y->time) - (x->time < y->time);
+	return rli_bigmem_resize(NULL, (count ? count : 1) * size);
 }
 
 /*
  * The curve is the running sum of the sizes of the blocks alive: +size at a
  * block's start, -size at its end, changes at one moment summed first, so a
  * block freed as another is allocated is not counted twice. Drawn as steps.
+ * The starts and the ends are each put in time order (the starts usually are
+ * already) and merged; at one moment the changes are summed in block order,
+ * a block's start before its end, the order a stable sort of
+ * (start 0, end 0, start 1, end 1, ...) would give.
  */
 static int build_curve(memory_page *m, const rli_mem_block *blocks, size_t count)
 {
-	step_event *events = malloc(2 * count * sizeof(*events));
-	size_t points = 0;
+	double *key = big_array(count, sizeof(double));
+	size_t *order = big_array(count, sizeof(size_t)), *tmp = big_array(count, sizeof(size_t));
+	size_t *by_start = NULL, *start_order = NULL, *start_tmp = NULL, *by_end, points = 0, s = 0, e = 0;
 	double value = 0;
-	int error = RLI_OK;
+	int sorted = 1, error = RLI_OK;
 
-	m->line.x = malloc((4 * count + 1) * sizeof(double));
-	m->line.y = malloc((4 * count + 1) * sizeof(double));
-	if (!events || !m->line.x || !m->line.y) {
+	m->line.x = big_array(4 * count + 1, sizeof(double));
+	m->line.y = big_array(4 * count + 1, sizeof(double));
+	if (!key || !order || !tmp || !m->line.x || !m->line.y) {
 		error = rli_error_oom();
 		goto done;
 	}
-	for (size_t i = 0; i < count; i++) {
-		events[2 * i] = (step_event){ blocks[i].start, blocks[i].size_kb };
-		events[2 * i + 1] = (step_event){ blocks[i].end, -blocks[i].size_kb };
+	for (size_t i = 1; i < count && sorted; i++)
+		sorted = blocks[i - 1].start <= blocks[i].start;
+	if (!sorted) {
+		start_order = big_array(count, sizeof(size_t));
+		start_tmp = big_array(count, sizeof(size_t));
+		if (!start_order || !start_tmp) {
+			error = rli_error_oom();
+			goto done;
+		}
+		for (size_t i = 0; i < count; i++) {
+			key[i] = blocks[i].start;
+			start_order[i] = i;
+		}
+		by_start = rli_stable_order(start_order, start_tmp, key, count);
 	}
-	qsort(events, 2 * count, sizeof(*events), compare_events);
+	for (size_t i = 0; i < count; i++) {
+		key[i] = blocks[i].end;
+		order[i] = i;
+	}
+	by_end = rli_stable_order(order, tmp, key, count);
 	m->line.x[points] = 0;
 	m->line.y[points++] = 0;
-	for (size_t i = 0; i < 2 * count;) {
-		double t = events[i].time, before = value;
-		for (; i < 2 * count && events[i].time == t; i++)
-			value += events[i].delta_kb;
+	while (s < count || e < count) {
+		size_t si = s < count ? (by_start ? by_start[s] : s) : 0, ei = e < count ? by_end[e] : 0;
+		double t = s < count && (e == count || blocks[si].start <= blocks[ei].end) ? blocks[si].start
+											: blocks[ei].end;
+		double before = value;
+		for (;;) {
+			int start_here = s < count && blocks[si].start == t, end_here = e < count && blocks[ei].end == t;
+			if (start_here && (!end_here || si <= ei)) {
+				value += blocks[si].size_kb;
+				s++;
+				si = s < count ? (by_start ? by_start[s] : s) : 0;
+			} else if (end_here) {
+				value += -blocks[ei].size_kb;
+				e++;
+				ei = e < count ? by_end[e] : 0;
+			} else {
+				break;
+			}
+		}
 		/* A sum of sizes that cancels out exactly is 0, not a rounding residue. */
 		if (fabs(value) < 1e-9)
 			value = 0;
@@ -105,7 +137,11 @@ static int build_curve(memory_page *m, const rli_mem_block *blocks, size_t count
 	}
 	m->line.count = points;
 done:
-	free(events);
+	rli_bigmem_free(key);
+	rli_bigmem_free(order);
+	rli_bigmem_free(tmp);
+	rli_bigmem_free(start_order);
+	rli_bigmem_free(start_tmp);
 	return error;
 }
 
@@ -140,7 +176,7 @@ static char *file_stem(const char *role, int64_t rank)
 static int lay_out_device(memory_page *m, rli_page *page, const rli_memory_device *device, double width,
 			  int scale, rli_medium medium, PangoContext *text, double *raster_scale)
 {
-	rli_mem_block *blocks = malloc((device->count ? device->count : 1) * sizeof(*blocks));
+	rli_mem_block *blocks = big_array(device->count, sizeof(*blocks));
 	lane_key *lanes = NULL;
 	uint32_t *lane_of_op = NULL;
 	rli_strpool ops;
@@ -286,10 +322,10 @@ static int lay_out_device(memory_page *m, rli_page *page, const rli_memory_devic
 	m->gantt.rows = calloc(ops.count, sizeof(*m->gantt.rows));
 	m->gantt.row_labels = calloc(ops.count, sizeof(*m->gantt.row_labels));
 	m->gantt.row_first_bar = calloc(ops.count + 1, sizeof(*m->gantt.row_first_bar));
-	m->gantt.bar_row = malloc((count ? count : 1) * sizeof(uint32_t));
-	m->gantt.bar_series = malloc((count ? count : 1) * sizeof(uint32_t));
-	m->gantt.bar_start = malloc((count ? count : 1) * sizeof(double));
-	m->gantt.bar_end = malloc((count ? count : 1) * sizeof(double));
+	m->gantt.bar_row = big_array(count, sizeof(uint32_t));
+	m->gantt.bar_series = big_array(count, sizeof(uint32_t));
+	m->gantt.bar_start = big_array(count, sizeof(double));
+	m->gantt.bar_end = big_array(count, sizeof(double));
 	if (!m->gantt.rows || !m->gantt.row_labels || !m->gantt.row_first_bar || !m->gantt.bar_row ||
 	    !m->gantt.bar_series || !m->gantt.bar_start || !m->gantt.bar_end) {
 		error = rli_error_oom();
@@ -375,7 +411,7 @@ static int lay_out_device(memory_page *m, rli_page *page, const rli_memory_devic
 
 done:
 	rli_strpool_dispose(&ops);
-	free(blocks);
+	rli_bigmem_free(blocks);
 	free(lanes);
 	free(lane_of_op);
 	return error;
@@ -385,10 +421,17 @@ done:
 
 static void page_dispose(memory_page *m)
 {
+	/* The bars' columns came from rli_bigmem_resize: freed here, so the panel's dispose frees only the rest. */
+	rli_bigmem_free(m->gantt.bar_row);
+	rli_bigmem_free(m->gantt.bar_series);
+	rli_bigmem_free(m->gantt.bar_start);
+	rli_bigmem_free(m->gantt.bar_end);
+	m->gantt.bar_row = m->gantt.bar_series = NULL;
+	m->gantt.bar_start = m->gantt.bar_end = NULL;
 	rli_panel_dispose(&m->curve);
 	rli_panel_dispose(&m->gantt);
-	free(m->line.x);
-	free(m->line.y);
+	rli_bigmem_free(m->line.x);
+	rli_bigmem_free(m->line.y);
 	free(m->peak.label.text);
 	free(m->title.text);
 	free(m->subtitle.text);
