@@ -6,10 +6,12 @@
 #   --scratch DIR   where the captures are generated and kept between runs (default: /tmp/rl-insight-bench)
 #   --repeat N      runs per measurement; the fastest counts, the largest RSS is shown (default: 3)
 #   --shapes LIST   comma-separated, of: one (1 device, 1,000,000 rows), ranks (16 ranks x 62,500 rows),
-#                   stacks (1 device, 1,000,000 rows, 40-frame call stacks); default: one,ranks,stacks
+#                   stacks (1 device, 250,000 rows whose call stacks are 40 frames deep: a trace as
+#                   large as the million rows' in a quarter of the rows); default: one,ranks,stacks
 #   --quick         every shape 10 times smaller, to try the script out
 #
-# Each run is `rl-insight --profiler-type memory --jobs 1 -v`, timed by /usr/bin/time: first
+# Each run is `rl-insight --profiler-type memory -v` (captures parsed on every core, as a user runs
+# it; --jobs 1 is bench/memory/run.sh's parse ratio), timed by /usr/bin/time: first
 # --vis-type png, then --vis-type png,html. The HTML part is what the second run adds; while the
 # interactive memory pages are not built (rl-insight says so), only the PNG figures are reported.
 set -eu
@@ -65,7 +67,7 @@ run_best() {
 		rm -rf "$out"
 		mkdir -p "$out"
 		/usr/bin/time -f 'TIME %e %M' "$cli" --input-path "$in" --profiler-type memory --vis-type "$vis" \
-			--jobs 1 -v --output-path "$out" > "$out.log" 2>&1 || true
+			-v --output-path "$out" > "$out.log" 2>&1 || true
 		s=$(awk '$1 == "TIME" { print $2 }' "$out.log")
 		k=$(awk '$1 == "TIME" { print $3 }' "$out.log")
 		[ "$k" -gt "$rss" ] && rss=$k
@@ -75,12 +77,12 @@ run_best() {
 	echo "$best $rss"
 }
 
-echo "memory end to end on $(nproc) CPU(s), $(date -u '+%Y-%m-%d %H:%M UTC'); $cli --jobs 1, best of $repeat"
+echo "memory end to end on $(nproc) CPU(s), $(date -u '+%Y-%m-%d %H:%M UTC'); $cli, best of $repeat"
 for shape in $(echo "$shapes" | tr ',' ' '); do
 	case $shape in
 	one) rows=$((1000000 / scale)); args="--ranks 1 --events-per-unit $rows" ;;
 	ranks) rows=$((1000000 / scale)); args="--ranks 16 --events-per-unit $((rows / 16))" ;;
-	stacks) rows=$((1000000 / scale)); args="--ranks 1 --events-per-unit $rows --stack-depth 40" ;;
+	stacks) rows=$((250000 / scale)); args="--ranks 1 --events-per-unit $rows --stack-depth 40" ;;
 	*) echo "end_to_end.sh: unknown shape $shape" >&2; exit 2 ;;
 	esac
 	dir=$scratch/memory-e2e-$shape-$rows
