@@ -1,6 +1,7 @@
 /* png_backend.c: the PNG back-end: each page through the cairo painter onto an image, encoded with libpng. */
 #include "backend.h"
 #include "cairo_paint.h"
+#include "common/bigmem.h"
 #include "common/error.h"
 
 #include <cairo.h>
@@ -14,7 +15,9 @@
 typedef struct {
 	rli_output base;
 	double scale;
-	cairo_surface_t *surface;    /* the page being drawn */
+	cairo_surface_t *surface;    /* the page being drawn, on pixels */
+	unsigned char *pixels;       /* from rli_bigmem_resize, kept from page to page */
+	size_t pixels_size;
 	cairo_t *cr;
 	rli_cairo_painter *painter;
 } png_output;
@@ -50,13 +53,29 @@ static int png_begin_page(rli_output *out, const rli_page *page)
 		.scale = png->scale,
 		.lod_columns_per_unit = png->scale,
 	};
-	int error;
+	int error, stride;
 
 	/* The layout keeps pages within cairo's limit; a hand-made model may not. */
 	if (width < 1 || height < 1 || width > 32767 || height > 32767)
 		return rli_error_set(RLI_EUSAGE, "a %.0f x %.0f pixel image is outside 1..32767 a side",
 				     width, height);
-	png->surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, (int)width, (int)height);
+	/*
+	 * The pixels in 2 MiB pages, reused by the next page: a 4000 x 2300 page is 37 MB that a
+	 * fresh surface would fault in 4 KiB at a time, page after page (16 devices: 16 times).
+	 * The background is painted opaque over all of it, so what a page held before never shows.
+	 */
+	stride = cairo_format_stride_for_width(CAIRO_FORMAT_RGB24, (int)width);
+	if (stride < 0)
+		return rli_error_set(RLI_EUSAGE, "a %.0f pixel wide image has no stride", width);
+	if ((size_t)stride * (size_t)height > png->pixels_size) {
+		unsigned char *grown = rli_bigmem_resize(png->pixels, (size_t)stride * (size_t)height);
+		if (!grown)
+			return rli_error_oom();
+		png->pixels = grown;
+		png->pixels_size = (size_t)stride * (size_t)height;
+	}
+	png->surface = cairo_image_surface_create_for_data(png->pixels, CAIRO_FORMAT_RGB24, (int)width, (int)height,
+							   stride);
 	if (cairo_surface_status(png->surface) != CAIRO_STATUS_SUCCESS)
 		return rli_cairo_error(cairo_surface_status(png->surface), "cannot make the PNG's image");
 	png->cr = cairo_create(png->surface);
@@ -156,7 +175,10 @@ static int png_finish(rli_output *out)
 
 static void png_destroy(rli_output *out)
 {
-	release_page((png_output *)out);
+	png_output *png = (png_output *)out;
+	release_page(png);
+	rli_bigmem_free(png->pixels);
+	png->pixels = NULL;
 }
 
 const rli_backend rli_png_backend = {
