@@ -25,6 +25,8 @@ static const char usage[] =
 	"  --events-per-unit K   trace events per unit (MSTX, torch), NVTX ranges per capture,\n"
 	"                        or operator_memory.csv rows per capture (memory)\n"
 	"  --target-bytes SIZE   size units so the traces total about SIZE (suffixes K, M, G)\n"
+	"  --stack-depth N       memory only: call stacks N frames deep, nested module calls\n"
+	"                        added between the op's frames and the phase's entry (at most 200)\n"
 	"  --dense               nvtx only: every event line an NVTX range (no kernel or other-domain\n"
 	"                        lines between them), the shape that costs a parser most per byte\n"
 	"  --seed X              same seed, same bytes (default 1)\n"
@@ -133,6 +135,9 @@ int main(int argc, char **argv)
 			options.events_per_unit = number;
 		} else if (strcmp(flag, "--target-bytes") == 0 && (error = parse_count(&number, flag, value, 1)) >= 0) {
 			options.target_bytes = number;
+		} else if (strcmp(flag, "--stack-depth") == 0 &&
+			   (error = parse_count(&number, flag, value, 1)) >= 0) {
+			options.stack_depth = (int)(number > 200 ? 200 : number);
 		} else if (strcmp(flag, "--seed") == 0 && (error = parse_count(&number, flag, value, 0)) >= 0) {
 			options.seed = (uint64_t)number;
 		} else if (error >= 0) {
@@ -147,6 +152,8 @@ int main(int argc, char **argv)
 		error = synth_fail(SYNTH_EUSAGE, "--format is required (or --demo)");
 	if (error >= 0 && options.dense && (options.demo || options.format != SYNTH_NVTX))
 		error = synth_fail(SYNTH_EUSAGE, "--dense is for --format nvtx only");
+	if (error >= 0 && options.stack_depth && (options.demo || options.format != SYNTH_MEMORY))
+		error = synth_fail(SYNTH_EUSAGE, "--stack-depth is for --format memory only");
 	if (error >= 0 && options.events_per_unit && options.target_bytes)
 		error = synth_fail(SYNTH_EUSAGE, "give --events-per-unit or --target-bytes, not both");
 	if (error < 0) {

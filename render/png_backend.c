@@ -1,6 +1,7 @@
 /* png_backend.c: the PNG back-end: each page through the cairo painter onto an image, encoded with libpng. */
 #include "backend.h"
 #include "cairo_paint.h"
+#include "common/bigmem.h"
 #include "common/error.h"
 #include "common/grow.h"
 
@@ -36,7 +37,9 @@ typedef struct {
 	int width, height;           /* its size in pixels */
 	const rli_item **items;      /* its items, drawn band by band at end_page */
 	size_t item_count, item_capacity;
-	cairo_surface_t *surface;    /* the band being drawn */
+	cairo_surface_t *surface;    /* the band being drawn, on pixels */
+	unsigned char *pixels;       /* from rli_bigmem_resize, kept from band to band and page to page */
+	size_t pixels_size;
 	cairo_t *cr;
 	rli_cairo_painter *painter;
 	png_sink sink;               /* in the heap: encode_png reads it after a longjmp */
@@ -98,9 +101,23 @@ static int paint_band(png_output *png, int top, int rows)
 		.scale = png->scale,
 		.lod_columns_per_unit = png->scale,
 	};
-	int error;
+	int error, stride = cairo_format_stride_for_width(CAIRO_FORMAT_RGB24, png->width);
 
-	png->surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, png->width, rows);
+	/*
+	 * The pixels in 2 MiB pages, reused by the next band and the next page: a fresh 37 MB
+	 * surface would fault in 4 KiB at a time, page after page (16 devices: 16 times). The
+	 * background is painted opaque over all of it, so what a band held before never shows.
+	 */
+	if (stride < 0)
+		return rli_error_set(RLI_EUSAGE, "a %d pixel wide image has no stride", png->width);
+	if ((size_t)stride * (size_t)rows > png->pixels_size) {
+		unsigned char *grown = rli_bigmem_resize(png->pixels, (size_t)stride * (size_t)rows);
+		if (!grown)
+			return rli_error_oom();
+		png->pixels = grown;
+		png->pixels_size = (size_t)stride * (size_t)rows;
+	}
+	png->surface = cairo_image_surface_create_for_data(png->pixels, CAIRO_FORMAT_RGB24, png->width, rows, stride);
 	if (cairo_surface_status(png->surface) != CAIRO_STATUS_SUCCESS)
 		return rli_cairo_error(cairo_surface_status(png->surface), "cannot make the PNG's image");
 	png->cr = cairo_create(png->surface);
@@ -237,6 +254,8 @@ static void png_destroy(rli_output *out)
 	release_band(png);
 	free(png->items);
 	png->items = NULL;
+	rli_bigmem_free(png->pixels);
+	png->pixels = NULL;
 }
 
 const rli_backend rli_png_backend = {

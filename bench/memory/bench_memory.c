@@ -1,4 +1,4 @@
-/* bench_memory.c: rli_memory_parse timed on a tree, as the benchmark runs it (threads, rows, peak RSS). */
+/* bench_memory.c: rli_memory_parse timed on a tree, as the benchmark runs it (threads, rows, peak RSS); and the PNG figure's layout and render. */
 #include "rl_insight.h"
 
 #include <stdio.h>
@@ -31,8 +31,9 @@ int main(int argc, char **argv)
 	int rc;
 
 	if (argc < 2) {
-		fputs("Usage: bench-memory DIR [JOBS] [EXPORT.csv]\nParses the memory captures under DIR with "
-		      "rli_memory_parse; prints rows, seconds and peak RSS.\n", stderr);
+		fputs("Usage: bench-memory DIR [JOBS] [EXPORT.csv | --figure=OUT_DIR]\nParses the memory captures under "
+		      "DIR with rli_memory_parse; prints rows, seconds and peak RSS.\nWith --figure, also lays out the "
+		      "PNG figure and renders it into OUT_DIR, each timed.\n", stderr);
 		return 2;
 	}
 	rli_memory_parse_options_init(&options);
@@ -45,7 +46,25 @@ int main(int argc, char **argv)
 		fprintf(stderr, "bench-memory: %s\n", rli_error_last());
 		return 1;
 	}
-	if (argc > 3 && rli_memory_export(memory, RLI_EXPORT_CSV, argv[3], NULL) != RLI_OK) {
+	if (argc > 3 && strncmp(argv[3], "--figure=", 9) == 0) {
+		/* The figure as the command line draws a PNG: a raster layout at the default width and scale. */
+		rli_timeline_options figure_options;
+		rli_memory_figure *figure = NULL;
+		double laid_out;
+		rli_timeline_options_init(&figure_options);
+		figure_options.medium = RLI_MEDIUM_RASTER;
+		start = now_seconds();
+		rc = rli_memory_layout(&figure, memory, &figure_options);
+		laid_out = now_seconds();
+		if (rc == RLI_OK)
+			rc = rli_render(rli_memory_figure_document(figure), "png", argv[3] + 9, NULL);
+		if (rc != RLI_OK) {
+			fprintf(stderr, "bench-memory: %s\n", rli_error_last());
+			return 1;
+		}
+		printf("layout_seconds %.3f render_png_seconds %.3f ", laid_out - start, now_seconds() - laid_out);
+		rli_memory_figure_free(figure);
+	} else if (argc > 3 && rli_memory_export(memory, RLI_EXPORT_CSV, argv[3], NULL) != RLI_OK) {
 		fprintf(stderr, "bench-memory: %s\n", rli_error_last());
 		return 1;
 	}

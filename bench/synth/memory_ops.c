@@ -57,6 +57,7 @@ static const char *const infer_entry[] = {
 static const char *const kernels[] = {"aclnnAdd_AddAiCore_Add", "aclnnMatmul_MatMulV3_MatMulV3",
 				      "aclnnCast_CastAiCore_Cast", "aclnnInplaceCopy_TensorMove"};
 
+#define SYNTH_STACK_MAX 216 /* frames: --stack-depth's 200 and the most a stack has without it */
 #define ARRAY_SIZE(a) ((int)(sizeof(a) / sizeof((a)[0])))
 _Static_assert(ARRAY_SIZE(op_names) == SYNTH_MEMORY_OPS, "SYNTH_MEMORY_OPS counts op_names");
 
@@ -115,8 +116,8 @@ int synth_memory_build_stacks(synth_memory_run *run, int role)
 	int training = entry == train_entry;
 	for (int op = 0; op < SYNTH_MEMORY_OPS; op++) {
 		for (int v = 0; v < SYNTH_MEMORY_VARIANTS; v++) {
-			const char *frames[16];
-			int n = 0;
+			const char *frames[SYNTH_STACK_MAX];
+			int n = 0, depth = run->plan->options->stack_depth;
 			frames[n++] = leaf_frames[op % ARRAY_SIZE(leaf_frames)];
 			if (v == 2 && training) {
 				for (int i = 0; i < ARRAY_SIZE(backward_frames); i++)
@@ -128,6 +129,9 @@ int synth_memory_build_stacks(synth_memory_run *run, int role)
 				for (int i = v % 2; i < ARRAY_SIZE(forward_frames); i += 1 + (v % 2))
 					frames[n++] = forward_frames[i];
 			}
+			/* Deeper stacks: the model's modules nested, as torch_npu records them, above the entry. */
+			for (int i = 0; n + entry_count < depth && n + entry_count < SYNTH_STACK_MAX; i++)
+				frames[n++] = forward_frames[1 + i % (ARRAY_SIZE(forward_frames) - 1)];
 			for (int i = 0; i < entry_count; i++)
 				frames[n++] = entry[i];
 			run->stacks[role][op][v] = join_frames(frames, n, ";\r\n");

@@ -26,6 +26,7 @@ typedef struct {
 	const char *output_dir;
 	int demo;                  /* friendlier names (one CJK range) for the README demo */
 	int dense;                 /* NVTX: (nearly) every line a range, no kernel or other-domain lines */
+	int stack_depth;           /* memory: frames a call stack is padded to with module frames (0: as found) */
 } synth_options;
 
 /* ---- deterministic randomness ------------------------------------------ */

@@ -1,9 +1,12 @@
 /* memory_figure.c: the static memory figure, a page per device: the memory curve over the allocation Gantt, and the blocks live at the peak. */
 #include "memory_figure.h"
+#include "memory_parts.h"
 #include "medium.h"
 #include "text_place.h"
 #include "theme.h"
+#include "common/bigmem.h"
 #include "common/error.h"
+#include "common/sort.h"
 #include "common/strpool.h"
 #include "common/strutil.h"
 #include "text/text.h"
@@ -22,17 +25,13 @@
 #define MEM_MIN_GANTT 120.0
 #define MEM_RIGHT 48.0
 #define MEM_TABLE_GAP 36.0
-#define MEM_TABLE_ROWS 10
-#define MEM_TABLE_ROW 22.0
-#define MEM_TABLE_SIZE 12.0
 #define MEM_CURVE_COLOR 0x4e79a7
 #define MEM_PEAK_COLOR 0xd62728
-#define MEM_Y_TICKS 6
-#define MEM_RULE_COLOR 0xBBBBBB
 
 typedef struct {
-	rli_item items[5];
+	rli_item items[6];
 	rli_text title;
+	rli_text subtitle;          /* the origin, on pages too narrow for it in the title */
 	rli_text table_title;
 	rli_panel curve;
 	rli_panel gantt;
@@ -54,53 +53,76 @@ struct rli_memory_figure {
 
 /* ---- the data: blocks, the curve, operators --------------------------- */
 
-typedef struct {
-	double start, end; /* relative to t_min */
-	double size_kb;
-	uint32_t op;
-	size_t index;      /* in the device's arrays */
-} block;
-
-typedef struct {
-	double time;
-	double delta_kb;
-} step_event;
-
-static int compare_events(const void *a, const void *b)
+/* A large array in 2 MiB pages: a million blocks' columns are written once, and a 4 KiB page fault each costs. */
+static void *big_array(size_t count, size_t size)
 {
-	const step_event *x = a, *y = b;
-	return (x->time > y->time) - (x->time < y->time);
+	return rli_bigmem_resize(NULL, (count ? count : 1) * size);
 }
 
 /*
  * The curve is the running sum of the sizes of the blocks alive: +size at a
  * block's start, -size at its end, changes at one moment summed first, so a
  * block freed as another is allocated is not counted twice. Drawn as steps.
+ * The starts and the ends are each put in time order (the starts usually are
+ * already) and merged; at one moment the changes are summed in block order,
+ * a block's start before its end, the order a stable sort of
+ * (start 0, end 0, start 1, end 1, ...) would give.
  */
-static int build_curve(memory_page *m, const block *blocks, size_t count)
+static int build_curve(memory_page *m, const rli_mem_block *blocks, size_t count)
 {
-	step_event *events = malloc(2 * count * sizeof(*events));
-	size_t points = 0;
+	double *key = big_array(count, sizeof(double));
+	size_t *order = big_array(count, sizeof(size_t)), *tmp = big_array(count, sizeof(size_t));
+	size_t *by_start = NULL, *start_order = NULL, *start_tmp = NULL, *by_end, points = 0, s = 0, e = 0;
 	double value = 0;
-	int error = RLI_OK;
+	int sorted = 1, error = RLI_OK;
 
-	m->line.x = malloc((4 * count + 1) * sizeof(double));
-	m->line.y = malloc((4 * count + 1) * sizeof(double));
-	if (!events || !m->line.x || !m->line.y) {
+	m->line.x = big_array(4 * count + 1, sizeof(double));
+	m->line.y = big_array(4 * count + 1, sizeof(double));
+	if (!key || !order || !tmp || !m->line.x || !m->line.y) {
 		error = rli_error_oom();
 		goto done;
 	}
-	for (size_t i = 0; i < count; i++) {
-		events[2 * i] = (step_event){ blocks[i].start, blocks[i].size_kb };
-		events[2 * i + 1] = (step_event){ blocks[i].end, -blocks[i].size_kb };
+	for (size_t i = 1; i < count && sorted; i++)
+		sorted = blocks[i - 1].start <= blocks[i].start;
+	if (!sorted) {
+		start_order = big_array(count, sizeof(size_t));
+		start_tmp = big_array(count, sizeof(size_t));
+		if (!start_order || !start_tmp) {
+			error = rli_error_oom();
+			goto done;
+		}
+		for (size_t i = 0; i < count; i++) {
+			key[i] = blocks[i].start;
+			start_order[i] = i;
+		}
+		by_start = rli_stable_order(start_order, start_tmp, key, count);
 	}
-	qsort(events, 2 * count, sizeof(*events), compare_events);
+	for (size_t i = 0; i < count; i++) {
+		key[i] = blocks[i].end;
+		order[i] = i;
+	}
+	by_end = rli_stable_order(order, tmp, key, count);
 	m->line.x[points] = 0;
 	m->line.y[points++] = 0;
-	for (size_t i = 0; i < 2 * count;) {
-		double t = events[i].time, before = value;
-		for (; i < 2 * count && events[i].time == t; i++)
-			value += events[i].delta_kb;
+	while (s < count || e < count) {
+		size_t si = s < count ? (by_start ? by_start[s] : s) : 0, ei = e < count ? by_end[e] : 0;
+		double t = s < count && (e == count || blocks[si].start <= blocks[ei].end) ? blocks[si].start
+											: blocks[ei].end;
+		double before = value;
+		for (;;) {
+			int start_here = s < count && blocks[si].start == t, end_here = e < count && blocks[ei].end == t;
+			if (start_here && (!end_here || si <= ei)) {
+				value += blocks[si].size_kb;
+				s++;
+				si = s < count ? (by_start ? by_start[s] : s) : 0;
+			} else if (end_here) {
+				value += -blocks[ei].size_kb;
+				e++;
+				ei = e < count ? by_end[e] : 0;
+			} else {
+				break;
+			}
+		}
 		/* A sum of sizes that cancels out exactly is 0, not a rounding residue. */
 		if (fabs(value) < 1e-9)
 			value = 0;
@@ -115,7 +137,11 @@ static int build_curve(memory_page *m, const block *blocks, size_t count)
 	}
 	m->line.count = points;
 done:
-	free(events);
+	rli_bigmem_free(key);
+	rli_bigmem_free(order);
+	rli_bigmem_free(tmp);
+	rli_bigmem_free(start_order);
+	rli_bigmem_free(start_tmp);
 	return error;
 }
 
@@ -134,20 +160,6 @@ static int compare_lanes(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
-typedef struct {
-	const block *b;
-	double size_kb;
-} live_block;
-
-/* At the peak: larger blocks first, then earlier ones. */
-static int compare_live(const void *a, const void *b)
-{
-	const live_block *x = a, *y = b;
-	if (x->size_kb != y->size_kb)
-		return x->size_kb > y->size_kb ? -1 : 1;
-	return (x->b->start > y->b->start) - (x->b->start < y->b->start);
-}
-
 /* ---- placing a page --------------------------------------------------- */
 
 /* A file name from role and rank: letters, digits, '-', '.', '_' kept, anything else '_'. */
@@ -161,142 +173,16 @@ static char *file_stem(const char *role, int64_t rank)
 	return stem;
 }
 
-static void format_mb(char *out, size_t size, double kb)
-{
-	if (kb >= 1024.0)
-		snprintf(out, size, "%.1f MB", kb / 1024.0);
-	else
-		snprintf(out, size, "%.1f KB", kb);
-}
-
-static int build_table(memory_page *m, const rli_memory_device *device, const block *blocks, size_t count,
-		       double x, double y, double width)
-{
-	static const char *const headers[] = { "Operator", "Size", "Start (ms)", "Duration (ms)", "Call stack (top)" };
-	static const double shares[] = { 0.24, 0.10, 0.12, 0.12, 0.42 };
-	static const rli_align aligns[] = { RLI_ALIGN_START, RLI_ALIGN_END, RLI_ALIGN_END, RLI_ALIGN_END,
-					    RLI_ALIGN_START };
-	const size_t columns = sizeof(headers) / sizeof(headers[0]);
-	rli_table *t = &m->table;
-	live_block *live = malloc((count ? count : 1) * sizeof(*live));
-	size_t alive = 0;
-	double column_x = x;
-
-	if (!live)
-		return rli_error_oom();
-	for (size_t i = 0; i < count; i++)
-		if (blocks[i].start <= m->summary.peak_ms && blocks[i].end > m->summary.peak_ms)
-			live[alive++] = (live_block){ &blocks[i], blocks[i].size_kb };
-	qsort(live, alive, sizeof(*live), compare_live);
-	if (alive > MEM_TABLE_ROWS)
-		alive = MEM_TABLE_ROWS;
-
-	t->x = x;
-	t->y = y;
-	t->column_count = columns;
-	t->row_count = alive;
-	t->font_size = MEM_TABLE_SIZE;
-	t->row_height = MEM_TABLE_ROW;
-	t->text_color = TEXT_COLOR;
-	t->rule_color = MEM_RULE_COLOR;
-	t->header = calloc(columns, sizeof(*t->header));
-	t->cells = calloc((alive ? alive : 1) * columns, sizeof(*t->cells));
-	t->column_x = calloc(columns, sizeof(*t->column_x));
-	t->column_width = calloc(columns, sizeof(*t->column_width));
-	t->align = calloc(columns, sizeof(*t->align));
-	if (!t->header || !t->cells || !t->column_x || !t->column_width || !t->align) {
-		free(live);
-		return rli_error_oom();
-	}
-	for (size_t c = 0; c < columns; c++) {
-		t->header[c] = rli_strdup(headers[c]);
-		t->column_x[c] = column_x;
-		t->column_width[c] = shares[c] * width - 12.0;
-		t->align[c] = aligns[c];
-		column_x += shares[c] * width;
-	}
-	for (size_t r = 0; r < alive; r++) {
-		const block *b = live[r].b;
-		char size[32], start[32], duration[32];
-		const char *stack = device->call_stack_top ? device->call_stack_top[b->index] : "";
-		char **row = &t->cells[r * columns];
-		format_mb(size, sizeof(size), b->size_kb);
-		snprintf(start, sizeof(start), "%.3f", b->start);
-		snprintf(duration, sizeof(duration), "%.3f", b->end - b->start);
-		row[0] = rli_valid_utf8_copy(device->op_name[b->index]);
-		row[1] = rli_strdup(size);
-		row[2] = rli_strdup(start);
-		row[3] = rli_strdup(duration);
-		row[4] = rli_valid_utf8_copy(stack && *stack ? stack : "(no call stack)");
-	}
-	free(live);
-	for (size_t i = 0; i < columns; i++)
-		if (!t->header[i])
-			return rli_error_oom();
-	for (size_t i = 0; i < alive * columns; i++)
-		if (!t->cells[i])
-			return rli_error_oom();
-	return RLI_OK;
-}
-
-/* The x axis both panels share; only the lower one's ticks carry labels. */
-static int build_x_ticks(memory_page *m, double x_max)
-{
-	rli_tick ticks[MAX_TICKS];
-	int target = (int)fmax(2.0, round(m->gantt.plot.w / TICK_SPACING));
-	size_t count = rli_nice_ticks(ticks, MAX_TICKS, 0.0, x_max, target);
-	rli_panel *panels[2] = { &m->curve, &m->gantt };
-
-	for (int p = 0; p < 2; p++) {
-		rli_panel *panel = panels[p];
-		panel->xticks = calloc(count ? count : 1, sizeof(*panel->xticks));
-		if (!panel->xticks)
-			return rli_error_oom();
-		memcpy(panel->xticks, ticks, count * sizeof(*ticks));
-		if (p == 0)
-			for (size_t i = 0; i < count; i++)
-				panel->xticks[i].label[0] = '\0';
-		panel->xtick_count = count;
-		panel->xtick_target = target;
-		panel->xtick_max = MAX_TICKS;
-		panel->x_min = 0;
-		panel->x_max = x_max;
-		panel->grid_color = GRID_COLOR;
-		panel->grid_width = 1.0;
-		panel->tick_label_size = TICK_LABEL_SIZE;
-		panel->tick_label_gap = TICK_LABEL_GAP;
-	}
-	return RLI_OK;
-}
-
-static int build_y_ticks(memory_page *m)
-{
-	rli_tick ticks[MAX_TICKS];
-	double top = m->summary.peak_mb > 0 ? m->summary.peak_mb * 1.12 : 1.0;
-	size_t count = rli_nice_ticks(ticks, MAX_TICKS, 0.0, top, MEM_Y_TICKS);
-
-	m->curve.y_scale = RLI_Y_VALUES;
-	m->curve.y_min = 0;
-	m->curve.y_max = count ? fmax(top, ticks[count - 1].value) : top;
-	m->curve.yticks = calloc(count ? count : 1, sizeof(*m->curve.yticks));
-	if (!m->curve.yticks)
-		return rli_error_oom();
-	memcpy(m->curve.yticks, ticks, count * sizeof(*ticks));
-	m->curve.ytick_count = count;
-	return RLI_OK;
-}
-
 static int lay_out_device(memory_page *m, rli_page *page, const rli_memory_device *device, double width,
 			  int scale, rli_medium medium, PangoContext *text, double *raster_scale)
 {
-	block *blocks = malloc((device->count ? device->count : 1) * sizeof(*blocks));
+	rli_mem_block *blocks = big_array(device->count, sizeof(*blocks));
 	lane_key *lanes = NULL;
 	uint32_t *lane_of_op = NULL;
 	rli_strpool ops;
 	double t_min = INFINITY, t_end = -INFINITY, label_width = 0, w, h, y_title_height, tick_height;
-	double left, gantt_top, gantt_height, height, pitch;
+	double left, right, gantt_top, gantt_height, height, pitch;
 	size_t count = 0, label_every = 1;
-	char title[256], peak_label[96];
 	int error = RLI_OK;
 
 	rli_strpool_init(&ops);
@@ -378,21 +264,27 @@ static int lay_out_device(memory_page *m, rli_page *page, const rli_memory_devic
 	page->width = width;
 	page->height = height;
 
+	/* The value axis first: its labels share the column left of the plots with the lane labels. */
+	if ((error = rli_memory_y_ticks(&m->curve, m->summary.peak_mb)) < 0)
+		goto done;
 	for (uint32_t l = 0; l < ops.count; l++) {
 		rli_text_measure(&w, &h, text, lanes[l].name, ROW_LABEL_SIZE, 0);
 		label_width = fmax(label_width, fmin(w, 0.25 * width));
 	}
+	label_width = fmax(label_width, rli_memory_y_label_width(&m->curve, text) + TICK_LABEL_GAP - ROW_LABEL_GAP);
+	/* The last tick label may reach past the plot: a margin for it, smaller on narrow pages. */
+	right = fmin(MEM_RIGHT, 0.1 * width);
 	rli_text_measure(&w, &y_title_height, text, "Allocated (MB)", AXIS_TITLE_SIZE, 0);
 	left = PAGE_PAD + y_title_height + Y_TITLE_GAP + label_width + ROW_LABEL_GAP;
-	if (width - left - MEM_RIGHT < MIN_PLOT_SHARE * width)
-		left = width - MEM_RIGHT - MIN_PLOT_SHARE * width;
+	if (width - left - right < MIN_PLOT_SHARE * width)
+		left = width - right - MIN_PLOT_SHARE * width;
 	label_width = left - PAGE_PAD - y_title_height - Y_TITLE_GAP - ROW_LABEL_GAP;
 	gantt_top = MEM_CURVE_TOP + MEM_CURVE_HEIGHT + MEM_PANEL_GAP;
 
-	m->curve.plot = (rli_rect){ left, MEM_CURVE_TOP, width - left - MEM_RIGHT, MEM_CURVE_HEIGHT };
-	m->gantt.plot = (rli_rect){ left, gantt_top, width - left - MEM_RIGHT, gantt_height };
-	if ((error = build_x_ticks(m, fmax(t_end - t_min, 1e-3) * X_RANGE_PAD)) < 0 ||
-	    (error = build_y_ticks(m)) < 0)
+	m->curve.plot = (rli_rect){ left, MEM_CURVE_TOP, width - left - right, MEM_CURVE_HEIGHT };
+	m->gantt.plot = (rli_rect){ left, gantt_top, width - left - right, gantt_height };
+	if ((error = rli_memory_x_ticks(&m->curve, &m->gantt, fmax(t_end - t_min, 1e-3) * X_RANGE_PAD, width,
+					text)) < 0)
 		goto done;
 
 	/* The curve, and its peak marked with value and time. */
@@ -401,21 +293,13 @@ static int lay_out_device(memory_page *m, rli_page *page, const rli_memory_devic
 	m->line.fill_alpha = 0.25;
 	m->curve.lines = &m->line;
 	m->curve.line_count = 1;
-	snprintf(peak_label, sizeof(peak_label), "peak %.2f MB at %.3f ms", m->summary.peak_mb, m->summary.peak_ms);
 	m->peak.x = m->summary.peak_ms;
 	m->peak.y = m->summary.peak_mb;
 	m->peak.color = MEM_PEAK_COLOR;
 	m->peak.radius = 4;
-	{
-		/* Label right of the point, or left of it in the right half of the plot. */
-		double px = left + m->summary.peak_ms / m->curve.x_max * m->curve.plot.w;
-		double py = MEM_CURVE_TOP + MEM_CURVE_HEIGHT * (1 - m->summary.peak_mb / m->curve.y_max);
-		int right_half = px > left + m->curve.plot.w / 2;
-		if ((error = rli_set_text(&m->peak.label, peak_label, px + (right_half ? -8 : 8), py - 10,
-					  LEGEND_SIZE, right_half ? RLI_ALIGN_END : RLI_ALIGN_START, RLI_ALIGN_END)) < 0)
-			goto done;
-		m->peak.label.color = MEM_PEAK_COLOR;
-	}
+	if ((error = rli_memory_peak_label(&m->peak, &m->curve, width, text)) < 0)
+		goto done;
+	m->peak.label.color = MEM_PEAK_COLOR;
 	m->curve.points = &m->peak;
 	m->curve.point_count = 1;
 	m->curve.series = m->series;
@@ -438,10 +322,10 @@ static int lay_out_device(memory_page *m, rli_page *page, const rli_memory_devic
 	m->gantt.rows = calloc(ops.count, sizeof(*m->gantt.rows));
 	m->gantt.row_labels = calloc(ops.count, sizeof(*m->gantt.row_labels));
 	m->gantt.row_first_bar = calloc(ops.count + 1, sizeof(*m->gantt.row_first_bar));
-	m->gantt.bar_row = malloc((count ? count : 1) * sizeof(uint32_t));
-	m->gantt.bar_series = malloc((count ? count : 1) * sizeof(uint32_t));
-	m->gantt.bar_start = malloc((count ? count : 1) * sizeof(double));
-	m->gantt.bar_end = malloc((count ? count : 1) * sizeof(double));
+	m->gantt.bar_row = big_array(count, sizeof(uint32_t));
+	m->gantt.bar_series = big_array(count, sizeof(uint32_t));
+	m->gantt.bar_start = big_array(count, sizeof(double));
+	m->gantt.bar_end = big_array(count, sizeof(double));
 	if (!m->gantt.rows || !m->gantt.row_labels || !m->gantt.row_first_bar || !m->gantt.bar_row ||
 	    !m->gantt.bar_series || !m->gantt.bar_start || !m->gantt.bar_end) {
 		error = rli_error_oom();
@@ -483,36 +367,33 @@ static int lay_out_device(memory_page *m, rli_page *page, const rli_memory_devic
 		free(next);
 	}
 	m->gantt.bar_count = count;
-	if ((error = rli_set_text(&m->gantt.x_title, "Time (ms from the first allocation)", left + m->gantt.plot.w / 2,
-				  gantt_top + gantt_height + TICK_LABEL_GAP + tick_height + X_TITLE_GAP,
-				  AXIS_TITLE_SIZE, RLI_ALIGN_MIDDLE, RLI_ALIGN_START)) < 0 ||
+	if ((error = rli_memory_x_title(&m->gantt, gantt_top + gantt_height + TICK_LABEL_GAP + tick_height + X_TITLE_GAP,
+				      width, text)) < 0 ||
 	    (error = rli_set_text(&m->gantt.y_title, "Operator", PAGE_PAD + y_title_height / 2,
 				  gantt_top + gantt_height / 2, AXIS_TITLE_SIZE, RLI_ALIGN_MIDDLE,
 				  RLI_ALIGN_MIDDLE)) < 0)
 		goto done;
 	m->gantt.y_title.angle = 90.0;
 
-	snprintf(title, sizeof(title), "Device memory: %s - Rank %lld (origin %.3f ms)",
-		 device->role ? device->role : "unknown", (long long)device->rank, t_min);
+	if ((error = rli_memory_titles(&m->title, &m->subtitle, device->role, device->rank, t_min, MEM_TITLE_Y, width,
+				       text)) < 0)
+		goto done;
 	{
+		static const char table_title[] = "Largest blocks live at the peak";
 		double table_top = gantt_top + gantt_height + TICK_LABEL_GAP + tick_height + X_TITLE_GAP +
 				   AXIS_TITLE_SIZE + MEM_TABLE_GAP;
-		char *valid = rli_valid_utf8_copy(title);
-		if (!valid) {
-			error = rli_error_oom();
+		double room = width - 2 * PAGE_PAD, size = AXIS_TITLE_SIZE;
+		/* On the narrowest pages the table's title is set smaller rather than cut. */
+		rli_text_measure(&w, &h, text, table_title, AXIS_TITLE_SIZE, 0);
+		if (w > room)
+			size = fmax(MIN_TITLE_SIZE, floor(AXIS_TITLE_SIZE * room / w));
+		if ((error = rli_set_text(&m->table_title, table_title, PAGE_PAD, table_top, size, RLI_ALIGN_START,
+					  RLI_ALIGN_START)) < 0 ||
+		    (error = rli_memory_peak_table(&m->table, device, blocks, count, m->summary.peak_ms, PAGE_PAD,
+						   table_top + MEM_TABLE_ROW * 1.4, room, text)) < 0)
 			goto done;
-		}
-		error = rli_set_text(&m->title, valid, width / 2, MEM_TITLE_Y, TITLE_SIZE, RLI_ALIGN_MIDDLE,
-				     RLI_ALIGN_MIDDLE);
-		free(valid);
-		if (error < 0)
-			goto done;
-		m->title.max_width = width - 2 * PAGE_PAD;
-		if ((error = rli_set_text(&m->table_title, "Largest blocks live at the peak", PAGE_PAD, table_top,
-					  AXIS_TITLE_SIZE, RLI_ALIGN_START, RLI_ALIGN_START)) < 0 ||
-		    (error = build_table(m, device, blocks, count, PAGE_PAD, table_top + MEM_TABLE_ROW * 1.4,
-					 width - 2 * PAGE_PAD)) < 0)
-			goto done;
+		if (size < AXIS_TITLE_SIZE)
+			m->table_title.max_width = room;
 	}
 
 	m->items[0] = (rli_item){ .kind = RLI_ITEM_TEXT, .u.text = &m->title };
@@ -520,15 +401,17 @@ static int lay_out_device(memory_page *m, rli_page *page, const rli_memory_devic
 	m->items[2] = (rli_item){ .kind = RLI_ITEM_PANEL, .u.panel = &m->gantt };
 	m->items[3] = (rli_item){ .kind = RLI_ITEM_TEXT, .u.text = &m->table_title };
 	m->items[4] = (rli_item){ .kind = RLI_ITEM_TABLE, .u.table = &m->table };
+	/* The origin's own line, last so the other items keep their places whatever the width. */
+	m->items[5] = (rli_item){ .kind = RLI_ITEM_TEXT, .u.text = &m->subtitle };
 	page->items = m->items;
-	page->item_count = sizeof(m->items) / sizeof(m->items[0]);
+	page->item_count = m->subtitle.text ? 6 : 5;
 	if (!(m->name = file_stem(device->role, device->rank)))
 		error = rli_error_oom();
 	page->name = m->name;
 
 done:
 	rli_strpool_dispose(&ops);
-	free(blocks);
+	rli_bigmem_free(blocks);
 	free(lanes);
 	free(lane_of_op);
 	return error;
@@ -538,22 +421,22 @@ done:
 
 static void page_dispose(memory_page *m)
 {
+	/* The bars' columns came from rli_bigmem_resize: freed here, so the panel's dispose frees only the rest. */
+	rli_bigmem_free(m->gantt.bar_row);
+	rli_bigmem_free(m->gantt.bar_series);
+	rli_bigmem_free(m->gantt.bar_start);
+	rli_bigmem_free(m->gantt.bar_end);
+	m->gantt.bar_row = m->gantt.bar_series = NULL;
+	m->gantt.bar_start = m->gantt.bar_end = NULL;
 	rli_panel_dispose(&m->curve);
 	rli_panel_dispose(&m->gantt);
-	free(m->line.x);
-	free(m->line.y);
+	rli_bigmem_free(m->line.x);
+	rli_bigmem_free(m->line.y);
 	free(m->peak.label.text);
 	free(m->title.text);
+	free(m->subtitle.text);
 	free(m->table_title.text);
-	for (size_t c = 0; m->table.header && c < m->table.column_count; c++)
-		free(m->table.header[c]);
-	for (size_t i = 0; m->table.cells && i < m->table.row_count * m->table.column_count; i++)
-		free(m->table.cells[i]);
-	free(m->table.header);
-	free(m->table.cells);
-	free(m->table.column_x);
-	free(m->table.column_width);
-	free(m->table.align);
+	rli_memory_table_dispose(&m->table);
 	for (size_t s = 0; m->series && s < m->series_count; s++)
 		free(m->series[s].name);
 	free(m->series);

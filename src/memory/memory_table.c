@@ -1,5 +1,6 @@
 /* memory_table.c: the columnar memory table (one row per operator_memory.csv row) that the memory parser fills. */
 #include "memory_table.h"
+#include "common/bigmem.h"
 #include "common/error.h"
 #include "common/sort.h"
 
@@ -34,7 +35,7 @@ void rli_memory_free(rli_memory *memory)
 	if (!memory)
 		return;
 	rli_strpool_dispose(&memory->strings);
-#define FREE_COLUMN(col) free(memory->col);
+#define FREE_COLUMN(col) rli_bigmem_free(memory->col);
 	FOR_EACH_COLUMN(FREE_COLUMN)
 #undef FREE_COLUMN
 	free(memory);
@@ -77,6 +78,7 @@ void rli_memory_count_matches(rli_memory_match_counts *out, const rli_memory *me
 		rli_memory_count_row(out, memory->size_kb[i], rli_memory_match_of(memory, i), memory->gap_ms[i]);
 }
 
+/* Columns in 2 MiB pages (common/bigmem.h): a million rows are 90 MB written once, first touches most of their cost. */
 int rli_memory_reserve(rli_memory *memory, size_t wanted)
 {
 	size_t capacity;
@@ -90,7 +92,7 @@ int rli_memory_reserve(rli_memory *memory, size_t wanted)
 	}
 #define GROW_COLUMN(col)                                                           \
 	{                                                                          \
-		void *p = realloc(memory->col, capacity * sizeof(*memory->col));   \
+		void *p = rli_bigmem_resize(memory->col, capacity * sizeof(*memory->col)); \
 		if (!p)                                                            \
 			return rli_error_oom();                                    \
 		memory->col = p;                                                   \

@@ -1,6 +1,7 @@
 /* memory_trace.c: the call-stack index of a trace_view.json: cpu_op events with a "Call stack", streamed with yajl. */
 #include "memory_internal.h"
 #include "json_stream.h"
+#include "common/bigmem.h"
 #include "common/sort.h"
 
 #include <stdlib.h>
@@ -74,7 +75,7 @@ static int add_op(trace_ctx *t)
 		dur = 0;
 	if (index->count == index->capacity) {
 		size_t grown = index->capacity ? index->capacity * 2 : 1024;
-		rli_stack_op *p = realloc(index->ops, grown * sizeof(*p));
+		rli_stack_op *p = rli_bigmem_resize(index->ops, grown * sizeof(*p));
 		if (!p)
 			return oom(t);
 		index->ops = p;
@@ -242,7 +243,7 @@ void rli_stack_index_dispose(rli_stack_index *index)
 {
 	rli_strpool_dispose(&index->names);
 	rli_strpool_dispose(&index->stacks);
-	free(index->ops);
+	rli_bigmem_free(index->ops);
 	free(index->group_begin);
 	memset(index, 0, sizeof(*index));
 }
@@ -267,7 +268,7 @@ static int build_groups(rli_stack_index *index)
 {
 	size_t groups = index->names.count, n = index->count, largest = 0;
 	size_t *next = calloc(groups + 1, sizeof(*next)), *order = NULL, *tmp = NULL;
-	rli_stack_op *sorted = malloc((n ? n : 1) * sizeof(*sorted)), *copy = NULL;
+	rli_stack_op *sorted = rli_bigmem_resize(NULL, (n ? n : 1) * sizeof(*sorted)), *copy = NULL;
 	double *ts = NULL;
 	int error = RLI_OK;
 
@@ -283,7 +284,7 @@ static int build_groups(rli_stack_index *index)
 	memcpy(index->group_begin, next, (groups + 1) * sizeof(*next));
 	for (size_t i = 0; i < n; i++)
 		sorted[next[index->ops[i].name]++] = index->ops[i];
-	free(index->ops);
+	rli_bigmem_free(index->ops);
 	index->ops = sorted;
 	index->capacity = n ? n : 1;
 	sorted = NULL;
@@ -312,7 +313,7 @@ static int build_groups(rli_stack_index *index)
 	}
 done:
 	free(next);
-	free(sorted);
+	rli_bigmem_free(sorted);
 	free(order);
 	free(tmp);
 	free(ts);
@@ -332,7 +333,8 @@ int rli_stack_index_read(rli_stack_index *index, rli_unit *unit, const char *pat
 	/* A cpu_op with its stack takes several hundred bytes: room for them all, untouched pages cost nothing. */
 	if (!index->ops && size / 256 > 1024) {
 		size_t ops = size / 256 < RLI_MEMORY_RESERVE_MAX ? size / 256 : RLI_MEMORY_RESERVE_MAX;
-		if (!(index->ops = malloc(ops * sizeof(*index->ops))))
+		/* In 2 MiB pages (common/bigmem.h): a million ops are written once, and first touches cost. */
+		if (!(index->ops = rli_bigmem_resize(NULL, ops * sizeof(*index->ops))))
 			return rli_error_oom();
 		index->capacity = ops;
 	}

@@ -2,6 +2,7 @@
 #include "render_cases.h"
 #include "common/error.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -197,4 +198,61 @@ int case_read_png(png_image *image, png_bytep *pixels, const char *path)
 		return -1;
 	}
 	return 0;
+}
+
+/*
+ * Along a row's centre line, how dark each pixel is (0 white, 255 black):
+ * bars are dark, the grid faint, the background 0. Antialiasing and the
+ * per-column coverage of sub-pixel bars make edges grey in both pictures,
+ * so the two are compared as sums and as "dark" columns away from edges.
+ */
+static int darkness(const png_byte *rgb)
+{
+	int lowest = rgb[0] < rgb[1] ? rgb[0] : rgb[1];
+	return 255 - (lowest < rgb[2] ? lowest : rgb[2]);
+}
+
+#define DARK 96               /* a bar's body, not a grid line nor a faint coverage column */
+#define SUM_TOLERANCE 0.04    /* of the row's total darkness */
+#define EDGE_PIXELS 2         /* columns this close to a change in the PNG may differ */
+#define MISMATCH_ALLOWED 2    /* dark-or-not disagreements per row away from edges */
+
+static int near_edge(const png_byte *row, int x, int first, int last)
+{
+	int here = darkness(row + 3 * x) >= DARK;
+	for (int d = -EDGE_PIXELS; d <= EDGE_PIXELS; d++) {
+		int n = x + d;
+		if (n >= first && n <= last && (darkness(row + 3 * n) >= DARK) != here)
+			return 1;
+	}
+	return 0;
+}
+
+int case_compare_lanes(const char *what, const rli_panel *panel, double s, const png_image *png, const png_byte *a,
+		       const png_byte *b)
+{
+	int first = (int)ceil(panel->plot.x * s) + 1, last = (int)floor((panel->plot.x + panel->plot.w) * s) - 2;
+	int failed = 0;
+
+	for (size_t r = 0; r < panel->row_count; r++) {
+		int y = (int)lround((panel->plot.y + ((double)r + 0.5) * panel->row_pitch) * s);
+		const png_byte *row_a = a + (size_t)y * png->width * 3, *row_b = b + (size_t)y * png->width * 3;
+		double sum_a = 0, sum_b = 0;
+		int mismatches = 0;
+
+		for (int x = first; x <= last; x++) {
+			int da = darkness(row_a + 3 * x), db = darkness(row_b + 3 * x);
+			sum_a += da;
+			sum_b += db;
+			if ((da >= DARK) != (db >= DARK) && !near_edge(row_a, x, first, last))
+				mismatches++;
+		}
+		if (fabs(sum_a - sum_b) > SUM_TOLERANCE * fmax(sum_a, sum_b) + 4 * 255 ||
+		    mismatches > MISMATCH_ALLOWED) {
+			fprintf(stderr, "%s: row %zu: PNG darkness %.0f, PDF %.0f, %d dark columns differ\n", what, r,
+				sum_a, sum_b, mismatches);
+			failed++;
+		}
+	}
+	return failed;
 }

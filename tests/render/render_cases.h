@@ -30,6 +30,14 @@ int case_render_document(const rli_document *document, const char *backend, cons
 /* 0 when the PNGs match within a small tolerance; says what differs otherwise. */
 int case_compare_png(const char *name, const char *golden_path, const char *actual_path);
 
+/*
+ * The bars of every lane of a panel agree between a PNG (a) and the
+ * rasterised PDF of the same model (b), both png's size, drawn at scale s.
+ * Returns how many lanes differ, each said on stderr.
+ */
+int case_compare_lanes(const char *what, const rli_panel *panel, double s, const png_image *png, const png_byte *a,
+		       const png_byte *b);
+
 /* Reads a PNG as 8-bit RGB into *pixels (free it); -1 when it cannot. */
 int case_read_png(png_image *image, png_bytep *pixels, const char *path);
 

@@ -1,0 +1,194 @@
+/* memory_axes.c: the memory figure's axes, titles and peak label, fitted to any page width from 300 to 20,000. */
+#include "memory_parts.h"
+#include "text_place.h"
+#include "theme.h"
+#include "common/error.h"
+#include "common/strutil.h"
+#include "text/text.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MEM_Y_TICKS 6
+#define MEM_TICK_LABEL_ROOM 6.0  /* page units kept free between neighbouring x tick labels */
+#define MEM_PEAK_OFFSET 8.0      /* the peak's label starts this far beside the point */
+#define MEM_PEAK_RISE 10.0       /* and ends this far above it */
+#define MEM_SUBTITLE_GAP 4.0     /* title to the origin line under it */
+
+static double text_width(PangoContext *text, const char *s, double size)
+{
+	double w, h;
+	rli_text_measure(&w, &h, text, s, size, 0);
+	return w;
+}
+
+int rli_memory_x_ticks(rli_panel *curve, rli_panel *gantt, double x_max, double page_width, PangoContext *text)
+{
+	rli_tick ticks[MAX_TICKS];
+	rli_panel *panels[2] = { curve, gantt };
+	double units_per_ms = gantt->plot.w / x_max;
+	/* At most MAX_TICKS - 1 steps, so the ticks always reach the end of the axis. */
+	int target = (int)fmin(MAX_TICKS - 1, fmax(2.0, round(gantt->plot.w / TICK_SPACING)));
+	size_t count;
+
+	/* Fewer ticks until the widest label fits between two neighbours (a narrow page, long labels). */
+	for (;;) {
+		double widest = 0;
+		count = rli_nice_ticks(ticks, MAX_TICKS, 0.0, x_max, target);
+		for (size_t i = 0; i < count; i++)
+			widest = fmax(widest, text_width(text, ticks[i].label, TICK_LABEL_SIZE));
+		if (count < 2 || target <= 1 ||
+		    (ticks[1].value - ticks[0].value) * units_per_ms >= widest + MEM_TICK_LABEL_ROOM)
+			break;
+		target--;
+	}
+	/* A label centred on a tick near the right edge may still reach past the page: its line stays, unlabelled. */
+	for (size_t i = 0; i < count; i++) {
+		double x = gantt->plot.x + ticks[i].value * units_per_ms;
+		if (x + text_width(text, ticks[i].label, TICK_LABEL_SIZE) / 2 > page_width - PAGE_PAD)
+			ticks[i].label[0] = '\0';
+	}
+	for (int p = 0; p < 2; p++) {
+		rli_panel *panel = panels[p];
+		panel->xticks = calloc(count ? count : 1, sizeof(*panel->xticks));
+		if (!panel->xticks)
+			return rli_error_oom();
+		memcpy(panel->xticks, ticks, count * sizeof(*ticks));
+		if (p == 0)
+			for (size_t i = 0; i < count; i++)
+				panel->xticks[i].label[0] = '\0';
+		panel->xtick_count = count;
+		panel->xtick_target = target;
+		panel->xtick_max = MAX_TICKS;
+		panel->x_min = 0;
+		panel->x_max = x_max;
+		panel->grid_color = GRID_COLOR;
+		panel->grid_width = 1.0;
+		panel->tick_label_size = TICK_LABEL_SIZE;
+		panel->tick_label_gap = TICK_LABEL_GAP;
+	}
+	return RLI_OK;
+}
+
+int rli_memory_y_ticks(rli_panel *curve, double peak_mb)
+{
+	rli_tick ticks[MAX_TICKS];
+	double top = peak_mb > 0 ? peak_mb * 1.12 : 1.0;
+	size_t count = rli_nice_ticks(ticks, MAX_TICKS, 0.0, top, MEM_Y_TICKS);
+
+	curve->y_scale = RLI_Y_VALUES;
+	curve->y_min = 0;
+	curve->y_max = count ? fmax(top, ticks[count - 1].value) : top;
+	curve->yticks = calloc(count ? count : 1, sizeof(*curve->yticks));
+	if (!curve->yticks)
+		return rli_error_oom();
+	memcpy(curve->yticks, ticks, count * sizeof(*ticks));
+	curve->ytick_count = count;
+	return RLI_OK;
+}
+
+double rli_memory_y_label_width(const rli_panel *curve, PangoContext *text)
+{
+	double widest = 0;
+	for (size_t i = 0; i < curve->ytick_count; i++)
+		widest = fmax(widest, text_width(text, curve->yticks[i].label, TICK_LABEL_SIZE));
+	return widest;
+}
+
+/* text at size, shrunk to fit room down to MIN_TITLE_SIZE, centred at (x, y); past the floor it ends in "…". */
+static int fitted_line(rli_text *out, const char *text_in, double size, double x, double y, double room,
+		       PangoContext *text)
+{
+	char *valid = rli_valid_utf8_copy(text_in);
+	double w;
+	int error;
+
+	if (!valid)
+		return rli_error_oom();
+	w = text_width(text, valid, size);
+	if (w > room)
+		size = fmax(fmin(MIN_TITLE_SIZE, size), floor(size * room / w));
+	error = rli_set_text(out, valid, x, y, size, RLI_ALIGN_MIDDLE, RLI_ALIGN_MIDDLE);
+	free(valid);
+	out->max_width = room;
+	return error;
+}
+
+int rli_memory_titles(rli_text *title, rli_text *subtitle, const char *role, int64_t rank, double t_min,
+		      double y, double width, PangoContext *text)
+{
+	char line[256], origin[64];
+	double room = width - 2 * PAGE_PAD, w, h;
+	int error;
+
+	snprintf(origin, sizeof(origin), "origin %.3f ms", t_min);
+	snprintf(line, sizeof(line), "Device memory: %s - Rank %lld (%s)", role ? role : "unknown", (long long)rank,
+		 origin);
+	if (text_width(text, line, TITLE_SIZE) <= room)
+		return fitted_line(title, line, TITLE_SIZE, width / 2, y, room, text);
+	/* Too wide for one line: the origin goes under the device's name, whose line can then be larger. */
+	snprintf(line, sizeof(line), "Device memory: %s - Rank %lld", role ? role : "unknown", (long long)rank);
+	rli_text_measure(&w, &h, text, "Device", TITLE_SIZE, 0);
+	if ((error = fitted_line(title, line, TITLE_SIZE, width / 2, y - MEM_SUBTITLE_GAP, room, text)) < 0)
+		return error;
+	return fitted_line(subtitle, origin, TICK_LABEL_SIZE, width / 2,
+			   y - MEM_SUBTITLE_GAP + h / 2 + MEM_SUBTITLE_GAP + TICK_LABEL_SIZE * 0.6, room, text);
+}
+
+int rli_memory_x_title(rli_panel *gantt, double y, double page_width, PangoContext *text)
+{
+	static const char *const titles[] = { "Time (ms from the first allocation)", "Time (ms)" };
+	const double room = page_width - 2 * PAGE_PAD;
+	size_t pick = 0;
+	double w, x;
+	int error;
+
+	while (pick + 1 < sizeof(titles) / sizeof(titles[0]) && text_width(text, titles[pick], AXIS_TITLE_SIZE) > room)
+		pick++;
+	w = fmin(room, text_width(text, titles[pick], AXIS_TITLE_SIZE));
+	/* Centred under the plot, moved along as far as it must to stay within the page's pads. */
+	x = fmin(fmax(gantt->plot.x + gantt->plot.w / 2, PAGE_PAD + w / 2), page_width - PAGE_PAD - w / 2);
+	if ((error = rli_set_text(&gantt->x_title, titles[pick], x, y, AXIS_TITLE_SIZE, RLI_ALIGN_MIDDLE,
+				  RLI_ALIGN_START)) < 0)
+		return error;
+	if (w >= room)
+		gantt->x_title.max_width = room;
+	return RLI_OK;
+}
+
+int rli_memory_peak_label(rli_point_mark *peak, const rli_panel *curve, double page_width, PangoContext *text)
+{
+	char full[96], brief[64];
+	const char *texts[2] = { full, brief };
+	double px = curve->plot.x + (peak->x - curve->x_min) / (curve->x_max - curve->x_min) * curve->plot.w;
+	double py = curve->plot.y + curve->plot.h * (1 - (peak->y - curve->y_min) / (curve->y_max - curve->y_min));
+	/* Room right of the point, to the page's pad; left of it, to the plot's edge (the y labels lie beyond). */
+	double room[2] = { page_width - PAGE_PAD - (px + MEM_PEAK_OFFSET), px - MEM_PEAK_OFFSET - curve->plot.x };
+	/* The side it used to take: right of the point, or left of it in the right half of the plot. */
+	int preferred = px > curve->plot.x + curve->plot.w / 2, side = -1, pick = 0;
+	int error;
+
+	snprintf(full, sizeof(full), "peak %.2f MB at %.3f ms", peak->y, peak->x);
+	snprintf(brief, sizeof(brief), "peak %.2f MB", peak->y);
+	for (pick = 0; pick < 2 && side < 0; pick++) {
+		double w = text_width(text, texts[pick], LEGEND_SIZE);
+		if (w <= room[preferred])
+			side = preferred;
+		else if (w <= room[!preferred])
+			side = !preferred;
+	}
+	if (side < 0) {
+		/* Nowhere whole: the short one, cut to the larger room. */
+		pick = 2;
+		side = room[1] > room[0];
+	}
+	error = rli_set_text(&peak->label, texts[pick - 1], side ? px - MEM_PEAK_OFFSET : px + MEM_PEAK_OFFSET,
+			     py - MEM_PEAK_RISE, LEGEND_SIZE, side ? RLI_ALIGN_END : RLI_ALIGN_START, RLI_ALIGN_END);
+	if (error < 0)
+		return error;
+	if (pick == 2 && text_width(text, brief, LEGEND_SIZE) > room[side])
+		peak->label.max_width = fmax(MIN_TEXT_ROOM, room[side]);
+	return RLI_OK;
+}

@@ -1,0 +1,66 @@
+/* memory_parts.h: the memory figure's pieces fitted to the page width: axes, titles, the peak's label, the table at the peak. */
+#ifndef RLI_LAYOUT_MEMORY_PARTS_H
+#define RLI_LAYOUT_MEMORY_PARTS_H
+
+#include "memory_figure.h"
+
+#include <pango/pango.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define MEM_TABLE_ROWS 10  /* blocks listed at the peak, at most */
+#define MEM_TABLE_ROW 22.0 /* page units a table row, the header's too */
+
+/* A block as the figure draws it. */
+typedef struct {
+	double start, end; /* relative to the device's first allocation, ms */
+	double size_kb;
+	uint32_t op;
+	size_t index;      /* in the device's arrays */
+} rli_mem_block;
+
+/*
+ * The x axis both panels share, ticks as dense as TICK_SPACING asks but
+ * thinned until the widest label fits between neighbours, and a label that
+ * would leave the page blanked (its grid line stays). Only the lower panel's
+ * ticks carry labels. Panels' plot rectangles must be set.
+ */
+int rli_memory_x_ticks(rli_panel *curve, rli_panel *gantt, double x_max, double page_width, PangoContext *text);
+
+/* The value axis of the curve, 0 to a little above the peak. */
+int rli_memory_y_ticks(rli_panel *curve, double peak_mb);
+
+/* The widest label rli_memory_y_ticks gave, in page units. */
+double rli_memory_y_label_width(const rli_panel *curve, PangoContext *text);
+
+/*
+ * The page title centred at height y and, on a page too narrow for it on
+ * one line, the origin on a line of its own under it (subtitle->text NULL
+ * when not needed).
+ * Both shrink down to MIN_TITLE_SIZE, then end in "…".
+ */
+int rli_memory_titles(rli_text *title, rli_text *subtitle, const char *role, int64_t rank, double t_min,
+		      double y, double width, PangoContext *text);
+
+/* The x title under the Gantt's tick labels at top y: shortened, and moved along, to stay on the page. */
+int rli_memory_x_title(rli_panel *gantt, double y, double page_width, PangoContext *text);
+
+/*
+ * The peak's label on the side of the point with room for it, inside the
+ * page and the plot's left edge: the full "peak V MB at T ms", or "peak V
+ * MB", or that cut with "…".
+ */
+int rli_memory_peak_label(rli_point_mark *peak, const rli_panel *curve, double page_width, PangoContext *text);
+
+/*
+ * The largest blocks live at peak_ms (at most MEM_TABLE_ROWS) as a table at
+ * (x, y), `width` wide. Columns keep their fixed shares of the width while
+ * every one holds its contents; otherwise they are fitted to their contents,
+ * the call stack and operator ellipsized, and on the narrowest pages the
+ * duration, then the start, then the call stack left out.
+ */
+int rli_memory_peak_table(rli_table *table, const rli_memory_device *device, const rli_mem_block *blocks,
+			  size_t count, double peak_ms, double x, double y, double width, PangoContext *text);
+void rli_memory_table_dispose(rli_table *table);
+
+#endif
