@@ -1,5 +1,6 @@
 /* nvtx.c: Nsight Systems jsonl exports: one bar per NVTX push/pop range, read line by line. */
 #include "parse_internal.h"
+#include "format.h"
 #include "json_stream.h"
 #include "walk.h"
 
@@ -60,11 +61,12 @@ static int visit(void *ctx, const rli_walk_entry *entry)
 	return 0;
 }
 
-int rli_nvtx_discover(rli_discovery *discovery, const char *root)
+static int nvtx_discover(rli_discovery *discovery, const char *root, const rli_discover_options *options)
 {
 	nvtx_walk walk;
 	int error;
 
+	(void)options;
 	memset(&walk, 0, sizeof(walk));
 	walk.discovery = discovery;
 	rli_strpool_init(&walk.groups);
@@ -82,7 +84,8 @@ done:
 	return error;
 }
 
-size_t rli_nvtx_rows_hint(const rli_discovery *discovery)
+/* The most rows the NVTX units could give, by their files' sizes (capped): room to reserve ahead. */
+static size_t nvtx_rows_hint(const rli_discovery *discovery)
 {
 	const off_t shortest_range_line = 40; /* {"end":1,"eventType":60,"start":1,"textId":1} */
 	const size_t most = (size_t)1 << 24;    /* rows, whatever the files */
@@ -834,15 +837,12 @@ static int line_done(nvtx_ctx *n)
 		n->any_range = 1;
 		if (kind[F_START] == V_ABSENT || kind[F_END] == V_ABSENT || kind[F_TEXT_ID] == V_ABSENT) {
 			static const int required[] = {F_START, F_END, F_TEXT_ID};
-			static const char *const names[] = {"'start'", "'end'", "'textId'"};
-			char list[48] = "";
-			for (size_t i = 0; i < 3; i++) {
-				if (kind[required[i]] != V_ABSENT)
-					continue;
-				if (list[0])
-					strcat(list, ", ");
-				strcat(list, names[i]);
-			}
+			static const char *const names[] = {"start", "end", "textId"};
+			char list[48];
+			uint64_t present = 0;
+			for (size_t i = 0; i < 3; i++)
+				present |= (uint64_t)(kind[required[i]] != V_ABSENT) << i;
+			rli_missing_keys(list, sizeof(list), names, 3, present);
 			rli_notes_add(&unit->failures, RLI_LOG_ERROR, "File field is missing: [%s] in FilePath: %s",
 				      list, unit->path);
 			return -1;
@@ -880,38 +880,41 @@ oom:
 
 typedef enum { LINE_IDLE, LINE_ACTIVE } line_state;
 
-static void read_failure(nvtx_ctx *n)
+/* The source could not give its bytes: its message names the file and the cause. */
+static void read_failure(nvtx_ctx *n, const rli_bytes *source)
 {
-	rli_notes_add(&n->unit->failures, RLI_LOG_ERROR, "Failed to read %s: %s", n->unit->path, strerror(errno));
+	if (rli_bytes_failure(source))
+		rli_notes_add(&n->unit->failures, RLI_LOG_ERROR, "%s", rli_bytes_failure(source));
+	else
+		n->oom = 1;
 }
 
 /*
  * One parser per non-blank line, from byte `from` (where line n->line starts) to the end of the
  * file: the reference reading, which places every error. 0, or -1 (failure recorded or oom).
  */
-static int read_lines_alone(nvtx_ctx *n, int fd, unsigned char *buffer, off_t from)
+static int read_lines_alone(nvtx_ctx *n, rli_bytes *source, off_t from)
 {
 	rli_unit *unit = n->unit;
 	line_state state = LINE_IDLE;
 	uint64_t column = 0;
 	int result = -1;
 
-	if (lseek(fd, from, SEEK_SET) != from) {
-		read_failure(n);
-		return -1;
+	if (rli_bytes_seek(source, (uint64_t)from) < 0) {
+		read_failure(n, source);
+		goto stopped;
 	}
 	for (;;) {
-		ssize_t got = read(fd, buffer, RLI_PARSE_CHUNK);
-		size_t at = 0;
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got < 0) {
-			read_failure(n);
-			goto done;
+		const unsigned char *buffer = NULL;
+		size_t got = 0, at = 0;
+		int more = rli_bytes_next(source, &buffer, &got);
+		if (more < 0) {
+			read_failure(n, source);
+			goto stopped;
 		}
-		while (at < (size_t)got || got == 0) {
-			const unsigned char *nl = got ? memchr(buffer + at, '\n', (size_t)got - at) : NULL;
-			size_t end = nl ? (size_t)(nl - buffer) : (size_t)got;
+		while (at < got || got == 0) {
+			const unsigned char *nl = got ? memchr(buffer + at, '\n', got - at) : NULL;
+			size_t end = nl ? (size_t)(nl - buffer) : got;
 			int line_ends = nl != NULL || got == 0;
 			if (state == LINE_IDLE) {
 				while (at < end && isspace(buffer[at])) {
@@ -979,10 +982,13 @@ done:
  * the first line not yet counted starts, and 1 is returned, for read_lines_alone to read from
  * there and say exactly what is wrong. 0 at the end of the file, -1 on failure.
  */
-static int read_shared(nvtx_ctx *n, int fd, unsigned char *buffer, off_t *resume)
+static int read_shared(nvtx_ctx *n, rli_bytes *source, off_t *resume)
 {
 	off_t chunk_at = 0;
 	int result = 1;
+	const unsigned char *buffer;
+	size_t got;
+	int more;
 
 	if (rli_json_open(&n->json, &nvtx_callbacks, n, 1) < 0) {
 		n->unit->status = RLI_ERROR;
@@ -994,31 +1000,26 @@ static int read_shared(nvtx_ctx *n, int fd, unsigned char *buffer, off_t *resume
 	n->line_at = 0;
 	n->pending = 0;
 	n->stopped = 0;
-	for (;;) {
-		ssize_t got = read(fd, buffer, RLI_PARSE_CHUNK);
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got < 0) {
-			read_failure(n);
-			result = -1;
-			goto done;
-		}
-		if (got == 0)
-			break;
+	while ((more = rli_bytes_next(source, &buffer, &got)) > 0) {
 		n->chunk = buffer;
 		n->chunk_at = chunk_at;
-		n->chunk_length = (size_t)got;
+		n->chunk_length = got;
 		find_next_newline(n, 0);
-		if (yajl_parse(n->json.handle, buffer, (size_t)got) != yajl_status_ok)
+		if (yajl_parse(n->json.handle, buffer, got) != yajl_status_ok)
 			goto stopped;
 		if (n->json.depth > 0) {
 			/* An object open across the chunk's end may not cross a newline either. */
-			if (n->next_newline < (size_t)got)
+			if (n->next_newline < got)
 				goto stopped;
-		} else if (shared_advance(n, (size_t)got) < 0) {
+		} else if (shared_advance(n, got) < 0) {
 			goto stopped;
 		}
-		chunk_at += got;
+		chunk_at += (off_t)got;
+	}
+	if (more < 0) {
+		read_failure(n, source);
+		result = -1;
+		goto done;
 	}
 	n->chunk = NULL;
 	if (yajl_complete_parse(n->json.handle) != yajl_status_ok || n->json.depth != 0)
@@ -1048,43 +1049,17 @@ done:
 	return result;
 }
 
-/* Reads the file line by line. 0, or -1 (failure recorded or oom). */
-static int read_lines(nvtx_ctx *n, int *empty)
+/* Reads the source line by line. 0, or -1 (failure recorded or oom); *empty when it holds no byte. */
+static int read_lines(nvtx_ctx *n, rli_bytes *source, int *empty)
 {
-	rli_unit *unit = n->unit;
-	unsigned char *buffer = NULL;
-	struct stat st;
 	off_t resume = 0;
-	int fd, result = -1;
+	int result;
 
-	*empty = 0;
-	fd = open(unit->path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		read_failure(n);
-		return -1;
-	}
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-		rli_notes_add(&unit->failures, RLI_LOG_ERROR, "Failed to read %s: not a regular file",
-			      unit->path);
-		goto done;
-	}
-	if (st.st_size == 0) {
-		*empty = 1;
-		result = 0;
-		goto done;
-	}
-	buffer = malloc(RLI_PARSE_CHUNK);
-	if (!buffer) {
-		unit->status = RLI_ERROR;
-		goto done;
-	}
 	n->line = 1;
-	result = read_shared(n, fd, buffer, &resume);
+	result = read_shared(n, source, &resume);
 	if (result == 1)
-		result = read_lines_alone(n, fd, buffer, resume);
-done:
-	free(buffer);
-	close(fd);
+		result = read_lines_alone(n, source, resume);
+	*empty = result == 0 && rli_bytes_offset(source) == 0;
 	return result;
 }
 
@@ -1255,7 +1230,7 @@ done:
 	free(label_of);
 }
 
-void rli_nvtx_parse_unit(rli_unit *unit, rli_events *rows)
+static void nvtx_parse_bytes(rli_unit *unit, rli_bytes *source, rli_events *rows)
 {
 	nvtx_ctx n;
 	int empty = 0, settled = 0;
@@ -1265,7 +1240,7 @@ void rli_nvtx_parse_unit(rli_unit *unit, rli_events *rows)
 	n.first_row = rows->count;
 	n.rank = -1;
 	rli_strpool_init(&n.string_ids);
-	if (read_lines(&n, &empty) == 0 && unit->status == RLI_OK) {
+	if (read_lines(&n, source, &empty) == 0 && unit->status == RLI_OK) {
 		if (empty) {
 			rli_notes_add(&unit->failures, RLI_LOG_ERROR, "JSONL file is empty: %s", unit->path);
 		} else {
@@ -1293,3 +1268,27 @@ void rli_nvtx_parse_unit(rli_unit *unit, rli_events *rows)
 	free(n.name.text);
 	rli_strpool_dispose(&n.string_ids);
 }
+
+static void nvtx_parse_unit(rli_unit *unit, rli_events *rows)
+{
+	rli_bytes *source = rli_unit_open(unit, unit->path);
+	if (!source) {
+		if (unit->failures.oom)
+			unit->status = RLI_ERROR;
+		return;
+	}
+	nvtx_parse_bytes(unit, source, rows);
+	rli_bytes_close(source);
+}
+
+static rli_shows nvtx_detect(const rli_walk_entry *entry)
+{
+	return entry->is_file && fnmatch("worker_process_*.*.jsonl", entry->name, 0) == 0 ? RLI_SHOWS_FORMAT
+											   : RLI_SHOWS_NOTHING;
+}
+
+const rli_format rli_format_nvtx = {
+	RLI_PROFILER_NVTX, "nvtx", "multi_json_nvtx", "worker_process_*.*.jsonl file",
+	"worker_process_*.*.jsonl files", 1,
+	nvtx_detect, nvtx_discover, nvtx_parse_unit, nvtx_parse_bytes, nvtx_rows_hint,
+};
