@@ -61,6 +61,7 @@ int cli_run_memory(console *c, const cli_request *request, rli_output_set *set)
 	options.jobs = request->jobs;
 	options.log = cli_log_line;
 	options.log_ctx = c;
+	options.auto_detected = request->analyses == 0;
 	/* The segmented memory pages are not built yet: say so rather than write nothing quietly. */
 	if (wants(request, "html") && !wants(request, "png") && !wants(request, "pdf") && !request->export_csv &&
 	    !request->export_jsonl) {

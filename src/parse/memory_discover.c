@@ -87,6 +87,12 @@ static int inspect(rli_ascend_capture *capture, rli_discovery *discovery, const 
 		error = rli_error_oom();
 		goto done;
 	}
+	/* Found, not asked for: a capture without memory records is the timeline's, no failed memory unit. */
+	if (options->auto_detected && file_size(csv) < 0) {
+		rli_notes_add(&discovery->log, RLI_LOG_DEBUG, "No operator_memory.csv: %s is a timeline capture only",
+			      capture->dir);
+		goto done;
+	}
 	/* A folder of another rank is none of this run's business, whatever is wrong with it. */
 	if (capture->rank >= 0 && !rli_rank_filter_keeps(ranks, capture->rank)) {
 		rli_notes_add(&discovery->log, RLI_LOG_DEBUG, "Rank %lld not in the rank list: skipping %s",

@@ -107,7 +107,7 @@ int rli_memory_parse(rli_memory **out, const char *input_path, const rli_memory_
 			rli_notes_add(&discovery.structural, RLI_LOG_ERROR, "Source path does not exist: %s",
 				      input_path);
 	} else {
-		rli_discover_options discover = {&ranks, &roles, 0};
+		rli_discover_options discover = {&ranks, &roles, options->auto_detected};
 		if ((error = rli_format_memory.discover(&discovery, root, &discover)) < 0)
 			goto done;
 	}

@@ -122,6 +122,11 @@ static int mstx_discover(rli_discovery *discovery, const char *root, const rli_d
 		}
 		if (metadata_failures[capture->order])
 			rli_notes_add(&unit->failures, RLI_LOG_ERROR, "%s", metadata_failures[capture->order]);
+		/* Detected, not named: a capture of memory records may have no timeline (see rli_parse). */
+		if (options->auto_detected && (unit->holds_memory = rli_ascend_holds_memory(capture->dir)) < 0) {
+			error = RLI_ERROR;
+			goto done;
+		}
 	}
 	if (discovery->structural.oom || discovery->log.oom || missing_trace.oom)
 		error = rli_error_oom();
@@ -568,6 +573,7 @@ static void mstx_parse_bytes(rli_unit *unit, rli_bytes *source, rli_events *rows
 	if (!m.target_found) {
 		rli_notes_add(&unit->failures, RLI_LOG_ERROR, "Rank %lld: Overlap Analysis process not found in %s",
 			      (long long)unit->rank, unit->path);
+		unit->no_timeline = 1;
 		goto done;
 	}
 	emit_row(&m, rows);

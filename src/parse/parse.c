@@ -301,6 +301,32 @@ static void report_failures(rli_discovery *discovery, int no_rows, const char *r
 	}
 }
 
+/*
+ * Detected, not named: a capture that holds memory records and no timeline trace (its trace
+ * has no Overlap Analysis process) is the memory analysis's unit, not a failed timeline unit.
+ * Said at -v, and the unit counts as neither. When no unit is left, the tree holds no timeline
+ * at all, and the failures stay to say so.
+ */
+static void leave_memory_captures(rli_discovery *discovery)
+{
+	size_t memory_only = 0;
+	for (size_t u = 0; u < discovery->count; u++)
+		memory_only += discovery->units[u].holds_memory && discovery->units[u].no_timeline &&
+			       discovery->units[u].failures.count == 1;
+	if (memory_only == 0 || memory_only == discovery->count)
+		return;
+	for (size_t u = 0; u < discovery->count; u++) {
+		rli_unit *unit = &discovery->units[u];
+		if (!unit->holds_memory || !unit->no_timeline || unit->failures.count != 1)
+			continue;
+		rli_notes_add(&unit->log, RLI_LOG_INFO,
+			      "%s: no timeline trace (no Overlap Analysis process); its capture's memory records are "
+			      "for the memory analysis", unit->path);
+		rli_notes_dispose(&unit->failures);
+		rli_notes_init(&unit->failures);
+	}
+}
+
 int rli_parse(rli_events **out, rli_profiler *detected, const char *input_path,
 	      const rli_parse_options *options_in)
 {
@@ -373,6 +399,8 @@ int rli_parse(rli_events **out, rli_profiler *detected, const char *input_path,
 	error = run_units(&discovery, format, options, tables, &table_count);
 	if (error < 0)
 		goto done;
+	if (options->profiler == RLI_PROFILER_AUTO)
+		leave_memory_captures(&discovery);
 
 	for (size_t u = 0; u < discovery.count; u++) {
 		rli_unit *unit = &discovery.units[u];

@@ -74,6 +74,8 @@ typedef struct {
 	rli_notes log;      /* warnings and progress, logged in unit order after the join */
 	rli_notes failures; /* validation failures; level unused */
 	int status;         /* RLI_OK or RLI_ERROR (out of memory) */
+	int holds_memory;   /* mstx, detected: the capture also holds operator_memory.csv */
+	int no_timeline;    /* mstx: the trace has no Overlap Analysis process */
 } rli_unit;
 
 typedef struct {
