@@ -220,7 +220,8 @@ static int missing_fields(mstx_ctx *m)
 	uint64_t present = 0;
 	for (size_t i = 0; i < 4; i++)
 		present |= (uint64_t)(m->has[required[i]] != 0) << i;
-	if (!rli_missing_keys(list, sizeof(list), names, 4, present))
+	/* Every event comes here: the list is made only when something is missing. */
+	if (present == 0xf || !rli_missing_keys(list, sizeof(list), names, 4, present))
 		return 0;
 	rli_notes_add(&m->unit->failures, RLI_LOG_ERROR, "File field is missing: {%s} in FilePath: %s",
 		      list, m->unit->path);
