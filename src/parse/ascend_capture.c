@@ -15,11 +15,16 @@ static int starts_with(const char *text, const char *prefix)
 
 /* ---- finding the folders ------------------------------------------------- */
 
+int rli_ascend_is_capture(const rli_walk_entry *entry)
+{
+	return entry->is_dir && rli_ends_with(entry->name, "ascend_pt");
+}
+
 static int collect_capture(void *ctx, const rli_walk_entry *entry)
 {
 	rli_ascend_captures *list = ctx;
 	rli_ascend_capture *capture;
-	if (!entry->is_dir || !rli_ends_with(entry->name, "ascend_pt"))
+	if (!rli_ascend_is_capture(entry))
 		return 0; /* a capture's own sub-folders are searched too, as the reference's walk does */
 	if (list->count == list->capacity) {
 		size_t grown = list->capacity ? list->capacity * 2 : 16;

@@ -4,6 +4,7 @@
 
 #include "parse_internal.h"
 #include "byte_source.h"
+#include "walk.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -24,6 +25,9 @@ typedef struct {
 	rli_ascend_capture *items;
 	size_t count, capacity;
 } rli_ascend_captures;
+
+/* A walk entry that is a capture folder: a directory whose name ends with "ascend_pt". */
+int rli_ascend_is_capture(const rli_walk_entry *entry);
 
 /*
  * Every folder under root (never root itself) whose name ends with "ascend_pt", in walk order,

@@ -293,7 +293,7 @@ done:
 /* A capture folder that holds memory records; nested captures are searched too. */
 static rli_shows memory_detect(const rli_walk_entry *entry)
 {
-	if (!entry->is_dir || !rli_ends_with(entry->name, "ascend_pt"))
+	if (!rli_ascend_is_capture(entry))
 		return RLI_SHOWS_NOTHING;
 	return rli_ascend_holds_memory(entry->path) > 0 ? RLI_SHOWS_FORMAT : RLI_SHOWS_NOTHING;
 }

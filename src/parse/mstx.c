@@ -608,7 +608,7 @@ static void mstx_parse_unit(rli_unit *unit, rli_events *rows)
 /* An Ascend capture folder: what is inside belongs to it, MSTX or memory, never to another format. */
 static rli_shows mstx_detect(const rli_walk_entry *entry)
 {
-	return entry->is_dir && rli_ends_with(entry->name, "ascend_pt") ? RLI_SHOWS_FORMAT_ONLY : RLI_SHOWS_NOTHING;
+	return rli_ascend_is_capture(entry) ? RLI_SHOWS_FORMAT_ONLY : RLI_SHOWS_NOTHING;
 }
 
 const rli_format rli_format_mstx = {
