@@ -270,6 +270,23 @@ int rli_memory_layout(rli_memory_figure **out, const rli_memory *memory, const r
 const rli_document *rli_memory_figure_document(const rli_memory_figure *figure);
 void rli_memory_figure_free(rli_memory_figure *figure);
 
+/*
+ * The interactive memory pages: per device, that is per (role, rank) in
+ * ascending order, the device's time split into at most 20 segments of about
+ * 5,000 allocations each, a page per segment that holds any (the memory
+ * curve over the operator Gantt, in the HTML back-end a page and its data
+ * file), and with several devices an index page linking them all. Files:
+ * memory_timeline_NN.html and detail_data_NN.js for one device;
+ * memory_timeline_<role>_rank<r>_NN.html and detail_data_<role>_rank<r>_NN.js
+ * and index.html for several. The document refers to the table's strings:
+ * free it before the table. RLI_EINVALID when no row is an allocation.
+ */
+typedef struct rli_memory_pages rli_memory_pages;
+
+int rli_memory_pages_layout(rli_memory_pages **out, const rli_memory *memory, const rli_timeline_options *options);
+const rli_document *rli_memory_pages_document(const rli_memory_pages *pages);
+void rli_memory_pages_free(rli_memory_pages *pages);
+
 /* RLI_EINVALID when no row has end > start (nothing to draw). */
 int rli_timeline_layout(rli_timeline **out, const rli_events *events,
 			const rli_timeline_options *options);

@@ -3,6 +3,7 @@
 #define RLI_RENDER_BACKEND_H
 
 #include "common/atomic_file.h"
+#include "common/output_set.h"
 #include "layout/layout.h"
 
 #include <stddef.h>
@@ -24,6 +25,8 @@ typedef struct rli_backend {
 	 * 1: every page is a file of its own, written by end_page (PNG);
 	 * 0: the document is one file, written by finish (PDF, HTML).
 	 * rli_render opens out->file before begin_page, or before begin_document.
+	 * A document with file_per_page set is drawn a file per page whatever
+	 * this says; out->per_page tells the back-end which way it runs.
 	 */
 	int file_per_page;
 	size_t output_size;      /* sizeof the back-end's output struct */
@@ -41,7 +44,18 @@ struct rli_output {
 	const rli_backend *backend;
 	const rli_document *document;
 	rli_atomic_file file;    /* the file being written: the page's or the document's */
+	int per_page;            /* 1: out->file is the page's, opened before begin_page */
+	const char *out_dir;     /* where the files go */
+	rli_output_set *set;     /* the run's set, or NULL: each file into place on its own */
 };
+
+/*
+ * A file beside the one being written (a page's data, named by the page's
+ * data_name): out_dir/<stem><extension>, opened into *file. Finished into the
+ * run's set with rli_output_keep_beside, or removed with rli_atomic_abort.
+ */
+int rli_output_open_beside(rli_output *out, rli_atomic_file *file, const char *stem, const char *extension);
+int rli_output_keep_beside(rli_output *out, rli_atomic_file *file);
 
 extern const rli_backend rli_png_backend;
 extern const rli_backend rli_html_backend;

@@ -70,6 +70,13 @@ static void draw_text(painter *p, const rli_text *text)
 
 	if (!text->text || !*text->text)
 		return;
+	if (text->angle == 0.0) {
+		/* Level text lies within two sizes of its anchor: outside this PNG band, nothing to lay out. */
+		double x0, top, x1, bottom;
+		cairo_clip_extents(cr, &x0, &top, &x1, &bottom);
+		if (text->y + 2 * text->size < top || text->y - 2 * text->size > bottom)
+			return;
+	}
 	cairo_save(cr);
 	cairo_translate(cr, text->x, text->y);
 	if (text->angle != 0.0)
@@ -332,17 +339,23 @@ static int draw_bars(painter *p)
 {
 	const rli_panel *t = p->panel;
 	cairo_t *cr = p->cr;
+	double clip_x0, clip_top, clip_x1, clip_bottom, slack;
 	int error = RLI_OK;
 
 	cairo_save(cr);
 	cairo_rectangle(cr, t->plot.x * p->scale, t->plot.y * p->scale, t->plot.w * p->scale,
 			t->plot.h * p->scale);
 	cairo_clip(cr);
+	/* A PNG is drawn in bands: rows wholly outside this one (outline included) are not drawn at all. */
+	cairo_clip_extents(cr, &clip_x0, &clip_top, &clip_x1, &clip_bottom);
+	slack = t->bar_outline_width * p->scale + 1.0;
 	for (size_t r = 0; r < t->row_count && error == RLI_OK; r++) {
 		double centre = t->plot.y + ((double)r + 0.5) * t->row_pitch;
 		double top = (centre - t->bar_thickness / 2) * p->scale;
 		double height = t->bar_thickness * p->scale;
 		size_t b = t->row_first_bar[r], end = t->row_first_bar[r + 1];
+		if (top + height + slack < clip_top || top - slack > clip_bottom)
+			continue;
 		while (b < end && error == RLI_OK) {
 			size_t run_end = b + 1;
 			while (run_end < end && t->bar_series[run_end] == t->bar_series[b])
@@ -554,6 +567,9 @@ int rli_cairo_draw_item(rli_cairo_painter *p, const rli_item *item)
 		break;
 	case RLI_ITEM_TABLE:
 		draw_table(p, item->u.table);
+		break;
+	case RLI_ITEM_NAV:
+		/* links between files: a picture has nowhere to follow them */
 		break;
 	default:
 		return rli_error_set(RLI_ERROR, "unknown item kind %d", (int)item->kind);

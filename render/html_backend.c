@@ -2,7 +2,10 @@
 #include "backend.h"
 #include "common/error.h"
 #include "common/json_write.h"
+#include "html_bytes.h"
+#include "html_pages.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdint.h>
@@ -42,80 +45,9 @@ typedef struct {
 	const rli_text *title;
 	const rli_panel *panel;
 	const rli_legend *legend;
-	unsigned char *bytes; /* the encoded bar stream, before base64 */
-	size_t used, capacity;
+	rli_bytes stream; /* the encoded bar stream, before base64 */
+	rli_html_pages *pages; /* a document drawn a file per page: the memory pages' writer */
 } html_output;
-
-static int bytes_reserve(html_output *html, size_t extra)
-{
-	size_t wanted = html->used + extra;
-	if (wanted <= html->capacity)
-		return RLI_OK;
-	size_t capacity = html->capacity ? html->capacity : 4096;
-	while (capacity < wanted)
-		capacity *= 2;
-	unsigned char *grown = realloc(html->bytes, capacity);
-	if (!grown)
-		return rli_error_oom();
-	html->bytes = grown;
-	html->capacity = capacity;
-	return RLI_OK;
-}
-
-static int put_varint(html_output *html, uint64_t value)
-{
-	int error;
-	if ((error = bytes_reserve(html, 10)) < 0)
-		return error;
-	do {
-		unsigned char byte = value & 0x7F;
-		value >>= 7;
-		html->bytes[html->used++] = byte | (value ? 0x80 : 0);
-	} while (value);
-	return RLI_OK;
-}
-
-static uint64_t zigzag(int64_t value)
-{
-	return value < 0 ? ((uint64_t)(-(value + 1)) << 1) | 1 : (uint64_t)value << 1;
-}
-
-static int put_float64_le(html_output *html, double value)
-{
-	uint64_t bits;
-	int error;
-	if ((error = bytes_reserve(html, 8)) < 0)
-		return error;
-	memcpy(&bits, &value, sizeof(bits));
-	for (int i = 0; i < 8; i++)
-		html->bytes[html->used++] = (unsigned char)(bits >> (8 * i));
-	return RLI_OK;
-}
-
-static void write_base64(FILE *fp, const unsigned char *data, size_t length)
-{
-	static const char alphabet[] =
-		"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-	char line[4096];
-	size_t filled = 0;
-	for (size_t i = 0; i < length; i += 3) {
-		uint32_t chunk = (uint32_t)data[i] << 16;
-		size_t left = length - i;
-		if (left > 1)
-			chunk |= (uint32_t)data[i + 1] << 8;
-		if (left > 2)
-			chunk |= data[i + 2];
-		line[filled++] = alphabet[(chunk >> 18) & 63];
-		line[filled++] = alphabet[(chunk >> 12) & 63];
-		line[filled++] = left > 1 ? alphabet[(chunk >> 6) & 63] : '=';
-		line[filled++] = left > 2 ? alphabet[chunk & 63] : '=';
-		if (filled + 4 > sizeof(line)) {
-			fwrite(line, 1, filled, fp);
-			filled = 0;
-		}
-	}
-	fwrite(line, 1, filled, fp);
-}
 
 /* The smallest k >= 0 with value * 2^k an integer (value finite). */
 static int grid_bits(double value)
@@ -160,56 +92,13 @@ static int choose_grid(const rli_panel *panel)
 	return bits;
 }
 
-static void write_color(FILE *fp, rli_color color)
-{
-	fprintf(fp, "\"#%06" PRIx32 "\"", color & 0xFFFFFF);
-}
-
-static void write_number(FILE *fp, const char *key, double value)
-{
-	fprintf(fp, "\"%s\":", key);
-	rli_json_write_double(fp, value);
-}
-
-static void write_rect(FILE *fp, const rli_rect *rect)
-{
-	putc('[', fp);
-	rli_json_write_double(fp, rect->x);
-	putc(',', fp);
-	rli_json_write_double(fp, rect->y);
-	putc(',', fp);
-	rli_json_write_double(fp, rect->w);
-	putc(',', fp);
-	rli_json_write_double(fp, rect->h);
-	putc(']', fp);
-}
-
-static void write_text(FILE *fp, const rli_text *text)
-{
-	fputs("{\"text\":", fp);
-	rli_json_write_string(fp, text->text ? text->text : "", RLI_JSON_HTML_SAFE);
-	putc(',', fp);
-	write_number(fp, "x", text->x);
-	putc(',', fp);
-	write_number(fp, "y", text->y);
-	putc(',', fp);
-	write_number(fp, "size", text->size);
-	fprintf(fp, ",\"bold\":%s,\"color\":", text->bold ? "true" : "false");
-	write_color(fp, text->color);
-	fprintf(fp, ",\"halign\":%d,\"valign\":%d,", (int)text->halign, (int)text->valign);
-	write_number(fp, "angle", text->angle);
-	putc(',', fp);
-	write_number(fp, "maxWidth", text->max_width);
-	putc('}', fp);
-}
-
 static void write_texts(FILE *fp, const char *key, const rli_text *texts, size_t count)
 {
 	fprintf(fp, ",\"%s\":[", key);
 	for (size_t i = 0; texts && i < count; i++) {
 		if (i)
 			putc(',', fp);
-		write_text(fp, &texts[i]);
+		rli_html_text_item(fp, &texts[i]);
 	}
 	putc(']', fp);
 }
@@ -224,24 +113,24 @@ static void write_model(FILE *fp, const html_output *html)
 	const rli_text *title = html->title;
 
 	fputs("{\"version\":1,", fp);
-	write_number(fp, "width", page->width);
+	rli_html_number(fp, "width", page->width);
 	putc(',', fp);
-	write_number(fp, "height", page->height);
+	rli_html_number(fp, "height", page->height);
 	fprintf(fp, ",\"scale\":%d,\"background\":", doc->scale);
-	write_color(fp, doc->background);
+	rli_html_color(fp, doc->background);
 	fputs(",\"textColor\":", fp);
-	write_color(fp, doc->text_color);
+	rli_html_color(fp, doc->text_color);
 	fputs(",\"fontFamily\":", fp);
 	rli_json_write_string(fp, doc->font_family ? doc->font_family : "sans-serif",
 			      RLI_JSON_HTML_SAFE);
 	putc(',', fp);
-	write_number(fp, "t0", doc->origin);
+	rli_html_number(fp, "t0", doc->origin);
 	fputs(",\"plot\":", fp);
-	write_rect(fp, &panel->plot);
+	rli_html_rect(fp, &panel->plot);
 	putc(',', fp);
-	write_number(fp, "xMin", panel->x_min);
+	rli_html_number(fp, "xMin", panel->x_min);
 	putc(',', fp);
-	write_number(fp, "xMax", panel->x_max);
+	rli_html_number(fp, "xMax", panel->x_max);
 
 	fputs(",\"rows\":[", fp);
 	for (size_t r = 0; r < panel->row_count; r++) {
@@ -262,15 +151,15 @@ static void write_model(FILE *fp, const html_output *html)
 		fprintf(fp, "%s%" PRIu32, r ? "," : "",
 			panel->order_by_role ? panel->order_by_role[r] : (uint32_t)r);
 	fputs("],", fp);
-	write_number(fp, "rowPitch", panel->row_pitch);
+	rli_html_number(fp, "rowPitch", panel->row_pitch);
 	putc(',', fp);
-	write_number(fp, "barThickness", panel->bar_thickness);
+	rli_html_number(fp, "barThickness", panel->bar_thickness);
 	fputs(",\"barOutline\":", fp);
-	write_color(fp, panel->bar_outline);
+	rli_html_color(fp, panel->bar_outline);
 	putc(',', fp);
-	write_number(fp, "barOutlineWidth", panel->bar_outline_width);
+	rli_html_number(fp, "barOutlineWidth", panel->bar_outline_width);
 	putc(',', fp);
-	write_number(fp, "barOutlineMinSize", panel->bar_outline_min_size);
+	rli_html_number(fp, "barOutlineMinSize", panel->bar_outline_min_size);
 
 	fputs(",\"series\":[", fp);
 	for (size_t s = 0; s < panel->series_count; s++) {
@@ -280,7 +169,7 @@ static void write_model(FILE *fp, const html_output *html)
 		rli_json_write_string(fp, panel->series[s].name ? panel->series[s].name : "",
 				      RLI_JSON_HTML_SAFE);
 		fputs(",\"color\":", fp);
-		write_color(fp, panel->series[s].color);
+		rli_html_color(fp, panel->series[s].color);
 		putc('}', fp);
 	}
 	fputs("],\"xticks\":[", fp);
@@ -297,29 +186,29 @@ static void write_model(FILE *fp, const html_output *html)
 		putc('}', fp);
 	}
 	fputs("],\"gridColor\":", fp);
-	write_color(fp, panel->grid_color);
+	rli_html_color(fp, panel->grid_color);
 	putc(',', fp);
-	write_number(fp, "gridWidth", panel->grid_width);
+	rli_html_number(fp, "gridWidth", panel->grid_width);
 	fprintf(fp, ",\"xtickTarget\":%d,\"xtickMax\":%d", panel->xtick_target, panel->xtick_max);
 	putc(',', fp);
-	write_number(fp, "tickLabelSize", panel->tick_label_size);
+	rli_html_number(fp, "tickLabelSize", panel->tick_label_size);
 	putc(',', fp);
-	write_number(fp, "tickLabelGap", panel->tick_label_gap);
+	rli_html_number(fp, "tickLabelGap", panel->tick_label_gap);
 
 	fputs(",\"title\":", fp);
-	write_text(fp, title);
+	rli_html_text_item(fp, title);
 	fputs(",\"xTitle\":", fp);
-	write_text(fp, &panel->x_title);
+	rli_html_text_item(fp, &panel->x_title);
 	fputs(",\"yTitle\":", fp);
-	write_text(fp, &panel->y_title);
+	rli_html_text_item(fp, &panel->y_title);
 	write_texts(fp, "rowLabels", panel->row_labels, panel->row_count);
 	fputs(",\"legendTitle\":", fp);
-	write_text(fp, &legend->title);
+	rli_html_text_item(fp, &legend->title);
 	fputs(",\"legendSwatches\":[", fp);
 	for (size_t s = 0; legend->swatches && s < panel->series_count; s++) {
 		if (s)
 			putc(',', fp);
-		write_rect(fp, &legend->swatches[s]);
+		rli_html_rect(fp, &legend->swatches[s]);
 	}
 	putc(']', fp);
 	write_texts(fp, "legendLabels", legend->labels, panel->series_count);
@@ -341,8 +230,8 @@ static int continues_run(const rli_panel *panel, size_t i)
 
 /*
  * Runs: (row, series, count) for each stretch of bars sharing both, in model
- * order. Bars: grid encoding = zigzag(start - previous start in the run),
- * zigzag(end - start); float64 encoding = start, end.
+ * order. Bars: grid encoding = rli_zigzag(start - previous start in the run),
+ * rli_zigzag(end - start); float64 encoding = start, end.
  */
 static int encode_runs(html_output *html, const rli_panel *panel, size_t *run_count)
 {
@@ -352,9 +241,9 @@ static int encode_runs(html_output *html, const rli_panel *panel, size_t *run_co
 		size_t j = i + 1;
 		while (j < panel->bar_count && continues_run(panel, j))
 			j++;
-		if ((error = put_varint(html, panel->bar_row[i])) < 0 ||
-		    (error = put_varint(html, panel->bar_series[i])) < 0 ||
-		    (error = put_varint(html, j - i)) < 0)
+		if ((error = rli_bytes_varint(&html->stream, panel->bar_row[i])) < 0 ||
+		    (error = rli_bytes_varint(&html->stream, panel->bar_series[i])) < 0 ||
+		    (error = rli_bytes_varint(&html->stream, j - i)) < 0)
 			return error;
 		runs++;
 		i = j;
@@ -369,8 +258,8 @@ static int encode_bars(html_output *html, const rli_panel *panel, int grid)
 	int64_t previous = 0;
 	for (size_t i = 0; i < panel->bar_count; i++) {
 		if (grid < 0) {
-			if ((error = put_float64_le(html, panel->bar_start[i])) < 0 ||
-			    (error = put_float64_le(html, panel->bar_end[i])) < 0)
+			if ((error = rli_bytes_float64_le(&html->stream, panel->bar_start[i])) < 0 ||
+			    (error = rli_bytes_float64_le(&html->stream, panel->bar_end[i])) < 0)
 				return error;
 			continue;
 		}
@@ -378,8 +267,8 @@ static int encode_bars(html_output *html, const rli_panel *panel, int grid)
 		int64_t end = (int64_t)ldexp(panel->bar_end[i], grid);
 		if (!continues_run(panel, i))
 			previous = 0;
-		if ((error = put_varint(html, zigzag(start - previous))) < 0 ||
-		    (error = put_varint(html, zigzag(end - start))) < 0)
+		if ((error = rli_bytes_varint(&html->stream, rli_zigzag(start - previous))) < 0 ||
+		    (error = rli_bytes_varint(&html->stream, rli_zigzag(end - start))) < 0)
 			return error;
 		previous = start;
 	}
@@ -398,24 +287,12 @@ static int check_model(const html_output *html)
 	return RLI_OK;
 }
 
-static void write_html_text(FILE *fp, const char *text)
-{
-	for (const char *c = text; c && *c; c++) {
-		switch (*c) {
-		case '&': fputs("&amp;", fp); break;
-		case '<': fputs("&lt;", fp); break;
-		case '>': fputs("&gt;", fp); break;
-		case '"': fputs("&quot;", fp); break;
-		case '\'': fputs("&#39;", fp); break;
-		default: putc(*c, fp);
-		}
-	}
-}
-
 static int html_begin_document(rli_output *out, const rli_document *document)
 {
 	FILE *fp = out->file.fp;
 
+	if (out->per_page)
+		return rli_html_pages_new(&((html_output *)out)->pages);
 	if (document->page_count != 1)
 		return rli_error_set(RLI_EUSAGE, "html: the page shows one page of a document, not %zu",
 				     document->page_count);
@@ -432,7 +309,7 @@ static int html_begin_document(rli_output *out, const rli_document *document)
 	      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
 	      "script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data: blob:\">\n"
 	      "<meta name=\"generator\" content=\"rl-insight " RLI_VERSION "\">\n<title>", fp);
-	write_html_text(fp, document->title ? document->title : "RL Timeline");
+	rli_html_escape(fp, document->title ? document->title : "RL Timeline");
 	fputs("</title>\n<style>\n", fp);
 	fputs(rli_asset_timeline_css, fp);
 	fputs("</style>\n</head>\n<body>\n"
@@ -443,6 +320,8 @@ static int html_begin_document(rli_output *out, const rli_document *document)
 
 static int html_begin_page(rli_output *out, const rli_page *page)
 {
+	if (out->per_page)
+		return rli_html_pages_begin_page(((html_output *)out)->pages, page);
 	((html_output *)out)->page = page;
 	return RLI_OK;
 }
@@ -451,6 +330,8 @@ static int html_begin_page(rli_output *out, const rli_page *page)
 static int html_draw_item(rli_output *out, const rli_item *item)
 {
 	html_output *html = (html_output *)out;
+	if (out->per_page)
+		return rli_html_pages_item(html->pages, item);
 	switch (item->kind) {
 	case RLI_ITEM_TEXT:
 		html->title = item->u.text;
@@ -462,7 +343,8 @@ static int html_draw_item(rli_output *out, const rli_item *item)
 		html->legend = item->u.legend;
 		return RLI_OK;
 	case RLI_ITEM_TABLE:
-		return rli_error_set(RLI_EUSAGE, "html: the timeline page has no place for a table");
+	case RLI_ITEM_NAV:
+		return rli_error_set(RLI_EUSAGE, "html: the timeline page has no place for a table or links");
 	}
 	return rli_error_set(RLI_ERROR, "html: unknown item kind %d", (int)item->kind);
 }
@@ -475,6 +357,8 @@ static int html_end_page(rli_output *out)
 	size_t run_count = 0, runs_bytes;
 	int grid, error;
 
+	if (out->per_page)
+		return rli_html_pages_end_page(html->pages, out);
 	if ((error = check_model(html)) < 0)
 		return error;
 	grid = choose_grid(panel);
@@ -482,19 +366,19 @@ static int html_end_page(rli_output *out)
 	write_model(fp, html);
 	fputs("</script>\n", fp);
 
-	html->used = 0;
+	html->stream.used = 0;
 	if ((error = encode_runs(html, panel, &run_count)) < 0)
 		return error;
-	runs_bytes = html->used;
+	runs_bytes = html->stream.used;
 	if ((error = encode_bars(html, panel, grid)) < 0)
 		return error;
 
 	fprintf(fp, "<script type=\"application/json\" id=\"rli-bars\">{\"count\":%zu,"
 		"\"runCount\":%zu,\"encoding\":\"%s\",\"gridBits\":%d,\"runs\":\"",
 		panel->bar_count, run_count, grid < 0 ? "float64" : "grid", grid < 0 ? 0 : grid);
-	write_base64(fp, html->bytes, runs_bytes);
+	rli_write_base64(fp, html->stream.bytes, runs_bytes);
 	fputs("\",\"data\":\"", fp);
-	write_base64(fp, html->bytes + runs_bytes, html->used - runs_bytes);
+	rli_write_base64(fp, html->stream.bytes + runs_bytes, html->stream.used - runs_bytes);
 	fputs("\"}</script>\n", fp);
 	return RLI_OK;
 }
@@ -502,20 +386,24 @@ static int html_end_page(rli_output *out)
 static int html_finish(rli_output *out)
 {
 	FILE *fp = out->file.fp;
+	if (out->per_page)
+		return RLI_OK;
 	fputs("<script>\n", fp);
 	for (size_t i = 0; i < PAGE_SCRIPT_COUNT; i++)
 		fputs(page_scripts[i], fp);
 	fputs("</script>\n</body>\n</html>\n", fp);
-	if (fflush(fp) != 0 || ferror(fp))
-		return rli_error_set(RLI_EOUTPUT, "could not write %s", out->file.path);
+	if (fflush(fp) != 0 || ferror(fp)) /* errno is still the failed write's: say why, as a person would */
+		return rli_error_set(RLI_EOUTPUT, "cannot write %s: %s", out->file.path, strerror(errno ? errno : EIO));
 	return RLI_OK;
 }
 
 static void html_destroy(rli_output *out)
 {
 	html_output *html = (html_output *)out;
-	free(html->bytes);
-	html->bytes = NULL;
+	free(html->stream.bytes);
+	html->stream.bytes = NULL;
+	rli_html_pages_free(html->pages);
+	html->pages = NULL;
 }
 
 const rli_backend rli_html_backend = {

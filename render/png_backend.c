@@ -2,21 +2,44 @@
 #include "backend.h"
 #include "cairo_paint.h"
 #include "common/error.h"
+#include "common/grow.h"
 
 #include <cairo.h>
+#include <errno.h>
 #include <math.h>
 #include <png.h>
 #include <setjmp.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+
+/*
+ * How many bytes of image a band may hold. A page is drawn and encoded in horizontal bands of at
+ * most this much, so memory does not grow with the picture's height: a 4000 x 32766 picture would
+ * otherwise be 500 MB of pixels. A page of ordinary height is one band, drawn exactly as before.
+ */
+#define PNG_BAND_BYTES (32u << 20)
+#define PNG_BAND_MIN_ROWS 16
+
+/* Where libpng writes, and what went wrong: its words are kept for our message, never printed. */
+typedef struct {
+	FILE *fp;
+	int write_errno;     /* errno of the failed write, 0 while all is well */
+	char reason[128];    /* libpng's own account of an encoder failure */
+} png_sink;
 
 typedef struct {
 	rli_output base;
 	double scale;
-	cairo_surface_t *surface;    /* the page being drawn */
+	const rli_page *page;        /* the page being drawn */
+	int width, height;           /* its size in pixels */
+	const rli_item **items;      /* its items, drawn band by band at end_page */
+	size_t item_count, item_capacity;
+	cairo_surface_t *surface;    /* the band being drawn */
 	cairo_t *cr;
 	rli_cairo_painter *painter;
+	png_sink sink;               /* in the heap: encode_png reads it after a longjmp */
 } png_output;
 
 static int png_begin_document(rli_output *out, const rli_document *document)
@@ -30,7 +53,7 @@ static int png_begin_document(rli_output *out, const rli_document *document)
 	return RLI_OK;
 }
 
-static void release_page(png_output *png)
+static void release_band(png_output *png)
 {
 	rli_cairo_painter_free(png->painter);
 	png->painter = NULL;
@@ -46,40 +69,80 @@ static int png_begin_page(rli_output *out, const rli_page *page)
 {
 	png_output *png = (png_output *)out;
 	double width = ceil(page->width * png->scale), height = ceil(page->height * png->scale);
+
+	/* The layout keeps pages within cairo's limit; a hand-made model may not. */
+	if (width < 1 || height < 1 || width > 32767 || height > 32767)
+		return rli_error_set(RLI_EUSAGE, "a %.0f x %.0f pixel image is outside 1..32767 a side",
+				     width, height);
+	png->page = page;
+	png->width = (int)width;
+	png->height = (int)height;
+	png->item_count = 0;
+	return RLI_OK;
+}
+
+/* Items are kept until end_page, which draws them once for every band. */
+static int png_draw_item(rli_output *out, const rli_item *item)
+{
+	png_output *png = (png_output *)out;
+	if (RLI_GROW(&png->items, &png->item_capacity, png->item_count + 1, 16) < 0)
+		return RLI_ERROR;
+	png->items[png->item_count++] = item;
+	return RLI_OK;
+}
+
+/* Draws the page's rows [top, top + rows) onto a band of its own: the page shifted up by top pixels. */
+static int paint_band(png_output *png, int top, int rows)
+{
 	rli_paint_options options = {
 		.scale = png->scale,
 		.lod_columns_per_unit = png->scale,
 	};
 	int error;
 
-	/* The layout keeps pages within cairo's limit; a hand-made model may not. */
-	if (width < 1 || height < 1 || width > 32767 || height > 32767)
-		return rli_error_set(RLI_EUSAGE, "a %.0f x %.0f pixel image is outside 1..32767 a side",
-				     width, height);
-	png->surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, (int)width, (int)height);
+	png->surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, png->width, rows);
 	if (cairo_surface_status(png->surface) != CAIRO_STATUS_SUCCESS)
 		return rli_cairo_error(cairo_surface_status(png->surface), "cannot make the PNG's image");
 	png->cr = cairo_create(png->surface);
-	if ((error = rli_cairo_painter_new(&png->painter, png->cr, out->document, &options)) < 0)
+	cairo_translate(png->cr, 0, -(double)top);
+	if ((error = rli_cairo_painter_new(&png->painter, png->cr, png->base.document, &options)) < 0)
 		return error;
-	return rli_cairo_draw_background(png->painter);
+	if ((error = rli_cairo_draw_background(png->painter)) < 0)
+		return error;
+	for (size_t i = 0; i < png->item_count && error == RLI_OK; i++)
+		error = rli_cairo_draw_item(png->painter, png->items[i]);
+	cairo_surface_flush(png->surface);
+	return error;
 }
 
-static int png_draw_item(rli_output *out, const rli_item *item)
-{
-	return rli_cairo_draw_item(((png_output *)out)->painter, item);
-}
 
 static void write_bytes(png_structp writer, png_bytep data, png_size_t length)
 {
-	FILE *fp = png_get_io_ptr(writer);
-	if (fwrite(data, 1, length, fp) != length)
+	png_sink *sink = png_get_io_ptr(writer);
+	if (fwrite(data, 1, length, sink->fp) != length) {
+		sink->write_errno = errno ? errno : EIO;
 		png_error(writer, "write failed");
+	}
 }
 
 static void flush_bytes(png_structp writer)
 {
-	fflush(png_get_io_ptr(writer));
+	png_sink *sink = png_get_io_ptr(writer);
+	fflush(sink->fp);
+}
+
+/* libpng prints to stderr unless told otherwise; we keep the text and jump back to encode_png. */
+static void on_png_error(png_structp writer, png_const_charp message)
+{
+	png_sink *sink = png_get_error_ptr(writer);
+	snprintf(sink->reason, sizeof(sink->reason), "%s", message);
+	png_longjmp(writer, 1);
+}
+
+static void on_png_warning(png_structp writer, png_const_charp message)
+{
+	(void)writer;
+	(void)message;
 }
 
 /*
@@ -89,17 +152,20 @@ static void flush_bytes(png_structp writer)
  * The physical size says 96 CSS px per inch, so a scale-2 image prints at the
  * page size the chart was laid out for.
  */
-static int encode_png(FILE *fp, cairo_surface_t *surface, double scale)
+static int encode_png(png_output *png, const rli_atomic_file *file)
 {
-	int width = cairo_image_surface_get_width(surface);
-	int height = cairo_image_surface_get_height(surface);
-	int stride = cairo_image_surface_get_stride(surface);
-	const unsigned char *pixels = cairo_image_surface_get_data(surface);
-	png_structp writer = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, NULL, NULL);
+	png_sink *sink = &png->sink;
+	int width = png->width, height = png->height;
+	int band_rows = (int)(PNG_BAND_BYTES / ((size_t)width * 4u));
+	double scale = png->scale;
+	png_structp writer = png_create_write_struct(PNG_LIBPNG_VER_STRING, sink, on_png_error, on_png_warning);
 	png_infop info = writer ? png_create_info_struct(writer) : NULL;
 	unsigned char *volatile row = NULL;
 	volatile int error = RLI_OK;
 
+	sink->fp = file->fp;
+	sink->write_errno = 0;
+	sink->reason[0] = '\0';
 	if (!writer || !info) {
 		error = rli_error_oom();
 		goto done;
@@ -109,11 +175,13 @@ static int encode_png(FILE *fp, cairo_surface_t *surface, double scale)
 		goto done;
 	}
 	if (setjmp(png_jmpbuf(writer))) {
-		error = rli_error_set(RLI_EOUTPUT, "cannot write the PNG: %s",
-				      ferror(fp) ? "write failed" : "encoder error");
+		if (sink->write_errno)
+			error = rli_error_set(RLI_EOUTPUT, "cannot write %s: %s", file->path, strerror(sink->write_errno));
+		else
+			error = rli_error_set(RLI_EOUTPUT, "cannot encode %s as PNG: %s", file->path, sink->reason);
 		goto done;
 	}
-	png_set_write_fn(writer, fp, write_bytes, flush_bytes);
+	png_set_write_fn(writer, sink, write_bytes, flush_bytes);
 	png_set_IHDR(writer, info, (png_uint_32)width, (png_uint_32)height, 8, PNG_COLOR_TYPE_RGB,
 		     PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
 	png_set_pHYs(writer, info, (png_uint_32)lround(96.0 * scale / 0.0254),
@@ -121,32 +189,41 @@ static int encode_png(FILE *fp, cairo_surface_t *surface, double scale)
 	png_set_compression_level(writer, 1);
 	png_set_filter(writer, PNG_FILTER_TYPE_BASE, PNG_FILTER_SUB);
 	png_write_info(writer, info);
-	for (int y = 0; y < height; y++) {
-		const uint32_t *src = (const uint32_t *)(pixels + (size_t)y * (size_t)stride);
-		for (int x = 0; x < width; x++) {
-			row[3 * x] = (unsigned char)(src[x] >> 16);
-			row[3 * x + 1] = (unsigned char)(src[x] >> 8);
-			row[3 * x + 2] = (unsigned char)src[x];
+	if (band_rows < PNG_BAND_MIN_ROWS)
+		band_rows = PNG_BAND_MIN_ROWS;
+	for (int top = 0; top < height; top += band_rows) {
+		int rows = height - top < band_rows ? height - top : band_rows;
+		const unsigned char *pixels;
+		int stride;
+
+		if ((error = paint_band(png, top, rows)) < 0)
+			goto done;
+		pixels = cairo_image_surface_get_data(png->surface);
+		stride = cairo_image_surface_get_stride(png->surface);
+		for (int y = 0; y < rows; y++) {
+			const uint32_t *src = (const uint32_t *)(pixels + (size_t)y * (size_t)stride);
+			for (int x = 0; x < width; x++) {
+				row[3 * x] = (unsigned char)(src[x] >> 16);
+				row[3 * x + 1] = (unsigned char)(src[x] >> 8);
+				row[3 * x + 2] = (unsigned char)src[x];
+			}
+			png_write_row(writer, row);
 		}
-		png_write_row(writer, row);
+		release_band(png);
 	}
 	png_write_end(writer, info);
 done:
+	release_band(png);
 	png_destroy_write_struct(writer ? &writer : NULL, info ? &info : NULL);
 	free(row);
 	return error;
 }
 
-/* Each page is its own file: encoded as soon as it is drawn. */
+/* Each page is its own file: drawn band by band and encoded as the bands come. */
 static int png_end_page(rli_output *out)
 {
 	png_output *png = (png_output *)out;
-	int error;
-
-	cairo_surface_flush(png->surface);
-	error = encode_png(out->file.fp, png->surface, png->scale);
-	release_page(png);
-	return error;
+	return encode_png(png, &out->file);
 }
 
 static int png_finish(rli_output *out)
@@ -156,7 +233,10 @@ static int png_finish(rli_output *out)
 
 static void png_destroy(rli_output *out)
 {
-	release_page((png_output *)out);
+	png_output *png = (png_output *)out;
+	release_band(png);
+	free(png->items);
+	png->items = NULL;
 }
 
 const rli_backend rli_png_backend = {

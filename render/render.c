@@ -50,6 +50,22 @@ static int open_file(rli_output *out, const char *out_dir, size_t page)
 	return error;
 }
 
+int rli_output_open_beside(rli_output *out, rli_atomic_file *file, const char *stem, const char *extension)
+{
+	char *path = rli_strfmt("%s/%s%s", out->out_dir, stem, extension);
+	int error;
+	if (!path)
+		return rli_error_oom();
+	error = rli_atomic_open(file, path);
+	free(path);
+	return error;
+}
+
+int rli_output_keep_beside(rli_output *out, rli_atomic_file *file)
+{
+	return rli_output_finish(out->set, file);
+}
+
 static int draw_page(rli_output *out, const rli_page *page)
 {
 	const rli_backend *backend = out->backend;
@@ -79,17 +95,20 @@ int rli_render(const rli_document *document, const char *backend_name, const cha
 		return rli_error_oom();
 	out->backend = backend;
 	out->document = document;
+	out->per_page = backend->file_per_page || document->file_per_page;
+	out->out_dir = out_dir;
+	out->set = set;
 
-	if (!backend->file_per_page && (error = open_file(out, out_dir, SIZE_MAX)) < 0)
+	if (!out->per_page && (error = open_file(out, out_dir, SIZE_MAX)) < 0)
 		goto done;
 	if ((error = backend->begin_document(out, document)) < 0)
 		goto done;
 	for (size_t p = 0; p < document->page_count; p++) {
-		if (backend->file_per_page && (error = open_file(out, out_dir, p)) < 0)
+		if (out->per_page && (error = open_file(out, out_dir, p)) < 0)
 			goto done;
 		if ((error = draw_page(out, &document->pages[p])) < 0)
 			goto done;
-		if (backend->file_per_page && (error = rli_output_finish(set, &out->file)) < 0)
+		if (out->per_page && (error = rli_output_finish(set, &out->file)) < 0)
 			goto done;
 	}
 	error = backend->finish(out);
@@ -97,7 +116,7 @@ int rli_render(const rli_document *document, const char *backend_name, const cha
 done:
 	/* A back-end may still write while it is destroyed (cairo finishes a PDF), so first. */
 	backend->destroy(out);
-	if (error == RLI_OK && !backend->file_per_page)
+	if (error == RLI_OK && !out->per_page)
 		error = rli_output_finish(set, &out->file);
 	else if (out->file.temp_path)
 		rli_atomic_abort(&out->file);

@@ -1,4 +1,4 @@
-/* memory.c: the memory analysis: parse the Ascend memory records, export the table, lay out and render the figure. */
+/* memory.c: the memory analysis: parse the Ascend memory records, export the table, lay out and render the figure and the pages. */
 #include "analyses.h"
 #include "common/strutil.h"
 
@@ -48,6 +48,24 @@ static int draw(console *c, const cli_request *request, const rli_memory *memory
 	return error;
 }
 
+/* The interactive pages: per device a page and a data file per segment, and the index with several devices. */
+static int draw_pages(console *c, const cli_request *request, const rli_memory *memory, rli_output_set *set)
+{
+	rli_memory_pages *pages = NULL;
+	double t = cli_now_ms();
+	int error;
+
+	cli_show_status(c, "writing the memory pages");
+	if ((error = rli_memory_pages_layout(&pages, memory, &request->timeline)) == RLI_OK)
+		error = rli_render(rli_memory_pages_document(pages), "html", request->output_path, set);
+	if (error < 0)
+		cli_say(c, -1, "error: ", "%s", rli_error_last());
+	else
+		cli_say(c, 1, "", "timing: memory html %.1f ms", cli_now_ms() - t);
+	rli_memory_pages_free(pages);
+	return error;
+}
+
 int cli_run_memory(console *c, const cli_request *request, rli_output_set *set)
 {
 	rli_memory_parse_options options;
@@ -62,14 +80,6 @@ int cli_run_memory(console *c, const cli_request *request, rli_output_set *set)
 	options.log = cli_log_line;
 	options.log_ctx = c;
 	options.auto_detected = request->analyses == 0;
-	/* The segmented memory pages are not built yet: say so rather than write nothing quietly. */
-	if (wants(request, "html") && !wants(request, "png") && !wants(request, "pdf") && !request->export_csv &&
-	    !request->export_jsonl) {
-		cli_say(c, -1, "error: ", "the memory pages (html) are not available in rl-insight %s yet: "
-			"ask for the memory figure with --vis-type png or pdf", RLI_VERSION);
-		return RLI_EUSAGE;
-	}
-
 	cli_show_status(c, "parsing memory records");
 	parse_result = rli_memory_parse(&memory, request->input_path, &options);
 	if (parse_result < 0 && parse_result != RLI_EPARTIAL) {
@@ -88,9 +98,8 @@ int cli_run_memory(console *c, const cli_request *request, rli_output_set *set)
 		result = draw(c, request, memory, "png", RLI_MEDIUM_RASTER, set);
 	if (set && result == RLI_OK && wants(request, "pdf"))
 		result = draw(c, request, memory, "pdf", RLI_MEDIUM_VECTOR, set);
-	if (result == RLI_OK && wants(request, "html"))
-		cli_say(c, 0, "", "the memory pages (html) are not in rl-insight %s yet; the memory figure is "
-			"written with --vis-type png or pdf", RLI_VERSION);
+	if (set && result == RLI_OK && wants(request, "html"))
+		result = draw_pages(c, request, memory, set);
 	rli_memory_free(memory);
 	return result == RLI_OK ? parse_result : result;
 }

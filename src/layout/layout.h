@@ -62,7 +62,8 @@ typedef enum {
 	RLI_ITEM_TEXT = 0, /* a text block */
 	RLI_ITEM_PANEL,    /* a plot panel: axes, grid, lane labels and marks */
 	RLI_ITEM_LEGEND,   /* swatches and names of series */
-	RLI_ITEM_TABLE     /* a header row and rows of cells in columns */
+	RLI_ITEM_TABLE,    /* a header row and rows of cells in columns */
+	RLI_ITEM_NAV       /* links to other pages of the document (the memory pages' segments) */
 } rli_item_kind;
 
 /* What a panel's y axis measures. */
@@ -87,6 +88,27 @@ typedef struct {
 	double radius;      /* page units */
 	rli_text label;     /* placed in page units */
 } rli_point_mark;
+
+/*
+ * What a page can show of each bar on demand (hover, click) beyond its lane
+ * and times: the memory pages' allocations. Arrays in the panel's bar order;
+ * the strings belong to whoever made the panel's data and outlive the document.
+ */
+typedef struct {
+	const double *size_kb;
+	const double *total_mb;       /* the device's total allocated at that moment */
+	const uint32_t *stack;        /* index into stacks, UINT32_MAX: no call stack */
+	const uint8_t *match;         /* rli_memory_match: how the stack was found */
+	const double *match_gap_ms;   /* RLI_MEMORY_AFTER_END: how long before the op had ended */
+	const uint8_t *open_ended;    /* 1: never freed in the capture, drawn to its end */
+	/*
+	 * 1: the bar started on an earlier page, which shows the rest of its
+	 * details; such bars come first in their lane. NULL: none is.
+	 */
+	const uint8_t *carried;
+	size_t stack_count;
+	const char *const *stacks;
+} rli_bar_details;
 
 /*
  * A plot panel whose y scale is lanes (rows of bars), as the timeline draws.
@@ -160,6 +182,9 @@ typedef struct {
 	size_t line_count;
 	rli_point_mark *points;     /* point_count, drawn last */
 	size_t point_count;
+
+	/* NULL, or what the page shows of each bar on demand (the memory pages) */
+	const rli_bar_details *details;
 } rli_panel;
 
 /*
@@ -192,7 +217,33 @@ typedef struct {
 	double row_height;          /* page units, the header's too */
 	rli_color text_color;
 	rli_color rule_color;
+	/* NULL, or row_count * column_count file stems a cell opens (NULL entries: plain text) */
+	const char *const *links;
 } rli_table;
+
+/* A link to another file of the document: a page, a span of the x axis it shows. */
+typedef struct {
+	char *label;
+	const char *target;        /* the page's file stem; NULL: nothing to open (an empty segment) */
+	double x_min, x_max;       /* the span of the panels' x axis (data units) the target shows */
+	size_t count;              /* what the target holds (the segment's bars) */
+} rli_link;
+
+/*
+ * Links between the pages of a document: a device's segments in order, the
+ * page's own among them (current), and the pages one step back and on that
+ * have something to show. The reader jumps with them; a back-end without
+ * links (PNG, PDF) skips the item.
+ */
+typedef struct {
+	rli_text title;            /* a heading over the links, or text "" */
+	size_t link_count;
+	rli_link *links;
+	size_t current;            /* this page's link, or SIZE_MAX */
+	size_t previous, next;     /* links to step to, SIZE_MAX: none */
+	const char *up;            /* the page listing every device (index), or NULL */
+	size_t total;              /* what all the targets hold together (the device's bars) */
+} rli_nav;
 
 typedef struct {
 	rli_item_kind kind;
@@ -201,6 +252,7 @@ typedef struct {
 		const rli_panel *panel;
 		const rli_legend *legend;
 		const rli_table *table;
+		const rli_nav *nav;
 	} u;
 } rli_item;
 
@@ -210,6 +262,8 @@ typedef struct {
 	double width, height;       /* page units */
 	/* a page that is a file of its own (PNG) is named this; NULL: the document's name, _NN with several */
 	const char *name;
+	/* a back-end that writes the page's data beside it (HTML) names that file so; NULL: inside the page */
+	const char *data_name;
 	size_t item_count;
 	const rli_item *items;      /* drawn in order, later ones on top */
 } rli_page;
@@ -228,6 +282,11 @@ struct rli_document {
 	rli_color text_color;
 	const char *font_family;    /* pango/CSS family list, e.g. "DejaVu Sans, Droid Sans Fallback" */
 	double origin;              /* absolute value of x = 0 in the panels' unit (the timeline's t0, ms) */
+	/*
+	 * 1: every page is a file of its own in every back-end that writes files,
+	 * named by the page (the memory pages); 0: as the back-end writes.
+	 */
+	int file_per_page;
 	size_t page_count;
 	const rli_page *pages;
 };

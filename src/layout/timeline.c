@@ -326,6 +326,12 @@ int rli_timeline_layout(rli_timeline **out, const rli_events *events,
 			if (events->start_ms[i] < t0)
 				t0 = events->start_ms[i];
 		}
+	if (!kept && count)
+		/* Name the first row, so the user can find what went wrong (a negative dur, say). */
+		return rli_error_set(RLI_EINVALID, "nothing to draw: every row has end <= start (%zu row%s; the first: "
+				     "role %s, rank %lld, start %.17g ms, duration %.17g ms)", count, count == 1 ? "" : "s",
+				     rli_strpool_get(&events->strings, events->role[0]), (long long)events->rank_id[0],
+				     events->start_ms[0], events->duration_ms[0]);
 	if (!kept || kept > UINT32_MAX)
 		return rli_error_set(RLI_EINVALID, kept ? "too many events to draw (%zu)" :
 				     "nothing to draw: no event has end > start", kept);

@@ -11,11 +11,35 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* yajl's allocations, watched for the size of its largest buffer (see rli_json_feed). */
+static void *watch_malloc(void *ctx, size_t size)
+{
+	rli_json *json = ctx;
+	if (size > json->largest)
+		json->largest = size;
+	return malloc(size);
+}
+
+static void *watch_realloc(void *ctx, void *old, size_t size)
+{
+	rli_json *json = ctx;
+	if (size > json->largest)
+		json->largest = size;
+	return realloc(old, size);
+}
+
+static void watch_free(void *ctx, void *block)
+{
+	(void)ctx;
+	free(block);
+}
+
 int rli_json_open(rli_json *json, const yajl_callbacks *callbacks, void *ctx, uint64_t line)
 {
+	yajl_alloc_funcs funcs = { watch_malloc, watch_realloc, watch_free, json };
 	memset(json, 0, sizeof(*json));
 	json->line = line;
-	json->handle = yajl_alloc(callbacks, NULL, ctx);
+	json->handle = yajl_alloc(callbacks, &funcs, ctx);
 	if (!json->handle)
 		return rli_error_oom();
 	return RLI_OK;
@@ -27,6 +51,7 @@ void rli_json_close(rli_json *json)
 		yajl_free(json->handle);
 	free(json->reason);
 	free(json->message);
+	free(json->held);
 	memset(json, 0, sizeof(*json));
 }
 
@@ -97,7 +122,16 @@ static int fail(rli_json *json, yajl_status status)
 	return -1;
 }
 
-int rli_json_feed(rli_json *json, const unsigned char *data, size_t length)
+static int too_long(rli_json *json)
+{
+	free(json->message);
+	json->message = rli_strfmt("a single value longer than %u MiB at line %llu, column %llu",
+				   RLI_JSON_MAX_VALUE >> 20, (unsigned long long)json->line,
+				   (unsigned long long)json->column + 1);
+	return -1;
+}
+
+static int parse(rli_json *json, const unsigned char *data, size_t length)
 {
 	yajl_status status = yajl_parse(json->handle, data, length);
 	if (status != yajl_status_ok) {
@@ -111,12 +145,55 @@ int rli_json_feed(rli_json *json, const unsigned char *data, size_t length)
 		return fail(json, status);
 	}
 	advance(json, data, length);
+	/* yajl buffers a value at most twice over: a larger buffer means a longer value. */
+	if (json->largest > 2 * (size_t)RLI_JSON_MAX_VALUE)
+		return too_long(json);
 	return 0;
+}
+
+static int feed_held(rli_json *json)
+{
+	size_t length = json->held_used;
+	json->held_used = 0;
+	return length ? parse(json, json->held, length) : 0;
+}
+
+/*
+ * A value that spans reads is kept by yajl and rescanned from its start on each read: fed in
+ * 64 KiB reads, a 40 MB string costs 600 rescans of up to 40 MB. Once yajl's buffer is that
+ * large, bytes are held back until there are at least as many as it holds, so each rescan is
+ * paid for by as many new bytes and the whole read stays linear.
+ */
+int rli_json_feed(rli_json *json, const unsigned char *data, size_t length)
+{
+	if (json->largest < RLI_JSON_LONG_VALUE && json->held_used == 0)
+		return parse(json, data, length);
+	if (json->held_used + length > json->held_capacity) {
+		size_t capacity = json->held_capacity ? json->held_capacity : RLI_JSON_LONG_VALUE;
+		unsigned char *grown;
+		while (capacity < json->held_used + length)
+			capacity *= 2;
+		if (capacity > 2 * (size_t)RLI_JSON_MAX_VALUE + length)
+			return too_long(json);
+		if (!(grown = realloc(json->held, capacity))) {
+			free(json->message);
+			json->message = NULL; /* out of memory */
+			return -1;
+		}
+		json->held = grown;
+		json->held_capacity = capacity;
+	}
+	memcpy(json->held + json->held_used, data, length);
+	json->held_used += length;
+	return json->held_used >= json->largest ? feed_held(json) : 0;
 }
 
 int rli_json_finish(rli_json *json)
 {
-	yajl_status status = yajl_complete_parse(json->handle);
+	yajl_status status;
+	if (feed_held(json) < 0)
+		return -1;
+	status = yajl_complete_parse(json->handle);
 	if (status != yajl_status_ok)
 		return fail(json, status);
 	return 0;

@@ -11,6 +11,14 @@
 
 /* Profiler traces nest a few levels; anything deeper is garbage, and refusing it bounds memory. */
 #define RLI_JSON_MAX_DEPTH 512
+/*
+ * The longest single value (a string, a numeral) a trace may hold. yajl keeps a value that spans
+ * reads in one buffer and rescans it from its start on every read, so a value this long costs
+ * time and memory no profile needs: the longest call stacks seen are a few hundred KiB.
+ */
+#define RLI_JSON_MAX_VALUE (16u << 20)
+/* From this buffer size on, a value spanning reads is held back until it can be fed in one go. */
+#define RLI_JSON_LONG_VALUE (1u << 20)
 
 typedef struct {
 	yajl_handle handle;
@@ -20,6 +28,9 @@ typedef struct {
 	char *reason;    /* why a callback stopped the parse (no position) */
 	char *message;   /* after a failure: "<reason> at line L, column C" */
 	int halted;      /* a callback stopped the parse on purpose and reported why itself */
+	size_t largest;  /* the largest buffer yajl asked for: past RLI_JSON_LONG_VALUE, a long value is being read */
+	unsigned char *held; /* bytes not yet fed while a long value is read (see rli_json_feed) */
+	size_t held_used, held_capacity;
 } rli_json;
 
 /* RLI_OK or RLI_ERROR (out of memory). line is where the text starts (1 for a file). */

@@ -1,9 +1,18 @@
 #!/bin/sh
-# run_case.sh: runs one data-driven CLI case (cases/*.case) and checks exit status, messages and files.
+# run_case.sh: runs one data-driven CLI case and checks exit status, messages and files.
 #
-# A case is a list of "directive: value" lines (# starts a comment):
+# A case is either a file (tests/cli/cases/*.case) or a folder of the bad-input catalogue
+# (tests/bad-input/<format>/<case>/) holding an "expect" file and an "input" tree, which is
+# copied into @IN@ before the setup lines run. Catalogue cases must also end as a tool should on
+# any input: no signal, no sanitizer or assertion report, no library's words on stderr.
+#
+# The case (or its "expect") is a list of "directive: value" lines (# starts a comment):
 #   needs: samples        skip (exit 77) when ../shared/samples is absent
+#   needs: TOOL           skip (exit 77) when the command TOOL is absent
 #   setup: SHELL          run in @IN@ before the command (build a fixture)
+#   run-as: USER          run rl-insight as USER (when run as root), so permissions apply
+#   cleanup: SHELL        run in @IN@ at the end, whatever happened (unmount what setup mounted)
+#   parallel: N           run N copies of the command at once; each must end with the expected status
 #   args: ARGS            the rl-insight arguments (split by the shell; placeholders below)
 #   exit: N               expected exit status
 #   stdout: TEXT          a line of stdout must contain TEXT
@@ -17,30 +26,99 @@
 #   nofile: NAME          @OUT@/NAME must not exist
 #   out-clean: yes        @OUT@ holds no file at all (no half-written or temporary output)
 #   out-holds: NAMES      @OUT@ holds exactly these entries, hidden ones included (space-separated)
+#   lines: NAME N         @OUT@/NAME must hold N lines (a JSONL table)
+#   utf8: NAME            @OUT@/NAME must be valid UTF-8
+#   stderr-not: TEXT      no line of stderr may contain TEXT
+#   kept: NAME            @OUT@/NAME, made by the setup, must come out of the run byte for byte unchanged
 # Placeholders: @SAMPLES@ (../shared/samples), @IN@ (a fresh input folder), @OUT@ (a fresh output folder).
 set -u
 bin=$1 case_file=$2 samples=$3 work=$4
+chmod -R u+rwx "$work" 2>/dev/null # a case may leave unreadable folders behind
 rm -rf "$work" && mkdir -p "$work/in" "$work/out" || exit 1
 in=$work/in out=$work/out
 failures=0
+catalogue=
+if [ -d "$case_file" ]; then
+	catalogue=$case_file
+	case_file=$catalogue/expect
+	if [ -d "$catalogue/input" ]; then
+		cp -a "$catalogue/input/." "$in/" || exit 1
+	fi
+fi
 
 fail() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }
 expand() { printf '%s' "$1" | sed -e "s#@SAMPLES@#$samples#g" -e "s#@IN@#$in#g" -e "s#@OUT@#$out#g"; }
 directives() { sed -n "s/^$1: //p" "$case_file"; }
 
-if directives needs | grep -qx samples && [ ! -d "$samples" ]; then
-	echo "skipped: $samples is absent (the shared samples live beside the project)"
-	exit 77
-fi
+for need in $(directives needs); do
+	if [ "$need" = samples ]; then
+		if [ ! -d "$samples" ]; then
+			echo "skipped: $samples is absent (the shared samples live beside the project)"
+			exit 77
+		fi
+	elif ! command -v "$need" >/dev/null 2>&1; then
+		echo "skipped: $need is not installed"
+		exit 77
+	fi
+done
 
+cleanup() {
+	directives cleanup | while IFS= read -r line; do
+		(cd "$in" && eval "$(expand "$line")") || echo "cleanup failed: $line" >&2
+	done
+}
+trap cleanup EXIT
+
+# A setup line that exits 77 says this machine cannot build the fixture (no tmpfs mount, say).
 directives setup | while IFS= read -r line; do
-	(cd "$in" && eval "$(expand "$line")") || { echo "setup failed: $line" >&2; exit 1; }
-done || exit 1
+	(cd "$in" && eval "$(expand "$line")")
+	code=$?
+	[ "$code" = 0 ] && continue
+	[ "$code" = 77 ] && { echo "skipped: setup cannot run here: $line"; exit 77; }
+	echo "setup failed: $line" >&2
+	exit 1
+done
+code=$?
+[ "$code" = 0 ] || exit "$code"
+
+for name in $(directives kept); do
+	cksum <"$out/$name" >"$work/kept.$name" 2>/dev/null || { echo "setup made no $name to keep" >&2; exit 1; }
+done
 
 args=$(expand "$(directives args)")
-# shellcheck disable=SC2086 # word splitting of the case's argument line is intended
-eval "\"$bin\" $args" >"$work/stdout" 2>"$work/stderr" </dev/null
-status=$?
+runner=
+user=$(directives run-as)
+if [ -n "$user" ] && [ "$(id -u)" = 0 ]; then
+	# the folders on the way must let the user in; what the case made unreadable stays so
+	chmod a+rx "$work" "$work/in" && chmod a+rwx "$work/out" || exit 1
+	runner="setpriv --reuid=$user --regid=$(id -g "$user") --clear-groups --"
+fi
+copies=$(directives parallel)
+if [ -n "$copies" ]; then
+	# Overlapping runs (two cron jobs): each copy's status is checked, their messages pooled.
+	i=1
+	while [ "$i" -le "$copies" ]; do
+		# shellcheck disable=SC2086
+		eval "$runner \"$bin\" $args" >"$work/stdout.$i" 2>"$work/stderr.$i" </dev/null &
+		echo $! >"$work/pid.$i"
+		i=$((i + 1))
+	done
+	status=0 i=1
+	while [ "$i" -le "$copies" ]; do
+		wait "$(cat "$work/pid.$i")"
+		one=$?
+		[ "$one" = "$(directives exit | sed 's/^$/0/')" ] || { status=$one; echo "copy $i ended with $one" >&2; }
+		cat "$work/stdout.$i" >>"$work/stdout"
+		cat "$work/stderr.$i" >>"$work/stderr"
+		i=$((i + 1))
+	done
+	[ "$status" != 0 ] || status=$(directives exit)
+	status=${status:-0}
+else
+	# shellcheck disable=SC2086 # word splitting of the case's argument line is intended
+	eval "$runner \"$bin\" $args" >"$work/stdout" 2>"$work/stderr" </dev/null
+	status=$?
+fi
 
 want=$(directives exit)
 [ "$status" = "${want:-0}" ] || fail "exit status $status, want ${want:-0}"
@@ -57,6 +135,19 @@ EOT
 expect stdout "$work/stdout" F
 expect stderr "$work/stderr" F
 expect stderr-line "$work/stderr" xF
+while IFS= read -r text; do
+	[ -n "$text" ] || continue
+	! grep -qF -- "$(expand "$text")" "$work/stderr" || fail "stderr holds (stderr-not): $text"
+done <<EOT
+$(directives stderr-not)
+EOT
+if [ -n "$catalogue" ]; then
+	# Whatever the input, the tool ends by itself, in its own words.
+	[ "$status" -lt 126 ] || fail "exit status $status: killed by a signal or not run"
+	for text in Sanitizer "runtime error" Assertion "libpng" "yajl" "cairo_" "zlib" "Segmentation"; do
+		! grep -qF -- "$text" "$work/stderr" || fail "stderr holds a crash report or a library's words: $text"
+	done
+fi
 if directives stderr-empty | grep -qx yes && [ -s "$work/stderr" ]; then
 	fail "stderr is not empty"
 fi
@@ -75,6 +166,16 @@ directives csv-rows | while read -r name rows; do
 	got=$(($(wc -l <"$out/$name" 2>/dev/null || echo 1) - 1))
 	[ "$got" = "$rows" ] || { echo "FAIL: $name has $got rows, want $rows" >&2; exit 1; }
 done || failures=$((failures + 1))
+directives lines | while read -r name want; do
+	got=$(wc -l <"$out/$name" 2>/dev/null || echo missing)
+	[ "$got" = "$want" ] || { echo "FAIL: $name has $got lines, want $want" >&2; exit 1; }
+done || failures=$((failures + 1))
+for name in $(directives utf8); do
+	iconv -f UTF-8 -t UTF-8 "$out/$name" >/dev/null 2>&1 || fail "$name is not valid UTF-8"
+done
+for name in $(directives kept); do
+	[ "$(cksum <"$out/$name" 2>/dev/null)" = "$(cat "$work/kept.$name")" ] || fail "$name was changed by the run"
+done
 for name in $(directives nofile); do
 	[ ! -e "$out/$name" ] || fail "output $name should not exist"
 done

@@ -71,10 +71,12 @@ async function openBrowser(options = {}) {
         dialog.dismiss().catch(() => {});
       });
       await page.goto('file://' + path.resolve(file));
+      /* the global a page sets once it has started: the timeline's, or another page's (options.ready) */
+      const ready = options.ready || 'rliTimeline';
       try {
-        await page.waitForFunction(() => window.rliTimeline !== undefined, null, { timeout: options.startTimeout || 15000 });
+        await page.waitForFunction((name) => window[name] !== undefined, ready, { timeout: options.startTimeout || 15000 });
       } catch (error) {
-        throw new Error(path.basename(file) + ' never started its timeline; problems so far: ' + JSON.stringify(problems));
+        throw new Error(path.basename(file) + ' never started (' + ready + '); problems so far: ' + JSON.stringify(problems));
       }
       return page;
     },

@@ -321,7 +321,8 @@ static void test_t0_and_nothing_to_draw(void)
 	case_add(events, "n", "r", 0, NAN, 1.0);
 	CHECK_INT(rli_timeline_layout(&t, events, NULL), RLI_EINVALID);
 	CHECK(t == NULL);
-	CHECK_STR(rli_error_last(), "nothing to draw: no event has end > start");
+	CHECK_STR(rli_error_last(), "nothing to draw: every row has end <= start (4 rows; the first: role r, rank 0, "
+		  "start 5 ms, duration 0 ms)");
 
 	case_add(events, "n", "r", 0, 12.25, 3.0);
 	case_add(events, "n", "r", 0, 10.5, 1.0);

@@ -1,0 +1,135 @@
+/* html_bytes.c: the compact number streams the HTML pages carry: LEB128 varints, zigzag, base64. */
+#include "html_bytes.h"
+#include "common/error.h"
+#include "common/json_write.h"
+
+#include <inttypes.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+int rli_bytes_reserve(rli_bytes *b, size_t extra)
+{
+	size_t wanted = b->used + extra;
+	if (wanted <= b->capacity)
+		return RLI_OK;
+	size_t capacity = b->capacity ? b->capacity : 4096;
+	while (capacity < wanted)
+		capacity *= 2;
+	unsigned char *grown = realloc(b->bytes, capacity);
+	if (!grown)
+		return rli_error_oom();
+	b->bytes = grown;
+	b->capacity = capacity;
+	return RLI_OK;
+}
+
+int rli_bytes_varint(rli_bytes *b, uint64_t value)
+{
+	int error;
+	if ((error = rli_bytes_reserve(b, 10)) < 0)
+		return error;
+	do {
+		unsigned char byte = value & 0x7F;
+		value >>= 7;
+		b->bytes[b->used++] = byte | (value ? 0x80 : 0);
+	} while (value);
+	return RLI_OK;
+}
+
+int rli_bytes_float64_le(rli_bytes *b, double value)
+{
+	uint64_t bits;
+	int error;
+	if ((error = rli_bytes_reserve(b, 8)) < 0)
+		return error;
+	memcpy(&bits, &value, sizeof(bits));
+	for (int i = 0; i < 8; i++)
+		b->bytes[b->used++] = (unsigned char)(bits >> (8 * i));
+	return RLI_OK;
+}
+
+void rli_write_base64(FILE *fp, const unsigned char *data, size_t length)
+{
+	static const char alphabet[] =
+		"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+	char line[4096];
+	size_t filled = 0;
+	for (size_t i = 0; i < length; i += 3) {
+		uint32_t chunk = (uint32_t)data[i] << 16;
+		size_t left = length - i;
+		if (left > 1)
+			chunk |= (uint32_t)data[i + 1] << 8;
+		if (left > 2)
+			chunk |= data[i + 2];
+		line[filled++] = alphabet[(chunk >> 18) & 63];
+		line[filled++] = alphabet[(chunk >> 12) & 63];
+		line[filled++] = left > 1 ? alphabet[(chunk >> 6) & 63] : '=';
+		line[filled++] = left > 2 ? alphabet[chunk & 63] : '=';
+		if (filled + 4 > sizeof(line)) {
+			fwrite(line, 1, filled, fp);
+			filled = 0;
+		}
+	}
+	fwrite(line, 1, filled, fp);
+}
+
+/* ---- JSON and HTML pieces both page writers use ---- */
+
+void rli_html_color(FILE *fp, rli_color color)
+{
+	fprintf(fp, "\"#%06" PRIx32 "\"", color & 0xFFFFFF);
+}
+
+void rli_html_number(FILE *fp, const char *key, double value)
+{
+	fprintf(fp, "\"%s\":", key);
+	rli_json_write_double(fp, value);
+}
+
+void rli_html_rect(FILE *fp, const rli_rect *rect)
+{
+	putc('[', fp);
+	rli_json_write_double(fp, rect->x);
+	putc(',', fp);
+	rli_json_write_double(fp, rect->y);
+	putc(',', fp);
+	rli_json_write_double(fp, rect->w);
+	putc(',', fp);
+	rli_json_write_double(fp, rect->h);
+	putc(']', fp);
+}
+
+void rli_html_text_item(FILE *fp, const rli_text *text)
+{
+	fputs("{\"text\":", fp);
+	rli_json_write_string(fp, text->text ? text->text : "", RLI_JSON_HTML_SAFE);
+	putc(',', fp);
+	rli_html_number(fp, "x", text->x);
+	putc(',', fp);
+	rli_html_number(fp, "y", text->y);
+	putc(',', fp);
+	rli_html_number(fp, "size", text->size);
+	fprintf(fp, ",\"bold\":%s,\"color\":", text->bold ? "true" : "false");
+	rli_html_color(fp, text->color);
+	fprintf(fp, ",\"halign\":%d,\"valign\":%d,", (int)text->halign, (int)text->valign);
+	rli_html_number(fp, "angle", text->angle);
+	putc(',', fp);
+	rli_html_number(fp, "maxWidth", text->max_width);
+	putc('}', fp);
+}
+
+void rli_html_escape(FILE *fp, const char *text)
+{
+	for (const char *c = text; c && *c; c++) {
+		switch (*c) {
+		case '&': fputs("&amp;", fp); break;
+		case '<': fputs("&lt;", fp); break;
+		case '>': fputs("&gt;", fp); break;
+		case '"': fputs("&quot;", fp); break;
+		case '\'': fputs("&#39;", fp); break;
+		default: putc(*c, fp);
+		}
+	}
+}
+

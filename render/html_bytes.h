@@ -1,0 +1,39 @@
+/* html_bytes.h: the compact number streams the HTML pages carry: LEB128 varints, zigzag, base64. */
+#ifndef RLI_RENDER_HTML_BYTES_H
+#define RLI_RENDER_HTML_BYTES_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "layout/layout.h"
+
+/* A growing byte buffer. Zero-initialise; free bytes when done. */
+typedef struct {
+	unsigned char *bytes;
+	size_t used, capacity;
+} rli_bytes;
+
+int rli_bytes_reserve(rli_bytes *b, size_t extra);
+/* LEB128: 7 bits a byte, low first, the high bit set on every byte but the last. */
+int rli_bytes_varint(rli_bytes *b, uint64_t value);
+int rli_bytes_float64_le(rli_bytes *b, double value);
+
+/* Signed to unsigned, small magnitudes to small codes: 0, -1, 1, -2 ... -> 0, 1, 2, 3 ... */
+static inline uint64_t rli_zigzag(int64_t value)
+{
+	return value < 0 ? ((uint64_t)(-(value + 1)) << 1) | 1 : (uint64_t)value << 1;
+}
+
+/* Standard base64 with padding, no line breaks. */
+void rli_write_base64(FILE *fp, const unsigned char *data, size_t length);
+
+/* JSON: "#rrggbb"; "key":number; [x,y,w,h]; a placed text as an object. */
+void rli_html_color(FILE *fp, rli_color color);
+void rli_html_number(FILE *fp, const char *key, double value);
+void rli_html_rect(FILE *fp, const rli_rect *rect);
+void rli_html_text_item(FILE *fp, const rli_text *text);
+/* Text escaped for HTML text and for a quoted attribute value: & < > " ' as entities. */
+void rli_html_escape(FILE *fp, const char *text);
+
+#endif

@@ -1,0 +1,404 @@
+/* html_memory_data.c: a memory page's data file (detail_data_NN.js): its bars and what a click shows, as compact streams. */
+#include "html_memory_data.h"
+#include "html_bytes.h"
+#include "common/error.h"
+#include "common/json_write.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+/*
+ * Bars go lane by lane in the panel's order (each lane by start), LEB128 varints. A bar
+ * carried over from an earlier page (first in its lane) is drawn and counted here, its
+ * details are on its own page:
+ *   zigzag(start - the lane's previous start), 0 if never freed else 1 + end - start,
+ *   size / sizeUnit
+ * The page's own bars:
+ *   zigzag(start - the lane's previous start),
+ *   code = ((stack's index in the stack pool + 1, 0: none) * 3 + how it was found) * 2
+ *          + 1 if never freed,
+ *   end - start unless never freed, size / sizeUnit,
+ *   and when the op had already ended: how long before.
+ * Past the RLI_MEMORY_CARRIED_KEPT largest of a lane, carried blocks never freed are
+ * summarised (summarise_carried) rather than listed.
+ * Times are integers of 10^-RLI_MEMORY_TIME_DECIMALS ms from the origin, sizes of the
+ * greatest common divisor of every size in bytes. The totals allocated (0.01 MB, what the
+ * page shows) go in a stream of their own, in time order (start, then lane, then place),
+ * where one differs little from the next: zigzag(total - the previous).
+ */
+
+typedef struct {
+	uint64_t key;     /* a size in bytes, or a stack id */
+	size_t count;
+	size_t first;     /* first bar with it, to order ties */
+	uint32_t index;   /* its place in the pool once sorted */
+} pool_entry;
+
+typedef struct {
+	pool_entry *entries;
+	size_t count, capacity;
+	uint32_t *slots;  /* open addressing: entry index + 1 */
+	size_t slot_count;
+} pool;
+
+static uint64_t mix(uint64_t k)
+{
+	k ^= k >> 33;
+	k *= 0xff51afd7ed558ccdULL;
+	k ^= k >> 33;
+	return k;
+}
+
+/* Index of key's entry, counting one more use; -1 when out of memory. */
+static long pool_add(pool *p, uint64_t key, size_t bar)
+{
+	if (2 * (p->count + 1) > p->slot_count) {
+		size_t slots = p->slot_count ? 2 * p->slot_count : 256;
+		uint32_t *grown = calloc(slots, sizeof(*grown));
+		if (!grown)
+			return -1;
+		for (size_t i = 0; i < p->count; i++) {
+			size_t s = mix(p->entries[i].key) & (slots - 1);
+			while (grown[s])
+				s = (s + 1) & (slots - 1);
+			grown[s] = (uint32_t)i + 1;
+		}
+		free(p->slots);
+		p->slots = grown;
+		p->slot_count = slots;
+	}
+	size_t s = mix(key) & (p->slot_count - 1);
+	while (p->slots[s]) {
+		pool_entry *e = &p->entries[p->slots[s] - 1];
+		if (e->key == key) {
+			e->count++;
+			return (long)(p->slots[s] - 1);
+		}
+		s = (s + 1) & (p->slot_count - 1);
+	}
+	if (p->count == p->capacity) {
+		size_t capacity = p->capacity ? 2 * p->capacity : 64;
+		pool_entry *grown = realloc(p->entries, capacity * sizeof(*grown));
+		if (!grown)
+			return -1;
+		p->entries = grown;
+		p->capacity = capacity;
+	}
+	p->entries[p->count] = (pool_entry){ key, 1, bar, 0 };
+	p->slots[s] = (uint32_t)p->count + 1;
+	return (long)p->count++;
+}
+
+/* Most used first, so the common ones take one byte; ties by first use, so the order is the same every run. */
+static int compare_use(const void *a, const void *b)
+{
+	const pool_entry *x = *(pool_entry *const *)a, *y = *(pool_entry *const *)b;
+	if (x->count != y->count)
+		return x->count > y->count ? -1 : 1;
+	return (x->first > y->first) - (x->first < y->first);
+}
+
+/* Sorts the pool by use and records each entry's index; order[] lists entries in pool order. */
+static int pool_rank(pool *p, pool_entry ***order)
+{
+	*order = malloc((p->count ? p->count : 1) * sizeof(**order));
+	if (!*order)
+		return rli_error_oom();
+	for (size_t i = 0; i < p->count; i++)
+		(*order)[i] = &p->entries[i];
+	qsort(*order, p->count, sizeof(**order), compare_use);
+	for (size_t i = 0; i < p->count; i++)
+		(*order)[i]->index = (uint32_t)i;
+	return RLI_OK;
+}
+
+static void pool_dispose(pool *p)
+{
+	free(p->entries);
+	free(p->slots);
+}
+
+static int64_t units(double value, int decimals)
+{
+	return (int64_t)llround(value * pow(10.0, decimals));
+}
+
+/*
+ * A line as two streams: x (time units from the origin) as zigzag changes of
+ * its step, a byte a point where the points are evenly spaced (the envelope's
+ * columns), and y (value units) as zigzag deltas.
+ */
+static int write_line(FILE *fp, const rli_line_mark *line, double origin, int64_t origin_units)
+{
+	rli_bytes xs = { 0 }, ys = { 0 };
+	int64_t px = 0, py = 0, pstep = 0;
+	int error = RLI_OK;
+
+	for (size_t i = 0; i < line->count && error == RLI_OK; i++) {
+		int64_t x = units(origin + line->x[i], RLI_MEMORY_TIME_DECIMALS) - origin_units;
+		int64_t y = units(line->y[i], RLI_MEMORY_VALUE_DECIMALS);
+		if ((error = rli_bytes_varint(&xs, rli_zigzag(x - px - pstep))) == RLI_OK)
+			error = rli_bytes_varint(&ys, rli_zigzag(y - py));
+		pstep = x - px;
+		px = x;
+		py = y;
+	}
+	if (error == RLI_OK) {
+		fprintf(fp, "{\"count\":%zu,\"color\":", line->count);
+		rli_html_color(fp, line->color);
+		fputc(',', fp);
+		rli_html_number(fp, "width", line->width);
+		fputc(',', fp);
+		rli_html_number(fp, "fillAlpha", line->fill_alpha);
+		fputs(",\"x\":\"", fp);
+		rli_write_base64(fp, xs.bytes, xs.used);
+		fputs("\",\"y\":\"", fp);
+		rli_write_base64(fp, ys.bytes, ys.used);
+		fputs("\"}", fp);
+	}
+	free(xs.bytes);
+	free(ys.bytes);
+	return error;
+}
+
+typedef struct {
+	int64_t start, end;
+	uint32_t lane;
+	size_t bar;
+} home_key;
+
+static int compare_time(const void *a, const void *b)
+{
+	const home_key *x = a, *y = b;
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	if (x->lane != y->lane)
+		return x->lane < y->lane ? -1 : 1;
+	return (x->bar > y->bar) - (x->bar < y->bar);
+}
+
+static uint64_t gcd(uint64_t a, uint64_t b)
+{
+	while (b) {
+		uint64_t t = a % b;
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
+typedef struct {
+	double size_kb, start;
+	size_t bar;
+} carried_key;
+
+/* The largest first, then the earliest: which carried blocks never freed a lane keeps one by one. */
+static int compare_carried(const void *a, const void *b)
+{
+	const carried_key *x = a, *y = b;
+	if (x->size_kb != y->size_kb)
+		return x->size_kb > y->size_kb ? -1 : 1;
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return (x->bar > y->bar) - (x->bar < y->bar);
+}
+
+/*
+ * Blocks never freed that came from earlier pages span the whole page and
+ * cannot differ inside it: past the RLI_MEMORY_CARRIED_KEPT largest of a
+ * lane, they travel as their count, total size and earliest start (*summary,
+ * three numbers a lane) and are marked in omit[].
+ */
+static int summarise_carried(const rli_panel *g, int64_t origin_units, double origin, uint64_t size_unit,
+			     uint8_t *omit, uint64_t *summary)
+{
+	const rli_bar_details *d = g->details;
+	carried_key *keys = malloc((g->bar_count ? g->bar_count : 1) * sizeof(*keys));
+	if (!keys)
+		return rli_error_oom();
+	memset(omit, 0, g->bar_count ? g->bar_count : 1);
+	for (size_t r = 0; r < g->row_count; r++) {
+		size_t count = 0;
+		summary[3 * r] = summary[3 * r + 1] = summary[3 * r + 2] = 0;
+		for (size_t i = g->row_first_bar[r]; i < g->row_first_bar[r + 1]; i++)
+			if (d->carried && d->carried[i] && d->open_ended && d->open_ended[i])
+				keys[count++] = (carried_key){ d->size_kb[i], g->bar_start[i], i };
+		if (count <= RLI_MEMORY_CARRIED_KEPT)
+			continue;
+		qsort(keys, count, sizeof(*keys), compare_carried);
+		for (size_t k = RLI_MEMORY_CARRIED_KEPT; k < count; k++) {
+			size_t i = keys[k].bar;
+			int64_t start = units(origin + g->bar_start[i], RLI_MEMORY_TIME_DECIMALS) - origin_units;
+			omit[i] = 1;
+			summary[3 * r]++;
+			summary[3 * r + 1] += (uint64_t)llround(fmax(0.0, d->size_kb[i]) * 1024.0) / size_unit;
+			if (summary[3 * r] == 1 || (uint64_t)start < summary[3 * r + 2])
+				summary[3 * r + 2] = (uint64_t)start;
+		}
+	}
+	free(keys);
+	return RLI_OK;
+}
+
+static int encode_bars(rli_bytes *out, rli_bytes *totals, const rli_panel *g, int64_t origin_units, double origin,
+		       uint64_t size_unit, const pool *stacks, const long *stack_of, size_t *carried_counts,
+		       const uint8_t *omit)
+{
+	const rli_bar_details *d = g->details;
+	home_key *home = malloc((g->bar_count ? g->bar_count : 1) * sizeof(*home));
+	size_t homes = 0;
+	int64_t previous_total = 0;
+	int error = RLI_OK;
+
+	if (!home)
+		return rli_error_oom();
+	for (size_t r = 0; r < g->row_count && error == RLI_OK; r++) {
+		int64_t previous_start = 0;
+		int own = 0;
+		carried_counts[r] = 0;
+		for (size_t i = g->row_first_bar[r]; i < g->row_first_bar[r + 1] && error == RLI_OK; i++) {
+			int64_t start = units(origin + g->bar_start[i], RLI_MEMORY_TIME_DECIMALS) - origin_units;
+			int64_t end = units(origin + g->bar_end[i], RLI_MEMORY_TIME_DECIMALS) - origin_units;
+			int open = d->open_ended && d->open_ended[i];
+			uint64_t size = (uint64_t)llround(fmax(0.0, d->size_kb[i]) * 1024.0) / size_unit;
+			if (omit[i])
+				continue;
+			if (end < start)
+				end = start;
+			if ((error = rli_bytes_varint(out, rli_zigzag(start - previous_start))) < 0)
+				break;
+			previous_start = start;
+			if (d->carried && d->carried[i]) {
+				if (own) {
+					error = rli_error_set(RLI_EUSAGE, "html: a lane's carried bars come before its own");
+					break;
+				}
+				carried_counts[r]++;
+				if ((error = rli_bytes_varint(out, open ? 0 : 1 + (uint64_t)(end - start))) == RLI_OK)
+					error = rli_bytes_varint(out, size);
+				continue;
+			}
+			own = 1;
+			unsigned match = d->match[i] <= 2 ? d->match[i] : 0;
+			uint64_t stack = stack_of[i] < 0 ? 0 : (uint64_t)stacks->entries[stack_of[i]].index + 1;
+			if ((error = rli_bytes_varint(out, (stack * 3 + match) * 2 + (unsigned)open)) < 0 ||
+			    (!open && (error = rli_bytes_varint(out, (uint64_t)(end - start))) < 0) ||
+			    (error = rli_bytes_varint(out, size)) < 0)
+				break;
+			if (match == RLI_MEMORY_AFTER_END)
+				error = rli_bytes_varint(out, (uint64_t)llabs(units(d->match_gap_ms[i],
+										   RLI_MEMORY_TIME_DECIMALS)));
+			home[homes++] = (home_key){ start, end, (uint32_t)r, i };
+		}
+	}
+	qsort(home, homes, sizeof(*home), compare_time);
+	for (size_t h = 0; h < homes && error == RLI_OK; h++) {
+		int64_t total = units(d->total_mb[home[h].bar], 2);
+		error = rli_bytes_varint(totals, rli_zigzag(total - previous_total));
+		previous_total = total;
+	}
+	free(home);
+	return error;
+}
+
+int rli_html_write_memory_data(FILE *fp, const rli_panel *curve, const rli_panel *g, double origin,
+			       const char *page_file)
+{
+	const rli_bar_details *d = g->details;
+	size_t n = g->bar_count;
+	int64_t origin_units = units(origin, RLI_MEMORY_TIME_DECIMALS);
+	pool stacks = { 0 };
+	pool_entry **stack_order = NULL;
+	long *stack_of = malloc((n ? n : 1) * sizeof(*stack_of));
+	size_t *carried = malloc((g->row_count ? g->row_count : 1) * sizeof(*carried));
+	uint64_t *summary = malloc((g->row_count ? g->row_count : 1) * 3 * sizeof(*summary));
+	uint8_t *omit = malloc(n ? n : 1);
+	rli_bytes bars = { 0 }, totals = { 0 };
+	uint64_t size_unit = 0;
+	int64_t open_end = 0;
+	int error = RLI_OK;
+
+	if (!stack_of || !carried || !summary || !omit) {
+		error = rli_error_oom();
+		goto done;
+	}
+	/* Stacks of the page's own bars only: a carried bar's is on its own page. */
+	for (size_t i = 0; i < n; i++) {
+		int own = !(d->carried && d->carried[i]);
+		long k = !own || d->stack[i] == UINT32_MAX || d->stack[i] >= d->stack_count ? -2
+											 : pool_add(&stacks, d->stack[i], i);
+		if (k == -1) {
+			error = rli_error_oom();
+			goto done;
+		}
+		stack_of[i] = k < 0 ? -1 : k;
+		size_unit = gcd(size_unit, (uint64_t)llround(fmax(0.0, d->size_kb[i]) * 1024.0));
+	}
+	if (!size_unit)
+		size_unit = 1;
+	/* Blocks never freed all end where the capture does: said once, not per bar. */
+	for (size_t i = 0; i < n; i++)
+		if (d->open_ended && d->open_ended[i]) {
+			int64_t end = units(origin + g->bar_end[i], RLI_MEMORY_TIME_DECIMALS) - origin_units;
+			if (end > open_end)
+				open_end = end;
+		}
+	if ((error = pool_rank(&stacks, &stack_order)) < 0 ||
+	    (error = summarise_carried(g, origin_units, origin, size_unit, omit, summary)) < 0 ||
+	    (error = encode_bars(&bars, &totals, g, origin_units, origin, size_unit, &stacks, stack_of, carried,
+				 omit)) < 0)
+		goto done;
+
+	fputs("/* The data of ", fp);
+	fputs(page_file, fp);
+	fputs(", written by rl-insight " RLI_VERSION ". */\nwindow.rliMemoryData = {\"version\":1,\"page\":", fp);
+	rli_json_write_string(fp, page_file, RLI_JSON_HTML_SAFE);
+	size_t written = 0;
+	for (size_t i = 0; i < n; i++)
+		written += !omit[i];
+	fprintf(fp, ",\"timeDecimals\":%d,\"valueDecimals\":%d,\"originUnits\":\"%" PRId64 "\",\"count\":%zu,"
+		"\"laneCounts\":[", RLI_MEMORY_TIME_DECIMALS, RLI_MEMORY_VALUE_DECIMALS, origin_units, written);
+	for (size_t r = 0; r < g->row_count; r++) {
+		size_t lane = 0;
+		for (size_t i = g->row_first_bar[r]; i < g->row_first_bar[r + 1]; i++)
+			lane += !omit[i];
+		fprintf(fp, "%s%zu", r ? "," : "", lane);
+	}
+	fputs("],\"carriedCounts\":[", fp);
+	for (size_t r = 0; r < g->row_count; r++)
+		fprintf(fp, "%s%zu", r ? "," : "", carried[r]);
+	fputs("],\"carriedSummary\":[", fp);
+	for (size_t r = 0; r < g->row_count; r++)
+		fprintf(fp, "%s[%" PRIu64 ",\"%" PRIu64 "\",\"%" PRIu64 "\"]", r ? "," : "", summary[3 * r],
+			summary[3 * r + 1], summary[3 * r + 2]);
+	fprintf(fp, "],\"sizeUnit\":%" PRIu64 ",\"openEndUnits\":\"%" PRId64 "\",\"bars\":\"", size_unit, open_end);
+	rli_write_base64(fp, bars.bytes, bars.used);
+	fputs("\",\"totals\":\"", fp);
+	rli_write_base64(fp, totals.bytes, totals.used);
+	fputs("\",\"stacks\":[", fp);
+	for (size_t i = 0; i < stacks.count; i++) {
+		if (i)
+			fputc(',', fp);
+		rli_json_write_string(fp, d->stacks[stack_order[i]->key], RLI_JSON_HTML_SAFE);
+	}
+	fputs("],\"lines\":[", fp);
+	for (size_t l = 0; curve && l < curve->line_count && error == RLI_OK; l++) {
+		if (l)
+			fputc(',', fp);
+		error = write_line(fp, &curve->lines[l], origin, origin_units);
+	}
+	fputs("]};\n", fp);
+done:
+	pool_dispose(&stacks);
+	free(stack_order);
+	free(stack_of);
+	free(carried);
+	free(summary);
+	free(omit);
+	free(bars.bytes);
+	free(totals.bytes);
+	return error;
+}

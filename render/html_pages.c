@@ -1,0 +1,392 @@
+/* html_pages.c: the HTML back-end's writer for documents drawn a file per page: the memory pages, their data files, the index. */
+#include "html_pages.h"
+#include "html_bytes.h"
+#include "html_memory_data.h"
+#include "common/error.h"
+#include "common/json_write.h"
+#include "common/strutil.h"
+
+#include <inttypes.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+extern const char rli_asset_core_js[];
+extern const char rli_asset_xrange_js[];
+extern const char rli_asset_memory_js[];
+extern const char rli_asset_memory_paint_js[];
+extern const char rli_asset_memory_input_js[];
+extern const char rli_asset_memory_start_js[];
+extern const char rli_asset_timeline_css[];
+extern const char rli_asset_memory_css[];
+
+/* The shared core first, then the memory page's parts; the last one starts it. */
+static const char *const page_scripts[] = {
+	rli_asset_core_js, rli_asset_xrange_js, rli_asset_memory_js, rli_asset_memory_paint_js,
+	rli_asset_memory_input_js, rli_asset_memory_start_js,
+};
+#define PAGE_SCRIPT_COUNT (sizeof(page_scripts) / sizeof(page_scripts[0]))
+#define MAX_NAVS 64
+
+struct rli_html_pages {
+	const rli_page *page;
+	const rli_text *title;
+	const rli_panel *panels[2];   /* the curve (values), the Gantt (lanes) */
+	size_t panel_count;
+	const rli_table *table;
+	const rli_nav *navs[MAX_NAVS];
+	size_t nav_count;
+};
+
+int rli_html_pages_new(rli_html_pages **out)
+{
+	/* Assets that could close their own element (or open a comment state) would break the page. */
+	for (size_t i = 0; i < PAGE_SCRIPT_COUNT; i++)
+		if (strstr(page_scripts[i], "</script") || strstr(page_scripts[i], "<!--") ||
+		    strstr(page_scripts[i], "<script"))
+			return rli_error_set(RLI_ERROR, "html: embedded renderer contains a closing tag");
+	if (strstr(rli_asset_timeline_css, "</style") || strstr(rli_asset_memory_css, "</style"))
+		return rli_error_set(RLI_ERROR, "html: embedded style sheet contains a closing tag");
+	*out = calloc(1, sizeof(**out));
+	return *out ? RLI_OK : rli_error_oom();
+}
+
+int rli_html_pages_begin_page(rli_html_pages *p, const rli_page *page)
+{
+	memset(p, 0, sizeof(*p));
+	p->page = page;
+	return RLI_OK;
+}
+
+int rli_html_pages_item(rli_html_pages *p, const rli_item *item)
+{
+	switch (item->kind) {
+	case RLI_ITEM_TEXT:
+		p->title = item->u.text;
+		return RLI_OK;
+	case RLI_ITEM_PANEL:
+		if (p->panel_count == 2)
+			return rli_error_set(RLI_EUSAGE, "html: a memory page holds two panels, not more");
+		p->panels[p->panel_count++] = item->u.panel;
+		return RLI_OK;
+	case RLI_ITEM_TABLE:
+		p->table = item->u.table;
+		return RLI_OK;
+	case RLI_ITEM_NAV:
+		if (p->nav_count == MAX_NAVS)
+			return rli_error_set(RLI_EUSAGE, "html: a page holds at most %d lists of links", MAX_NAVS);
+		p->navs[p->nav_count++] = item->u.nav;
+		return RLI_OK;
+	case RLI_ITEM_LEGEND:
+		return RLI_OK; /* the Gantt's lanes name the operators; the colours follow them */
+	}
+	return rli_error_set(RLI_ERROR, "html: unknown item kind %d", (int)item->kind);
+}
+
+static void write_head(FILE *fp, const char *title, int scripts)
+{
+	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n", fp);
+	/* The page's own data file is the one script from outside it; nothing comes from the network. */
+	if (scripts)
+		fputs("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
+		      "script-src 'unsafe-inline' file: 'self'; style-src 'unsafe-inline'; img-src data: blob:\">\n", fp);
+	else
+		fputs("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
+		      "style-src 'unsafe-inline'\">\n", fp);
+	fputs("<meta name=\"generator\" content=\"rl-insight " RLI_VERSION "\">\n<title>", fp);
+	rli_html_escape(fp, title);
+	fputs("</title>\n<style>\n", fp);
+	fputs(rli_asset_timeline_css, fp);
+	fputs(rli_asset_memory_css, fp);
+	fputs("</style>\n</head>\n<body>\n", fp);
+}
+
+/* The characters of a JSON string, without its quotes, safe inside a script element. */
+static void json_chars(FILE *fp, const char *text)
+{
+	size_t length = strlen(text);
+	char *quoted = malloc(RLI_JSON_ESCAPED_MAX(length));
+	if (!quoted) {
+		fputs("?", fp); /* the caller's ferror check will not see this; the names are short and ours */
+		return;
+	}
+	size_t written = rli_json_escape(quoted, text, RLI_JSON_HTML_SAFE);
+	fwrite(quoted + 1, 1, written - 2, fp);
+	free(quoted);
+}
+
+static void write_ticks(FILE *fp, const char *key, const rli_tick *ticks, size_t count)
+{
+	fprintf(fp, ",\"%s\":[", key);
+	for (size_t t = 0; t < count; t++) {
+		char label[sizeof(ticks[t].label) + 1];
+		memcpy(label, ticks[t].label, sizeof(ticks[t].label));
+		label[sizeof(label) - 1] = '\0';
+		fputs(t ? ",{\"value\":" : "{\"value\":", fp);
+		rli_json_write_double(fp, ticks[t].value);
+		fputs(",\"label\":", fp);
+		rli_json_write_string(fp, label, RLI_JSON_HTML_SAFE);
+		fputc('}', fp);
+	}
+	fputc(']', fp);
+}
+
+/* A panel as placed: geometry, axes, titles; the Gantt's lanes and series; the curve's peak. Bars go to the data file. */
+static void write_panel(FILE *fp, const rli_panel *panel)
+{
+	fputs("{\"plot\":", fp);
+	rli_html_rect(fp, &panel->plot);
+	fputc(',', fp);
+	rli_html_number(fp, "xMin", panel->x_min);
+	fputc(',', fp);
+	rli_html_number(fp, "xMax", panel->x_max);
+	fputc(',', fp);
+	rli_html_number(fp, "yMin", panel->y_min);
+	fputc(',', fp);
+	rli_html_number(fp, "yMax", panel->y_max);
+	fprintf(fp, ",\"values\":%s,\"xtickTarget\":%d,\"xtickMax\":%d", panel->y_scale == RLI_Y_VALUES ? "true" : "false",
+		panel->xtick_target, panel->xtick_max);
+	write_ticks(fp, "xticks", panel->xticks, panel->xtick_count);
+	write_ticks(fp, "yticks", panel->yticks, panel->ytick_count);
+	fputs(",\"gridColor\":", fp);
+	rli_html_color(fp, panel->grid_color);
+	fputc(',', fp);
+	rli_html_number(fp, "tickLabelSize", panel->tick_label_size);
+	fputc(',', fp);
+	rli_html_number(fp, "rowPitch", panel->row_pitch);
+	fputc(',', fp);
+	rli_html_number(fp, "barThickness", panel->bar_thickness);
+	fputs(",\"barOutline\":", fp);
+	rli_html_color(fp, panel->bar_outline);
+	fputs(",\"xTitle\":", fp);
+	rli_html_text_item(fp, &panel->x_title);
+	fputs(",\"yTitle\":", fp);
+	rli_html_text_item(fp, &panel->y_title);
+	fputs(",\"series\":[", fp);
+	for (size_t s = 0; s < panel->series_count; s++) {
+		fputs(s ? ",{\"name\":" : "{\"name\":", fp);
+		rli_json_write_string(fp, panel->series[s].name ? panel->series[s].name : "", RLI_JSON_HTML_SAFE);
+		fputs(",\"color\":", fp);
+		rli_html_color(fp, panel->series[s].color);
+		fputc('}', fp);
+	}
+	fputs("],\"lanes\":[", fp);
+	for (size_t r = 0; r < panel->row_count; r++) {
+		size_t first = panel->row_first_bar ? panel->row_first_bar[r] : 0;
+		uint32_t series = panel->row_first_bar && first < panel->bar_count ? panel->bar_series[first] : 0;
+		fprintf(fp, "%s{\"series\":%" PRIu32 ",\"label\":", r ? "," : "", series);
+		rli_html_text_item(fp, &panel->row_labels[r]);
+		fputc('}', fp);
+	}
+	fputs("],\"points\":[", fp);
+	for (size_t i = 0; i < panel->point_count; i++) {
+		const rli_point_mark *point = &panel->points[i];
+		fputs(i ? ",{" : "{", fp);
+		rli_html_number(fp, "x", point->x);
+		fputc(',', fp);
+		rli_html_number(fp, "y", point->y);
+		fputs(",\"color\":", fp);
+		rli_html_color(fp, point->color);
+		fputs(",\"label\":", fp);
+		rli_html_text_item(fp, &point->label);
+		fputc('}', fp);
+	}
+	fputs("]}", fp);
+}
+
+static void write_nav(FILE *fp, const rli_nav *nav)
+{
+	fputs("{\"title\":", fp);
+	rli_html_text_item(fp, &nav->title);
+	fprintf(fp, ",\"total\":%zu,\"current\":%lld,\"previous\":%lld,\"next\":%lld,\"up\":", nav->total,
+		nav->current == SIZE_MAX ? -1LL : (long long)nav->current,
+		nav->previous == SIZE_MAX ? -1LL : (long long)nav->previous,
+		nav->next == SIZE_MAX ? -1LL : (long long)nav->next);
+	if (nav->up) {
+		fputc('"', fp);
+		json_chars(fp, nav->up);
+		fputs(".html\"", fp);
+	} else {
+		fputs("null", fp);
+	}
+	fputs(",\"links\":[", fp);
+	for (size_t i = 0; i < nav->link_count; i++) {
+		const rli_link *link = &nav->links[i];
+		fputs(i ? ",{\"label\":" : "{\"label\":", fp);
+		rli_json_write_string(fp, link->label ? link->label : "", RLI_JSON_HTML_SAFE);
+		fputs(",\"target\":", fp);
+		if (link->target) {
+			/* file stems are the layout's own, file-safe; escaped all the same */
+			fputc('"', fp);
+			json_chars(fp, link->target);
+			fputs(".html\"", fp);
+		} else {
+			fputs("null", fp);
+		}
+		fputc(',', fp);
+		rli_html_number(fp, "xMin", link->x_min);
+		fputc(',', fp);
+		rli_html_number(fp, "xMax", link->x_max);
+		fprintf(fp, ",\"count\":%zu}", link->count);
+	}
+	fputs("]}", fp);
+}
+
+static int write_segment_page(rli_html_pages *p, rli_output *out)
+{
+	const rli_page *page = p->page;
+	const rli_panel *curve = p->panels[0], *gantt = p->panels[1];
+	FILE *fp = out->file.fp;
+	rli_atomic_file data = { 0 };
+	char *data_file = NULL, *page_file = NULL;
+	int error;
+
+	if (p->panel_count != 2 || !p->title || p->nav_count != 1 || !gantt->details ||
+	    curve->y_scale != RLI_Y_VALUES || gantt->y_scale != RLI_Y_LANES)
+		return rli_error_set(RLI_EUSAGE, "html: a memory page needs a title, a curve panel, a Gantt panel "
+				     "with details and its links");
+	for (size_t r = 0; r < gantt->row_count; r++)
+		for (size_t i = gantt->row_first_bar[r]; i < gantt->row_first_bar[r + 1]; i++)
+			if (gantt->bar_row[i] != r || gantt->bar_series[i] != gantt->bar_series[gantt->row_first_bar[r]])
+				return rli_error_set(RLI_EUSAGE, "html: a memory page's lane holds one operator's bars");
+	if (!(data_file = rli_strfmt("%s.js", page->data_name)) || !(page_file = rli_strfmt("%s.html", page->name))) {
+		error = rli_error_oom();
+		goto done;
+	}
+	/* The data first: the page names it, and both go into the run's set together. */
+	if ((error = rli_output_open_beside(out, &data, page->data_name, ".js")) < 0)
+		goto done;
+	if ((error = rli_html_write_memory_data(data.fp, curve, gantt, out->document->origin, page_file)) < 0)
+		goto done;
+	if (fflush(data.fp) != 0 || ferror(data.fp)) {
+		error = rli_error_set(RLI_EOUTPUT, "could not write %s", data.path);
+		goto done;
+	}
+	if ((error = rli_output_keep_beside(out, &data)) < 0)
+		goto done;
+
+	write_head(fp, p->title->text ? p->title->text : "Memory Timeline", 1);
+	fputs("<noscript>These memory charts are drawn by JavaScript; enable it to see them.</noscript>\n"
+	      "<script type=\"application/json\" id=\"rli-model\">{\"version\":1,\"kind\":\"memory\",", fp);
+	rli_html_number(fp, "width", page->width);
+	fputc(',', fp);
+	rli_html_number(fp, "height", page->height);
+	fputs(",\"background\":", fp);
+	rli_html_color(fp, out->document->background);
+	fputs(",\"textColor\":", fp);
+	rli_html_color(fp, out->document->text_color);
+	fputs(",\"fontFamily\":", fp);
+	rli_json_write_string(fp, out->document->font_family ? out->document->font_family : "sans-serif",
+			      RLI_JSON_HTML_SAFE);
+	fputs(",\"data\":", fp);
+	rli_json_write_string(fp, data_file, RLI_JSON_HTML_SAFE);
+	fputs(",\"page\":", fp);
+	rli_json_write_string(fp, page_file, RLI_JSON_HTML_SAFE);
+	fputs(",\"title\":", fp);
+	rli_html_text_item(fp, p->title);
+	fputs(",\"curve\":", fp);
+	write_panel(fp, curve);
+	fputs(",\"gantt\":", fp);
+	write_panel(fp, gantt);
+	fputs(",\"nav\":", fp);
+	write_nav(fp, p->navs[0]);
+	fputs("}</script>\n<script src=\"", fp);
+	rli_html_escape(fp, data_file);
+	fputs("\"></script>\n<script>\n", fp);
+	for (size_t i = 0; i < PAGE_SCRIPT_COUNT; i++)
+		fputs(page_scripts[i], fp);
+	fputs("</script>\n</body>\n</html>\n", fp);
+	error = RLI_OK;
+done:
+	if (data.temp_path)
+		rli_atomic_abort(&data);
+	free(data_file);
+	free(page_file);
+	return error;
+}
+
+static void write_link(FILE *fp, const char *target, const char *text)
+{
+	fputs("<a href=\"", fp);
+	rli_html_escape(fp, target);
+	fputs(".html\">", fp);
+	rli_html_escape(fp, text);
+	fputs("</a>", fp);
+}
+
+/* The index: plain HTML, no script: a table of the devices and each device's list of pages. */
+static int write_index_page(rli_html_pages *p, rli_output *out)
+{
+	FILE *fp = out->file.fp;
+	const rli_table *t = p->table;
+
+	write_head(fp, p->title && p->title->text ? p->title->text : "Memory Timeline", 0);
+	fputs("<main class=\"rli-app rli-index\">\n<h1>", fp);
+	rli_html_escape(fp, p->title && p->title->text ? p->title->text : "");
+	fputs("</h1>\n", fp);
+	if (t) {
+		fputs("<table class=\"rli-devices\">\n<thead><tr>", fp);
+		for (size_t c = 0; c < t->column_count; c++) {
+			fputs(t->align[c] == RLI_ALIGN_END ? "<th class=\"rli-num\">" : "<th>", fp);
+			rli_html_escape(fp, t->header[c]);
+			fputs("</th>", fp);
+		}
+		fputs("</tr></thead>\n<tbody>\n", fp);
+		for (size_t r = 0; r < t->row_count; r++) {
+			fputs("<tr>", fp);
+			for (size_t c = 0; c < t->column_count; c++) {
+				const char *cell = t->cells[r * t->column_count + c];
+				const char *link = t->links ? t->links[r * t->column_count + c] : NULL;
+				fputs(t->align[c] == RLI_ALIGN_END ? "<td class=\"rli-num\">" : "<td>", fp);
+				if (link)
+					write_link(fp, link, cell ? cell : "");
+				else
+					rli_html_escape(fp, cell ? cell : "");
+				fputs("</td>", fp);
+			}
+			fputs("</tr>\n", fp);
+		}
+		fputs("</tbody>\n</table>\n", fp);
+	}
+	for (size_t n = 0; n < p->nav_count; n++) {
+		const rli_nav *nav = p->navs[n];
+		fputs("<section class=\"rli-device\">\n<h2>", fp);
+		rli_html_escape(fp, nav->title.text ? nav->title.text : "");
+		fputs("</h2>\n<ol>\n", fp);
+		for (size_t i = 0; i < nav->link_count; i++) {
+			const rli_link *link = &nav->links[i];
+			char head[64];
+			snprintf(head, sizeof(head), "Seg %zu/%zu: ", i + 1, nav->link_count);
+			if (link->target) {
+				fputs("<li>", fp);
+				char *text = rli_strfmt("%s%s", head, link->label ? link->label : "");
+				write_link(fp, link->target, text ? text : head);
+				free(text);
+				fprintf(fp, " (%zu allocations)</li>\n", link->count);
+			} else {
+				fputs("<li class=\"rli-empty-segment\">", fp);
+				rli_html_escape(fp, head);
+				rli_html_escape(fp, link->label ? link->label : "");
+				fputs(" (no allocation)</li>\n", fp);
+			}
+		}
+		fputs("</ol>\n</section>\n", fp);
+	}
+	fputs("</main>\n</body>\n</html>\n", fp);
+	return RLI_OK;
+}
+
+int rli_html_pages_end_page(rli_html_pages *p, rli_output *out)
+{
+	int error = p->page->data_name ? write_segment_page(p, out) : write_index_page(p, out);
+	if (error == RLI_OK && (fflush(out->file.fp) != 0 || ferror(out->file.fp)))
+		error = rli_error_set(RLI_EOUTPUT, "could not write %s", out->file.path);
+	return error;
+}
+
+void rli_html_pages_free(rli_html_pages *p)
+{
+	free(p);
+}

@@ -1,0 +1,281 @@
+/* memory_input.js: a memory page's input: zoom and pan shared by both charts, hover, the detail panel, Left/Right, the segment hint. */
+(function () {
+  'use strict';
+
+  var core = window.rliCore, MemoryPage = window.rliMemoryPage, element = core.element;
+  var OVERLAP_LINES = 8;
+  var TOP_LIVE = 10;
+  var HIT_SLOP_PX = 3;
+
+  function mb(kb, decimals) { return (kb / 1024).toFixed(decimals); }
+
+  MemoryPage.prototype.describeMatch = function (bar) {
+    var d = this.d;
+    if (d.match[bar] === 1) return 'Call stack of the op running at the allocation';
+    if (d.match[bar] === 2)
+      return 'Call stack matched to an op that ended ' + d.gap[bar].toFixed(d.gap[bar] < 1 ? 3 : 1) + ' ms earlier';
+    return 'No op with a call stack matched this allocation';
+  };
+
+  /* ---- hover ---- */
+
+  MemoryPage.prototype.showTooltip = function (lines, clientX, clientY) {
+    var tip = this.tooltip, appBox = this.app.getBoundingClientRect();
+    tip.textContent = '';
+    lines.forEach(function (line) {
+      var row = element('span', 'rli-entry' + (line.className ? ' ' + line.className : ''), line.text);
+      tip.appendChild(row);
+    });
+    tip.style.display = 'block';
+    var x = clientX - appBox.left + 14, y = clientY - appBox.top + 14;
+    if (x + tip.offsetWidth > appBox.width) x = Math.max(0, clientX - appBox.left - tip.offsetWidth - 14);
+    tip.style.left = x + 'px';
+    tip.style.top = y + 'px';
+  };
+  MemoryPage.prototype.hideTooltip = function () { this.tooltip.style.display = 'none'; };
+
+  /* The bar under a Gantt point: the shortest one covering it, as it is drawn on top. */
+  MemoryPage.prototype.barAt = function (x, y) {
+    var lane = this.laneOfY(y), d = this.d, best = -1;
+    if (lane < 0 || x < this.geom.left || x > this.geom.left + this.geom.plotW) return -1;
+    var slop = HIT_SLOP_PX * (this.range.hi - this.range.lo) / this.geom.plotW, t = this.tOf(x);
+    this.laneBars(lane, t - slop, t + slop, function (i) {
+      if (d.start[i] - slop <= t && t <= d.end[i] + slop &&
+          (best < 0 || d.end[i] - d.start[i] < d.end[best] - d.start[best])) best = i;
+    });
+    return best;
+  };
+
+  MemoryPage.prototype.barLines = function (bar) {
+    var d = this.d, self = this, lines = [
+      { text: this.opName(bar), className: 'rli-strong' },
+      { text: 'Size: ' + mb(d.sizeKb[bar], 3) + ' MB (' + d.sizeKb[bar].toFixed(1) + ' KB)' },
+      { text: 'Start: ' + this.absUnits(d.startU[bar], 3) + ' ms' },
+      { text: 'End: ' + this.absUnits(d.endU[bar], 3) + ' ms' + (d.openEnded[bar] ? ' (never freed)' : '') },
+      { text: 'Duration: ' + ((d.endU[bar] - d.startU[bar]) / d.scale).toFixed(3) + ' ms' }
+    ];
+    var over = this.overlaps(bar, this.range.lo, this.range.hi), extra = this.omitOverlaps(bar);
+    if (over.length + extra) {
+      lines.push({ text: (over.length + extra) + ' overlapping:', className: 'rli-em' });
+      over.slice(0, OVERLAP_LINES).forEach(function (o) { lines.push({ text: self.overlapText(o) }); });
+      var more = Math.max(0, over.length - OVERLAP_LINES) + extra;
+      if (more) lines.push({ text: '... +' + more + ' more' });
+    }
+    return lines;
+  };
+
+  /* The lane's summed-up carried blocks all hold a bar's midpoint when it lies inside their span. */
+  MemoryPage.prototype.omitOverlaps = function (bar) {
+    var d = this.d, lane = d.lane[bar], mid = (d.start[bar] + d.end[bar]) / 2;
+    return d.omitCount[lane] && d.omitStartU[lane] / d.scale <= mid && mid <= d.openEndU / d.scale ? d.omitCount[lane] : 0;
+  };
+
+  MemoryPage.prototype.bandLines = function (lane) {
+    var d = this.d;
+    return [{ text: this.series[this.laneSeries(lane)].name, className: 'rli-strong' },
+      { text: d.omitCount[lane] + ' more blocks never freed, allocated in earlier segments' },
+      { text: mb(d.omitKb[lane], 3) + ' MB in all, alive to the end of the capture' },
+      { text: 'The largest blocks of the lane are drawn one by one' }];
+  };
+
+  MemoryPage.prototype.overlapText = function (o) {
+    var d = this.d;
+    return mb(d.sizeKb[o], 2) + ' MB, ' + this.absUnits(d.startU[o], 0) + 'ms, ' +
+      ((d.endU[o] - d.startU[o]) / d.scale).toFixed(1) + 'ms';
+  };
+
+  MemoryPage.prototype.curveLines = function (t) {
+    var lines = [{ text: 'Time: ' + this.absMs(t, 3) + ' ms', className: 'rli-strong' }], self = this;
+    if (t < this.segment.xMin || t > this.segment.xMax) {
+      var best = this.bestSegment(t, t + 1e-9);
+      lines.push({ text: 'Outside this segment: the curve drawn is its least and greatest value per pixel' });
+      if (best >= 0) lines.push({ text: 'Seg ' + (best + 1) + ' shows these blocks' });
+      return lines;
+    }
+    var live = this.liveAt(t, TOP_LIVE);
+    lines.push({ text: 'Total memory: ' + this.curveAt(t).toFixed(3) + ' MB' });
+    lines.push({ text: 'Active: ' + live.count + ' events' });
+    live.top.forEach(function (i) { lines.push({ text: self.opName(i) + ': ' + mb(self.d.sizeKb[i], 2) + ' MB' }); });
+    return lines;
+  };
+
+  /* ---- the detail panel ---- */
+
+  MemoryPage.prototype.showDetail = function (bar) {
+    var d = this.d, self = this, body = this.detail;
+    this.selected = bar;
+    body.textContent = '';
+    var table = element('table', 'rli-fields');
+    [['Operator', this.opName(bar)],
+     ['Size', mb(d.sizeKb[bar], 3) + ' MB (' + d.sizeKb[bar].toFixed(1) + ' KB)'],
+     ['Start Time', this.absUnits(d.startU[bar], 3) + ' ms'],
+     ['Duration', ((d.endU[bar] - d.startU[bar]) / d.scale).toFixed(3) + ' ms' + (d.openEnded[bar] ? ' (never freed: lives to the end of the capture)' : '')],
+     ['End Time', this.absUnits(d.endU[bar], 3) + ' ms'],
+     ['Total Allocated', d.carried[bar] ? 'on its own page' : d.totalMb[bar].toFixed(2) + ' MB']].forEach(function (pair) {
+      var tr = element('tr');
+      tr.appendChild(element('th', null, pair[0]));
+      tr.appendChild(element('td', null, pair[1]));
+      table.appendChild(tr);
+    });
+    body.appendChild(table);
+    if (d.carried[bar]) {
+      /* a block from an earlier segment: drawn and counted here, its stack and totals on its own page */
+      var home = this.bestSegment(d.start[bar], d.start[bar]);
+      for (var s = 0; s < this.nav.links.length; s++)
+        if (this.nav.links[s].target && d.start[bar] >= this.nav.links[s].xMin && d.start[bar] < this.nav.links[s].xMax) home = s;
+      var note = element('p', 'rli-match', 'Allocated in an earlier segment; its call stack and Total Allocated are on ');
+      if (home >= 0) {
+        var go = element('a', 'rli-home', 'Seg ' + (home + 1));
+        go.href = this.nav.links[home].target + '#range=' + this.range.lo + ',' + this.range.hi;
+        note.appendChild(go);
+      } else {
+        note.appendChild(document.createTextNode('its own page'));
+      }
+      body.appendChild(note);
+    } else {
+      body.appendChild(element('p', 'rli-match rli-match-' + d.match[bar], this.describeMatch(bar)));
+      body.appendChild(element('h3', null, 'Call Stack'));
+      var stack = d.stack[bar] >= 0 ? d.stacks[d.stack[bar]] : '';
+      body.appendChild(element('pre', 'rli-stack' + (stack ? '' : ' rli-empty-stack'), stack || '(empty)'));
+    }
+    var over = this.overlaps(bar), extra = this.omitOverlaps(bar);
+    body.appendChild(element('h3', null, 'Overlapping events of ' + this.opName(bar) + ' (' + (over.length + extra) + ')'));
+    if (!over.length && !extra) body.appendChild(element('p', 'rli-placeholder', 'none'));
+    var list = element('ul', 'rli-overlaps');
+    over.forEach(function (o) {
+      var item = element('li'), a = element('a', 'rli-jump', '\u2192 ' + mb(d.sizeKb[o], 3) + ' MB, ' +
+        self.absUnits(d.startU[o], 0) + 'ms, ' + ((d.endU[o] - d.startU[o]) / d.scale).toFixed(1) + 'ms');
+      a.href = '#';
+      a.setAttribute('data-bar', String(o));
+      a.addEventListener('click', function (event) {
+        event.preventDefault();
+        self.showDetail(o);
+        if (!self.inRange(o, self.range.lo, self.range.hi)) {
+          var span = self.range.hi - self.range.lo, mid = (d.start[o] + d.end[o]) / 2;
+          self.range.set(mid - span / 2, mid + span / 2, 'detail');
+        }
+      });
+      item.appendChild(a);
+      list.appendChild(item);
+    });
+    if (extra) list.appendChild(element('li', 'rli-placeholder', '+ ' + extra + ' blocks never freed from earlier segments (' +
+      mb(d.omitKb[d.lane[bar]], 3) + ' MB)'));
+    body.appendChild(list);
+    this.drawGantt();
+  };
+
+  /* ---- range: inputs, info, hint ---- */
+
+  MemoryPage.prototype.syncRange = function () {
+    var lo = this.range.lo, hi = this.range.hi, info = this.rangeInfo(lo, hi);
+    this.leftInput.value = this.absMs(lo, 3);
+    this.rightInput.value = this.absMs(hi, 3);
+    this.leftInput.classList.remove('rli-invalid');
+    this.rightInput.classList.remove('rli-invalid');
+    this.info.textContent = 'Events: ' + info.events + ' / ' + this.d.total + '  |  Operators: ' + info.operators +
+      '  |  Span: ' + info.span.toFixed(2) + ' ms';
+    this.hint.textContent = '';
+    var best = this.bestSegment(lo, hi);
+    if (best >= 0 && best !== this.nav.current) {
+      var link = this.nav.links[best];
+      this.hint.appendChild(element('span', null, '\uD83D\uDD0D Best: Seg ' + (best + 1) + ' (' + this.absMs(link.xMin, 0) +
+        '\u2013' + this.absMs(link.xMax, 0) + ' ms) '));
+      var go = element('a', 'rli-go', 'Go \u2192');
+      go.href = link.target + '#range=' + lo + ',' + hi;
+      this.hint.appendChild(go);
+    }
+  };
+
+  /* Absolute ms as typed to ms from the origin, exactly for up to the data's decimals (no 1e12 rounding). */
+  MemoryPage.prototype.parseAbs = function (text) {
+    var d = this.d, match = /^\s*(\d+)(?:\.(\d*))?\s*$/.exec(text);
+    if (!match || (match[2] || '').length > d.decimals) return Number(text) - d.originUnits * d.unit;
+    var frac = (match[2] || '');
+    while (frac.length < d.decimals) frac += '0';
+    return (Number(match[1]) * d.scale + Number(frac) - d.originUnits) / d.scale;
+  };
+
+  /* Left/Right: absolute ms; 0 <= left < right <= the end, else the box turns red and nothing changes. */
+  MemoryPage.prototype.applyInput = function (which) {
+    var input = which === 'left' ? this.leftInput : this.rightInput;
+    var value = this.parseAbs(input.value);
+    var lo = which === 'left' ? value : this.range.lo, hi = which === 'left' ? this.range.hi : value;
+    if (input.value.trim() === '' || !isFinite(value) || lo < this.range.min - 1e-9 || hi > this.range.max + 1e-9 || !(lo < hi)) {
+      input.classList.add('rli-invalid');
+      return false;
+    }
+    input.classList.remove('rli-invalid');
+    this.range.set(lo, hi, 'input');
+    return true;
+  };
+
+  /* ---- pointer ---- */
+
+  MemoryPage.prototype.bindInput = function () {
+    var self = this, drag = null;
+    [['left', this.leftInput], ['right', this.rightInput]].forEach(function (pair) {
+      pair[1].addEventListener('change', function () { self.applyInput(pair[0]); });
+      pair[1].addEventListener('keydown', function (event) { if (event.key === 'Enter') self.applyInput(pair[0]); });
+    });
+    this.resetButton.addEventListener('click', function () { self.range.set(self.segment.xMin, self.segment.xMax, 'reset'); });
+    [this.curveCanvas, this.ganttCanvas].forEach(function (canvas) {
+      canvas.addEventListener('wheel', function (event) {
+        event.preventDefault();
+        var box = canvas.getBoundingClientRect(), x = event.clientX - box.left;
+        var dy = event.deltaY * (event.deltaMode === 1 ? 40 : event.deltaMode === 2 ? 800 : 1);
+        var z = Math.min(Math.abs(dy) / 100 * 0.15, 0.5);
+        self.range.zoomAt(self.tOf(x), dy > 0 ? 1 + z : 1 / (1 + z), 'wheel');
+      }, { passive: false });
+      canvas.addEventListener('mousedown', function (event) {
+        if (event.button !== 0) return;
+        drag = { x: event.clientX, lo: self.range.lo, hi: self.range.hi, moved: false, canvas: canvas };
+        canvas.classList.add('rli-pan');
+      });
+      canvas.addEventListener('dblclick', function () { self.range.set(self.segment.xMin, self.segment.xMax, 'reset'); });
+      canvas.addEventListener('mouseleave', function () { if (!drag) self.hideTooltip(); });
+    });
+    window.addEventListener('mousemove', function (event) {
+      if (drag) {
+        var dx = event.clientX - drag.x;
+        if (Math.abs(dx) > 3) drag.moved = true;
+        if (drag.moved) {
+          var span = drag.hi - drag.lo, lo = drag.lo - dx / self.geom.plotW * span;
+          self.range.set(lo, lo + span, 'pan');
+        }
+        self.hideTooltip();
+        return;
+      }
+      self.hover(event);
+    });
+    window.addEventListener('mouseup', function (event) {
+      if (!drag) return;
+      var was = drag;
+      drag = null;
+      was.canvas.classList.remove('rli-pan');
+      if (!was.moved && was.canvas === self.ganttCanvas) {
+        var box = self.ganttCanvas.getBoundingClientRect();
+        var bar = self.barAt(event.clientX - box.left, event.clientY - box.top);
+        if (bar >= 0) self.showDetail(bar);
+      }
+    });
+  };
+
+  MemoryPage.prototype.hover = function (event) {
+    var target = event.target, box;
+    if (target === this.ganttCanvas) {
+      box = target.getBoundingClientRect();
+      var bar = this.barAt(event.clientX - box.left, event.clientY - box.top);
+      target.style.cursor = bar >= 0 ? 'pointer' : '';
+      if (bar >= 0) return this.showTooltip(this.barLines(bar), event.clientX, event.clientY);
+      var lane = this.laneOfY(event.clientY - box.top), t = this.tOf(event.clientX - box.left);
+      if (lane >= 0 && this.omitIn(lane, t, t))
+        return this.showTooltip(this.bandLines(lane), event.clientX, event.clientY);
+    } else if (target === this.curveCanvas) {
+      box = target.getBoundingClientRect();
+      var x = event.clientX - box.left;
+      if (x >= this.geom.left && x <= this.geom.left + this.geom.plotW)
+        return this.showTooltip(this.curveLines(this.tOf(x)), event.clientX, event.clientY);
+    }
+    this.hideTooltip();
+  };
+})();

@@ -1,0 +1,277 @@
+/* memory_pages.c: the interactive memory pages' document: the table's allocations by device, a device's pages, the index. */
+#include "memory_pages.h"
+#include "text_place.h"
+#include "theme.h"
+#include "common/error.h"
+#include "common/strutil.h"
+#include "text/text.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A row with what orders it: qsort has no context argument in C11, so the keys travel with it. */
+typedef struct {
+	const char *role;
+	int64_t rank;
+	uint32_t row;
+} device_key;
+
+/* Devices in ascending (role, rank) order, as the reference groups them; rows keep table (start) order inside. */
+static int compare_rows(const void *a, const void *b)
+{
+	const device_key *x = a, *y = b;
+	int c = x->role == y->role ? 0 : strcmp(x->role, y->role);
+	if (c)
+		return c;
+	if (x->rank != y->rank)
+		return x->rank < y->rank ? -1 : 1;
+	return (x->row > y->row) - (x->row < y->row);
+}
+
+static int same_device(const rli_memory *m, uint32_t x, uint32_t y)
+{
+	return m->role[x] == m->role[y] && m->rank_id[x] == m->rank_id[y];
+}
+
+/* The index: a row per device (its peak, its first page linked), then every device's pages. */
+static int lay_out_index(rli_memory_pages *mp, rli_page *page, double width)
+{
+	static const char *const headers[] = { "Device", "Allocations", "Peak (MB)", "Peak at (ms)", "Never freed",
+					       "Pages" };
+	const size_t columns = sizeof(headers) / sizeof(headers[0]), rows = mp->device_count;
+	rli_table *t = &mp->index_table;
+	char **cells;
+	int error;
+
+	mp->index_items = calloc(2 + rows, sizeof(*mp->index_items));
+	mp->index_navs = calloc(rows, sizeof(*mp->index_navs));
+	mp->index_links = calloc(rows * columns, sizeof(*mp->index_links));
+	t->header = calloc(columns, sizeof(*t->header));
+	t->cells = cells = calloc(rows * columns, sizeof(*t->cells));
+	t->column_x = calloc(columns, sizeof(double));
+	t->column_width = calloc(columns, sizeof(double));
+	t->align = calloc(columns, sizeof(*t->align));
+	if (!mp->index_items || !mp->index_navs || !mp->index_links || !t->header || !cells || !t->column_x ||
+	    !t->column_width || !t->align)
+		return rli_error_oom();
+	t->column_count = columns;
+	t->row_count = rows;
+	t->x = PAGE_PAD;
+	t->y = 70;
+	t->font_size = 13;
+	t->row_height = 22;
+	t->text_color = TEXT_COLOR;
+	t->rule_color = 0xBBBBBB;
+	t->links = mp->index_links;
+	for (size_t c = 0; c < columns; c++) {
+		t->column_x[c] = PAGE_PAD + (double)c * (width - 2 * PAGE_PAD) / (double)columns;
+		t->column_width[c] = (width - 2 * PAGE_PAD) / (double)columns - 12;
+		t->align[c] = c == 0 ? RLI_ALIGN_START : RLI_ALIGN_END;
+		if (!(t->header[c] = rli_strdup(headers[c])))
+			return rli_error_oom();
+	}
+	for (size_t r = 0; r < rows; r++) {
+		const mp_device *d = &mp->devices[r];
+		char **row = &cells[r * columns];
+		rli_nav *nav = &mp->index_navs[r];
+		row[0] = rli_strdup(d->label);
+		row[1] = rli_strfmt("%zu", d->bars);
+		row[2] = rli_strfmt("%.2f", d->peak_mb);
+		row[3] = rli_strfmt("%.3f", d->t_min + d->peak_ms);
+		row[4] = rli_strfmt("%zu", d->never_freed);
+		row[5] = rli_strfmt("%zu", d->page_count);
+		for (size_t c = 0; c < columns; c++)
+			if (!row[c])
+				return rli_error_oom();
+		/* The device's name opens the page of its peak, or its first page. */
+		mp->index_links[r * columns] = mp->seg[d->first_page].name;
+		for (size_t s = 0; s < d->segment_count; s++)
+			if (d->links[s].target && d->shift + d->peak_ms >= d->links[s].x_min &&
+			    d->shift + d->peak_ms <= d->links[s].x_max) {
+				mp->index_links[r * columns] = d->links[s].target;
+				break;
+			}
+		nav->links = d->links;
+		nav->link_count = d->segment_count;
+		nav->current = nav->previous = nav->next = SIZE_MAX;
+		nav->total = d->bars;
+		if ((error = rli_set_text(&nav->title, d->label, PAGE_PAD, 0, LEGEND_SIZE, RLI_ALIGN_START,
+					  RLI_ALIGN_START)) < 0)
+			return error;
+		mp->index_items[2 + r] = (rli_item){ .kind = RLI_ITEM_NAV, .u.nav = nav };
+	}
+	if ((error = rli_set_text(&mp->index_title, "Device memory: every device's pages", width / 2, MP_TITLE_Y,
+				  TITLE_SIZE * 0.8, RLI_ALIGN_MIDDLE, RLI_ALIGN_MIDDLE)) < 0)
+		return error;
+	mp->index_title.bold = 1;
+	mp->index_items[0] = (rli_item){ .kind = RLI_ITEM_TEXT, .u.text = &mp->index_title };
+	mp->index_items[1] = (rli_item){ .kind = RLI_ITEM_TABLE, .u.table = t };
+	page->width = width;
+	page->height = t->y + t->row_height * (double)(rows + 1) + PAGE_PAD;
+	page->name = "index";
+	page->items = mp->index_items;
+	page->item_count = 2 + rows;
+	return RLI_OK;
+}
+
+int rli_memory_pages_layout(rli_memory_pages **out, const rli_memory *memory, const rli_timeline_options *options_in)
+{
+	rli_timeline_options options;
+	rli_memory_pages *mp = calloc(1, sizeof(*mp));
+	size_t total = memory ? memory->count : 0, kept = 0;
+	uint32_t *rows = malloc((total ? total : 1) * sizeof(*rows));
+	PangoContext *text = NULL;
+	int error;
+
+	*out = NULL;
+	if (options_in)
+		options = *options_in;
+	else
+		rli_timeline_options_init(&options);
+	if (!mp || !rows) {
+		error = rli_error_oom();
+		goto done;
+	}
+	if (options.width < RLI_TIMELINE_MIN_WIDTH || options.width > RLI_TIMELINE_MAX_WIDTH) {
+		error = rli_error_set(RLI_EUSAGE, "memory pages: width %d out of range", options.width);
+		goto done;
+	}
+	/* Frees (size <= 0) are not blocks: the pages show allocations and their lifetimes. */
+	for (size_t i = 0; i < total; i++)
+		if (memory->size_kb[i] > 0 && isfinite(memory->start_ms[i]))
+			rows[kept++] = (uint32_t)i;
+	if (!kept) {
+		error = rli_error_set(RLI_EINVALID, "nothing to draw: no device has an allocation");
+		goto done;
+	}
+	{
+		device_key *keys = malloc(kept * sizeof(*keys));
+		if (!keys) {
+			error = rli_error_oom();
+			goto done;
+		}
+		for (size_t i = 0; i < kept; i++)
+			keys[i] = (device_key){ rli_strpool_get(&memory->strings, memory->role[rows[i]]),
+						memory->rank_id[rows[i]], rows[i] };
+		qsort(keys, kept, sizeof(*keys), compare_rows);
+		for (size_t i = 0; i < kept; i++)
+			rows[i] = keys[i].row;
+		free(keys);
+	}
+	for (size_t i = 0; i < kept; i++)
+		if (i == 0 || !same_device(memory, rows[i - 1], rows[i]))
+			mp->device_count++;
+	mp->devices = calloc(mp->device_count, sizeof(*mp->devices));
+	/* at most 20 pages a device, and the index */
+	mp->seg = calloc(mp->device_count * 20, sizeof(*mp->seg));
+	mp->pages = calloc(mp->device_count * 20 + 1, sizeof(*mp->pages));
+	mp->stacks = calloc(memory->strings.count ? memory->strings.count : 1, sizeof(*mp->stacks));
+	if (!mp->devices || !mp->seg || !mp->pages || !mp->stacks) {
+		error = rli_error_oom();
+		goto done;
+	}
+	mp->stack_count = memory->strings.count;
+	for (uint32_t i = 0; i < memory->strings.count; i++)
+		mp->stacks[i] = rli_strpool_get(&memory->strings, i);
+	if ((error = rli_text_context_new(&text)) < 0)
+		goto done;
+	/* One time origin for every page, the first allocation of all: devices line up when compared. */
+	mp->document.origin = INFINITY;
+	for (size_t i = 0; i < kept; i++)
+		mp->document.origin = fmin(mp->document.origin, memory->start_ms[rows[i]]);
+	for (size_t i = 0, d = 0; i < kept; d++) {
+		mp_device *device = &mp->devices[d];
+		size_t j = i + 1;
+		const char *role = rli_strpool_get(&memory->strings, memory->role[rows[i]]);
+		while (j < kept && same_device(memory, rows[i], rows[j]))
+			j++;
+		device->role = role && *role ? role : "unknown";
+		device->rank = memory->rank_id[rows[i]];
+		if (!(device->label = rli_strfmt("%s - Rank %lld", device->role, (long long)device->rank)) ||
+		    (error = mp_device_suffix(device, mp->device_count > 1)) < 0) {
+			error = rli_error_oom();
+			goto done;
+		}
+		/* Two roles that differ only in characters a file name cannot hold would collide: number the later one. */
+		for (size_t e = 0; e < d; e++)
+			if (strcmp(mp->devices[e].suffix, device->suffix) == 0) {
+				char *numbered = rli_strfmt("%s_%zu", device->suffix, d);
+				if (!numbered) {
+					error = rli_error_oom();
+					goto done;
+				}
+				free(device->suffix);
+				device->suffix = numbered;
+				e = (size_t)-1; /* look again from the first */
+			}
+		if ((error = mp_lay_out_device(mp, device, memory, rows + i, j - i, options.width, text)) < 0)
+			goto done;
+		i = j;
+	}
+	for (size_t p = 0; p < mp->seg_count; p++) {
+		mp->seg[p].details.stacks = mp->stacks;
+		mp->seg[p].details.stack_count = mp->stack_count;
+		mp->seg[p].nav.up = mp->device_count > 1 ? "index" : NULL;
+	}
+	mp->document.page_count = mp->seg_count;
+	if (mp->device_count > 1) {
+		if ((error = lay_out_index(mp, &mp->pages[mp->seg_count], options.width)) < 0)
+			goto done;
+		mp->document.page_count++;
+	}
+	mp->document.name = "memory_timeline";
+	mp->document.title = "Memory Timeline";
+	mp->document.scale = 1;
+	mp->document.raster_scale = 1;
+	mp->document.background = WHITE;
+	mp->document.text_color = TEXT_COLOR;
+	mp->document.font_family = RLI_TEXT_FAMILY;
+	mp->document.file_per_page = 1;
+	mp->document.pages = mp->pages;
+	*out = mp;
+	mp = NULL;
+	error = RLI_OK;
+done:
+	if (text)
+		g_object_unref(text);
+	free(rows);
+	rli_memory_pages_free(mp);
+	return error;
+}
+
+const rli_document *rli_memory_pages_document(const rli_memory_pages *pages)
+{
+	return &pages->document;
+}
+
+void rli_memory_pages_free(rli_memory_pages *mp)
+{
+	if (!mp)
+		return;
+	for (size_t p = 0; p < mp->seg_count; p++)
+		mp_page_dispose(&mp->seg[p]);
+	for (size_t d = 0; mp->devices && d < mp->device_count; d++)
+		mp_device_dispose(&mp->devices[d]);
+	for (size_t r = 0; mp->index_navs && r < mp->device_count; r++)
+		free(mp->index_navs[r].title.text);
+	for (size_t c = 0; mp->index_table.header && c < mp->index_table.column_count; c++)
+		free(mp->index_table.header[c]);
+	for (size_t i = 0; mp->index_table.cells && i < mp->index_table.row_count * mp->index_table.column_count; i++)
+		free(mp->index_table.cells[i]);
+	free(mp->index_table.header);
+	free(mp->index_table.cells);
+	free(mp->index_table.column_x);
+	free(mp->index_table.column_width);
+	free(mp->index_table.align);
+	free(mp->index_title.text);
+	free(mp->index_items);
+	free(mp->index_navs);
+	free((void *)mp->index_links);
+	free(mp->stacks);
+	free(mp->seg);
+	free(mp->pages);
+	free(mp->devices);
+	free(mp);
+}

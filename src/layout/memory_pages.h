@@ -1,0 +1,86 @@
+/* memory_pages.h: the interactive memory pages' document, shared by its two parts: the devices' segment pages and the index. */
+#ifndef RLI_LAYOUT_MEMORY_PAGES_H
+#define RLI_LAYOUT_MEMORY_PAGES_H
+
+#include "layout.h"
+#include "memory/memory_table.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Page geometry, in page units (CSS px: the HTML draws the model at one unit a pixel). */
+#define MP_TITLE_Y 26.0
+#define MP_CURVE_TOP 60.0
+#define MP_CURVE_HEIGHT 300.0
+#define MP_PANEL_GAP 36.0
+#define MP_LANE_PITCH 26.0
+#define MP_MIN_GANTT 120.0
+#define MP_RIGHT 40.0
+#define MP_CURVE_COLOR 0x4e79a7
+#define MP_PEAK_COLOR 0xd62728
+#define MP_Y_TICKS 6
+
+/* One segment's page: the curve over the Gantt of the segment's allocations, and the links between segments. */
+typedef struct {
+	rli_item items[4];
+	rli_text title;
+	rli_panel curve;
+	rli_panel gantt;
+	rli_point_mark peak;
+	rli_nav nav;              /* its links are the device's */
+	rli_bar_details details;
+	double *size_kb, *total_mb, *gap_ms;
+	uint32_t *stack;
+	uint8_t *match, *open_ended, *carried;
+	char *name, *data_name;
+} mp_page;
+
+/* One device, that is one (role, rank): its operators, curve, segments and pages. */
+typedef struct {
+	char *label;              /* "<role> - Rank <rank>" */
+	char *suffix;             /* "" for the only device, else "_<role>_rank<r>" made file-safe */
+	const char *role;
+	int64_t rank;
+	rli_series *series;       /* operators, in order of first appearance: colours as the PNG's */
+	size_t series_count;
+	rli_line_mark envelope[2];/* the curve's per-column max and min over the whole device */
+	rli_link *links;          /* a link per segment; target NULL for an empty one */
+	size_t segment_count;
+	double t_min, span, peak_mb, peak_ms; /* absolute first allocation; the rest relative to it */
+	double shift;             /* t_min less the document's origin: where the device's x = 0 is on the panels */
+	size_t bars, never_freed;
+	size_t first_page;        /* its first page in the document; page_count of them */
+	size_t page_count;
+	double label_width;       /* the widest lane label, capped */
+} mp_device;
+
+struct rli_memory_pages {
+	rli_document document;
+	rli_page *pages;
+	mp_page *seg;             /* segment pages, in document order */
+	size_t seg_count;
+	mp_device *devices;
+	size_t device_count;
+	const char **stacks;      /* the table's string ids to text, for the details */
+	size_t stack_count;
+	/* with several devices, the index: a title, a table of devices, a list of pages each */
+	rli_item *index_items;
+	rli_text index_title;
+	rli_table index_table;
+	const char **index_links;
+	rli_nav *index_navs;
+};
+
+/*
+ * The device's allocations (table rows, in start order): its operators,
+ * curve, segments and a page for each one that holds any. The panels'
+ * x is relative to pages->document.origin.
+ */
+int mp_lay_out_device(rli_memory_pages *pages, mp_device *device, const rli_memory *memory, const uint32_t *rows,
+		      size_t count, double width, void *text_context);
+/* The device's part of every file name: "" for the only device, else "_<role>_rank<r>" made file-safe. */
+int mp_device_suffix(mp_device *device, int several);
+void mp_page_dispose(mp_page *page);
+void mp_device_dispose(mp_device *device);
+
+#endif

@@ -1,0 +1,514 @@
+/* memory_pages_device.c: one device's memory pages: its operators, curve envelope, segments, and a page per segment that holds any. */
+#include "memory_pages.h"
+#include "memory_segments.h"
+#include "text_place.h"
+#include "theme.h"
+#include "common/error.h"
+#include "common/strutil.h"
+#include "text/text.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+	double start, end; /* relative to the device's first allocation */
+	double size_kb;
+	uint32_t row;      /* in the table */
+	uint32_t op;       /* the device's operator index */
+} block;
+
+typedef struct {
+	double time, delta_kb;
+} step;
+
+static int compare_steps(const void *a, const void *b)
+{
+	const step *x = a, *y = b;
+	return (x->time > y->time) - (x->time < y->time);
+}
+
+/* A sum of sizes that cancels out exactly is 0, not a rounding residue. */
+static double kb_to_mb(double kb)
+{
+	return fabs(kb) < 1e-9 ? 0 : kb / 1024.0;
+}
+
+/*
+ * The curve (sizes of the blocks alive, changes at one moment summed first)
+ * kept as its least and greatest value in each of `columns` equal slices of
+ * the device's span, so no peak is lost however many blocks there are; and
+ * the peak itself, exactly. A page computes the exact curve of its own
+ * segment from its bars (every block alive in a segment is one of its bars);
+ * the envelope shows the rest of the device.
+ */
+static int build_envelope(mp_device *d, const block *blocks, size_t count, size_t columns)
+{
+	step *steps = malloc((2 * count + 1) * sizeof(*steps));
+	double value = 0, lo = 0, hi = 0;
+	size_t column = 0;
+
+	for (int e = 0; e < 2; e++) {
+		d->envelope[e].x = malloc(columns * sizeof(double));
+		d->envelope[e].y = malloc(columns * sizeof(double));
+		d->envelope[e].count = columns;
+		d->envelope[e].color = MP_CURVE_COLOR;
+		d->envelope[e].width = 1.5;
+		if (!d->envelope[e].x || !d->envelope[e].y) {
+			free(steps);
+			return rli_error_oom();
+		}
+	}
+	d->envelope[0].fill_alpha = 0.18;
+	if (!steps)
+		return rli_error_oom();
+	for (size_t c = 0; c < columns; c++)
+		d->envelope[0].x[c] = d->envelope[1].x[c] = d->shift + d->span * (double)c / (double)columns;
+	for (size_t i = 0; i < count; i++) {
+		steps[2 * i] = (step){ blocks[i].start, blocks[i].size_kb };
+		steps[2 * i + 1] = (step){ blocks[i].end, -blocks[i].size_kb };
+	}
+	qsort(steps, 2 * count, sizeof(*steps), compare_steps);
+	for (size_t i = 0; i < 2 * count;) {
+		double t = steps[i].time;
+		size_t at = d->span > 0 ? (size_t)(t / d->span * (double)columns) : 0;
+		if (at >= columns)
+			at = columns - 1;
+		/* columns the curve crossed without a change hold the value it carried */
+		for (; column < at; column++) {
+			d->envelope[0].y[column] = kb_to_mb(hi);
+			d->envelope[1].y[column] = kb_to_mb(lo);
+			lo = hi = value;
+		}
+		for (; i < 2 * count && steps[i].time == t; i++)
+			value += steps[i].delta_kb;
+		lo = fmin(lo, value);
+		hi = fmax(hi, value);
+		if (kb_to_mb(value) > d->peak_mb) {
+			d->peak_mb = kb_to_mb(value);
+			d->peak_ms = t;
+		}
+	}
+	for (; column < columns; column++) {
+		d->envelope[0].y[column] = kb_to_mb(hi);
+		d->envelope[1].y[column] = kb_to_mb(lo);
+		lo = hi = value;
+	}
+	free(steps);
+	return RLI_OK;
+}
+
+/* "_<role>_rank<r>" with anything but letters, digits, '-', '.', '_' made '_': a file-safe part of a name. */
+static char *file_suffix(const char *role, int64_t rank)
+{
+	char *suffix = rli_strfmt("_%s_rank%lld", role, (long long)rank);
+	for (char *c = suffix; c && *c; c++)
+		if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') || *c == '-' ||
+		      *c == '.' || *c == '_'))
+			*c = '_';
+	return suffix;
+}
+
+/* Both panels' x axis over [lo, hi]: ticks at the layout's density, the curve's without labels. */
+static int set_x_axis(rli_panel *panel, double lo, double hi, int labelled)
+{
+	rli_tick ticks[MAX_TICKS];
+	int target = (int)fmax(2.0, round(panel->plot.w / TICK_SPACING));
+	size_t count = rli_nice_ticks(ticks, MAX_TICKS, lo, hi, target);
+
+	panel->xticks = calloc(count ? count : 1, sizeof(*panel->xticks));
+	if (!panel->xticks)
+		return rli_error_oom();
+	memcpy(panel->xticks, ticks, count * sizeof(*ticks));
+	for (size_t i = 0; !labelled && i < count; i++)
+		panel->xticks[i].label[0] = '\0';
+	panel->xtick_count = count;
+	panel->xtick_target = target;
+	panel->xtick_max = MAX_TICKS;
+	panel->x_min = lo;
+	panel->x_max = hi;
+	panel->grid_color = GRID_COLOR;
+	panel->grid_width = 1.0;
+	panel->tick_label_size = TICK_LABEL_SIZE;
+	panel->tick_label_gap = TICK_LABEL_GAP;
+	return RLI_OK;
+}
+
+static int set_y_axis(rli_panel *curve, double peak_mb)
+{
+	rli_tick ticks[MAX_TICKS];
+	double top = peak_mb > 0 ? peak_mb * 1.12 : 1.0;
+	size_t count = rli_nice_ticks(ticks, MAX_TICKS, 0.0, top, MP_Y_TICKS);
+
+	curve->y_scale = RLI_Y_VALUES;
+	curve->y_min = 0;
+	curve->y_max = count ? fmax(top, ticks[count - 1].value) : top;
+	curve->yticks = calloc(count ? count : 1, sizeof(*curve->yticks));
+	if (!curve->yticks)
+		return rli_error_oom();
+	memcpy(curve->yticks, ticks, count * sizeof(*ticks));
+	curve->ytick_count = count;
+	return RLI_OK;
+}
+
+/* The segment's page: the curve panel over the Gantt of its bars (`members`, block indices in start order). */
+static int lay_out_segment(mp_page *m, rli_page *page, const mp_device *d, const rli_memory *memory,
+			   const block *blocks, const size_t *first_segment, const size_t *members, size_t count,
+			   size_t segment, double width)
+{
+	const double left = PAGE_PAD + AXIS_TITLE_SIZE * 1.2 + Y_TITLE_GAP + d->label_width + ROW_LABEL_GAP;
+	const double plot_w = fmax(MIN_PLOT_SHARE * width, width - left - MP_RIGHT);
+	const rli_link *link = &d->links[segment];
+	uint32_t *lane_of_op = malloc((d->series_count ? d->series_count : 1) * sizeof(*lane_of_op));
+	size_t lanes = 0, *next = NULL;
+	double gantt_top = MP_CURVE_TOP + MP_CURVE_HEIGHT + MP_PANEL_GAP, gantt_h;
+	char *title = NULL;
+	int error = RLI_OK;
+
+	if (!lane_of_op)
+		return rli_error_oom();
+	/* Lanes: the operators the segment holds, in the device's order of first appearance (as the colours). */
+	for (size_t op = 0; op < d->series_count; op++)
+		lane_of_op[op] = UINT32_MAX;
+	for (size_t i = 0; i < count; i++)
+		lane_of_op[blocks[members[i]].op] = 0;
+	for (size_t op = 0; op < d->series_count; op++)
+		if (lane_of_op[op] != UINT32_MAX)
+			lane_of_op[op] = (uint32_t)lanes++;
+	gantt_h = fmax(MP_MIN_GANTT, MP_LANE_PITCH * (double)lanes);
+
+	m->curve.plot = (rli_rect){ left, MP_CURVE_TOP, plot_w, MP_CURVE_HEIGHT };
+	m->gantt.plot = (rli_rect){ left, gantt_top, plot_w, gantt_h };
+	page->width = width;
+	page->height = gantt_top + gantt_h + TICK_LABEL_GAP + TICK_LABEL_SIZE * 1.3 + X_TITLE_GAP + AXIS_TITLE_SIZE * 1.3 +
+		       PAGE_PAD;
+	if ((error = set_x_axis(&m->curve, link->x_min, link->x_max, 0)) < 0 ||
+	    (error = set_x_axis(&m->gantt, link->x_min, link->x_max, 1)) < 0 ||
+	    (error = set_y_axis(&m->curve, d->peak_mb)) < 0)
+		goto done;
+
+	m->curve.lines = (rli_line_mark *)d->envelope;
+	m->curve.line_count = 2;
+	m->peak.x = d->shift + d->peak_ms;
+	m->peak.y = d->peak_mb;
+	m->peak.color = MP_PEAK_COLOR;
+	m->peak.radius = 4;
+	{
+		char label[96];
+		snprintf(label, sizeof(label), "peak %.2f MB at %.3f ms", d->peak_mb, d->shift + d->peak_ms);
+		if ((error = rli_set_text(&m->peak.label, label, 0, 0, LEGEND_SIZE, RLI_ALIGN_START, RLI_ALIGN_END)) < 0)
+			goto done;
+		m->peak.label.color = MP_PEAK_COLOR;
+	}
+	m->curve.points = &m->peak;
+	m->curve.point_count = 1;
+	m->curve.series = d->series;
+	m->curve.series_count = d->series_count;
+	if ((error = rli_set_text(&m->curve.y_title, "Allocated (MB)", PAGE_PAD, MP_CURVE_TOP + MP_CURVE_HEIGHT / 2,
+				  AXIS_TITLE_SIZE, RLI_ALIGN_MIDDLE, RLI_ALIGN_MIDDLE)) < 0 ||
+	    (error = rli_set_text(&m->gantt.y_title, "Operator", PAGE_PAD, gantt_top + gantt_h / 2, AXIS_TITLE_SIZE,
+				  RLI_ALIGN_MIDDLE, RLI_ALIGN_MIDDLE)) < 0 ||
+	    (error = rli_set_text(&m->gantt.x_title, "Time (ms from the first allocation)", left + plot_w / 2,
+				  gantt_top + gantt_h + TICK_LABEL_GAP + TICK_LABEL_SIZE * 1.3 + X_TITLE_GAP,
+				  AXIS_TITLE_SIZE, RLI_ALIGN_MIDDLE, RLI_ALIGN_START)) < 0)
+		goto done;
+	m->curve.y_title.angle = m->gantt.y_title.angle = 90.0;
+
+	/* The Gantt: a lane per operator, its bars by lane then start, what a click shows beside each. */
+	m->gantt.series = d->series;
+	m->gantt.series_count = d->series_count;
+	m->gantt.row_count = lanes;
+	m->gantt.row_pitch = MP_LANE_PITCH;
+	m->gantt.bar_thickness = 0.7 * MP_LANE_PITCH;
+	m->gantt.bar_outline = WHITE;
+	m->gantt.bar_outline_width = BAR_OUTLINE_WIDTH;
+	m->gantt.bar_outline_min_size = OUTLINE_MIN_BAR_RATIO * BAR_OUTLINE_WIDTH;
+	m->gantt.rows = calloc(lanes ? lanes : 1, sizeof(*m->gantt.rows));
+	m->gantt.row_labels = calloc(lanes ? lanes : 1, sizeof(*m->gantt.row_labels));
+	m->gantt.row_first_bar = calloc(lanes + 1, sizeof(*m->gantt.row_first_bar));
+	m->gantt.bar_row = malloc((count ? count : 1) * sizeof(uint32_t));
+	m->gantt.bar_series = malloc((count ? count : 1) * sizeof(uint32_t));
+	m->gantt.bar_start = malloc((count ? count : 1) * sizeof(double));
+	m->gantt.bar_end = malloc((count ? count : 1) * sizeof(double));
+	m->size_kb = malloc((count ? count : 1) * sizeof(double));
+	m->total_mb = malloc((count ? count : 1) * sizeof(double));
+	m->gap_ms = malloc((count ? count : 1) * sizeof(double));
+	m->stack = malloc((count ? count : 1) * sizeof(uint32_t));
+	m->match = malloc(count ? count : 1);
+	m->open_ended = malloc(count ? count : 1);
+	m->carried = malloc(count ? count : 1);
+	next = malloc((lanes ? lanes : 1) * sizeof(*next));
+	if (!m->gantt.rows || !m->gantt.row_labels || !m->gantt.row_first_bar || !m->gantt.bar_row ||
+	    !m->gantt.bar_series || !m->gantt.bar_start || !m->gantt.bar_end || !m->size_kb || !m->total_mb ||
+	    !m->gap_ms || !m->stack || !m->match || !m->open_ended || !m->carried || !next) {
+		error = rli_error_oom();
+		goto done;
+	}
+	for (size_t op = 0; op < d->series_count; op++) {
+		uint32_t l = lane_of_op[op];
+		if (l == UINT32_MAX)
+			continue;
+		m->gantt.rows[l].rank = d->rank;
+		if (!(m->gantt.rows[l].label = rli_strdup(d->series[op].name)) ||
+		    !(m->gantt.rows[l].role = rli_strdup(d->series[op].name))) {
+			error = rli_error_oom();
+			goto done;
+		}
+		if ((error = rli_set_text(&m->gantt.row_labels[l], d->series[op].name, left - ROW_LABEL_GAP,
+					  gantt_top + ((double)l + 0.5) * MP_LANE_PITCH, ROW_LABEL_SIZE, RLI_ALIGN_END,
+					  RLI_ALIGN_MIDDLE)) < 0)
+			goto done;
+		m->gantt.row_labels[l].max_width = d->label_width;
+	}
+	/* A counting pass places each lane's run; members are in start order, so each run is too. */
+	for (size_t i = 0; i < count; i++)
+		m->gantt.row_first_bar[lane_of_op[blocks[members[i]].op] + 1]++;
+	for (size_t l = 0; l < lanes; l++)
+		m->gantt.row_first_bar[l + 1] += m->gantt.row_first_bar[l];
+	memcpy(next, m->gantt.row_first_bar, lanes * sizeof(*next));
+	for (size_t i = 0; i < count; i++) {
+		const block *b = &blocks[members[i]];
+		size_t at = next[lane_of_op[b->op]]++;
+		uint32_t stack = memory->call_stack[b->row];
+		m->gantt.bar_row[at] = lane_of_op[b->op];
+		m->gantt.bar_series[at] = b->op;
+		m->gantt.bar_start[at] = d->shift + b->start;
+		m->gantt.bar_end[at] = d->shift + b->end;
+		m->size_kb[at] = b->size_kb;
+		m->total_mb[at] = memory->allocated_mb[b->row];
+		m->stack[at] = stack == memory->empty ? UINT32_MAX : stack;
+		m->match[at] = (uint8_t)rli_memory_match_of(memory, b->row);
+		m->gap_ms[at] = memory->gap_ms[b->row];
+		m->open_ended[at] = !(memory->flags[b->row] & RLI_MEMORY_RELEASED);
+		/* started in an earlier segment: that page holds its details (bars by start, so first in the lane) */
+		m->carried[at] = first_segment[members[i]] < segment;
+	}
+	m->gantt.bar_count = count;
+	m->details = (rli_bar_details){ m->size_kb, m->total_mb, m->stack, m->match, m->gap_ms,
+					m->open_ended, m->carried, 0, NULL };
+	m->gantt.details = &m->details;
+
+	if (!(title = rli_strfmt("Device memory: %s, segment %zu of %zu (%s)", d->label, segment + 1,
+				 d->segment_count, link->label))) {
+		error = rli_error_oom();
+		goto done;
+	}
+	if ((error = rli_set_text(&m->title, title, width / 2, MP_TITLE_Y, TITLE_SIZE * 0.8, RLI_ALIGN_MIDDLE,
+				  RLI_ALIGN_MIDDLE)) < 0)
+		goto done;
+	m->title.bold = 1;
+	m->title.max_width = width - 2 * PAGE_PAD;
+
+	/* Links: the device's segments; back and on step over the empty ones. */
+	m->nav.links = d->links;
+	m->nav.link_count = d->segment_count;
+	m->nav.current = segment;
+	m->nav.previous = m->nav.next = SIZE_MAX;
+	for (size_t s = segment; s-- > 0;)
+		if (d->links[s].target) {
+			m->nav.previous = s;
+			break;
+		}
+	for (size_t s = segment + 1; s < d->segment_count; s++)
+		if (d->links[s].target) {
+			m->nav.next = s;
+			break;
+		}
+	m->nav.total = d->bars;
+	if ((error = rli_set_text(&m->nav.title, d->label, 0, 0, LEGEND_SIZE, RLI_ALIGN_START, RLI_ALIGN_START)) < 0)
+		goto done;
+
+	m->items[0] = (rli_item){ .kind = RLI_ITEM_TEXT, .u.text = &m->title };
+	m->items[1] = (rli_item){ .kind = RLI_ITEM_PANEL, .u.panel = &m->curve };
+	m->items[2] = (rli_item){ .kind = RLI_ITEM_PANEL, .u.panel = &m->gantt };
+	m->items[3] = (rli_item){ .kind = RLI_ITEM_NAV, .u.nav = &m->nav };
+	page->items = m->items;
+	page->item_count = 4;
+	page->name = m->name;
+	page->data_name = m->data_name;
+done:
+	free(title);
+	free(next);
+	free(lane_of_op);
+	return error;
+}
+
+int mp_lay_out_device(rli_memory_pages *pages, mp_device *d, const rli_memory *memory, const uint32_t *rows,
+		      size_t count, double width, void *text_context)
+{
+	size_t pool = memory->strings.count, *first = NULL, *last = NULL, *offset = NULL, *members = NULL;
+	uint32_t *op_of_name = malloc((pool ? pool : 1) * sizeof(*op_of_name));
+	block *blocks = malloc((count ? count : 1) * sizeof(*blocks));
+	double t_end = -INFINITY, bounds[RLI_MEMORY_MAX_SEGMENTS + 1];
+	size_t ops = 0, columns;
+	int error = RLI_OK;
+
+	d->t_min = INFINITY;
+	if (!op_of_name || !blocks) {
+		error = rli_error_oom();
+		goto done;
+	}
+	/* Blocks never freed live to the end of the capture: the last moment any block is seen. */
+	for (size_t i = 0; i < count; i++) {
+		uint32_t r = rows[i];
+		double duration = memory->duration_ms[r];
+		int released = memory->flags[r] & RLI_MEMORY_RELEASED;
+		d->t_min = fmin(d->t_min, memory->start_ms[r]);
+		t_end = fmax(t_end, memory->start_ms[r] + (released && isfinite(duration) && duration > 0 ? duration : 0));
+	}
+	for (size_t i = 0; i < pool; i++)
+		op_of_name[i] = UINT32_MAX;
+	for (size_t i = 0; i < count; i++) {
+		uint32_t r = rows[i], name = memory->name[r];
+		double duration = memory->duration_ms[r];
+		int released = memory->flags[r] & RLI_MEMORY_RELEASED;
+		if (op_of_name[name] == UINT32_MAX)
+			op_of_name[name] = (uint32_t)ops++;
+		blocks[i].start = memory->start_ms[r] - d->t_min;
+		blocks[i].end = (released && isfinite(duration) && duration > 0 ? memory->start_ms[r] + duration : t_end) -
+				d->t_min;
+		if (!released)
+			d->never_freed++;
+		blocks[i].size_kb = memory->size_kb[r];
+		blocks[i].row = r;
+		blocks[i].op = op_of_name[name];
+	}
+	d->span = count ? t_end - d->t_min : 0;
+	d->shift = d->t_min - pages->document.origin;
+	d->bars = count;
+
+	/* Operators: a series each, coloured by first appearance as in the PNG; the widest label sets the margin. */
+	d->series = calloc(ops ? ops : 1, sizeof(*d->series));
+	if (!d->series) {
+		error = rli_error_oom();
+		goto done;
+	}
+	d->series_count = ops;
+	for (size_t i = 0; i < pool; i++) {
+		uint32_t op = op_of_name[i];
+		double w, h;
+		if (op == UINT32_MAX)
+			continue;
+		d->series[op].color = rli_palette_color(op);
+		if (!(d->series[op].name = rli_valid_utf8_copy(rli_strpool_get(&memory->strings, (uint32_t)i)))) {
+			error = rli_error_oom();
+			goto done;
+		}
+		if ((error = rli_text_measure(&w, &h, text_context, d->series[op].name, ROW_LABEL_SIZE, 0)) < 0)
+			goto done;
+		d->label_width = fmax(d->label_width, fmin(w, 0.25 * width));
+	}
+	columns = (size_t)fmax(100.0, width - (PAGE_PAD + AXIS_TITLE_SIZE * 1.2 + Y_TITLE_GAP + d->label_width +
+						ROW_LABEL_GAP) - MP_RIGHT);
+	if ((error = build_envelope(d, blocks, count, columns)) < 0)
+		goto done;
+
+	/* Segments: equal slices of the span; a bar goes to every one it overlaps, a zero-length one to one. */
+	d->segment_count = rli_memory_segment_count(count, d->span);
+	rli_memory_segment_bounds(bounds, d->segment_count, d->span);
+	d->links = calloc(d->segment_count, sizeof(*d->links));
+	first = malloc((count ? count : 1) * sizeof(size_t));
+	last = malloc((count ? count : 1) * sizeof(size_t));
+	offset = calloc(d->segment_count + 1, sizeof(size_t));
+	if (!d->links || !first || !last || !offset) {
+		error = rli_error_oom();
+		goto done;
+	}
+	for (size_t i = 0; i < count; i++) {
+		rli_memory_segment_span(bounds, d->segment_count, blocks[i].start, blocks[i].end, &first[i], &last[i]);
+		for (size_t s = first[i]; s <= last[i]; s++)
+			d->links[s].count++;
+	}
+	for (size_t s = 0; s < d->segment_count; s++)
+		offset[s + 1] = offset[s] + d->links[s].count;
+	if (!(members = malloc((offset[d->segment_count] ? offset[d->segment_count] : 1) * sizeof(*members)))) {
+		error = rli_error_oom();
+		goto done;
+	}
+	{
+		size_t fill[RLI_MEMORY_MAX_SEGMENTS];
+		memcpy(fill, offset, d->segment_count * sizeof(size_t));
+		for (size_t i = 0; i < count; i++)
+			for (size_t s = first[i]; s <= last[i]; s++)
+				members[fill[s]++] = i;
+	}
+	d->first_page = pages->seg_count;
+	for (size_t s = 0; s < d->segment_count; s++) {
+		rli_link *link = &d->links[s];
+		link->x_min = d->shift + bounds[s];
+		link->x_max = d->shift + bounds[s + 1];
+		if (!(link->label = rli_strfmt("%.0f \xe2\x80\x93 %.0f ms", d->t_min + bounds[s], d->t_min + bounds[s + 1]))) {
+			error = rli_error_oom();
+			goto done;
+		}
+		if (!link->count)
+			continue; /* an empty segment: no page, and no link leads to it */
+		mp_page *m = &pages->seg[pages->seg_count];
+		pages->seg_count++; /* counted before it is filled, so a failure frees its parts */
+		if (!(m->name = rli_strfmt("memory_timeline%s_%02zu", d->suffix, s)) ||
+		    !(m->data_name = rli_strfmt("detail_data%s_%02zu", d->suffix, s))) {
+			error = rli_error_oom();
+			goto done;
+		}
+		link->target = m->name;
+	}
+	/* Pages once every link has its target, so each page's links are whole. */
+	for (size_t s = 0, p = d->first_page; s < d->segment_count; s++) {
+		if (!d->links[s].count)
+			continue;
+		if ((error = lay_out_segment(&pages->seg[p], &pages->pages[p], d, memory, blocks, first,
+					     members + offset[s], d->links[s].count, s, width)) < 0)
+			goto done;
+		p++;
+	}
+	d->page_count = pages->seg_count - d->first_page;
+done:
+	free(op_of_name);
+	free(blocks);
+	free(first);
+	free(last);
+	free(offset);
+	free(members);
+	return error;
+}
+
+int mp_device_suffix(mp_device *d, int several)
+{
+	d->suffix = several ? file_suffix(d->role, d->rank) : rli_strdup("");
+	return d->suffix ? RLI_OK : rli_error_oom();
+}
+
+void mp_page_dispose(mp_page *m)
+{
+	rli_panel_dispose(&m->curve);
+	rli_panel_dispose(&m->gantt);
+	free(m->peak.label.text);
+	free(m->title.text);
+	free(m->nav.title.text);
+	free(m->size_kb);
+	free(m->total_mb);
+	free(m->gap_ms);
+	free(m->stack);
+	free(m->match);
+	free(m->open_ended);
+	free(m->carried);
+	free(m->name);
+	free(m->data_name);
+}
+
+void mp_device_dispose(mp_device *d)
+{
+	for (size_t s = 0; d->series && s < d->series_count; s++)
+		free(d->series[s].name);
+	free(d->series);
+	for (size_t s = 0; d->links && s < d->segment_count; s++)
+		free(d->links[s].label);
+	free(d->links);
+	for (int e = 0; e < 2; e++) {
+		free(d->envelope[e].x);
+		free(d->envelope[e].y);
+	}
+	free(d->label);
+	free(d->suffix);
+}

@@ -1,0 +1,310 @@
+/* memory_browser_test.js: drives the memory pages in headless Debian chromium with the network cut off: details, ranges, links, overlaps, escaping. */
+'use strict';
+
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+const { spawnSync } = require('child_process');
+const assert = require('assert');
+const { openBrowser, SKIP } = require('./browser_common');
+
+const binary = process.argv[2];
+const samples = process.argv[3];
+const work = process.argv[4] || fs.mkdtempSync(path.join(os.tmpdir(), 'rli-memory-html-'));
+
+const HOSTILE_OP = '</script><img src=x onerror="window.__pwned=1;alert(1)">';
+const HOSTILE_STACK = 'evil.py(1): <img src=x onerror=alert(2)>;\r\n</script><script>window.__pwned=2</script><!--';
+const HOSTILE_ROLE = '</script><b id=injected onmouseover=alert(3)>role</b>';
+
+let failures = 0;
+async function check(name, body) {
+  try {
+    await body();
+    console.log('ok   ' + name);
+  } catch (error) {
+    failures++;
+    console.log('FAIL ' + name + '\n     ' + String(error && error.stack || error).split('\n').slice(0, 6).join('\n     '));
+  }
+}
+
+/* ---- captures, written here so the expected answers come from the rows themselves ---- */
+
+const HEADER = 'Name,Size(KB),Allocation Time(us),Release Time(us),Active Release Time(us),Duration(us),' +
+  'Active Duration(us),Allocation Total Allocated(MB),Allocation Total Reserved(MB),Allocation Total Active(MB),' +
+  'Release Total Allocated(MB),Release Total Reserved(MB),Release Total Active(MB),Stream Ptr,Device Type\n';
+
+function csvField(text) { return /[",\n\r]/.test(text) ? '"' + text.replace(/"/g, '""') + '"' : text; }
+
+/* rows: { name, kb, at (us, absolute), dur (us, or '' never freed), total (MB) } */
+function writeCapture(root, dir, rank, role, rows, ops) {
+  const base = path.join(root, dir);
+  fs.mkdirSync(path.join(base, 'ASCEND_PROFILER_OUTPUT'), { recursive: true });
+  fs.writeFileSync(path.join(base, 'profiler_info_' + rank + '.json'), JSON.stringify({ config: {}, rank_id: String(rank) }));
+  fs.writeFileSync(path.join(base, 'profiler_metadata.json'), JSON.stringify({ role }));
+  let csv = HEADER;
+  rows.forEach((r) => {
+    const time = '"' + r.at + '\t"', released = r.dur !== '';
+    const dur = released ? '"' + r.dur + '\t"' : '';
+    csv += [csvField(r.name), r.kb, time, released ? time : '', released ? time : '', dur, dur, r.total || 19071.5, 21084,
+      19071.25, released ? 19071.5 : '', released ? 21084 : '', released ? 19071.5 : '', 6, 'NPU:0'].join(',') + '\n';
+  });
+  fs.writeFileSync(path.join(base, 'ASCEND_PROFILER_OUTPUT', 'operator_memory.csv'), csv);
+  /* a trace must hold an event: this one matches no allocation */
+  const events = (ops || []).concat([{ name: 'unrelated::op', ts: 1, dur: 1, stack: 'x.py(1): f' }]).map((op, i) => ({ ph: 'X', name: op.name, pid: 0, tid: i + 1, ts: String(op.ts), dur: op.dur,
+    cat: 'cpu_op', args: { 'Call stack': op.stack } }));
+  fs.writeFileSync(path.join(base, 'ASCEND_PROFILER_OUTPUT', 'trace_view.json'), JSON.stringify(events));
+}
+
+function run(input, out, extra) {
+  fs.rmSync(out, { recursive: true, force: true });
+  const result = spawnSync(binary, ['--input-path', input, '--profiler-type', 'memory', '--vis-type', 'html',
+    '--output-path', out].concat(extra || []), { encoding: 'utf8', env: process.env });
+  if (result.status !== 0) throw new Error('rl-insight exit ' + result.status + ': ' + result.stderr);
+  return fs.readdirSync(out).sort();
+}
+
+const T0 = 1779785515000000; /* us */
+
+/* Overlaps: one operator's blocks (ms from T0), and a second operator to show the rule stays within one. */
+/* bar 0's midpoint is 5 ms: one block ends there, one starts there (both hold it), one starts just after */
+const MM = [[0, 10, 4096], [2, 1, 1024], [4, 16, 2048], [12, 2, 3072], [5.5, 0.5, 512], [4.5, 2, 1536], [20, 1, 256],
+  [3, 2, 768], [5, 1, 640], [5.001, 1, 300]];
+const overlapRows = MM.map(([s, d, kb]) => ({ name: 'aten::mm', kb, at: T0 + s * 1000, dur: d * 1000 }))
+  .concat([{ name: 'aten::add', kb: 8192, at: T0 + 4.9 * 1000, dur: 1000 }]);
+
+/* The expected overlap list of block b: same operator, holding b's midpoint, largest first (memory.md §4.6). */
+function expectedOverlaps(b) {
+  const [s, d] = MM[b], mid = s + d / 2;
+  return MM.map((m, i) => ({ i, s: m[0], d: m[1], kb: m[2] }))
+    .filter((o) => o.i !== b && o.s <= mid && mid <= o.s + o.d)
+    .sort((x, y) => y.kb - x.kb || x.s - y.s)
+    .map((o) => '\u2192 ' + (o.kb / 1024).toFixed(3) + ' MB, ' + ((T0 + o.s * 1000) / 1000).toFixed(0) + 'ms, ' + o.d.toFixed(1) + 'ms');
+}
+
+/* ---- page helpers ---- */
+
+async function barPoint(page, name, startAbs) {
+  return page.evaluate(([n, s]) => {
+    const m = window.rliMemory, i = m.findBar(n, s);
+    if (i < 0) return null;
+    const d = m.d, lo = Math.max(d.start[i], m.range.lo), hi = Math.min(d.end[i], m.range.hi);
+    const box = m.ganttCanvas.getBoundingClientRect();
+    /* a whole client pixel (what a mouse reports) of the bar that no shorter bar of its lane covers */
+    const y = Math.round(box.top + m.laneTop(d.lane[i]) + m.geom.pitch / 2);
+    const from = Math.floor(box.left + m.xOf(lo)) - 3, to = Math.ceil(box.left + m.xOf(hi)) + 3;
+    const mid = Math.round(box.left + m.xOf((lo + hi) / 2));
+    for (let k = 0; k <= to - from; k++)
+      for (const x of [mid + k, mid - k])
+        if (x >= from && x <= to && m.barAt(x - box.left, y - box.top) === i) return { x, y, index: i };
+    return null;
+  }, [name, startAbs]);
+}
+
+async function clickBar(page, name, startAbs) {
+  const point = await barPoint(page, name, startAbs);
+  assert.ok(point, 'bar ' + name + ' at ' + startAbs + ' is on screen');
+  await page.evaluate((y) => window.scrollTo(0, Math.max(0, window.scrollY + y - 400)), point.y);
+  const again = await barPoint(page, name, startAbs);
+  await page.mouse.move(again.x, again.y);
+  await page.mouse.down();
+  await page.mouse.up();
+  return again;
+}
+
+async function setInput(page, which, value) {
+  const input = which === 'left' ? 'rliMemory.leftInput' : 'rliMemory.rightInput';
+  await page.evaluate(([expr, v]) => {
+    const el = expr.split('.').reduce((o, k) => o[k], window);
+    el.value = v;
+  }, [input, value]);
+  const handle = await page.evaluateHandle((expr) => expr.split('.').reduce((o, k) => o[k], window), input);
+  await handle.focus();
+  await page.keyboard.press('Enter');
+}
+
+async function main() {
+  const browser = await openBrowser({ viewport: { width: 1280, height: 800 }, ready: 'rliMemory' });
+  if (browser === SKIP) return 77;
+  try {
+    /* 1. the sample: a known bar's call stack, no network */
+    if (samples && fs.existsSync(path.join(samples, 'memory_data'))) {
+      const out = path.join(work, 'sample');
+      const files = run(path.join(samples, 'memory_data'), out);
+      await check('sample: exactly memory_timeline_00.html and detail_data_00.js', async () => {
+        assert.deepStrictEqual(files, ['detail_data_00.js', 'memory_timeline_00.html']);
+      });
+      const expected = fs.readFileSync(path.join(samples, 'expected', 'memory_data.parser_output.jsonl'), 'utf8')
+        .trim().split('\n').map((line) => JSON.parse(line)).filter((row) => row.size_kb > 0);
+      const page = await browser.open(path.join(out, 'memory_timeline_00.html'));
+      await check('sample: clicking a known bar shows its call stack', async () => {
+        /* the shortest-lived block of the sample, so it is drawn on top */
+        const row = expected.reduce((a, b) => (b.duration_ms > 0 && b.duration_ms < a.duration_ms ? b : a));
+        /* as a reader would: zoom to it with Left/Right, then click it */
+        await setInput(page, 'left', (row.start_time_ms - 1).toFixed(3));
+        await setInput(page, 'right', (row.start_time_ms + 1).toFixed(3));
+        await clickBar(page, row.name, row.start_time_ms.toFixed(3));
+        const detail = await page.evaluate(() => ({
+          stack: document.querySelector('.rli-stack').textContent,
+          text: document.querySelector('.rli-detail-body').innerText
+        }));
+        assert.strictEqual(detail.stack, row.call_stack || '(empty)');
+        assert.ok(detail.text.includes(row.name), detail.text);
+        assert.ok(detail.text.includes('Total Allocated'), detail.text);
+      });
+      await check('sample: the page loaded with no request off the file system and no error', async () => {
+        assert.deepStrictEqual(browser.problems(), []);
+      });
+      await page.close();
+    } else {
+      console.log('skip sample checks: ' + samples + '/memory_data is absent');
+    }
+
+    /* 2. overlaps, Left/Right */
+    const overlapIn = path.join(work, 'overlap-in');
+    fs.rmSync(overlapIn, { recursive: true, force: true });
+    writeCapture(overlapIn, 'a_ascend_pt', 0, 'actor', overlapRows,
+      [{ name: 'aten::mm', ts: T0 - 100, dur: 50, stack: 'model.py(7): matmul;\r\ntorch/functional.py(3): mm' }]);
+    const overlapOut = path.join(work, 'overlap');
+    run(overlapIn, overlapOut);
+    let page = await browser.open(path.join(overlapOut, 'memory_timeline_00.html'));
+    await check('overlap: the detail list of a known bar is the rule worked out from the rows', async () => {
+      await clickBar(page, 'aten::mm', (T0 / 1000).toFixed(3));
+      const links = await page.evaluate(() => Array.from(document.querySelectorAll('.rli-overlaps a')).map((a) => a.textContent));
+      assert.deepStrictEqual(links, expectedOverlaps(0));
+      assert.ok(expectedOverlaps(0).length >= 2);
+    });
+    await check('overlap: the hover lists the same bars, then a link jumps to one of them', async () => {
+      const point = await barPoint(page, 'aten::mm', (T0 / 1000).toFixed(3));
+      await page.mouse.move(point.x, point.y);
+      const lines = await page.evaluate(() => document.querySelector('.rli-tooltip').innerText.split('\n'));
+      const want = expectedOverlaps(0);
+      assert.ok(lines.includes(want.length + ' overlapping:'), lines.join(' | '));
+      assert.strictEqual(lines.filter((l) => / MB, \d+ms, /.test(l)).length, want.length);
+      await page.click('.rli-overlaps a >> nth=0');
+      const operator = await page.evaluate(() => document.querySelector('.rli-fields td').textContent);
+      assert.strictEqual(operator, 'aten::mm');
+      const size = await page.evaluate(() => document.querySelectorAll('.rli-fields td')[1].textContent);
+      assert.ok(want[0].includes(size.split(' MB')[0]), size + ' vs ' + want[0]);
+    });
+    await check('overlap: the matched op had ended: the panel says how long before', async () => {
+      const text = await page.evaluate(() => document.querySelector('.rli-match').textContent);
+      assert.ok(/matched to an op that ended \d+\.\d ms earlier/.test(text), text);
+    });
+    await check('range: Left/Right set both charts\' range', async () => {
+      const left = ((T0 + 3000) / 1000).toFixed(3), right = ((T0 + 9000) / 1000).toFixed(3);
+      await setInput(page, 'left', left);
+      await setInput(page, 'right', right);
+      const state = await page.evaluate(() => ({ curve: window.rliMemory.curveDrawn, gantt: window.rliMemory.ganttDrawn,
+        info: window.rliMemory.info.textContent }));
+      assert.ok(Math.abs(state.curve[0] - 3) < 1e-9 && Math.abs(state.curve[1] - 9) < 1e-9, JSON.stringify(state));
+      assert.deepStrictEqual(state.gantt, state.curve);
+      /* bars reaching into [3, 9] ms: the rows' own count */
+      const want = overlapRows.filter((r) => (r.at - T0) / 1000 < 9 && (r.at - T0 + r.dur) / 1000 > 3).length;
+      assert.ok(state.info.startsWith('Events: ' + want + ' / ' + overlapRows.length), state.info);
+    });
+    await check('range: an invalid Left turns red and changes nothing', async () => {
+      const before = await page.evaluate(() => window.rliMemory.curveDrawn.slice());
+      await setInput(page, 'left', ((T0 + 9500) / 1000).toFixed(3)); /* past Right */
+      const state = await page.evaluate(() => {
+        const el = window.rliMemory.leftInput, style = getComputedStyle(el);
+        return { cls: el.className, border: style.borderTopColor, bg: style.backgroundColor, drawn: window.rliMemory.curveDrawn };
+      });
+      assert.ok(state.cls.includes('rli-invalid'));
+      assert.strictEqual(state.border, 'rgb(225, 87, 89)');
+      assert.strictEqual(state.bg, 'rgb(255, 240, 240)');
+      assert.deepStrictEqual(state.drawn, before);
+    });
+    await page.close();
+
+    /* 3. segments: every link leads to a file that exists, none to an empty segment */
+    const segIn = path.join(work, 'segments-in');
+    fs.rmSync(segIn, { recursive: true, force: true });
+    const segRows = [{ name: 'aten::empty', kb: 1.5, at: T0, dur: 1000 }];
+    for (let i = 1; i < 7500; i++) segRows.push({ name: 'aten::empty', kb: 1.5, at: T0 + 1 + (i % 900), dur: 1 });
+    segRows.push({ name: 'aten::zeros', kb: 2, at: T0 + 3000, dur: 0 });
+    for (let i = 0; i < 7500; i++) segRows.push({ name: 'aten::empty', kb: 1.5, at: T0 + 3001 + (i % 998), dur: 1 });
+    segRows.push({ name: 'aten::empty', kb: 1.5, at: T0 + 3999, dur: 1 });
+    writeCapture(segIn, 'a_ascend_pt', 0, 'actor', segRows, []);
+    const segOut = path.join(work, 'segments');
+    const segFiles = run(segIn, segOut);
+    await check('segments: empty segments are not written', async () => {
+      assert.deepStrictEqual(segFiles, ['detail_data_00.js', 'detail_data_03.js', 'memory_timeline_00.html', 'memory_timeline_03.html']);
+    });
+    for (const name of ['memory_timeline_00.html', 'memory_timeline_03.html']) {
+      page = await browser.open(path.join(segOut, name));
+      await check(name + ': Prev/Next and Go point to files that exist', async () => {
+        const hrefs = await page.evaluate(() => Array.from(document.querySelectorAll('a[href]')).map((a) => a.getAttribute('href')));
+        assert.ok(hrefs.length >= 1, 'a link to the other segment');
+        hrefs.filter((h) => h !== '#').forEach((h) => assert.ok(fs.existsSync(path.join(segOut, h.split('#')[0])), h));
+        /* move the view over the other segment: the hint offers it */
+        const other = name.endsWith('00.html') ? [3.2, 3.8] : [0.2, 0.8];
+        const go = await page.evaluate((o) => { const m = window.rliMemory; m.range.set(o[0], o[1], 'test');
+          const a = document.querySelector('.rli-hint a'); return a && a.getAttribute('href'); }, other);
+        assert.ok(go, 'a Go link');
+        assert.ok(fs.existsSync(path.join(segOut, go.split('#')[0])), go);
+        assert.ok(!/_0[12]\.html/.test(go), go);
+      });
+      await page.close();
+    }
+
+    /* 4. hostile names and stacks: text, never markup; several devices: the index */
+    const evilIn = path.join(work, 'hostile-in');
+    fs.rmSync(evilIn, { recursive: true, force: true });
+    writeCapture(evilIn, 'a_ascend_pt', 0, HOSTILE_ROLE, [{ name: HOSTILE_OP, kb: 64, at: T0 + 1000, dur: 500 },
+      { name: 'aten::add', kb: 8, at: T0 + 1200, dur: '' }],
+    [{ name: HOSTILE_OP, ts: T0 + 900, dur: 400, stack: HOSTILE_STACK }]);
+    writeCapture(evilIn, 'b_ascend_pt', 1, 'actor', [{ name: 'aten::mul', kb: 4, at: T0, dur: 10 }], []);
+    const evilOut = path.join(work, 'hostile');
+    const evilFiles = run(evilIn, evilOut);
+    const evilPage = evilFiles.find((f) => /^memory_timeline_.*rank0_00\.html$/.test(f));
+    await check('hostile: file-safe names per device, and an index', async () => {
+      assert.ok(evilFiles.includes('index.html'), evilFiles.join(' '));
+      assert.ok(evilPage && /^[A-Za-z0-9._-]+$/.test(evilPage), evilFiles.join(' '));
+      assert.ok(evilFiles.includes('memory_timeline_actor_rank1_00.html'), evilFiles.join(' '));
+      assert.strictEqual(evilFiles.length, 5);
+    });
+    page = await browser.open(path.join(evilOut, evilPage));
+    await check('hostile: names and stacks show as text and run nothing', async () => {
+      await clickBar(page, HOSTILE_OP, ((T0 + 1000) / 1000).toFixed(3));
+      const point = await barPoint(page, HOSTILE_OP, ((T0 + 1000) / 1000).toFixed(3));
+      await page.mouse.move(point.x, point.y);
+      const state = await page.evaluate(() => ({
+        pwned: window.__pwned, imgs: document.querySelectorAll('img').length, injected: !!document.getElementById('injected'),
+        op: document.querySelector('.rli-fields td').textContent, stack: document.querySelector('.rli-stack').textContent,
+        title: document.querySelector('h1').textContent, tip: document.querySelector('.rli-tooltip').textContent,
+        scripts: document.querySelectorAll('script').length
+      }));
+      assert.strictEqual(state.pwned, undefined);
+      assert.strictEqual(state.imgs, 0);
+      assert.strictEqual(state.injected, false);
+      assert.strictEqual(state.op, HOSTILE_OP);
+      assert.strictEqual(state.stack, HOSTILE_STACK);
+      assert.ok(state.title.includes(HOSTILE_ROLE), state.title);
+      assert.ok(state.tip.includes(HOSTILE_OP), state.tip);
+      assert.strictEqual(state.scripts, 3);
+    });
+    await page.close();
+    page = await browser.context.newPage();
+    await page.goto('file://' + path.join(evilOut, 'index.html'));
+    await check('index: every link points to a file that exists; the role is text', async () => {
+      const state = await page.evaluate(() => ({
+        hrefs: Array.from(document.querySelectorAll('a[href]')).map((a) => a.getAttribute('href')),
+        text: document.body.innerText, injected: !!document.getElementById('injected'), pwned: window.__pwned
+      }));
+      assert.ok(state.hrefs.length >= 4);
+      state.hrefs.forEach((h) => assert.ok(fs.existsSync(path.join(evilOut, h)), h));
+      assert.ok(state.text.includes(HOSTILE_ROLE));
+      assert.strictEqual(state.injected, false);
+      assert.strictEqual(state.pwned, undefined);
+    });
+    await page.close();
+    await check('no page asked the network for anything, and none raised an error', async () => {
+      assert.deepStrictEqual(browser.problems(), []);
+    });
+  } finally {
+    await browser.close();
+  }
+  return failures ? 1 : 0;
+}
+
+main().then((code) => process.exit(code), (error) => { console.log('FAIL ' + (error && error.stack || error)); process.exit(1); });
