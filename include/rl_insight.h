@@ -179,6 +179,11 @@ typedef struct {
 	unsigned jobs;         /* parser threads; 0 = number of CPUs */
 	rli_log_fn log;        /* warnings and progress; NULL = silent */
 	void *log_ctx;
+	/*
+	 * The memory analysis was found (auto), not asked for: a capture with no
+	 * operator_memory.csv holds a timeline only, and is passed over rather than failed.
+	 */
+	int auto_detected;
 } rli_memory_parse_options;
 
 void rli_memory_parse_options_init(rli_memory_parse_options *options);

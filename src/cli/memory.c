@@ -79,6 +79,7 @@ int cli_run_memory(console *c, const cli_request *request, rli_output_set *set)
 	options.jobs = request->jobs;
 	options.log = cli_log_line;
 	options.log_ctx = c;
+	options.auto_detected = request->analyses == 0;
 	cli_show_status(c, "parsing memory records");
 	parse_result = rli_memory_parse(&memory, request->input_path, &options);
 	if (parse_result < 0 && parse_result != RLI_EPARTIAL) {

@@ -8,12 +8,6 @@
 #include <string.h>
 #include <sys/stat.h>
 
-static int ends_with(const char *text, const char *suffix)
-{
-	size_t a = strlen(text), b = strlen(suffix);
-	return a >= b && memcmp(text + a - b, suffix, b) == 0;
-}
-
 static int starts_with(const char *text, const char *prefix)
 {
 	return strncmp(text, prefix, strlen(prefix)) == 0;
@@ -21,11 +15,16 @@ static int starts_with(const char *text, const char *prefix)
 
 /* ---- finding the folders ------------------------------------------------- */
 
+int rli_ascend_is_capture(const rli_walk_entry *entry)
+{
+	return entry->is_dir && rli_ends_with(entry->name, "ascend_pt");
+}
+
 static int collect_capture(void *ctx, const rli_walk_entry *entry)
 {
 	rli_ascend_captures *list = ctx;
 	rli_ascend_capture *capture;
-	if (!entry->is_dir || !ends_with(entry->name, "ascend_pt"))
+	if (!rli_ascend_is_capture(entry))
 		return 0; /* a capture's own sub-folders are searched too, as the reference's walk does */
 	if (list->count == list->capacity) {
 		size_t grown = list->capacity ? list->capacity * 2 : 16;
@@ -106,7 +105,7 @@ static int inspect(rli_ascend_capture *capture)
 		return RLI_ERROR;
 	for (size_t i = 0; i < count; i++) {
 		char **grown;
-		if (!starts_with(names[i], "profiler_info_") || !ends_with(names[i], ".json") ||
+		if (!starts_with(names[i], "profiler_info_") || !rli_ends_with(names[i], ".json") ||
 		    strlen(names[i]) < strlen("profiler_info_.json"))
 			continue;
 		if (capture->info_count == 0)
@@ -155,6 +154,17 @@ void rli_ascend_captures_dispose(rli_ascend_captures *captures)
 	}
 	free(captures->items);
 	memset(captures, 0, sizeof(*captures));
+}
+
+int rli_ascend_holds_memory(const char *dir)
+{
+	char *output = rli_path_join(dir, "ASCEND_PROFILER_OUTPUT");
+	char *csv = output ? rli_path_join(output, "operator_memory.csv") : NULL;
+	struct stat st;
+	int holds = csv ? stat(csv, &st) == 0 && S_ISREG(st.st_mode) : rli_error_oom();
+	free(output);
+	free(csv);
+	return holds;
 }
 
 char *rli_ascend_output_path(const rli_ascend_capture *capture, const char *name)
@@ -270,8 +280,8 @@ static const yajl_callbacks top_callbacks = {
 	top_null, top_bool, NULL, NULL, top_number, top_string,
 	top_start_map, top_key, top_end, top_start_array, top_end};
 
-rli_read_result rli_json_read_top(rli_json_top *top, const char *path, const char *const *wanted,
-				  size_t wanted_count, char **failure)
+rli_read_result rli_json_read_top_bytes(rli_json_top *top, rli_bytes *source, const char *const *wanted,
+					size_t wanted_count, char **failure)
 {
 	top_ctx t;
 	rli_read_result result;
@@ -283,7 +293,7 @@ rli_read_result rli_json_read_top(rli_json_top *top, const char *path, const cha
 	t.wanted_count = wanted_count < 32 ? wanted_count : 32;
 	if (rli_json_open(&t.json, &top_callbacks, &t, 1) < 0)
 		return RLI_READ_OOM;
-	result = rli_json_read_file(&t.json, path, failure);
+	result = rli_json_read(&t.json, source, failure);
 	rli_json_close(&t.json);
 	if (t.oom)
 		result = RLI_READ_OOM;
@@ -291,6 +301,19 @@ rli_read_result rli_json_read_top(rli_json_top *top, const char *path, const cha
 		free(top->role);
 		top->role = NULL;
 	}
+	return result;
+}
+
+rli_read_result rli_json_read_top(rli_json_top *top, const char *path, const char *const *wanted,
+				  size_t wanted_count, char **failure)
+{
+	rli_bytes *source;
+	rli_read_result result;
+	memset(top, 0, sizeof(*top));
+	if ((result = rli_bytes_open(&source, path, failure)) != RLI_READ_OK)
+		return result;
+	result = rli_json_read_top_bytes(top, source, wanted, wanted_count, failure);
+	rli_bytes_close(source);
 	return result;
 }
 

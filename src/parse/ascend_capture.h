@@ -3,7 +3,8 @@
 #define RLI_PARSE_ASCEND_CAPTURE_H
 
 #include "parse_internal.h"
-#include "read_chunks.h"
+#include "byte_source.h"
+#include "walk.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -25,6 +26,9 @@ typedef struct {
 	size_t count, capacity;
 } rli_ascend_captures;
 
+/* A walk entry that is a capture folder: a directory whose name ends with "ascend_pt". */
+int rli_ascend_is_capture(const rli_walk_entry *entry);
+
 /*
  * Every folder under root (never root itself) whose name ends with "ascend_pt", in walk order,
  * nested ones too, with rank, info files and sort key filled in. RLI_OK or RLI_ERROR.
@@ -33,6 +37,8 @@ int rli_ascend_find(rli_ascend_captures *captures, const char *root);
 void rli_ascend_captures_dispose(rli_ascend_captures *captures);
 /* A newly allocated path inside the capture's ASCEND_PROFILER_OUTPUT folder (name NULL: the folder). */
 char *rli_ascend_output_path(const rli_ascend_capture *capture, const char *name);
+/* The capture folder dir holds memory records (ASCEND_PROFILER_OUTPUT/operator_memory.csv): 1, 0, or RLI_ERROR. */
+int rli_ascend_holds_memory(const char *dir);
 
 /* The top level of a small JSON side file (profiler_info_<N>.json, profiler_metadata.json). */
 typedef struct {
@@ -48,6 +54,9 @@ typedef struct {
  */
 rli_read_result rli_json_read_top(rli_json_top *top, const char *path, const char *const *wanted,
 				  size_t wanted_count, char **failure);
+/* The same over any source (a fuzzer's bytes). */
+rli_read_result rli_json_read_top_bytes(rli_json_top *top, rli_bytes *source, const char *const *wanted,
+					size_t wanted_count, char **failure);
 
 /* profiler_metadata.json of a capture, read once. */
 typedef struct {

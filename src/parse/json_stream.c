@@ -336,9 +336,11 @@ static int feed_chunk(void *ctx, const unsigned char *data, size_t length)
 	return rli_json_feed(ctx, data, length) < 0;
 }
 
-rli_read_result rli_json_read_file(rli_json *json, const char *path, char **failure)
+rli_read_result rli_json_read(rli_json *json, rli_bytes *source, char **failure)
 {
-	rli_read_result result = rli_read_chunks(path, feed_chunk, json, failure);
+	rli_read_result result;
+	rli_bytes_set_content(source, "JSON");
+	result = rli_bytes_stream(source, feed_chunk, json, failure);
 	if (result == RLI_READ_OK && rli_json_finish(json) == 0)
 		return RLI_READ_OK;
 	if (result != RLI_READ_OK && result != RLI_READ_HALTED)
@@ -348,6 +350,17 @@ rli_read_result rli_json_read_file(rli_json *json, const char *path, char **fail
 		return RLI_READ_HALTED;
 	if (!json->message)
 		return RLI_READ_OOM;
-	*failure = rli_strfmt("Failed to parse JSON file %s: %s", path, json->message);
+	*failure = rli_strfmt("Failed to parse JSON file %s: %s", rli_bytes_name(source), json->message);
 	return *failure ? RLI_READ_FAILED : RLI_READ_OOM;
+}
+
+rli_read_result rli_json_read_file(rli_json *json, const char *path, char **failure)
+{
+	rli_bytes *source;
+	rli_read_result result = rli_bytes_open(&source, path, failure);
+	if (result != RLI_READ_OK)
+		return result;
+	result = rli_json_read(json, source, failure);
+	rli_bytes_close(source);
+	return result;
 }

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <yajl/yajl_parse.h>
 
-#include "read_chunks.h"
+#include "byte_source.h"
 
 /* Profiler traces nest a few levels; anything deeper is garbage, and refusing it bounds memory. */
 #define RLI_JSON_MAX_DEPTH 512
@@ -62,10 +62,11 @@ static inline void rli_json_leave(rli_json *json)
 int rli_json_halt(rli_json *json);
 
 /*
- * Streams the file at path through json in RLI_PARSE_CHUNK reads. On
- * RLI_READ_FAILED, *failure is "Failed to parse JSON file <path>: <why> at
- * line L, column C" or "Failed to read <path>: <why>" (free it).
+ * Streams the rest of source through json. On RLI_READ_FAILED, *failure is "Failed to parse
+ * JSON file <name>: <why> at line L, column C", or the source's read or gzip failure (free it).
  */
+rli_read_result rli_json_read(rli_json *json, rli_bytes *source, char **failure);
+/* The same for the file at path (rli_bytes_open's failures too). */
 rli_read_result rli_json_read_file(rli_json *json, const char *path, char **failure);
 
 /*

@@ -166,18 +166,17 @@ static void header_field(csv_ctx *c, const unsigned char *text, size_t length, s
 
 static void header_done(csv_ctx *c)
 {
-	char list[512] = "";
+	char list[512];
+	uint64_t present = 0;
 	c->header_done = 1;
 	for (int col = 0; col < COL_COUNT; col++) {
-		if (c->column_field[col] == SIZE_MAX) {
-			snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s'%s'", list[0] ? ", " : "",
-				 column_names[col]);
+		if (c->column_field[col] == SIZE_MAX)
 			continue;
-		}
+		present |= (uint64_t)1 << col;
 		if (c->column_field[col] + 1 > c->needed_fields)
 			c->needed_fields = c->column_field[col] + 1;
 	}
-	if (list[0]) {
+	if (rli_missing_keys(list, sizeof(list), column_names, COL_COUNT, present)) {
 		rli_notes_add(&c->unit->failures, RLI_LOG_ERROR,
 			      "operator_memory.csv missing columns: [%s] in FilePath: %s", list, c->path);
 		c->stop = 1; /* no row can be read without them */
@@ -416,9 +415,10 @@ static void report(csv_ctx *c)
 			      (unsigned long long)c->free_without_time.line);
 }
 
-int rli_memory_read_csv(rli_memory *table, rli_unit *unit, const char *path, const rli_stack_index *index,
+int rli_memory_read_csv(rli_memory *table, rli_unit *unit, rli_bytes *source, const rli_stack_index *index,
 			rli_memory_match_counts *counts)
 {
+	const char *path = rli_bytes_name(source);
 	csv_ctx c;
 	char *failure = NULL;
 	rli_read_result result;
@@ -454,7 +454,8 @@ int rli_memory_read_csv(rli_memory *table, rli_unit *unit, const char *path, con
 		error = rli_error_oom();
 		goto done;
 	}
-	result = rli_read_chunks(path, feed, &c, &failure);
+	rli_bytes_set_content(source, "CSV");
+	result = rli_bytes_stream(source, feed, &c, &failure);
 	if (result == RLI_READ_OK && csv_fini(&c.parser, on_field, on_row_end, &c) != 0) {
 		if (csv_error(&c.parser) == CSV_EPARSE)
 			rli_notes_add(&unit->failures, RLI_LOG_ERROR,

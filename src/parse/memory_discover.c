@@ -1,6 +1,7 @@
 /* memory_discover.c: the memory parser's units: capture folders, their rules (memory.md §5.2), and one unit's parse. */
 #include "memory_internal.h"
 #include "ascend_capture.h"
+#include "format.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -68,9 +69,11 @@ static long long file_size(const char *path)
  * The file rules for one capture (every failure, not just the first), and its role. *keep is 0
  * when the rank or role filter leaves the folder out. failures receives the unit's messages.
  */
-static int inspect(rli_ascend_capture *capture, rli_discovery *discovery, const rli_rank_filter *ranks,
-		   const rli_role_filter *roles, rli_notes *failures, int *keep)
+static int inspect(rli_ascend_capture *capture, rli_discovery *discovery, const rli_discover_options *options,
+		   rli_notes *failures, int *keep)
 {
+	const rli_rank_filter *ranks = options->ranks;
+	const rli_role_filter *roles = options->roles;
 	char *output_dir = rli_ascend_output_path(capture, NULL);
 	char *csv = rli_ascend_output_path(capture, "operator_memory.csv");
 	char *trace = rli_ascend_output_path(capture, "trace_view.json");
@@ -82,6 +85,12 @@ static int inspect(rli_ascend_capture *capture, rli_discovery *discovery, const 
 	memset(&metadata, 0, sizeof(metadata));
 	if (!output_dir || !csv || !trace || !metadata_path) {
 		error = rli_error_oom();
+		goto done;
+	}
+	/* Found, not asked for: a capture without memory records is the timeline's, no failed memory unit. */
+	if (options->auto_detected && file_size(csv) < 0) {
+		rli_notes_add(&discovery->log, RLI_LOG_DEBUG, "No operator_memory.csv: %s is a timeline capture only",
+			      capture->dir);
 		goto done;
 	}
 	/* A folder of another rank is none of this run's business, whatever is wrong with it. */
@@ -121,15 +130,18 @@ done:
 	return error;
 }
 
-int rli_memory_discover(rli_discovery *discovery, const char *root, const rli_rank_filter *ranks,
-			const rli_role_filter *roles)
+static int memory_discover(rli_discovery *discovery, const char *root, const rli_discover_options *options)
 {
+	static const rli_role_filter every_role = {NULL, 0};
+	rli_discover_options filters = *options;
 	rli_ascend_captures captures;
 	rli_ascend_capture **kept = NULL;
 	rli_notes *failures = NULL; /* by discovery order */
 	size_t kept_count = 0;
 	int error;
 
+	if (!filters.roles)
+		filters.roles = &every_role;
 	error = rli_ascend_find(&captures, root);
 	if (error < 0)
 		goto done;
@@ -145,7 +157,7 @@ int rli_memory_discover(rli_discovery *discovery, const char *root, const rli_ra
 	}
 	for (size_t i = 0; i < captures.count; i++) {
 		int keep;
-		if ((error = inspect(&captures.items[i], discovery, ranks, roles, &failures[i], &keep)) < 0)
+		if ((error = inspect(&captures.items[i], discovery, &filters, &failures[i], &keep)) < 0)
 			goto done;
 		if (keep)
 			kept[kept_count++] = &captures.items[i];
@@ -191,9 +203,11 @@ static int check_info_file(rli_unit *unit, const char *path)
 		rli_notes_add(&unit->failures, RLI_LOG_ERROR, "%s", failure ? failure : path);
 	else if (info.top_kind != 1)
 		rli_notes_add(&unit->failures, RLI_LOG_ERROR, "profiler_info JSON is not a dictionary: %s", path);
-	else if (!info.found)
-		rli_notes_add(&unit->failures, RLI_LOG_ERROR, "File field is missing: ['rank_id'] in FilePath: %s",
-			      path);
+	else if (!info.found) {
+		char list[16];
+		rli_missing_keys(list, sizeof(list), wanted, 1, info.found);
+		rli_notes_add(&unit->failures, RLI_LOG_ERROR, "File field is missing: [%s] in FilePath: %s", list, path);
+	}
 	free(failure);
 	return RLI_OK;
 }
@@ -211,15 +225,16 @@ static void log_matches(rli_unit *unit, const rli_memory_match_counts *counts)
 		      counts->unmatched);
 }
 
-void rli_memory_parse_unit(void *ctx, unsigned worker, rli_unit *unit)
+static void memory_parse_unit(rli_unit *unit, rli_events *rows)
 {
 	rli_stack_index index;
 	rli_memory *table = NULL;
 	rli_memory_match_counts counts;
+	rli_bytes *source = NULL;
 	long long size;
 	char *csv = rli_path_join(unit->path, "operator_memory.csv");
 	char *trace = rli_path_join(unit->path, "trace_view.json");
-	(void)ctx;
+	(void)rows; /* memory rows are no bars: they go into unit->memory */
 
 	rli_stack_index_init(&index);
 	if (!csv || !trace)
@@ -228,20 +243,32 @@ void rli_memory_parse_unit(void *ctx, unsigned worker, rli_unit *unit)
 	for (size_t i = 0; i < unit->info_count; i++)
 		if (check_info_file(unit, unit->info_files[i]) < 0)
 			goto oom;
-	if ((size = file_size(trace)) >= 0 && rli_stack_index_read(&index, unit, trace, (size_t)size) < 0)
+	if ((size = file_size(trace)) >= 0 && (source = rli_unit_open(unit, trace))) {
+		int error = rli_stack_index_read(&index, unit, source, (size_t)size);
+		rli_bytes_close(source);
+		source = NULL;
+		if (error < 0)
+			goto oom;
+	}
+	if (unit->status < 0)
 		goto oom;
-	if ((size = file_size(csv)) >= 0) {
+	if ((size = file_size(csv)) >= 0 && (source = rli_unit_open(unit, csv))) {
 		/*
 		 * Ascend writes about 200 bytes a row: room for every row up front spares the copies of
 		 * a growing table. Pages never written are never touched, so a guess too high costs nothing.
 		 */
-		size_t rows = (size_t)size / 100 + 16;
-		if (rows > RLI_MEMORY_RESERVE_MAX)
-			rows = RLI_MEMORY_RESERVE_MAX;
-		if (rli_memory_new(&table) < 0 || rli_memory_reserve(table, rows) < 0 ||
-		    rli_memory_read_csv(table, unit, csv, &index, &counts) < 0)
+		size_t reserve = (size_t)size / 100 + 16;
+		if (reserve > RLI_MEMORY_RESERVE_MAX)
+			reserve = RLI_MEMORY_RESERVE_MAX;
+		int error = rli_memory_new(&table) < 0 || rli_memory_reserve(table, reserve) < 0 ||
+			    rli_memory_read_csv(table, unit, source, &index, &counts) < 0;
+		rli_bytes_close(source);
+		source = NULL;
+		if (error)
 			goto oom;
 	}
+	if (unit->status < 0)
+		goto oom;
 	if (unit->failures.count || !table)
 		goto done;
 	if (rli_memory_sort_by_start(table) < 0)
@@ -263,22 +290,34 @@ done:
 	free(trace);
 }
 
+/* A capture folder that holds memory records; nested captures are searched too. */
+static rli_shows memory_detect(const rli_walk_entry *entry)
+{
+	if (!rli_ascend_is_capture(entry))
+		return RLI_SHOWS_NOTHING;
+	return rli_ascend_holds_memory(entry->path) > 0 ? RLI_SHOWS_FORMAT : RLI_SHOWS_NOTHING;
+}
+
+const rli_format rli_format_memory = {
+	RLI_PROFILER_AUTO, "memory", "ascend_memory", "*ascend_pt folder with operator_memory.csv",
+	"*ascend_pt folders with operator_memory.csv", 0,
+	memory_detect, memory_discover, memory_parse_unit, NULL, NULL,
+};
+
+static int count_memory(void *ctx, const rli_walk_entry *entry)
+{
+	int *found = ctx;
+	if (rli_format_memory.detect(entry) != RLI_SHOWS_NOTHING)
+		(*found)++;
+	return 0;
+}
+
 int rli_memory_capture_count(const char *input_path)
 {
-	rli_ascend_captures captures;
-	struct stat st;
 	int found = 0;
-
-	if (!input_path || rli_ascend_find(&captures, input_path) < 0)
-		return input_path ? RLI_ERROR : 0;
-	for (size_t i = 0; i < captures.count && found >= 0; i++) {
-		char *csv = rli_ascend_output_path(&captures.items[i], "operator_memory.csv");
-		if (!csv)
-			found = rli_error_oom();
-		else if (stat(csv, &st) == 0 && S_ISREG(st.st_mode))
-			found++;
-		free(csv);
-	}
-	rli_ascend_captures_dispose(&captures);
+	if (!input_path)
+		return 0;
+	if (rli_walk(input_path, count_memory, &found) < 0)
+		return RLI_ERROR;
 	return found;
 }

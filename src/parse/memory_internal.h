@@ -33,10 +33,10 @@ void rli_stack_index_init(rli_stack_index *index);
 void rli_stack_index_dispose(rli_stack_index *index);
 
 /*
- * Streams the trace at path (of about size bytes) into the index. A file that cannot serve goes
+ * Streams the trace (of about size bytes) into the index. A file that cannot serve goes
  * into unit->failures with the reference's wording; warnings into unit->log. RLI_OK or RLI_ERROR.
  */
-int rli_stack_index_read(rli_stack_index *index, rli_unit *unit, const char *path, size_t size);
+int rli_stack_index_read(rli_stack_index *index, rli_unit *unit, rli_bytes *source, size_t size);
 
 /* The group of ops with exactly this name, or RLI_STRPOOL_NONE. */
 static inline uint32_t rli_stack_index_group(const rli_stack_index *index, const char *name, size_t length)
@@ -54,16 +54,16 @@ const rli_stack_op *rli_stack_index_match(const rli_stack_index *index, uint32_t
 /* ---- operator_memory.csv (memory.md §2) ---------------------------------- */
 
 /*
- * Streams the CSV at path into table, one row per data row, each matched against index, and
+ * Streams the CSV into table, one row per data row, each matched against index, and
  * counts how the allocations matched into *counts. Rows get the unit's role and rank. Failures
  * go into unit->failures, skipped rows are warned about in unit->log. RLI_OK or RLI_ERROR.
  */
-int rli_memory_read_csv(rli_memory *table, rli_unit *unit, const char *path, const rli_stack_index *index,
+int rli_memory_read_csv(rli_memory *table, rli_unit *unit, rli_bytes *source, const rli_stack_index *index,
 			rli_memory_match_counts *counts);
 
 /* ---- discovery and validation of the capture folders (memory.md §1, §5.2) -- */
 
-typedef struct {
+typedef struct rli_role_filter {
 	char **roles; /* NULL: every role */
 	size_t count;
 } rli_role_filter;
@@ -73,13 +73,9 @@ int rli_role_filter_parse(rli_role_filter *out, const char *text);
 void rli_role_filter_dispose(rli_role_filter *filter);
 
 /*
- * One unit per capture folder the filters keep, in parse order; a folder that breaks a rule
- * is still a unit, with its failures. RLI_OK or RLI_ERROR.
+ * rli_format_memory (format.h) discovers one unit per capture folder the filters keep, in parse
+ * order (a folder that breaks a rule is still a unit, with its failures), and parses a unit
+ * (info files, the trace, then the CSV) into unit->memory.
  */
-int rli_memory_discover(rli_discovery *discovery, const char *root, const rli_rank_filter *ranks,
-			const rli_role_filter *roles);
-
-/* Parses one memory unit (any thread): info files, the trace, then the CSV. ctx unused. */
-void rli_memory_parse_unit(void *ctx, unsigned worker, rli_unit *unit);
 
 #endif

@@ -1,5 +1,6 @@
 /* memory_parse.c: rli_memory_parse: discover the captures, validate, parse them on threads, merge in start order. */
 #include "memory_internal.h"
+#include "format.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -10,15 +11,11 @@ void rli_memory_parse_options_init(rli_memory_parse_options *options)
 	memset(options, 0, sizeof(*options));
 }
 
-static void log_line(const rli_memory_parse_options *options, rli_log_level level, const char *fmt, ...)
-	RLI_PRINTF(3, 4);
-
-static void log_line(const rli_memory_parse_options *options, rli_log_level level, const char *fmt, ...)
+static void parse_one(void *ctx, unsigned worker, rli_unit *unit)
 {
-	va_list ap;
-	va_start(ap, fmt);
-	rli_log_vline(options->log, options->log_ctx, level, fmt, ap);
-	va_end(ap);
+	(void)ctx;
+	(void)worker;
+	rli_format_memory.parse_unit(unit, NULL);
 }
 
 static int any_allocation(const rli_memory *memory)
@@ -109,8 +106,10 @@ int rli_memory_parse(rli_memory **out, const char *input_path, const rli_memory_
 		if (stat(root, &st) != 0)
 			rli_notes_add(&discovery.structural, RLI_LOG_ERROR, "Source path does not exist: %s",
 				      input_path);
-	} else if ((error = rli_memory_discover(&discovery, root, &ranks, &roles)) < 0) {
-		goto done;
+	} else {
+		rli_discover_options discover = {&ranks, &roles, options->auto_detected};
+		if ((error = rli_format_memory.discover(&discovery, root, &discover)) < 0)
+			goto done;
 	}
 	rli_log_notes(options->log, options->log_ctx, &discovery.log);
 	if (discovery.structural.oom || discovery.log.oom) {
@@ -123,19 +122,19 @@ int rli_memory_parse(rli_memory **out, const char *input_path, const rli_memory_
 		goto done;
 	}
 	if (discovery.count == 0)
-		log_line(options, RLI_LOG_INFO, "No data maps to process");
-	if ((error = rli_units_run(&discovery, rli_memory_parse_unit, NULL, options->jobs, options->log,
+		rli_log_line(options->log, options->log_ctx, RLI_LOG_INFO, "No data maps to process");
+	if ((error = rli_units_run(&discovery, parse_one, NULL, options->jobs, options->log,
 				   options->log_ctx)) < 0)
 		goto done;
 	if ((error = merge_units(&merged, &discovery, options, &failed_units)) < 0)
 		goto done;
-	log_line(options, RLI_LOG_INFO, "Parallel processing completed: %zu/%zu ranks processed",
+	rli_log_line(options->log, options->log_ctx, RLI_LOG_INFO, "Parallel processing completed: %zu/%zu ranks processed",
 		 discovery.count - failed_units, discovery.count);
 
 	/* The output rules (memory.md §5.3), in our words: there is no DataFrame to speak of. */
 	if (merged->count == 0 || !any_allocation(merged)) {
 		if (merged->count == 0 && failed_units == 0)
-			log_line(options, RLI_LOG_WARN, "No valid data collected from any rank");
+			rli_log_line(options->log, options->log_ctx, RLI_LOG_WARN, "No valid data collected from any rank");
 		rli_discovery_report(&discovery);
 		if (merged->count == 0 && discovery.count == 0)
 			rli_error_append("\n  - No memory events: no capture folder under %s is in the rank list "
@@ -157,10 +156,10 @@ int rli_memory_parse(rli_memory **out, const char *input_path, const rli_memory_
 		rli_discovery_report(&discovery);
 		for (size_t u = 0; u < discovery.count; u++)
 			for (size_t i = 0; i < discovery.units[u].failures.count; i++)
-				log_line(options, RLI_LOG_ERROR, "%s", discovery.units[u].failures.items[i].text);
+				rli_log_line(options->log, options->log_ctx, RLI_LOG_ERROR, "%s", discovery.units[u].failures.items[i].text);
 		error = RLI_EPARTIAL;
 	} else {
-		log_line(options, RLI_LOG_INFO, "Data validation passed for ascend_memory");
+		rli_log_line(options->log, options->log_ctx, RLI_LOG_INFO, "Data validation passed for ascend_memory");
 		rli_error_clear();
 		error = RLI_OK;
 	}

@@ -321,8 +321,9 @@ done:
 	return error;
 }
 
-int rli_stack_index_read(rli_stack_index *index, rli_unit *unit, const char *path, size_t size)
+int rli_stack_index_read(rli_stack_index *index, rli_unit *unit, rli_bytes *source, size_t size)
 {
+	const char *path = rli_bytes_name(source);
 	trace_ctx t;
 	char *failure = NULL;
 	rli_read_result result;
@@ -340,7 +341,7 @@ int rli_stack_index_read(rli_stack_index *index, rli_unit *unit, const char *pat
 	}
 	if (rli_json_open(&t.json, &trace_callbacks, &t, 1) < 0)
 		return RLI_ERROR;
-	result = rli_json_read_file(&t.json, path, &failure);
+	result = rli_json_read(&t.json, source, &failure);
 	if (result == RLI_READ_OOM || t.oom) {
 		error = rli_error_oom();
 		goto done;

@@ -1,6 +1,7 @@
 /* mstx.c: Ascend MSTX profiles: find the *ascend_pt folders, then stream each trace_view.json into one bar. */
 #include "parse_internal.h"
 #include "ascend_capture.h"
+#include "format.h"
 #include "json_stream.h"
 
 #include <stdlib.h>
@@ -74,8 +75,9 @@ done:
 	return error;
 }
 
-int rli_mstx_discover(rli_discovery *discovery, const char *root, const rli_rank_filter *ranks)
+static int mstx_discover(rli_discovery *discovery, const char *root, const rli_discover_options *options)
 {
+	const rli_rank_filter *ranks = options->ranks;
 	rli_ascend_captures captures;
 	rli_ascend_capture **kept = NULL;
 	char **metadata_failures = NULL; /* by discovery order */
@@ -120,6 +122,11 @@ int rli_mstx_discover(rli_discovery *discovery, const char *root, const rli_rank
 		}
 		if (metadata_failures[capture->order])
 			rli_notes_add(&unit->failures, RLI_LOG_ERROR, "%s", metadata_failures[capture->order]);
+		/* Detected, not named: a capture of memory records may have no timeline (see rli_parse). */
+		if (options->auto_detected && (unit->holds_memory = rli_ascend_holds_memory(capture->dir)) < 0) {
+			error = RLI_ERROR;
+			goto done;
+		}
 	}
 	if (discovery->structural.oom || discovery->log.oom || missing_trace.oom)
 		error = rli_error_oom();
@@ -208,18 +215,13 @@ static void value_set(mstx_value *value, const char *text, size_t length, int st
 static int missing_fields(mstx_ctx *m)
 {
 	static const int required[] = {KEY_PH, KEY_NAME, KEY_PID, KEY_TID};
-	static const char *const names[] = {"'ph'", "'name'", "'pid'", "'tid'"};
-	char list[64] = "";
-	int any = 0;
-	for (size_t i = 0; i < 4; i++) {
-		if (m->has[required[i]])
-			continue;
-		if (any)
-			strcat(list, ", ");
-		strcat(list, names[i]);
-		any = 1;
-	}
-	if (!any)
+	static const char *const names[] = {"ph", "name", "pid", "tid"};
+	char list[64];
+	uint64_t present = 0;
+	for (size_t i = 0; i < 4; i++)
+		present |= (uint64_t)(m->has[required[i]] != 0) << i;
+	/* Every event comes here: the list is made only when something is missing. */
+	if (present == 0xf || !rli_missing_keys(list, sizeof(list), names, 4, present))
 		return 0;
 	rli_notes_add(&m->unit->failures, RLI_LOG_ERROR, "File field is missing: {%s} in FilePath: %s",
 		      list, m->unit->path);
@@ -490,16 +492,8 @@ static int check_info_file(rli_unit *unit, const char *path)
 	} else if (info.keys == 0) {
 		rli_notes_add(&unit->failures, RLI_LOG_ERROR, "File is empty: %s", path);
 	} else if (info.found != (1u << 6) - 1) {
-		char list[160] = "";
-		for (size_t i = 0; i < 6; i++) {
-			if (info.found & (1u << i))
-				continue;
-			if (list[0])
-				strcat(list, ", ");
-			strcat(list, "'");
-			strcat(list, info_keys[i]);
-			strcat(list, "'");
-		}
+		char list[160];
+		rli_missing_keys(list, sizeof(list), info_keys, 6, info.found);
 		rli_notes_add(&unit->failures, RLI_LOG_ERROR, "File field is missing: {%s} in FilePath: %s",
 			      list, path);
 	}
@@ -540,18 +534,12 @@ static void emit_row(mstx_ctx *m, rli_events *rows)
 		unit->status = RLI_ERROR;
 }
 
-void rli_mstx_parse_unit(rli_unit *unit, rli_events *rows)
+static void mstx_parse_bytes(rli_unit *unit, rli_bytes *source, rli_events *rows)
 {
 	mstx_ctx m;
 	char *failure = NULL;
 	rli_read_result result;
 
-	for (size_t i = 0; i < unit->info_count; i++) {
-		if (check_info_file(unit, unit->info_files[i]) < 0) {
-			unit->status = RLI_ERROR;
-			return;
-		}
-	}
 	memset(&m, 0, sizeof(m));
 	m.unit = unit;
 	rli_strpool_init(&m.pids);
@@ -559,7 +547,7 @@ void rli_mstx_parse_unit(rli_unit *unit, rli_events *rows)
 		unit->status = RLI_ERROR;
 		goto done;
 	}
-	result = rli_json_read_file(&m.json, unit->path, &failure);
+	result = rli_json_read(&m.json, source, &failure);
 	if (result == RLI_READ_OOM || m.oom) {
 		unit->status = RLI_ERROR;
 		goto done;
@@ -586,6 +574,7 @@ void rli_mstx_parse_unit(rli_unit *unit, rli_events *rows)
 	if (!m.target_found) {
 		rli_notes_add(&unit->failures, RLI_LOG_ERROR, "Rank %lld: Overlap Analysis process not found in %s",
 			      (long long)unit->rank, unit->path);
+		unit->no_timeline = 1;
 		goto done;
 	}
 	emit_row(&m, rows);
@@ -597,3 +586,32 @@ done:
 	rli_strpool_dispose(&m.pids);
 	free(m.envelopes);
 }
+
+static void mstx_parse_unit(rli_unit *unit, rli_events *rows)
+{
+	rli_bytes *source;
+	for (size_t i = 0; i < unit->info_count; i++) {
+		if (check_info_file(unit, unit->info_files[i]) < 0) {
+			unit->status = RLI_ERROR;
+			return;
+		}
+	}
+	if (!(source = rli_unit_open(unit, unit->path))) {
+		if (unit->failures.oom)
+			unit->status = RLI_ERROR;
+		return;
+	}
+	mstx_parse_bytes(unit, source, rows);
+	rli_bytes_close(source);
+}
+
+/* An Ascend capture folder: what is inside belongs to it, MSTX or memory, never to another format. */
+static rli_shows mstx_detect(const rli_walk_entry *entry)
+{
+	return rli_ascend_is_capture(entry) ? RLI_SHOWS_FORMAT_ONLY : RLI_SHOWS_NOTHING;
+}
+
+const rli_format rli_format_mstx = {
+	RLI_PROFILER_MSTX, "mstx", "multi_json_mstx", "*ascend_pt folder", "*ascend_pt folders", 1,
+	mstx_detect, mstx_discover, mstx_parse_unit, mstx_parse_bytes, NULL,
+};

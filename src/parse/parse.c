@@ -1,49 +1,31 @@
 /* parse.c: rli_parse: detect the profiler, discover units, validate, parse on threads, merge deterministically. */
 #include "parse_internal.h"
+#include "format.h"
 #include "walk.h"
 
-#include <fnmatch.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
 
-static const struct {
-	rli_profiler profiler;
-	const char *name;
-	const char *input_type; /* the reference's DataChecker type */
-} profilers[] = {
-	{RLI_PROFILER_AUTO, "auto", "auto"},
-	{RLI_PROFILER_MSTX, "mstx", "multi_json_mstx"},
-	{RLI_PROFILER_TORCH, "torch", "multi_json_torch"},
-	{RLI_PROFILER_NVTX, "nvtx", "multi_json_nvtx"},
-};
-
-#define PROFILER_COUNT (sizeof(profilers) / sizeof(profilers[0]))
+/* ---- the profiler names: the registry's timeline formats, and auto ---------------- */
 
 const char *rli_profiler_name(rli_profiler profiler)
 {
-	for (size_t i = 0; i < PROFILER_COUNT; i++)
-		if (profilers[i].profiler == profiler)
-			return profilers[i].name;
-	return "unknown";
-}
-
-static const char *input_type(rli_profiler profiler)
-{
-	for (size_t i = 0; i < PROFILER_COUNT; i++)
-		if (profilers[i].profiler == profiler)
-			return profilers[i].input_type;
-	return "unknown";
+	const rli_format *format = rli_format_of(profiler);
+	return format ? format->name : profiler == RLI_PROFILER_AUTO ? "auto" : "unknown";
 }
 
 int rli_profiler_from_name(rli_profiler *out, const char *name)
 {
-	for (size_t i = 0; name && i < PROFILER_COUNT; i++) {
-		if (strcasecmp(name, profilers[i].name) == 0) {
-			*out = profilers[i].profiler;
+	if (name && strcasecmp(name, "auto") == 0) {
+		*out = RLI_PROFILER_AUTO;
+		return RLI_OK;
+	}
+	for (size_t i = 0; name && rli_formats[i]; i++) {
+		if (rli_formats[i]->timeline && strcasecmp(name, rli_formats[i]->name) == 0) {
+			*out = rli_formats[i]->profiler;
 			return RLI_OK;
 		}
 	}
@@ -51,66 +33,38 @@ int rli_profiler_from_name(rli_profiler *out, const char *name)
 			     name ? name : "(null)");
 }
 
-/* ---- logging ---------------------------------------------------------- */
-
-static void log_line(const rli_parse_options *options, rli_log_level level, const char *fmt, ...)
-	RLI_PRINTF(3, 4);
-
-static void log_line(const rli_parse_options *options, rli_log_level level, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	rli_log_vline(options->log, options->log_ctx, level, fmt, ap);
-	va_end(ap);
-}
-
-static void log_notes(const rli_parse_options *options, const rli_notes *notes)
-{
-	rli_log_notes(options->log, options->log_ctx, notes);
-}
-
 /* ---- detection ------------------------------------------------------------ */
 
+/* How many timeline formats the registry lists at most. */
+#define MAX_FORMATS 8
+
+/* Per timeline format, in registry order: how many walk entries showed it, and the first. */
 typedef struct {
-	size_t ascend_dirs, torch_files, nvtx_files;
-	char *first[RLI_PROFILER_NVTX + 1]; /* per format, the first path that showed it */
+	const rli_format *formats[MAX_FORMATS];
+	size_t count;
+	size_t seen[MAX_FORMATS];
+	char *first[MAX_FORMATS];
 	int oom;
 } detect_counts;
 
-static void detect_seen(detect_counts *counts, rli_profiler profiler, const char *path)
-{
-	if (!counts->first[profiler] && !(counts->first[profiler] = rli_strdup(path)))
-		counts->oom = 1;
-}
-
 static void detect_dispose(detect_counts *counts)
 {
-	for (size_t i = 0; i < sizeof(counts->first) / sizeof(counts->first[0]); i++)
+	for (size_t i = 0; i < counts->count; i++)
 		free(counts->first[i]);
-}
-
-static int ends_with(const char *text, const char *suffix)
-{
-	size_t a = strlen(text), b = strlen(suffix);
-	return a >= b && memcmp(text + a - b, suffix, b) == 0;
 }
 
 static int detect_visit(void *ctx, const rli_walk_entry *entry)
 {
 	detect_counts *counts = ctx;
-	if (entry->is_dir && ends_with(entry->name, "ascend_pt")) {
-		counts->ascend_dirs++;
-		detect_seen(counts, RLI_PROFILER_MSTX, entry->path);
-		return 1; /* an Ascend folder's own files say nothing about other formats */
-	}
-	if (!entry->is_file)
-		return 0;
-	if (ends_with(entry->name, ".json.gz")) {
-		counts->torch_files++;
-		detect_seen(counts, RLI_PROFILER_TORCH, entry->path);
-	} else if (fnmatch("worker_process_*.*.jsonl", entry->name, 0) == 0) {
-		counts->nvtx_files++;
-		detect_seen(counts, RLI_PROFILER_NVTX, entry->path);
+	for (size_t i = 0; i < counts->count; i++) {
+		rli_shows shows = counts->formats[i]->detect(entry);
+		if (shows == RLI_SHOWS_NOTHING)
+			continue;
+		counts->seen[i]++;
+		if (!counts->first[i] && !(counts->first[i] = rli_strdup(entry->path)))
+			counts->oom = 1;
+		/* An Ascend folder's own files say nothing about other formats. */
+		return shows == RLI_SHOWS_FORMAT_ONLY;
 	}
 	return 0;
 }
@@ -119,12 +73,28 @@ static int detect_walk(detect_counts *counts, const char *root)
 {
 	int error;
 	memset(counts, 0, sizeof(*counts));
+	for (size_t i = 0; rli_formats[i] && counts->count < MAX_FORMATS; i++)
+		if (rli_formats[i]->timeline)
+			counts->formats[counts->count++] = rli_formats[i];
 	error = rli_walk(root, detect_visit, counts);
 	if (error == RLI_OK && counts->oom)
 		error = rli_error_oom();
 	if (error < 0)
 		detect_dispose(counts);
 	return error;
+}
+
+/* How many formats the walk showed; *only: the first of them. */
+static size_t detect_kinds(const detect_counts *counts, size_t *only)
+{
+	size_t kinds = 0;
+	for (size_t i = counts->count; i-- > 0;) {
+		if (counts->seen[i]) {
+			kinds++;
+			*only = i;
+		}
+	}
+	return kinds;
 }
 
 /*
@@ -134,43 +104,41 @@ static int detect_walk(detect_counts *counts, const char *root)
 static int hint_other_format(const char *root, rli_profiler asked)
 {
 	detect_counts counts;
-	rli_profiler other = RLI_PROFILER_AUTO;
-	int error = detect_walk(&counts, root), kinds;
+	size_t only = 0;
+	int error = detect_walk(&counts, root);
 	if (error < 0)
 		return error;
-	kinds = (counts.ascend_dirs > 0) + (counts.torch_files > 0) + (counts.nvtx_files > 0);
-	if (kinds == 1)
-		other = counts.ascend_dirs ? RLI_PROFILER_MSTX : counts.torch_files ? RLI_PROFILER_TORCH
-										 : RLI_PROFILER_NVTX;
-	if (other != RLI_PROFILER_AUTO && other != asked)
+	if (detect_kinds(&counts, &only) == 1 && counts.formats[only]->profiler != asked)
 		rli_error_append("\n  - this looks like %s data (found %s): try --profiler-type %s or auto",
-				 rli_profiler_name(other), counts.first[other], rli_profiler_name(other));
+				 counts.formats[only]->name, counts.first[only], counts.formats[only]->name);
 	detect_dispose(&counts);
 	return RLI_OK;
 }
 
-static int detect(rli_profiler *out, const char *root)
+static int detect(const rli_format **out, const char *root)
 {
 	detect_counts counts;
-	int kinds, error = detect_walk(&counts, root);
+	size_t only = 0, kinds;
+	int error = detect_walk(&counts, root);
 	if (error < 0)
 		return error;
 	detect_dispose(&counts);
-	kinds = (counts.ascend_dirs > 0) + (counts.torch_files > 0) + (counts.nvtx_files > 0);
-	if (kinds > 1)
-		return rli_error_set(RLI_EUSAGE,
-				     "%s holds several kinds of profile (%zu *ascend_pt folders: mstx, "
-				     "%zu *.json.gz files: torch, %zu worker_process_*.*.jsonl files: nvtx); "
-				     "choose one with --profiler-type",
-				     root, counts.ascend_dirs, counts.torch_files, counts.nvtx_files);
-	if (kinds == 0)
-		return rli_error_set(RLI_EINVALID,
-				     "nothing recognisable in %s: no *ascend_pt folder (mstx), no *.json.gz "
-				     "file (torch), no worker_process_*.*.jsonl file (nvtx)",
-				     root);
-	*out = counts.ascend_dirs ? RLI_PROFILER_MSTX
-	       : counts.torch_files ? RLI_PROFILER_TORCH
-				    : RLI_PROFILER_NVTX;
+	kinds = detect_kinds(&counts, &only);
+	if (kinds > 1) {
+		rli_error_set(RLI_EUSAGE, "%s holds several kinds of profile (", root);
+		for (size_t i = 0; i < counts.count; i++)
+			rli_error_append("%s%zu %s: %s", i ? ", " : "", counts.seen[i], counts.formats[i]->shows_many,
+					 counts.formats[i]->name);
+		rli_error_append("); choose one with --profiler-type");
+		return RLI_EUSAGE;
+	}
+	if (kinds == 0) {
+		rli_error_set(RLI_EINVALID, "nothing recognisable in %s: ", root);
+		for (size_t i = 0; i < counts.count; i++)
+			rli_error_append("%sno %s (%s)", i ? ", " : "", counts.formats[i]->shows_one, counts.formats[i]->name);
+		return RLI_EINVALID;
+	}
+	*out = counts.formats[only];
 	return RLI_OK;
 }
 
@@ -182,29 +150,18 @@ static int detect(rli_profiler *out, const char *root)
  * wait in a table per unit.
  */
 typedef struct {
-	rli_profiler profiler;
+	const rli_format *format;
 	rli_events **tables; /* one per worker */
 } parse_work;
 
 static void parse_unit(void *ctx, unsigned worker, rli_unit *unit)
 {
 	const parse_work *work = ctx;
-	rli_profiler profiler = work->profiler;
 	rli_events *rows = work->tables[worker];
 	size_t begin = rows->count;
 	if (unit->failures.count)
 		return; /* failed at discovery already (e.g. an unreadable profiler_metadata.json) */
-	switch (profiler) {
-	case RLI_PROFILER_MSTX:
-		rli_mstx_parse_unit(unit, rows);
-		break;
-	case RLI_PROFILER_TORCH:
-		rli_torch_parse_unit(unit, rows);
-		break;
-	default:
-		rli_nvtx_parse_unit(unit, rows);
-		break;
-	}
+	work->format->parse_unit(unit, rows);
 	/* A failed unit contributes nothing, not even the rows before its failure. */
 	if (unit->failures.count || unit->status != RLI_OK)
 		rli_events_truncate(rows, begin);
@@ -214,10 +171,10 @@ static void parse_unit(void *ctx, unsigned worker, rli_unit *unit)
 }
 
 /* Parses every unit; tables[0..*table_count) receive the rows (the caller frees them). */
-static int run_units(rli_discovery *discovery, rli_profiler profiler, const rli_parse_options *options,
+static int run_units(rli_discovery *discovery, const rli_format *format, const rli_parse_options *options,
 		     rli_events **tables, unsigned *table_count)
 {
-	parse_work work = { profiler, tables };
+	parse_work work = { format, tables };
 	unsigned count = rli_units_workers(options->jobs, discovery->count);
 
 	*table_count = 0;
@@ -233,8 +190,8 @@ static int run_units(rli_discovery *discovery, rli_profiler profiler, const rli_
 	 * when they pass 2 MiB. Address space costs nothing until rows are written. A hint: when it
 	 * cannot be had, rows grow as they come.
 	 */
-	if (profiler == RLI_PROFILER_NVTX) {
-		size_t rows = rli_nvtx_rows_hint(discovery) / count;
+	if (format->rows_hint) {
+		size_t rows = format->rows_hint(discovery) / count;
 		for (unsigned i = 0; i < count; i++)
 			if (rli_events_reserve(tables[i], rows) < 0)
 				rli_error_clear();
@@ -344,12 +301,38 @@ static void report_failures(rli_discovery *discovery, int no_rows, const char *r
 	}
 }
 
+/*
+ * Detected, not named: a capture that holds memory records and no timeline trace (its trace
+ * has no Overlap Analysis process) is the memory analysis's unit, not a failed timeline unit.
+ * Said at -v, and the unit counts as neither. When no unit is left, the tree holds no timeline
+ * at all, and the failures stay to say so.
+ */
+static void leave_memory_captures(rli_discovery *discovery)
+{
+	size_t memory_only = 0;
+	for (size_t u = 0; u < discovery->count; u++)
+		memory_only += discovery->units[u].holds_memory && discovery->units[u].no_timeline &&
+			       discovery->units[u].failures.count == 1;
+	if (memory_only == 0 || memory_only == discovery->count)
+		return;
+	for (size_t u = 0; u < discovery->count; u++) {
+		rli_unit *unit = &discovery->units[u];
+		if (!unit->holds_memory || !unit->no_timeline || unit->failures.count != 1)
+			continue;
+		rli_notes_add(&unit->log, RLI_LOG_INFO,
+			      "%s: no timeline trace (no Overlap Analysis process); its capture's memory records are "
+			      "for the memory analysis", unit->path);
+		rli_notes_dispose(&unit->failures);
+		rli_notes_init(&unit->failures);
+	}
+}
+
 int rli_parse(rli_events **out, rli_profiler *detected, const char *input_path,
 	      const rli_parse_options *options_in)
 {
 	static const rli_parse_options defaults = {RLI_PROFILER_AUTO, NULL, 0, NULL, NULL};
 	const rli_parse_options *options = options_in ? options_in : &defaults;
-	rli_profiler profiler = options->profiler;
+	const rli_format *format = rli_format_of(options->profiler);
 	rli_discovery discovery;
 	rli_rank_filter ranks;
 	rli_events *merged = NULL;
@@ -359,6 +342,8 @@ int rli_parse(rli_events **out, rli_profiler *detected, const char *input_path,
 	size_t failed_units = 0;
 	rli_events *tables[256];
 	unsigned table_count = 0;
+	rli_log_fn log = options->log;
+	void *log_ctx = options->log_ctx;
 
 	*out = NULL;
 	rli_discovery_init(&discovery);
@@ -369,9 +354,8 @@ int rli_parse(rli_events **out, rli_profiler *detected, const char *input_path,
 		error = rli_error_set(RLI_EUSAGE, "no input path given");
 		goto done;
 	}
-	if (profiler != RLI_PROFILER_AUTO && profiler != RLI_PROFILER_MSTX &&
-	    profiler != RLI_PROFILER_TORCH && profiler != RLI_PROFILER_NVTX) {
-		error = rli_error_set(RLI_EUSAGE, "unknown profiler type %d", (int)profiler);
+	if (options->profiler != RLI_PROFILER_AUTO && !format) {
+		error = rli_error_set(RLI_EUSAGE, "unknown profiler type %d", (int)options->profiler);
 		goto done;
 	}
 	root = rli_path_trimmed(input_path);
@@ -387,39 +371,36 @@ int rli_parse(rli_events **out, rli_profiler *detected, const char *input_path,
 	if (!exists)
 		rli_notes_add(&discovery.structural, RLI_LOG_ERROR, "Source path does not exist: %s", input_path);
 
-	if (profiler == RLI_PROFILER_AUTO) {
+	if (!format) {
 		if (!is_dir) {
 			report_failures(&discovery, 0, options->rank_list);
 			error = RLI_EINVALID;
 			goto done;
 		}
-		error = detect(&profiler, root);
+		error = detect(&format, root);
 		if (error < 0)
 			goto done;
 	}
 	if (detected)
-		*detected = profiler;
+		*detected = format->profiler;
 
 	if (exists) {
-		if (profiler == RLI_PROFILER_MSTX)
-			error = rli_mstx_discover(&discovery, root, &ranks);
-		else if (profiler == RLI_PROFILER_TORCH)
-			error = rli_torch_discover(&discovery, root);
-		else
-			error = rli_nvtx_discover(&discovery, root);
-		if (error < 0)
+		rli_discover_options discover = {&ranks, NULL, options->profiler == RLI_PROFILER_AUTO};
+		if ((error = format->discover(&discovery, root, &discover)) < 0)
 			goto done;
 	}
 	if (options->profiler == RLI_PROFILER_AUTO)
-		log_line(options, RLI_LOG_NOTICE, "detected %s profiles in %s (%zu input units)",
-			 rli_profiler_name(profiler), input_path, discovery.count);
-	log_notes(options, &discovery.log);
+		rli_log_line(log, log_ctx, RLI_LOG_NOTICE, "detected %s profiles in %s (%zu input units)",
+			     format->name, input_path, discovery.count);
+	rli_log_notes(log, log_ctx, &discovery.log);
 	if (discovery.count == 0)
-		log_line(options, RLI_LOG_INFO, "No data maps to process");
+		rli_log_line(log, log_ctx, RLI_LOG_INFO, "No data maps to process");
 
-	error = run_units(&discovery, profiler, options, tables, &table_count);
+	error = run_units(&discovery, format, options, tables, &table_count);
 	if (error < 0)
 		goto done;
+	if (options->profiler == RLI_PROFILER_AUTO)
+		leave_memory_captures(&discovery);
 
 	for (size_t u = 0; u < discovery.count; u++) {
 		rli_unit *unit = &discovery.units[u];
@@ -427,7 +408,7 @@ int rli_parse(rli_events **out, rli_profiler *detected, const char *input_path,
 			error = rli_error_oom();
 			goto done;
 		}
-		log_notes(options, &unit->log);
+		rli_log_notes(log, log_ctx, &unit->log);
 		if (unit->failures.count)
 			failed_units++; /* its messages go into the report or the error log below */
 	}
@@ -444,9 +425,9 @@ int rli_parse(rli_events **out, rli_profiler *detected, const char *input_path,
 		error = rli_error_oom();
 		goto done;
 	}
-	log_line(options, RLI_LOG_INFO, "Parallel processing completed: %zu/%zu ranks processed",
+	rli_log_line(log, log_ctx, RLI_LOG_INFO, "Parallel processing completed: %zu/%zu ranks processed",
 		 discovery.count - failed_units, discovery.count);
-	if (profiler != RLI_PROFILER_MSTX && (error = keep_ranks(merged, &ranks, &discovery)) < 0)
+	if (format != &rli_format_mstx && (error = keep_ranks(merged, &ranks, &discovery)) < 0)
 		goto done;
 	if ((error = rli_events_sort_by_start(merged)) < 0)
 		goto done;
@@ -454,11 +435,11 @@ int rli_parse(rli_events **out, rli_profiler *detected, const char *input_path,
 	if (discovery.structural.count || merged->count == 0) {
 		/* The reference says this after parsing; a tree that failed its rules was not parsed. */
 		if (merged->count == 0 && discovery.structural.count == 0 && !discovery.ranks_seen_count)
-			log_line(options, RLI_LOG_WARN, "No valid data collected from any rank");
+			rli_log_line(log, log_ctx, RLI_LOG_WARN, "No valid data collected from any rank");
 		report_failures(&discovery, merged->count == 0, options->rank_list);
 		error = RLI_EINVALID;
 		if (options->profiler != RLI_PROFILER_AUTO && !discovery.ranks_seen_count &&
-		    hint_other_format(root, profiler) < 0)
+		    hint_other_format(root, format->profiler) < 0)
 			error = RLI_ERROR;
 		goto done;
 	}
@@ -466,10 +447,10 @@ int rli_parse(rli_events **out, rli_profiler *detected, const char *input_path,
 		report_failures(&discovery, 0, options->rank_list);
 		for (size_t u = 0; u < discovery.count; u++)
 			for (size_t i = 0; i < discovery.units[u].failures.count; i++)
-				log_line(options, RLI_LOG_ERROR, "%s", discovery.units[u].failures.items[i].text);
+				rli_log_line(log, log_ctx, RLI_LOG_ERROR, "%s", discovery.units[u].failures.items[i].text);
 		error = RLI_EPARTIAL;
 	} else {
-		log_line(options, RLI_LOG_INFO, "Data validation passed for %s", input_type(profiler));
+		rli_log_line(log, log_ctx, RLI_LOG_INFO, "Data validation passed for %s", format->input_type);
 		rli_error_clear();
 		error = RLI_OK;
 	}

@@ -6,13 +6,12 @@
 #include "common/error.h"
 #include "common/strutil.h"
 #include "events/events.h"
+#include "byte_source.h"
 
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 
-/* Files are read in chunks of this size, so memory never follows the file size. */
-#define RLI_PARSE_CHUNK (64 * 1024)
 
 /* ---- messages: log lines and validation failures, buffered per unit ----- */
 
@@ -75,6 +74,8 @@ typedef struct {
 	rli_notes log;      /* warnings and progress, logged in unit order after the join */
 	rli_notes failures; /* validation failures; level unused */
 	int status;         /* RLI_OK or RLI_ERROR (out of memory) */
+	int holds_memory;   /* mstx, detected: the capture also holds operator_memory.csv */
+	int no_timeline;    /* mstx: the trace has no Overlap Analysis process */
 } rli_unit;
 
 typedef struct {
@@ -104,10 +105,6 @@ int rli_discovery_saw_rank(rli_discovery *discovery, int64_t rank);
  */
 size_t rli_discovery_report(const rli_discovery *discovery);
 
-/* Discovery per format: RLI_OK (structural failures are collected, not returned) or RLI_ERROR. */
-int rli_mstx_discover(rli_discovery *discovery, const char *root, const rli_rank_filter *ranks);
-int rli_torch_discover(rli_discovery *discovery, const char *root);
-int rli_nvtx_discover(rli_discovery *discovery, const char *root);
 
 /*
  * Parses one unit, on any thread; everything it finds goes into the unit, or into state the
@@ -125,18 +122,15 @@ unsigned rli_units_workers(unsigned jobs, size_t units);
 int rli_units_run(rli_discovery *discovery, rli_unit_fn fn, void *ctx, unsigned jobs, rli_log_fn log,
 		  void *log_ctx);
 
-/*
- * Parse one unit: its rows are appended to rows, everything else goes into the unit (safe to run
- * on any thread, one table per thread). A unit that fails may leave rows behind: the caller drops
- * them.
- */
-void rli_mstx_parse_unit(rli_unit *unit, rli_events *rows);
-void rli_torch_parse_unit(rli_unit *unit, rli_events *rows);
-void rli_nvtx_parse_unit(rli_unit *unit, rli_events *rows);
-/* The most rows the NVTX units could give, by their files' sizes (capped): room to reserve ahead. */
-size_t rli_nvtx_rows_hint(const rli_discovery *discovery);
+/* Discovery and the parse of one unit are each format's own: see format.h. */
 
 /* ---- helpers ---------------------------------------------------------- */
+
+/*
+ * Opens path as a unit's input: NULL when it cannot be, the reason in unit->failures ("Failed
+ * to read <path>: <why>"), or unit->status = RLI_ERROR when out of memory.
+ */
+rli_bytes *rli_unit_open(rli_unit *unit, const char *path);
 
 /* path without its trailing slashes ("/" stays), newly allocated. */
 char *rli_path_trimmed(const char *path);
@@ -144,5 +138,13 @@ char *rli_path_trimmed(const char *path);
 char *rli_path_base(const char *path);
 /* The name a folder goes by: its last component, or its real name for ".", ".." or "/". */
 char *rli_dir_label(const char *path);
+/*
+ * The validation messages' list of what is missing: each of names[0..count) whose bit in
+ * present is clear, quoted and comma-separated as Python prints them ("'ph', 'tid'"), into out
+ * (size bytes, cut short at a whole name when it does not fit). Returns how many are missing.
+ */
+size_t rli_missing_keys(char *out, size_t size, const char *const *names, size_t count, uint64_t present);
+/* text ends with suffix. */
+int rli_ends_with(const char *text, const char *suffix);
 
 #endif

@@ -1,15 +1,11 @@
-/* torch.c: PyTorch (Kineto) profiles: every *.json.gz streams through zlib and yajl into one bar. */
+/* torch.c: PyTorch (Kineto) profiles: every *.json.gz streams through the byte source and yajl into one bar. */
 #include "parse_internal.h"
+#include "format.h"
 #include "json_stream.h"
 #include "walk.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
-#include <zlib.h>
 
 /* ---- discovery (timeline.md §4.2, §7) ----------------------------------- */
 
@@ -22,12 +18,6 @@ typedef struct {
 	size_t top_count;
 	rli_strpool roles;
 } torch_walk;
-
-static int ends_with(const char *text, const char *suffix)
-{
-	size_t a = strlen(text), b = strlen(suffix);
-	return a >= b && memcmp(text + a - b, suffix, b) == 0;
-}
 
 /* Marks the root sub-folder that path lies under. */
 static void mark_top_dir(torch_walk *walk, const char *path)
@@ -71,7 +61,7 @@ static int visit(void *ctx, const rli_walk_entry *entry)
 		walk->top_has_trace[walk->top_count++] = 0;
 		return 0;
 	}
-	if (!entry->is_file || !ends_with(entry->name, ".json.gz"))
+	if (!entry->is_file || !rli_ends_with(entry->name, ".json.gz"))
 		return 0;
 	mark_top_dir(walk, entry->path);
 	if (strstr(entry->name, "async_llm"))
@@ -90,11 +80,12 @@ static int visit(void *ctx, const rli_walk_entry *entry)
 	return 0;
 }
 
-int rli_torch_discover(rli_discovery *discovery, const char *root)
+static int torch_discover(rli_discovery *discovery, const char *root, const rli_discover_options *options)
 {
 	torch_walk walk;
 	int error;
 
+	(void)options;
 	memset(&walk, 0, sizeof(walk));
 	walk.discovery = discovery;
 	walk.root = root;
@@ -180,18 +171,15 @@ static void event_reset(torch_ctx *t)
 static int event_done(torch_ctx *t)
 {
 	static const int required[] = {EV_PH, EV_NAME, EV_PID, EV_TID, EV_TS};
-	static const char *const names[] = {"'ph'", "'name'", "'pid'", "'tid'", "'ts'"};
-	char list[64] = "";
+	static const char *const names[] = {"ph", "name", "pid", "tid", "ts"};
+	char list[64];
+	uint64_t present = 0;
 	double ts, dur;
-	for (size_t i = 0; i < sizeof(required) / sizeof(required[0]); i++) {
-		if (t->event_has[required[i]])
-			continue;
-		if (list[0])
-			strcat(list, ", ");
-		strcat(list, names[i]);
-	}
+	for (size_t i = 0; i < sizeof(required) / sizeof(required[0]); i++)
+		present |= (uint64_t)(t->event_has[required[i]] != 0) << i;
 	t->events++;
-	if (list[0]) {
+	/* Every event comes here: the list is made only when something is missing. */
+	if (present != 0x1f && rli_missing_keys(list, sizeof(list), names, sizeof(names) / sizeof(names[0]), present)) {
 		rli_notes_add(&t->unit->failures, RLI_LOG_ERROR,
 			      "The 'traceEvents' field missing: {%s} in FilePath: %s", list, t->unit->path);
 		return rli_json_halt(&t->json);
@@ -393,87 +381,40 @@ static const yajl_callbacks torch_callbacks = {
 	torch_null, torch_bool, NULL, NULL, torch_number, torch_string,
 	torch_start_map, torch_key, torch_close, torch_start_array, torch_close};
 
-static void gzip_failure(rli_unit *unit, const char *why, uint64_t decompressed)
-{
-	/* zlib prefixes its message with the stream's name, "<fd:N>: " here: drop it. */
-	const char *colon = why ? strstr(why, ": ") : NULL;
-	if (colon && why[0] == '<')
-		why = colon + 2;
-	rli_notes_add(&unit->failures, RLI_LOG_ERROR,
-		      "Failed to decompress %s: %s after %llu bytes of JSON (the gzip file is truncated or corrupt)",
-		      unit->path, why && *why ? why : "read error", (unsigned long long)decompressed);
-}
-
-/* Streams the gzip file through the parser; 0, or -1 with the unit's failure recorded / oom set. */
-static int read_gzip(torch_ctx *t, uint64_t *decompressed)
+/* Streams the source through the parser; 0, or -1 with the unit's failure recorded / status set. */
+static int read_trace(torch_ctx *t, rli_bytes *source, uint64_t *decompressed)
 {
 	rli_unit *unit = t->unit;
-	unsigned char *buffer = NULL;
-	gzFile gz = NULL;
-	struct stat st;
-	int fd, result = -1;
+	const unsigned char *data;
+	size_t length;
+	int got;
 
 	*decompressed = 0;
-	fd = open(unit->path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		rli_notes_add(&unit->failures, RLI_LOG_ERROR, "Failed to read %s: %s", unit->path,
-			      strerror(errno));
-		return -1;
-	}
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-		rli_notes_add(&unit->failures, RLI_LOG_ERROR, "Failed to read %s: not a regular file",
-			      unit->path);
-		close(fd);
-		return -1;
-	}
-	gz = gzdopen(fd, "rb");
-	if (!gz) {
-		close(fd);
-		unit->status = RLI_ERROR;
-		return -1;
-	}
-	gzbuffer(gz, RLI_PARSE_CHUNK);
-	buffer = malloc(RLI_PARSE_CHUNK);
-	if (!buffer) {
-		unit->status = RLI_ERROR;
-		goto done;
-	}
-	for (;;) {
-		int got = gzread(gz, buffer, RLI_PARSE_CHUNK);
-		if (got <= 0) {
-			/* A truncated stream ends "normally" with Z_BUF_ERROR set; only gzerror tells. */
-			int code;
-			const char *why = gzerror(gz, &code);
-			if (got < 0 || code != Z_OK) {
-				gzip_failure(unit, why, *decompressed);
-				goto done;
-			}
-			break;
-		}
-		*decompressed += (uint64_t)got;
-		if (rli_json_feed(&t->json, buffer, (size_t)got) < 0)
+	rli_bytes_set_content(source, "JSON");
+	while ((got = rli_bytes_next(source, &data, &length)) > 0) {
+		*decompressed += length;
+		if (rli_json_feed(&t->json, data, length) < 0)
 			goto parse_failed;
 	}
-	if (*decompressed == 0) {
-		result = 0;
-		goto done;
+	if (got < 0) {
+		/* A read error, a truncated or corrupt gzip: the source says which, naming the file. */
+		if (rli_bytes_failure(source))
+			rli_notes_add(&unit->failures, RLI_LOG_ERROR, "%s", rli_bytes_failure(source));
+		else
+			unit->status = RLI_ERROR;
+		return -1;
 	}
-	if (rli_json_finish(&t->json) < 0)
-		goto parse_failed;
-	result = 0;
-	goto done;
+	if (*decompressed == 0 || rli_json_finish(&t->json) == 0)
+		return 0;
 parse_failed:
 	if (t->json.halted)
-		result = 0; /* the callback recorded why, or the top level is not an object */
-	else if (!t->json.message)
+		return 0; /* the callback recorded why, or the top level is not an object */
+	if (!t->json.message)
 		unit->status = RLI_ERROR;
 	else
 		rli_notes_add(&unit->failures, RLI_LOG_ERROR, "Failed to parse JSON file %s: %s", unit->path,
 			      t->json.message);
-done:
-	free(buffer);
-	gzclose(gz);
-	return result;
+	return -1;
 }
 
 static void torch_verdict(torch_ctx *t, rli_events *rows)
@@ -490,15 +431,9 @@ static void torch_verdict(torch_ctx *t, rli_events *rows)
 		return;
 	}
 	if (!t->distributed_is_object || t->distributed_found != (1u << DI_COUNT) - 1) {
-		static const char *const names[DI_COUNT] = {"'rank'", "'world_size'", "'backend'"};
-		char list[64] = "";
-		for (int i = 0; i < DI_COUNT; i++) {
-			if (t->distributed_is_object && (t->distributed_found & (1u << i)))
-				continue;
-			if (list[0])
-				strcat(list, ", ");
-			strcat(list, names[i]);
-		}
+		static const char *const names[DI_COUNT] = {"rank", "world_size", "backend"};
+		char list[64];
+		rli_missing_keys(list, sizeof(list), names, DI_COUNT, t->distributed_is_object ? t->distributed_found : 0);
 		rli_notes_add(&unit->failures, RLI_LOG_ERROR,
 			      "The 'distributedInfo' field missing: {%s} in FilePath: %s", list, unit->path);
 	}
@@ -532,7 +467,7 @@ static void torch_verdict(torch_ctx *t, rli_events *rows)
 		unit->status = RLI_ERROR;
 }
 
-void rli_torch_parse_unit(rli_unit *unit, rli_events *rows)
+static void torch_parse_bytes(rli_unit *unit, rli_bytes *source, rli_events *rows)
 {
 	torch_ctx t;
 	uint64_t decompressed = 0;
@@ -543,7 +478,7 @@ void rli_torch_parse_unit(rli_unit *unit, rli_events *rows)
 		unit->status = RLI_ERROR;
 		return;
 	}
-	if (read_gzip(&t, &decompressed) == 0 && unit->status == RLI_OK && unit->failures.count == 0) {
+	if (read_trace(&t, source, &decompressed) == 0 && unit->status == RLI_OK && unit->failures.count == 0) {
 		if (decompressed == 0)
 			rli_notes_add(&unit->failures, RLI_LOG_ERROR, "File is empty: %s", unit->path);
 		else
@@ -553,3 +488,25 @@ void rli_torch_parse_unit(rli_unit *unit, rli_events *rows)
 		unit->status = RLI_ERROR;
 	rli_json_close(&t.json);
 }
+
+static void torch_parse_unit(rli_unit *unit, rli_events *rows)
+{
+	rli_bytes *source = rli_unit_open(unit, unit->path);
+	if (!source) {
+		if (unit->failures.oom)
+			unit->status = RLI_ERROR;
+		return;
+	}
+	torch_parse_bytes(unit, source, rows);
+	rli_bytes_close(source);
+}
+
+static rli_shows torch_detect(const rli_walk_entry *entry)
+{
+	return entry->is_file && rli_ends_with(entry->name, ".json.gz") ? RLI_SHOWS_FORMAT : RLI_SHOWS_NOTHING;
+}
+
+const rli_format rli_format_torch = {
+	RLI_PROFILER_TORCH, "torch", "multi_json_torch", "*.json.gz file", "*.json.gz files", 1,
+	torch_detect, torch_discover, torch_parse_unit, torch_parse_bytes, NULL,
+};

@@ -29,6 +29,44 @@ char *rli_path_base(const char *path)
 	}
 }
 
+size_t rli_missing_keys(char *out, size_t size, const char *const *names, size_t count, uint64_t present)
+{
+	size_t missing = 0, used = 0;
+	if (size)
+		out[0] = '\0';
+	for (size_t i = 0; i < count && i < 64; i++) {
+		int wrote;
+		if (present & ((uint64_t)1 << i))
+			continue;
+		wrote = used < size ? snprintf(out + used, size - used, "%s'%s'", missing ? ", " : "", names[i]) : -1;
+		if (wrote >= 0 && used + (size_t)wrote < size)
+			used += (size_t)wrote;
+		else if (used < size)
+			out[used] = '\0'; /* a name that does not fit is left out whole */
+		missing++;
+	}
+	return missing;
+}
+
+int rli_ends_with(const char *text, const char *suffix)
+{
+	size_t a = strlen(text), b = strlen(suffix);
+	return a >= b && memcmp(text + a - b, suffix, b) == 0;
+}
+
+rli_bytes *rli_unit_open(rli_unit *unit, const char *path)
+{
+	rli_bytes *source = NULL;
+	char *failure = NULL;
+	rli_read_result result = rli_bytes_open(&source, path, &failure);
+	if (result == RLI_READ_FAILED)
+		rli_notes_add(&unit->failures, RLI_LOG_ERROR, "%s", failure);
+	else if (result != RLI_READ_OK)
+		unit->status = RLI_ERROR;
+	free(failure);
+	return source;
+}
+
 char *rli_path_trimmed(const char *path)
 {
 	char *root = rli_strdup(path);
