@@ -24,6 +24,27 @@ static double text_width(PangoContext *text, const char *s, double size)
 	return w;
 }
 
+int rli_memory_panel_x_axis(rli_panel *panel, const rli_tick *ticks, size_t count, int target, double lo, double hi,
+			    int labelled)
+{
+	panel->xticks = calloc(count ? count : 1, sizeof(*panel->xticks));
+	if (!panel->xticks)
+		return rli_error_oom();
+	memcpy(panel->xticks, ticks, count * sizeof(*ticks));
+	for (size_t i = 0; !labelled && i < count; i++)
+		panel->xticks[i].label[0] = '\0';
+	panel->xtick_count = count;
+	panel->xtick_target = target;
+	panel->xtick_max = MAX_TICKS;
+	panel->x_min = lo;
+	panel->x_max = hi;
+	panel->grid_color = GRID_COLOR;
+	panel->grid_width = 1.0;
+	panel->tick_label_size = TICK_LABEL_SIZE;
+	panel->tick_label_gap = TICK_LABEL_GAP;
+	return RLI_OK;
+}
+
 int rli_memory_x_ticks(rli_panel *curve, rli_panel *gantt, double x_max, double page_width, PangoContext *text)
 {
 	rli_tick ticks[MAX_TICKS];
@@ -51,23 +72,9 @@ int rli_memory_x_ticks(rli_panel *curve, rli_panel *gantt, double x_max, double 
 			ticks[i].label[0] = '\0';
 	}
 	for (int p = 0; p < 2; p++) {
-		rli_panel *panel = panels[p];
-		panel->xticks = calloc(count ? count : 1, sizeof(*panel->xticks));
-		if (!panel->xticks)
-			return rli_error_oom();
-		memcpy(panel->xticks, ticks, count * sizeof(*ticks));
-		if (p == 0)
-			for (size_t i = 0; i < count; i++)
-				panel->xticks[i].label[0] = '\0';
-		panel->xtick_count = count;
-		panel->xtick_target = target;
-		panel->xtick_max = MAX_TICKS;
-		panel->x_min = 0;
-		panel->x_max = x_max;
-		panel->grid_color = GRID_COLOR;
-		panel->grid_width = 1.0;
-		panel->tick_label_size = TICK_LABEL_SIZE;
-		panel->tick_label_gap = TICK_LABEL_GAP;
+		int error = rli_memory_panel_x_axis(panels[p], ticks, count, target, 0, x_max, p == 1);
+		if (error < 0)
+			return error;
 	}
 	return RLI_OK;
 }

@@ -18,7 +18,6 @@
 #define MP_RIGHT 40.0
 #define MP_CURVE_COLOR 0x4e79a7
 #define MP_PEAK_COLOR 0xd62728
-#define MP_Y_TICKS 6
 
 /* One segment's page: the curve over the Gantt of the segment's allocations, and the links between segments. */
 typedef struct {

@@ -1,5 +1,6 @@
 /* memory_pages_device.c: one device's memory pages: its operators, curve envelope, segments, and a page per segment that holds any. */
 #include "memory_pages.h"
+#include "memory_parts.h"
 #include "memory_segments.h"
 #include "text_place.h"
 #include "theme.h"
@@ -116,40 +117,7 @@ static int set_x_axis(rli_panel *panel, double lo, double hi, int labelled)
 	rli_tick ticks[MAX_TICKS];
 	int target = (int)fmax(2.0, round(panel->plot.w / TICK_SPACING));
 	size_t count = rli_nice_ticks(ticks, MAX_TICKS, lo, hi, target);
-
-	panel->xticks = calloc(count ? count : 1, sizeof(*panel->xticks));
-	if (!panel->xticks)
-		return rli_error_oom();
-	memcpy(panel->xticks, ticks, count * sizeof(*ticks));
-	for (size_t i = 0; !labelled && i < count; i++)
-		panel->xticks[i].label[0] = '\0';
-	panel->xtick_count = count;
-	panel->xtick_target = target;
-	panel->xtick_max = MAX_TICKS;
-	panel->x_min = lo;
-	panel->x_max = hi;
-	panel->grid_color = GRID_COLOR;
-	panel->grid_width = 1.0;
-	panel->tick_label_size = TICK_LABEL_SIZE;
-	panel->tick_label_gap = TICK_LABEL_GAP;
-	return RLI_OK;
-}
-
-static int set_y_axis(rli_panel *curve, double peak_mb)
-{
-	rli_tick ticks[MAX_TICKS];
-	double top = peak_mb > 0 ? peak_mb * 1.12 : 1.0;
-	size_t count = rli_nice_ticks(ticks, MAX_TICKS, 0.0, top, MP_Y_TICKS);
-
-	curve->y_scale = RLI_Y_VALUES;
-	curve->y_min = 0;
-	curve->y_max = count ? fmax(top, ticks[count - 1].value) : top;
-	curve->yticks = calloc(count ? count : 1, sizeof(*curve->yticks));
-	if (!curve->yticks)
-		return rli_error_oom();
-	memcpy(curve->yticks, ticks, count * sizeof(*ticks));
-	curve->ytick_count = count;
-	return RLI_OK;
+	return rli_memory_panel_x_axis(panel, ticks, count, target, lo, hi, labelled);
 }
 
 /* The segment's page: the curve panel over the Gantt of its bars (`members`, block indices in start order). */
@@ -185,7 +153,7 @@ static int lay_out_segment(mp_page *m, rli_page *page, const mp_device *d, const
 		       PAGE_PAD;
 	if ((error = set_x_axis(&m->curve, link->x_min, link->x_max, 0)) < 0 ||
 	    (error = set_x_axis(&m->gantt, link->x_min, link->x_max, 1)) < 0 ||
-	    (error = set_y_axis(&m->curve, d->peak_mb)) < 0)
+	    (error = rli_memory_y_ticks(&m->curve, d->peak_mb)) < 0)
 		goto done;
 
 	m->curve.lines = (rli_line_mark *)d->envelope;

@@ -25,6 +25,9 @@ typedef struct {
  * would leave the page blanked (its grid line stays). Only the lower panel's
  * ticks carry labels. Panels' plot rectangles must be set.
  */
+/* A panel's x axis over [lo, hi] with these ticks (copied), unlabelled unless `labelled`, in the theme's look. */
+int rli_memory_panel_x_axis(rli_panel *panel, const rli_tick *ticks, size_t count, int target, double lo, double hi,
+			    int labelled);
 int rli_memory_x_ticks(rli_panel *curve, rli_panel *gantt, double x_max, double page_width, PangoContext *text);
 
 /* The value axis of the curve, 0 to a little above the peak. */
