@@ -87,4 +87,22 @@ async function openBrowser(options = {}) {
   };
 }
 
-module.exports = { openBrowser, SKIP, REPO };
+/*
+ * Named checks that report and count their failures instead of stopping at the first:
+ * check(name, async body) prints "ok" or "FAIL" with the first lines of the error.
+ */
+function makeChecks() {
+  let failed = 0;
+  async function check(name, body) {
+    try {
+      await body();
+      console.log('ok   ' + name);
+    } catch (error) {
+      failed++;
+      console.log('FAIL ' + name + '\n     ' + String(error && error.stack || error).split('\n').slice(0, 6).join('\n     '));
+    }
+  }
+  return { check, failures: () => failed };
+}
+
+module.exports = { openBrowser, SKIP, REPO, makeChecks };

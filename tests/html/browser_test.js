@@ -6,7 +6,7 @@ const os = require('os');
 const path = require('path');
 const { spawnSync } = require('child_process');
 const assert = require('assert');
-const { openBrowser, SKIP } = require('./browser_common');
+const { openBrowser, SKIP, makeChecks } = require('./browser_common');
 const { decodePng } = require('./png_decode');
 
 const driver = process.argv[2];
@@ -16,16 +16,7 @@ const HOSTILE_ROLE = '</script><img src=x onerror="window.__pwned=1;alert(1)">';
 const HOSTILE_NAME = '<img src=x onerror=alert(2)>&amp;\u2028\'"</style>';
 const HOSTILE_NAME_2 = '</script><script>window.__pwned=2</script><!--';
 
-let failures = 0;
-async function check(name, body) {
-  try {
-    await body();
-    console.log('ok   ' + name);
-  } catch (error) {
-    failures++;
-    console.log('FAIL ' + name + '\n     ' + String(error && error.stack || error).split('\n').slice(0, 6).join('\n     '));
-  }
-}
+const { check, failures } = makeChecks();
 
 function expectFor(name) {
   return JSON.parse(fs.readFileSync(path.join(outDir, name + '.expect.json'), 'utf8'));
@@ -676,7 +667,7 @@ async function main() {
       await sized.close();
     }
   }
-  return failures ? 1 : 0;
+  return failures() ? 1 : 0;
 }
 
 main().then((code) => process.exit(code), (error) => {

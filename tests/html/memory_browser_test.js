@@ -6,7 +6,7 @@ const os = require('os');
 const path = require('path');
 const { spawnSync } = require('child_process');
 const assert = require('assert');
-const { openBrowser, SKIP } = require('./browser_common');
+const { openBrowser, SKIP, makeChecks } = require('./browser_common');
 
 const binary = process.argv[2];
 const samples = process.argv[3];
@@ -16,16 +16,7 @@ const HOSTILE_OP = '</script><img src=x onerror="window.__pwned=1;alert(1)">';
 const HOSTILE_STACK = 'evil.py(1): <img src=x onerror=alert(2)>;\r\n</script><script>window.__pwned=2</script><!--';
 const HOSTILE_ROLE = '</script><b id=injected onmouseover=alert(3)>role</b>';
 
-let failures = 0;
-async function check(name, body) {
-  try {
-    await body();
-    console.log('ok   ' + name);
-  } catch (error) {
-    failures++;
-    console.log('FAIL ' + name + '\n     ' + String(error && error.stack || error).split('\n').slice(0, 6).join('\n     '));
-  }
-}
+const { check, failures } = makeChecks();
 
 /* ---- captures, written here so the expected answers come from the rows themselves ---- */
 
@@ -304,7 +295,7 @@ async function main() {
   } finally {
     await browser.close();
   }
-  return failures ? 1 : 0;
+  return failures() ? 1 : 0;
 }
 
 main().then((code) => process.exit(code), (error) => { console.log('FAIL ' + (error && error.stack || error)); process.exit(1); });
