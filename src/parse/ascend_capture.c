@@ -1,5 +1,6 @@
 /* ascend_capture.c: Ascend capture folders (*ascend_pt): where they are, their rank, their role, their order. */
 #include "ascend_capture.h"
+#include "common/grow.h"
 #include "json_stream.h"
 #include "parse_internal.h"
 #include "walk.h"
@@ -26,14 +27,8 @@ static int collect_capture(void *ctx, const rli_walk_entry *entry)
 	rli_ascend_capture *capture;
 	if (!rli_ascend_is_capture(entry))
 		return 0; /* a capture's own sub-folders are searched too, as the reference's walk does */
-	if (list->count == list->capacity) {
-		size_t grown = list->capacity ? list->capacity * 2 : 16;
-		rli_ascend_capture *p = realloc(list->items, grown * sizeof(*p));
-		if (!p)
-			return rli_error_oom();
-		list->items = p;
-		list->capacity = grown;
-	}
+	if (RLI_GROW(&list->items, &list->capacity, list->count + 1, 16) < 0)
+		return RLI_ERROR;
 	capture = &list->items[list->count];
 	memset(capture, 0, sizeof(*capture));
 	capture->dir = rli_strdup(entry->path);

@@ -123,15 +123,9 @@ void rli_notes_add(rli_notes *notes, rli_log_level level, const char *fmt, ...)
 {
 	va_list ap;
 	char *text;
-	if (notes->count == notes->capacity) {
-		size_t grown = notes->capacity ? notes->capacity * 2 : 8;
-		rli_note *p = realloc(notes->items, grown * sizeof(*p));
-		if (!p) {
-			notes->oom = 1;
-			return;
-		}
-		notes->items = p;
-		notes->capacity = grown;
+	if (RLI_GROW(&notes->items, &notes->capacity, notes->count + 1, 8) < 0) {
+		notes->oom = 1;
+		return;
 	}
 	va_start(ap, fmt);
 	text = rli_vstrfmt(fmt, ap);
@@ -206,15 +200,9 @@ int rli_rank_filter_parse(rli_rank_filter *out, const char *text)
 				goto malformed;
 			skip_blanks(&p);
 		}
-		if (out->count == capacity) {
-			size_t grown = capacity ? capacity * 2 : 8;
-			rli_rank_range *q = realloc(out->ranges, grown * sizeof(*q));
-			if (!q) {
-				rli_rank_filter_dispose(out);
-				return rli_error_oom();
-			}
-			out->ranges = q;
-			capacity = grown;
+		if (RLI_GROW(&out->ranges, &capacity, out->count + 1, 8) < 0) {
+			rli_rank_filter_dispose(out);
+			return RLI_ERROR;
 		}
 		out->ranges[out->count++] = range;
 		if (*p == '\0')
@@ -334,14 +322,8 @@ size_t rli_discovery_report(const rli_discovery *discovery)
 rli_unit *rli_discovery_add(rli_discovery *discovery)
 {
 	rli_unit *unit;
-	if (discovery->count == discovery->capacity) {
-		size_t grown = discovery->capacity ? discovery->capacity * 2 : 16;
-		rli_unit *p = realloc(discovery->units, grown * sizeof(*p));
-		if (!p)
-			return NULL;
-		discovery->units = p;
-		discovery->capacity = grown;
-	}
+	if (RLI_GROW(&discovery->units, &discovery->capacity, discovery->count + 1, 16) < 0)
+		return NULL;
 	unit = &discovery->units[discovery->count++];
 	memset(unit, 0, sizeof(*unit));
 	unit->rank = -1;

@@ -1,5 +1,6 @@
 /* walk.c: a directory walk in os.walk order, with entries sorted by name so output never depends on the filesystem. */
 #include "walk.h"
+#include "common/grow.h"
 #include "parse_internal.h"
 
 #include <dirent.h>
@@ -38,15 +39,9 @@ int rli_list_dir(char ***names, size_t *count, const char *dir)
 	while ((entry = readdir(handle)) != NULL) {
 		if (!strcmp(entry->d_name, ".") || !strcmp(entry->d_name, ".."))
 			continue;
-		if (used == capacity) {
-			size_t grown = capacity ? capacity * 2 : 32;
-			char **p = realloc(list, grown * sizeof(*list));
-			if (!p) {
-				error = rli_error_oom();
-				goto done;
-			}
-			list = p;
-			capacity = grown;
+		if (RLI_GROW(&list, &capacity, used + 1, 32) < 0) {
+			error = RLI_ERROR;
+			goto done;
 		}
 		list[used] = rli_strdup(entry->d_name);
 		if (!list[used]) {
