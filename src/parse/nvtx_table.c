@@ -71,7 +71,7 @@ static int require_number(nvtx_ctx *n, int kind, const char *what, uint64_t line
 		return 0;
 	rli_notes_add(&n->unit->failures, RLI_LOG_ERROR,
 		      "Failed to parse JSON file %s: '%s' must be a number, got %s at line %llu", n->unit->path,
-		      what, kind == V_STRING ? "a string" : kind == V_OTHER ? "a non-number" : "nothing",
+		      what, kind == V_STRING ? "a string" : kind == V_OTHER ? "a value that is no finite number" : "nothing",
 		      (unsigned long long)line);
 	return -1;
 }
