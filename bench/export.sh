@@ -26,32 +26,24 @@ while [ $# -gt 0 ]; do
 	esac
 done
 
+me=export.sh
 rli=$build/rl-insight
 synth=$build/bench/rl-insight-synth
 bench=$build/bench/export-bench
-for tool in "$rli" "$synth" "$bench"; do
-	[ -x "$tool" ] || { echo "export.sh: $tool not built (cmake --build $build)" >&2; exit 2; }
-done
-[ -x /usr/bin/time ] || { echo "export.sh: needs /usr/bin/time (apt-get install time)" >&2; exit 2; }
-case $scratch in
-"$(cd "$(dirname "$0")/.." && pwd)"*) echo "export.sh: keep the scratch dir out of the repository" >&2; exit 2 ;;
-esac
-mkdir -p "$scratch"
-
-locked() {
-	if [ -n "$lock" ]; then flock "$lock" "$@"; else "$@"; fi
-}
+. "$(dirname "$0")/lib.sh"
+bench_need "$rli" "$synth" "$bench"
+bench_need_time
+bench_scratch "$scratch" "$(cd "$(dirname "$0")/.." && pwd)"
 
 # Generates a case unless the same parameters already made it.
 generate() {
 	name=$1; shift
 	dir=$scratch/$name
-	stamp="$* synth:$(cksum < "$synth" | cut -d' ' -f1)"
-	if [ "$(cat "$dir/.params" 2>/dev/null)" != "$stamp" ]; then
+	if bench_stale "$dir" "$@"; then
 		echo "generating $name: rl-insight-synth $*" >&2
 		rm -rf "$dir"
 		locked "$synth" "$@" --seed 1 --output "$dir/in" > /dev/null
-		echo "$stamp" > "$dir/.params"
+		bench_made "$dir" "$@"
 	fi
 }
 

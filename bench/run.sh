@@ -23,28 +23,24 @@ while [ $# -gt 0 ]; do
 	esac
 done
 
+me=run.sh
 rli=$build/rl-insight
 synth=$build/bench/rl-insight-synth
 bare=$build/bench/yajl-bare
-for tool in "$rli" "$synth" "$bare"; do
-	[ -x "$tool" ] || { echo "run.sh: $tool not built (cmake --build $build)" >&2; exit 2; }
-done
-[ -x /usr/bin/time ] || { echo "run.sh: needs /usr/bin/time (apt-get install time)" >&2; exit 2; }
-case $scratch in
-"$(cd "$(dirname "$0")/.." && pwd)"*) echo "run.sh: keep the scratch dir out of the repository" >&2; exit 2 ;;
-esac
-mkdir -p "$scratch"
+. "$(dirname "$0")/lib.sh"
+bench_need "$rli" "$synth" "$bare"
+bench_need_time
+bench_scratch "$scratch" "$(cd "$(dirname "$0")/.." && pwd)"
 
 # Generates a case unless the same parameters already made it (gigabytes take a while).
 generate() {
 	name=$1; shift
 	dir=$scratch/$name
-	stamp="$* synth:$(cksum < "$synth" | cut -d' ' -f1)"
-	if [ "$(cat "$dir/.params" 2>/dev/null)" != "$stamp" ]; then
+	if bench_stale "$dir" "$@"; then
 		echo "generating $name: rl-insight-synth $*" >&2
 		rm -rf "$dir"
 		"$synth" "$@" --seed 1 --output "$dir/in"
-		echo "$stamp" > "$dir/.params"
+		bench_made "$dir" "$@"
 	fi
 }
 

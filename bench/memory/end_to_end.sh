@@ -35,12 +35,11 @@ done
 
 synth=$build/bench/rl-insight-synth
 cli=$build/rl-insight
-for tool in "$synth" "$cli" /usr/bin/time; do
-	[ -x "$tool" ] || { echo "end_to_end.sh: $tool not found (cmake --build $build)" >&2; exit 2; }
-done
-case $scratch in
-"$(cd "$(dirname "$0")/../.." && pwd)"*) echo "end_to_end.sh: keep the scratch dir out of the repository" >&2; exit 2 ;;
-esac
+me=end_to_end.sh
+. "$(dirname "$0")/../lib.sh"
+bench_need "$synth" "$cli"
+bench_need_time
+bench_scratch "$scratch" "$(cd "$(dirname "$0")/../.." && pwd)"
 
 mb() { awk "BEGIN { printf \"%.0f\", $1 / 1e6 }"; }
 # Total bytes of the files that match a find expression under a folder.
@@ -49,13 +48,12 @@ bytes() { d=$1; shift; find "$d" -type f "$@" -printf '%s\n' | awk '{ s += $1 } 
 # One capture per shape and generator build: DIR holds it, .params says how it was made.
 generate() {
 	dir=$1; shift
-	stamp="$* synth:$(cksum < "$synth" | cut -d' ' -f1)"
-	if [ "$(cat "$dir/.params" 2>/dev/null)" != "$stamp" ]; then
+	if bench_stale "$dir" "$@"; then
 		echo "generating $dir: $*" >&2
 		rm -rf "$dir"
 		"$synth" --format memory --roles 1 --steps 1 --seed 1 --output "$dir" "$@" >/dev/null
 		rm -f "$dir/expected_memory.jsonl" # the generator's answer key, which no run reads
-		echo "$stamp" > "$dir/.params"
+		bench_made "$dir" "$@"
 	fi
 }
 

@@ -31,24 +31,21 @@ synth=$build/bench/rl-insight-synth
 bare_json=$build/bench/yajl-bare
 bare_csv=$build/bench/memory/csv-bare
 parse=$build/bench/memory/bench-memory
-for tool in "$synth" "$bare_json" "$bare_csv" "$parse"; do
-	[ -x "$tool" ] || { echo "run.sh: $tool not built (cmake --build $build)" >&2; exit 2; }
-done
-case $scratch in
-"$(cd "$(dirname "$0")/../.." && pwd)"*) echo "run.sh: keep the scratch dir out of the repository" >&2; exit 2 ;;
-esac
+me=run.sh
+. "$(dirname "$0")/../lib.sh"
+bench_need "$synth" "$bare_json" "$bare_csv" "$parse"
+bench_scratch "$scratch" "$(cd "$(dirname "$0")/../.." && pwd)"
 
 # One capture of the given rows, generated once per parameters and generator build.
 dir=$scratch/memory-$rows
 [ "$ranks" -gt 1 ] && dir=$scratch/memory-$rows-ranks$ranks
-stamp="rows $rows ranks $ranks synth:$(cksum < "$synth" | cut -d' ' -f1)"
-if [ "$(cat "$dir/.params" 2>/dev/null)" != "$stamp" ]; then
+if bench_stale "$dir" rows "$rows" ranks "$ranks"; then
 	echo "generating $rows memory rows in $dir" >&2
 	rm -rf "$dir"
 	"$synth" --format memory --ranks "$ranks" --roles 1 --steps 1 --events-per-unit $((rows / ranks)) --seed 1 \
 		--output "$dir"
 	rm -f "$dir/expected_memory.jsonl" # the generator's answer key: a gigabyte the benchmark does not read
-	echo "$stamp" > "$dir/.params"
+	bench_made "$dir" rows "$rows" ranks "$ranks"
 fi
 csv=$(find "$dir" -name operator_memory.csv | sort)
 trace=$(find "$dir" -name trace_view.json | sort)

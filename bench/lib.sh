@@ -1,0 +1,44 @@
+# lib.sh: what the benchmark scripts share (sourced): tool checks, the scratch folder, inputs made once per generator build.
+# The caller sets `me` (its name in messages), `build`, and `synth` (the generator) before using these.
+
+# Stops the script unless every TOOL is an executable file.
+bench_need() {
+	for tool in "$@"; do
+		[ -x "$tool" ] || { echo "$me: $tool not built (cmake --build $build)" >&2; exit 2; }
+	done
+}
+
+# Stops the script unless /usr/bin/time is there to measure wall time and peak memory.
+bench_need_time() {
+	[ -x /usr/bin/time ] || { echo "$me: needs /usr/bin/time (apt-get install time)" >&2; exit 2; }
+}
+
+# Makes the scratch folder DIR, refusing one inside the repository at ROOT (gigabytes of inputs).
+bench_scratch() {
+	case $1 in
+	"$2"*) echo "$me: keep the scratch dir out of the repository" >&2; exit 2 ;;
+	esac
+	mkdir -p "$1"
+}
+
+# An input's stamp: how it was asked for, and which generator build made it.
+bench_stamp() {
+	printf '%s synth:%s\n' "$*" "$(cksum < "$synth" | cut -d' ' -f1)"
+}
+
+# True when the input in DIR was not made with these WORDS by this generator build (so make it again).
+bench_stale() {
+	stale_dir=$1; shift
+	[ "$(cat "$stale_dir/.params" 2>/dev/null)" != "$(bench_stamp "$@")" ]
+}
+
+# Records that DIR now holds the input these WORDS ask for.
+bench_made() {
+	made_dir=$1; shift
+	bench_stamp "$@" > "$made_dir/.params"
+}
+
+# Runs a command under flock $lock when a lock was given (a machine shared with others).
+locked() {
+	if [ -n "${lock:-}" ]; then flock "$lock" "$@"; else "$@"; fi
+}
