@@ -229,34 +229,40 @@ static void write_row_fast(writer *w, const rli_events *events, size_t i, size_t
 	w->used += (size_t)(p - start);
 }
 
+/* What goes around a row's fields: CSV's commas, JSON's keys. */
+typedef struct {
+	const char *open, *role, *domain;
+	const char *numbers[4]; /* before start, end, duration, rank */
+	const char *tid, *close;
+} row_keys;
+
+static const row_keys csv_row = { "", ",", ",", { ",", ",", ",", "," }, ",", "\n" };
+static const row_keys json_row = {
+	"{\"name\": ", ", \"role\": ", ", \"domain\": ",
+	{ ", \"start_time_ms\": ", ", \"end_time_ms\": ", ", \"duration_ms\": ", ", \"rank_id\": " },
+	", \"tid\": ", "}\n",
+};
+
+static void write_text(writer *w, const char *text)
+{
+	write_bytes(w, text, strlen(text));
+}
+
 /* Any row: strings that need quoting or escaping, or very long ones, field by field. */
 static void write_row_slow(writer *w, const rli_events *events, size_t i)
 {
-	static const char *const csv_keys[4] = { ",", ",", ",", "," };
-	static const char *const json_keys[4] = { ", \"start_time_ms\": ", ", \"end_time_ms\": ",
-						  ", \"duration_ms\": ", ", \"rank_id\": " };
-	if (w->json) {
-		write_bytes(w, "{\"name\": ", 9);
-		write_string(w, events->name[i], 1);
-		write_bytes(w, ", \"role\": ", 10);
-		write_string(w, events->role[i], 1);
-		write_bytes(w, ", \"domain\": ", 12);
-		write_string(w, events->domain[i], 1);
-		write_numbers_slow(w, events, i, json_keys);
-		write_bytes(w, ", \"tid\": ", 9);
-		write_string(w, events->tid[i], events->tid_is_text[i]);
-		write_bytes(w, "}\n", 2);
-	} else {
-		write_string(w, events->name[i], 0);
-		write_bytes(w, ",", 1);
-		write_string(w, events->role[i], 0);
-		write_bytes(w, ",", 1);
-		write_string(w, events->domain[i], 0);
-		write_numbers_slow(w, events, i, csv_keys);
-		write_bytes(w, ",", 1);
-		write_string(w, events->tid[i], 0);
-		write_bytes(w, "\n", 1);
-	}
+	const row_keys *keys = w->json ? &json_row : &csv_row;
+	write_text(w, keys->open);
+	write_string(w, events->name[i], w->json);
+	write_text(w, keys->role);
+	write_string(w, events->role[i], w->json);
+	write_text(w, keys->domain);
+	write_string(w, events->domain[i], w->json);
+	write_numbers_slow(w, events, i, keys->numbers);
+	write_text(w, keys->tid);
+	/* A tid keeps its JSON type: NVTX's PID string stays a string. */
+	write_string(w, events->tid[i], w->json && events->tid_is_text[i]);
+	write_text(w, keys->close);
 }
 
 static void write_rows(writer *w, const rli_events *events)
