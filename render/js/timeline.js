@@ -31,6 +31,7 @@
    */
   var MIN_TEXT_CSS_PX = 11;
   var MIN_PLOT_CSS_PX = 240;
+  var LEGEND_GAP_CSS_PX = 16; /* between the plot and a legend the window moved beside it */
   var APP_PAD_CSS_PX = 10;      /* .rli-app's left and right padding */
   var BOTTOM_GAP_CSS_PX = 12;   /* kept below the stage so the axis never touches the window edge */
 
@@ -108,6 +109,21 @@
     return Math.min.apply(null, sizes.filter(function (s) { return s > 0; }).concat([Infinity]));
   };
 
+  /* True when the layout placed the legend under the plot (a narrow page) rather than to its right. */
+  Timeline.prototype.legendBelowPlot = function () {
+    var model = this.model;
+    return !!(model.legendTitle && model.legendTitle.text && model.legendTitle.y >= model.plot[1] + model.plot[3]);
+  };
+
+  /* About how wide, in page units, the legend's widest text and its swatch are (generous for a sans-serif's average advance). */
+  Timeline.prototype.legendTextWidth = function () {
+    var model = this.model, widest = 0;
+    [model.legendTitle].concat(model.legendLabels).forEach(function (label) {
+      if (label && label.text) widest = Math.max(widest, label.text.length * label.size * 0.7 + 2 * label.size);
+    });
+    return widest;
+  };
+
   /* The model mapped to a window `available` CSS px wide and `tall` CSS px high from the stage's top. */
   Timeline.prototype.windowGeometry = function (available, tall) {
     var model = this.model, plot = model.plot;
@@ -117,6 +133,11 @@
 
     var modelRight = model.width - plot[0] - plot[2];
     var legendGap = model.legendTitle && model.legendTitle.text ? (model.legendTitle.x - plot[0] - plot[2]) * k : 0;
+    if (this.legendBelowPlot()) {
+      /* A narrow page put its legend under the plot; the window keeps it beside, with room for its texts. */
+      legendGap = LEGEND_GAP_CSS_PX;
+      modelRight = this.legendTextWidth() + LEGEND_GAP_CSS_PX / k;
+    }
     var left = Math.min(plot[0] * k, 0.4 * available);
     var right = Math.min(modelRight * k, 0.35 * available);
     var bar = this.scrollbarWidth;
