@@ -2,6 +2,7 @@
 #include "html_bytes.h"
 #include "common/error.h"
 #include "common/json_write.h"
+#include "common/utf8.h"
 
 #include <inttypes.h>
 
@@ -121,15 +122,28 @@ void rli_html_text_item(FILE *fp, const rli_text *text)
 
 void rli_html_escape(FILE *fp, const char *text)
 {
-	for (const char *c = text; c && *c; c++) {
+	const unsigned char *c = (const unsigned char *)text;
+	while (c && *c) {
+		uint32_t code_point;
+		size_t length;
 		switch (*c) {
 		case '&': fputs("&amp;", fp); break;
 		case '<': fputs("&lt;", fp); break;
 		case '>': fputs("&gt;", fp); break;
 		case '"': fputs("&quot;", fp); break;
 		case '\'': fputs("&#39;", fp); break;
-		default: putc(*c, fp);
+		default:
+			/* A page is UTF-8 throughout: bytes that are not text are written as U+FFFD. */
+			if ((length = rli_utf8_sequence(c, &code_point)) == 0) {
+				fputs(RLI_UTF8_REPLACEMENT, fp);
+				c++;
+			} else {
+				fwrite(c, 1, length, fp);
+				c += length;
+			}
+			continue;
 		}
+		c++;
 	}
 }
 

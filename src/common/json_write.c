@@ -1,50 +1,18 @@
 /* json_write.c: writing JSON strings and numbers, safe to embed in HTML when asked. */
 #include "json_write.h"
 #include "shortest_double.h"
+#include "utf8.h"
 
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
-
-/* Length of the valid UTF-8 sequence at s, or 0 if it is not one. */
-static size_t utf8_sequence_length(const unsigned char *s, uint32_t *code_point)
-{
-	size_t len;
-	uint32_t cp;
-	if (s[0] < 0x80) {
-		*code_point = s[0];
-		return 1;
-	} else if ((s[0] & 0xE0) == 0xC0) {
-		len = 2;
-		cp = s[0] & 0x1F;
-	} else if ((s[0] & 0xF0) == 0xE0) {
-		len = 3;
-		cp = s[0] & 0x0F;
-	} else if ((s[0] & 0xF8) == 0xF0) {
-		len = 4;
-		cp = s[0] & 0x07;
-	} else {
-		return 0;
-	}
-	for (size_t i = 1; i < len; i++) {
-		if ((s[i] & 0xC0) != 0x80)
-			return 0;
-		cp = (cp << 6) | (s[i] & 0x3F);
-	}
-	/* Overlong forms, surrogates and values past U+10FFFF are not UTF-8. */
-	if ((len == 2 && cp < 0x80) || (len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000) ||
-	    (cp >= 0xD800 && cp <= 0xDFFF) || cp > 0x10FFFF)
-		return 0;
-	*code_point = cp;
-	return len;
-}
 
 /* Escapes the UTF-8 sequence at *s into out (at most 6 bytes) and steps past it. */
 static size_t escape_sequence(char *out, const unsigned char **s, int flags)
 {
 	static const char hex[] = "0123456789abcdef";
 	uint32_t cp;
-	size_t len = utf8_sequence_length(*s, &cp);
+	size_t len = rli_utf8_sequence(*s, &cp);
 	if (len == 0) {
 		memcpy(out, "\\ufffd", 6);
 		*s += 1;
