@@ -350,15 +350,26 @@ static int parse_switch(cli_request *r, const char *arg)
 	return 1;
 }
 
-int cli_parse_args(cli_request *r, int argc, char **argv)
+void cli_request_init(cli_request *r)
 {
-	int explicit_vis = 0;
-
 	memset(r, 0, sizeof(*r));
 	r->output_path = "output";
 	r->rank_list = "all";
 	r->profiler = RLI_PROFILER_AUTO;
 	rli_timeline_options_init(&r->timeline);
+}
+
+int cli_apply_config_text(cli_request *r, const char *path, const char *text, size_t length)
+{
+	config_context ctx = { r, path, 0 };
+	return config_text_read(path, text, length, apply_config_key, &ctx);
+}
+
+int cli_parse_args(cli_request *r, int argc, char **argv)
+{
+	int explicit_vis = 0;
+
+	cli_request_init(r);
 
 	/* --help anywhere wins, as in the reference, even next to bad arguments. */
 	for (int i = 1; i < argc; i++)

@@ -31,6 +31,15 @@ typedef struct {
 	size_t owned_count;
 } cli_request;
 
+/* The defaults: output "output", every rank, the format told from the input. */
+void cli_request_init(cli_request *request);
+
+/*
+ * Applies the keys of a configuration file's bytes (as config_path=FILE does)
+ * to a request; path names it in messages. The fuzzers' way in, on memory.
+ */
+int cli_apply_config_text(cli_request *request, const char *path, const char *text, size_t length);
+
 /*
  * Fills *request from argv. Returns RLI_OK, or RLI_EUSAGE with a message in
  * rli_error_last(). Strings point into argv or static storage.

@@ -2,6 +2,7 @@
 #include "config_file.h"
 #include "common/error.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,69 +67,97 @@ static int join_key(char *out, size_t size, const key_stack *stack, const char *
 	return used < size ? 0 : -1;
 }
 
-int config_file_read(const char *path, config_visit_fn visit, void *ctx)
+/* Reads one line of the file (without its newline) into line; returns its length, or -1 when too long. */
+static int next_line(char *line, size_t size, const char **text, const char *end)
 {
-	FILE *fp = fopen(path, "r");
+	const char *nl = memchr(*text, '\n', (size_t)(end - *text));
+	size_t len = (size_t)((nl ? nl : end) - *text);
+	const char *was = *text;
+	*text = nl ? nl + 1 : end;
+	if (len >= size)
+		return -1;
+	memcpy(line, was, len);
+	line[len] = '\0';
+	return (int)len;
+}
+
+int config_text_read(const char *path, const char *text, size_t length, config_visit_fn visit, void *ctx)
+{
+	const char *end = text + length;
 	char line[4096];
 	key_stack stack = { .depth = 0 };
-	int number = 0, error = RLI_OK;
+	int number = 0;
 
-	if (!fp)
-		return rli_error_set(RLI_EUSAGE, "Config file not found: %s", path);
-	while (fgets(line, sizeof(line), fp)) {
-		char *text, *colon, *value, full[MAX_KEY * 2];
-		int indent = 0;
+	while (text < end) {
+		char *content, *colon, *value, full[MAX_KEY * 2];
+		int indent = 0, error, len = next_line(line, sizeof(line), &text, end);
 		number++;
-		if (!strchr(line, '\n') && !feof(fp)) {
-			error = rli_error_set(RLI_EUSAGE, "%s:%d: line too long", path, number);
-			goto done;
-		}
+		if (len < 0)
+			return rli_error_set(RLI_EUSAGE, "%s:%d: line too long", path, number);
+		/* A NUL would cut the line short without a word: the file is not text. */
+		if (strlen(line) != (size_t)len)
+			return rli_error_set(RLI_EUSAGE, "%s:%d: a NUL byte: this is not a YAML text file", path,
+					     number);
 		strip_comment(line);
 		while (line[indent] == ' ')
 			indent++;
-		if (line[indent] == '\t') {
-			error = rli_error_set(RLI_EUSAGE, "%s:%d: tabs cannot indent YAML", path, number);
-			goto done;
-		}
-		text = trim(line);
-		if (!*text || strcmp(text, "---") == 0)
+		if (line[indent] == '\t')
+			return rli_error_set(RLI_EUSAGE, "%s:%d: tabs cannot indent YAML", path, number);
+		content = trim(line);
+		if (!*content || strcmp(content, "---") == 0)
 			continue;
-		colon = strstr(text, ": ");
-		if (!colon && text[strlen(text) - 1] == ':')
-			colon = text + strlen(text) - 1;
-		if (!colon || colon == text || strncmp(text, "- ", 2) == 0) {
-			error = rli_error_set(RLI_EUSAGE, "%s:%d: expected 'key: value'", path, number);
-			goto done;
-		}
+		colon = strstr(content, ": ");
+		if (!colon && content[strlen(content) - 1] == ':')
+			colon = content + strlen(content) - 1;
+		if (!colon || colon == content || strncmp(content, "- ", 2) == 0)
+			return rli_error_set(RLI_EUSAGE, "%s:%d: expected 'key: value'", path, number);
 		*colon = '\0';
 		value = trim(colon + 1);
 		while (stack.depth > 0 && stack.indent[stack.depth - 1] >= indent)
 			stack.depth--;
 		if (!*value) { /* a mapping opens: its keys follow, indented */
-			if (stack.depth == MAX_DEPTH || strlen(text) >= MAX_KEY) {
-				error = rli_error_set(RLI_EUSAGE, "%s:%d: nested too deeply", path, number);
-				goto done;
-			}
+			if (stack.depth == MAX_DEPTH || strlen(content) >= MAX_KEY)
+				return rli_error_set(RLI_EUSAGE, "%s:%d: nested too deeply", path, number);
 			stack.indent[stack.depth] = indent;
-			strcpy(stack.key[stack.depth++], text);
+			strcpy(stack.key[stack.depth++], content);
 			continue;
 		}
-		if (!(value = unquote(value))) {
-			error = rli_error_set(RLI_EUSAGE, "%s:%d: unterminated quote", path, number);
-			goto done;
-		}
+		if (!(value = unquote(value)))
+			return rli_error_set(RLI_EUSAGE, "%s:%d: unterminated quote", path, number);
 		if (strcmp(value, "null") == 0 || strcmp(value, "~") == 0)
 			continue;
-		if (join_key(full, sizeof(full), &stack, text) < 0) {
-			error = rli_error_set(RLI_EUSAGE, "%s:%d: key too long", path, number);
-			goto done;
-		}
+		if (join_key(full, sizeof(full), &stack, content) < 0)
+			return rli_error_set(RLI_EUSAGE, "%s:%d: key too long", path, number);
 		if ((error = visit(ctx, full, value, number)) < 0)
-			goto done;
+			return error;
 	}
+	return RLI_OK;
+}
+
+int config_file_read(const char *path, config_visit_fn visit, void *ctx)
+{
+	FILE *fp = fopen(path, "rb");
+	char *text = NULL;
+	size_t length;
+	int error = RLI_OK;
+
+	if (!fp)
+		return rli_error_set(RLI_EUSAGE, "Config file not found: %s", path);
+	/* A configuration is a few hundred bytes; one past the bound says it is something else. */
+	if (!(text = malloc(RLI_CONFIG_MAX_BYTES + 1))) {
+		error = rli_error_oom();
+		goto done;
+	}
+	length = fread(text, 1, RLI_CONFIG_MAX_BYTES + 1, fp);
 	if (ferror(fp))
-		error = rli_error_set(RLI_EUSAGE, "cannot read %s", path);
+		error = rli_error_set(RLI_EUSAGE, "cannot read %s: %s", path, strerror(errno));
+	else if (length > RLI_CONFIG_MAX_BYTES)
+		error = rli_error_set(RLI_EUSAGE, "%s: larger than %d KiB: not a configuration file", path,
+				      RLI_CONFIG_MAX_BYTES / 1024);
+	else
+		error = config_text_read(path, text, length, visit, ctx);
 done:
+	free(text);
 	fclose(fp);
 	return error;
 }

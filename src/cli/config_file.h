@@ -15,4 +15,10 @@ typedef int (*config_visit_fn)(void *ctx, const char *key, const char *value, in
  */
 int config_file_read(const char *path, config_visit_fn visit, void *ctx);
 
+/* The same on a file's bytes already in memory; path names it in messages. */
+int config_text_read(const char *path, const char *text, size_t length, config_visit_fn visit, void *ctx);
+
+/* The largest configuration file read (a real one is under a kilobyte). */
+#define RLI_CONFIG_MAX_BYTES (1024 * 1024)
+
 #endif
