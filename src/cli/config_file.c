@@ -152,8 +152,8 @@ int config_file_read(const char *path, config_visit_fn visit, void *ctx)
 	if (ferror(fp))
 		error = rli_error_set(RLI_EUSAGE, "cannot read %s: %s", path, strerror(errno));
 	else if (length > RLI_CONFIG_MAX_BYTES)
-		error = rli_error_set(RLI_EUSAGE, "%s: larger than %d KiB: not a configuration file", path,
-				      RLI_CONFIG_MAX_BYTES / 1024);
+		error = rli_error_set(RLI_EUSAGE, "%s: larger than %d MiB: not a configuration file", path,
+				      RLI_CONFIG_MAX_BYTES / (1024 * 1024));
 	else
 		error = config_text_read(path, text, length, visit, ctx);
 done:
