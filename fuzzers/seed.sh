@@ -1,0 +1,77 @@
+#!/bin/sh
+# seed.sh: (re)builds the seed corpora in fuzzers/corpus/ from the bad-input catalogue, the CLI cases,
+# the shared samples when they exist, and a few hand-written texts. Files are named by their SHA-1,
+# as libFuzzer names what it finds, so seeding twice changes nothing and findings sit beside seeds.
+# Usage: fuzzers/seed.sh [SAMPLES_DIR]   (default ../shared/samples beside the repository)
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(dirname "$here")
+samples=${1:-$root/../shared/samples}
+corpus=$here/corpus
+max_bytes=262144   # larger inputs slow every fuzz iteration; the catalogue keeps its big cases
+
+add() { # add TARGET FILE: copies FILE into the target's corpus under its hash
+	[ -f "$2" ] && [ ! -L "$2" ] || return 0
+	[ "$(wc -c < "$2")" -le $max_bytes ] || return 0
+	mkdir -p "$corpus/$1"
+	cp "$2" "$corpus/$1/$(sha1sum < "$2" | cut -c1-40)"
+}
+
+add_text() { # add_text TARGET TEXT (printf format)
+	tmp=$(mktemp)
+	printf -- "$2" > "$tmp"
+	add "$1" "$tmp"
+	rm -f "$tmp"
+}
+
+inputs() { # every regular input file of the catalogue and the samples
+	find "$root/tests/bad-input" -path '*/input/*' -type f
+	[ -d "$samples" ] && find "$samples" -type f
+	return 0
+}
+
+inputs | while read -r file; do
+	case $file in
+	*/trace_view.json) add mstx "$file"; add stack_index "$file" ;;
+	*.json.gz)
+		add torch "$file"
+		plain=$(mktemp)
+		if gzip -dc "$file" > "$plain" 2>/dev/null; then add torch "$plain"; fi
+		rm -f "$plain" ;;
+	*.jsonl) add nvtx "$file" ;;
+	*/operator_memory.csv) add memory_csv "$file" ;;
+	*/profiler_info_*.json|*/profiler_metadata.json) add ascend_json "$file" ;;
+	esac
+done
+
+# Command lines: every args: line of the CLI cases, arguments split at NUL bytes as fuzz_cli reads them.
+for case in "$root"/tests/cli/cases/*.case; do
+	grep '^args:' "$case" | sed 's/^args: *//' | while read -r line; do
+		tmp=$(mktemp)
+		printf '%s' "$line" | tr ' ' '\000' > "$tmp"
+		add cli "$tmp"
+		rm -f "$tmp"
+	done
+done
+
+# Configurations: the shapes the Python tool's YAML files take, and the ways they go wrong.
+add_text config '# a run\ninput:\n  path: "profiles/run 1"   # quoted\n  rank_list: 0,1\ntimeline:\n  parser:\n    type: mstx\n  visualizer:\n    type: png,html\n    width: 2000\n    scale: 1\noutput:\n  path: out\n'
+add_text config 'timeline.visualizer.width: 300\nmemory:\n  parser:\n    role: actor_update\n'
+add_text config "input:\n  path: 'single'\n  rank_list: ~\n---\noutput:\n  path: null\n"
+add_text config 'input:\n\tpath: tabbed\n'
+add_text config 'input:\n  path: "open\n'
+add_text config '- a list\n'
+add_text config 'a:\n b:\n  c:\n   d:\n    e:\n     f:\n      g:\n       h:\n        i: deep\n'
+
+# Escapers: markup, script, URL and CSS payloads, control characters and every kind of broken UTF-8.
+add_text escape '</script><script>alert(1)</script>'
+add_text escape '"><img src=x onerror=alert(1)>'
+add_text escape "'; alert(1); //"
+add_text escape 'javascript:alert(1)'
+add_text escape '<!--<script>'
+add_text escape '</style><style>*{background:url(//x)}</style>'
+add_text escape 'tab\there\nnew\rline\001\037\177'
+add_text escape 'line\342\200\250sep\342\200\251para'
+add_text escape 'caf\303\251 \344\270\255\346\226\207 \360\237\230\200'
+add_text escape '\300\200 \355\240\200 \364\220\200\200 \377 \342\202 \200'
+add_text escape '&amp; &lt; &#39; \\u0041 \\" \\\\'
