@@ -42,8 +42,9 @@ static int run(console *c, const cli_request *request)
 		cli_say(c, -1, "error: ", "%s", rli_error_last());
 		return captures;
 	}
-	/* A validation-only run writes nothing, not even the folder. */
-	if (request->export_csv || request->export_jsonl || request->vis_count) {
+	/* Every run that parses a timeline writes summary.json (--vis-type none too); a memory-only
+	 * run that draws and exports nothing writes nothing, not even the folder. */
+	if (request->export_csv || request->export_jsonl || request->vis_count || timeline) {
 		if ((result = rli_mkdir_p(request->output_path)) < 0 || (result = rli_output_set_new(&set)) < 0) {
 			cli_say(c, -1, "error: ", "%s", rli_error_last());
 			return result;

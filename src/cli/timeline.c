@@ -2,10 +2,35 @@
 #include "analyses.h"
 #include "common/grow.h"
 #include "common/strutil.h"
+#include "export/summary.h"
+#include "stats/stats.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* Computes the statistics and writes summary.json into the run's output set; returns a library code. */
+static int write_summary(console *c, const cli_request *request, const rli_events *events, rli_profiler profiler,
+			 rli_output_set *set)
+{
+	rli_summary_info info = { request->input_path, rli_profiler_name(profiler) };
+	rli_stats *stats = NULL;
+	char *path = rli_path_join(request->output_path, "summary.json");
+	double t = cli_now_ms();
+	int error;
+
+	if (!path)
+		error = rli_error_oom();
+	else if ((error = rli_stats_compute(&stats, events)) == RLI_OK)
+		error = rli_summary_write(stats, &info, path, set);
+	if (error < 0)
+		cli_say(c, -1, "error: ", "%s", rli_error_last());
+	else
+		cli_say(c, 1, "", "timing: statistics and summary.json %.1f ms", cli_now_ms() - t);
+	rli_stats_free(stats);
+	free(path);
+	return error;
+}
 
 /* Writes the exported table into the run's output set; returns a library code. */
 static int write_export(console *c, const rli_events *events, rli_export_format format,
@@ -146,6 +171,7 @@ int cli_run_timeline(console *c, const cli_request *request, rli_output_set *set
 {
 	rli_parse_options options = { 0 };
 	rli_events *events = NULL;
+	rli_profiler detected = request->profiler;
 	held_log held = { .c = c };
 	int parse_result, result = RLI_OK;
 	double t = cli_now_ms();
@@ -157,7 +183,7 @@ int cli_run_timeline(console *c, const cli_request *request, rli_output_set *set
 	options.log_ctx = optional ? (void *)&held : (void *)c;
 
 	cli_show_status(c, "parsing");
-	parse_result = rli_parse(&events, NULL, request->input_path, &options);
+	parse_result = rli_parse(&events, &detected, request->input_path, &options);
 	release_lines(&held, !(optional && parse_result == RLI_EINVALID));
 	if (parse_result == RLI_EINVALID && optional) {
 		/* The first failure says why: "Data validation failed\n  - <why>". */
@@ -172,7 +198,9 @@ int cli_run_timeline(console *c, const cli_request *request, rli_output_set *set
 		return parse_result;
 	}
 	cli_say(c, 1, "", "timing: parse %.1f ms, %zu events", cli_now_ms() - t, rli_events_count(events));
-	if (set && request->export_csv)
+	if (set)
+		result = write_summary(c, request, events, detected, set);
+	if (set && result == RLI_OK && request->export_csv)
 		result = write_export(c, events, RLI_EXPORT_CSV, request->output_path, "rl_events.csv", set);
 	if (set && result == RLI_OK && request->export_jsonl)
 		result = write_export(c, events, RLI_EXPORT_JSONL, request->output_path, "rl_events.jsonl", set);

@@ -1,0 +1,23 @@
+/* summary.h: summary.json, the run's statistics in a versioned schema (doc/summary.schema.json) for dashboards and CI. */
+#ifndef RLI_EXPORT_SUMMARY_H
+#define RLI_EXPORT_SUMMARY_H
+
+#include "stats/stats.h"
+
+/* Bumped with every change to doc/summary.schema.json (tests/summary checks the two agree). */
+#define RLI_SUMMARY_SCHEMA_VERSION 1
+
+/* What the run was, for the summary's head. */
+typedef struct {
+	const char *input_path;
+	const char *profiler; /* the format read: "mstx", "torch", "nvtx" */
+} rli_summary_info;
+
+/*
+ * Writes the statistics as summary.json at path: into `set` when given, to be renamed into
+ * place with the run's other outputs, else atomically on its own. RLI_EOUTPUT with the path and
+ * the cause on failure.
+ */
+int rli_summary_write(const rli_stats *stats, const rli_summary_info *info, const char *path, rli_output_set *set);
+
+#endif
