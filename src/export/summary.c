@@ -1,12 +1,14 @@
 /* summary.c: writing summary.json: the statistics of src/stats/ in the schema doc/summary.schema.json describes. */
 #include "summary.h"
 #include "common/atomic_file.h"
+#include "common/error.h"
 #include "common/json_write.h"
 #include "common/output_set.h"
 
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 /* A "key": prefix; `first` is whether it opens its object. */
 static void key(FILE *fp, const char *name, int first)
@@ -83,22 +85,61 @@ static void write_phases(FILE *fp, const rli_stats *s)
 	fputs("]", fp);
 }
 
+/* The role's steps: s->steps[first .. first + count), its outliers counted. */
+static size_t role_steps(const rli_stats *s, size_t first, size_t *outliers)
+{
+	size_t end = first;
+	*outliers = 0;
+	while (end < s->step_count && s->steps[end].role == s->steps[first].role)
+		*outliers += s->steps[end++].outlier != 0;
+	return end - first;
+}
+
+static void write_roles(FILE *fp, const rli_stats *s)
+{
+	size_t index = 0;
+	list_open(fp, "roles");
+	for (size_t first = 0, steps, outliers; first < s->step_count; first += steps) {
+		const rli_rank_slowest *straggler = rli_stats_straggler(s, s->steps[first].role);
+		steps = role_steps(s, first, &outliers);
+		item_open(fp, index++);
+		string_id(fp, s, "role", s->steps[first].role, 1);
+		count(fp, "ranks", s->steps[first].ranks, 0); /* every rank of the role has a first bar */
+		count(fp, "steps", steps, 0);
+		count(fp, "outlier_steps", outliers, 0);
+		key(fp, "straggler_rank", 0);
+		if (straggler)
+			fprintf(fp, "%" PRId64, straggler->rank);
+		else
+			fputs("null", fp);
+		text(fp, "steps_listed", steps <= RLI_SUMMARY_MAX_STEPS ? "all" : "outliers", 0);
+		putc('}', fp);
+	}
+	fputs("]", fp);
+}
+
 static void write_steps(FILE *fp, const rli_stats *s)
 {
+	size_t index = 0;
 	list_open(fp, "steps");
-	for (size_t i = 0; i < s->step_count; i++) {
-		const rli_step_stats *st = &s->steps[i];
-		item_open(fp, i);
-		string_id(fp, s, "role", st->role, 1);
-		count(fp, "step", st->step, 0);
-		count(fp, "ranks", st->ranks, 0);
-		number(fp, "median_ms", st->median_ms, 0);
-		rank(fp, "slowest_rank", st->slowest_rank, 0);
-		number(fp, "slowest_ms", st->slowest_ms, 0);
-		number(fp, "slowdown", st->slowdown, 0);
-		number(fp, "modified_z", st->modified_z, 0); /* null when it cannot be computed */
-		key(fp, "outlier", 0);
-		fputs(st->outlier ? "true}" : "false}", fp);
+	for (size_t first = 0, steps, outliers; first < s->step_count; first += steps) {
+		steps = role_steps(s, first, &outliers);
+		for (size_t i = first; i < first + steps; i++) {
+			const rli_step_stats *st = &s->steps[i];
+			if (steps > RLI_SUMMARY_MAX_STEPS && !st->outlier)
+				continue;
+			item_open(fp, index++);
+			string_id(fp, s, "role", st->role, 1);
+			count(fp, "step", st->step, 0);
+			count(fp, "ranks", st->ranks, 0);
+			number(fp, "median_ms", st->median_ms, 0);
+			rank(fp, "slowest_rank", st->slowest_rank, 0);
+			number(fp, "slowest_ms", st->slowest_ms, 0);
+			number(fp, "slowdown", st->slowdown, 0);
+			number(fp, "modified_z", st->modified_z, 0); /* null when it cannot be computed */
+			key(fp, "outlier", 0);
+			fputs(st->outlier ? "true}" : "false}", fp);
+		}
 	}
 	fputs("]", fp);
 	list_open(fp, "slowest_ranks");
@@ -116,26 +157,50 @@ static void write_steps(FILE *fp, const rli_stats *s)
 	fputs("]", fp);
 }
 
-static void write_bubbles(FILE *fp, const rli_stats *s)
+static int more_idle(const void *pa, const void *pb)
+{
+	const rli_rank_bubbles *a = *(const rli_rank_bubbles *const *)pa, *b = *(const rli_rank_bubbles *const *)pb;
+	if (a->idle_ms != b->idle_ms)
+		return a->idle_ms > b->idle_ms ? -1 : 1;
+	return a->rank < b->rank ? -1 : a->rank > b->rank;
+}
+
+static void write_idle_rank(FILE *fp, const rli_stats *s, const rli_rank_bubbles *b, size_t index)
+{
+	item_open(fp, index);
+	rank(fp, "rank", b->rank, 1);
+	count(fp, "gaps", b->gaps, 0);
+	number(fp, "idle_ms", b->idle_ms, 0);
+	key(fp, "longest", 0);
+	putc('[', fp);
+	for (size_t g = 0; g < b->longest_count; g++) {
+		fputs(g ? ",{" : "{", fp);
+		number(fp, "start_ms", b->longest[g].start_ms, 1);
+		number(fp, "duration_ms", b->longest[g].duration_ms, 0);
+		string_id(fp, s, "before", b->longest[g].before, 0);
+		string_id(fp, s, "after", b->longest[g].after, 0);
+		putc('}', fp);
+	}
+	fputs("]}", fp);
+}
+
+/* Every rank by number, or past the bound the most idle ones, most idle first. */
+static int write_bubbles(FILE *fp, const rli_stats *s)
 {
 	list_open(fp, "idle");
-	for (size_t i = 0; i < s->bubble_count; i++) {
-		const rli_rank_bubbles *b = &s->bubbles[i];
-		item_open(fp, i);
-		rank(fp, "rank", b->rank, 1);
-		count(fp, "gaps", b->gaps, 0);
-		number(fp, "idle_ms", b->idle_ms, 0);
-		key(fp, "longest", 0);
-		putc('[', fp);
-		for (size_t g = 0; g < b->longest_count; g++) {
-			fputs(g ? ",{" : "{", fp);
-			number(fp, "start_ms", b->longest[g].start_ms, 1);
-			number(fp, "duration_ms", b->longest[g].duration_ms, 0);
-			string_id(fp, s, "before", b->longest[g].before, 0);
-			string_id(fp, s, "after", b->longest[g].after, 0);
-			putc('}', fp);
-		}
-		fputs("]}", fp);
+	if (s->bubble_count <= RLI_SUMMARY_MAX_IDLE_RANKS) {
+		for (size_t i = 0; i < s->bubble_count; i++)
+			write_idle_rank(fp, s, &s->bubbles[i], i);
+	} else {
+		const rli_rank_bubbles **order = malloc(s->bubble_count * sizeof(*order));
+		if (!order)
+			return rli_error_oom();
+		for (size_t i = 0; i < s->bubble_count; i++)
+			order[i] = &s->bubbles[i];
+		qsort(order, s->bubble_count, sizeof(*order), more_idle);
+		for (size_t i = 0; i < RLI_SUMMARY_MAX_IDLE_RANKS; i++)
+			write_idle_rank(fp, s, order[i], i);
+		free(order);
 	}
 	fputs("]", fp);
 	list_open(fp, "role_transitions");
@@ -147,6 +212,7 @@ static void write_bubbles(FILE *fp, const rli_stats *s)
 		putc('}', fp);
 	}
 	fputs("]", fp);
+	return RLI_OK;
 }
 
 static void write_overlap(FILE *fp, const rli_stats *s)
@@ -163,19 +229,30 @@ static void write_overlap(FILE *fp, const rli_stats *s)
 	list_open(fp, "occupancy");
 	for (size_t i = 0; i < s->occupancy_count; i++) {
 		const rli_role_occupancy *o = &s->occupancy[i];
+		uint32_t buckets[RLI_SUMMARY_OCCUPANCY_BUCKETS];
+		size_t n = rli_stats_occupancy_buckets(buckets, RLI_SUMMARY_OCCUPANCY_BUCKETS, s, i);
 		item_open(fp, i);
 		string_id(fp, s, "role", o->role, 1);
 		count(fp, "peak_ranks", o->peak_ranks, 0);
 		number(fp, "peak_ms", o->peak_ms, 0);
-		key(fp, "points", 0);
+		number(fp, "bucket_ms", n ? (s->end_ms - s->start_ms) / (double)n : 0, 0);
+		key(fp, "bucket_max_ranks", 0);
 		putc('[', fp);
-		for (size_t p = 0; p < o->count; p++) {
-			const rli_occupancy_point *pt = &s->occupancy_points[o->first + p];
-			fputs(p ? ",[" : "[", fp);
-			rli_json_write_double(fp, pt->t_ms);
-			fprintf(fp, ",%" PRIu32 "]", pt->ranks);
+		for (size_t b = 0; b < n; b++)
+			fprintf(fp, "%s%" PRIu32, b ? "," : "", buckets[b]);
+		putc(']', fp);
+		if (o->count <= RLI_SUMMARY_MAX_POINTS) {
+			key(fp, "points", 0);
+			putc('[', fp);
+			for (size_t p = 0; p < o->count; p++) {
+				const rli_occupancy_point *pt = &s->occupancy_points[o->first + p];
+				fputs(p ? ",[" : "[", fp);
+				rli_json_write_double(fp, pt->t_ms);
+				fprintf(fp, ",%" PRIu32 "]", pt->ranks);
+			}
+			putc(']', fp);
 		}
-		fputs("]}", fp);
+		putc('}', fp);
 	}
 	fputs("]", fp);
 }
@@ -206,10 +283,15 @@ int rli_summary_write(const rli_stats *s, const rli_summary_info *info, const ch
 	count(fp, "roles", s->role_count, 0);
 	count(fp, "ranks", s->rank_count, 0);
 	count(fp, "max_steps", s->max_steps, 0);
+	text(fp, "idle_listed", s->bubble_count <= RLI_SUMMARY_MAX_IDLE_RANKS ? "all" : "most idle", 0);
 	putc('}', fp);
 	write_phases(fp, s);
+	write_roles(fp, s);
 	write_steps(fp, s);
-	write_bubbles(fp, s);
+	if ((error = write_bubbles(fp, s)) < 0) {
+		rli_atomic_abort(&file);
+		return error;
+	}
 	write_overlap(fp, s);
 	fputs("\n}\n", fp);
 	return rli_output_finish(set, &file);

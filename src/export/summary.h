@@ -7,6 +7,16 @@
 /* Bumped with every change to doc/summary.schema.json (tests/summary checks the two agree). */
 #define RLI_SUMMARY_SCHEMA_VERSION 1
 
+/*
+ * So that the file stays a size a dashboard reads at once, whatever the run: past these counts a
+ * role lists only its outlier steps, the idle list only the most idle ranks, and a role's
+ * occupancy only its buckets (it always has them). The file says which it did.
+ */
+#define RLI_SUMMARY_MAX_STEPS 1000
+#define RLI_SUMMARY_MAX_IDLE_RANKS 1000
+#define RLI_SUMMARY_MAX_POINTS 1000
+#define RLI_SUMMARY_OCCUPANCY_BUCKETS 200
+
 /* What the run was, for the summary's head. */
 typedef struct {
 	const char *input_path;

@@ -20,34 +20,34 @@ static void keep_longest(rli_rank_bubbles *b, const rli_gap *gap)
 }
 
 /*
- * One rank's bars in time order, e[begin..end): its gaps (overlapping bars merged first), and its
- * changes of role: the wait from the end of what the rank was busy with (the bar that reached
- * furthest) to the start of a bar of another role, 0 when it starts before that end.
+ * One rank's bars in time order, e[begin..end) (entry.row: the counted row's index): its gaps
+ * (overlapping bars merged first), and its changes of role: the wait from the end of what the
+ * rank was busy with (the bar that reached furthest) to the start of a bar of another role, 0
+ * when it starts before that end.
  */
 static void rank_bubbles(rli_rank_bubbles *b, const stats_entry *e, size_t begin, size_t end, const stats_input *in,
 			 stats_entry *waits, size_t *wait_count)
 {
 	const rli_events *ev = in->events;
-	size_t furthest = e[begin].row; /* the bar that ends latest so far */
-	double covered_to = rli_events_end_ms(ev, furthest);
+	size_t furthest = e[begin].row; /* the counted row that ends latest so far */
+	double covered_to = rli_events_end_ms(ev, in->rows[furthest]);
 
 	*b = (rli_rank_bubbles){ .rank = e[begin].rank };
-	for (size_t i = begin + 1; i < end; i++) {
-		size_t row = e[i].row;
+	for (size_t k = begin + 1; k < end; k++) {
+		size_t i = e[k].row, row = in->rows[i], far_row = in->rows[furthest];
 		double start = ev->start_ms[row], bar_end = rli_events_end_ms(ev, row);
-		if (ev->role[row] != ev->role[furthest])
-			waits[(*wait_count)++] = (stats_entry){
-				stats_group(in->name_rank[ev->role[furthest]], in->name_rank[ev->role[row]]), e[i].rank,
-				start > covered_to ? start - covered_to : 0, row };
+		if (in->role_ix[i] != in->role_ix[furthest])
+			waits[(*wait_count)++] = (stats_entry){ stats_group(in->role_ix[furthest], in->role_ix[i]), e[k].rank,
+								start > covered_to ? start - covered_to : 0, i };
 		if (start > covered_to) {
-			rli_gap gap = { covered_to, start - covered_to, ev->name[furthest], ev->name[row] };
+			rli_gap gap = { covered_to, start - covered_to, ev->name[far_row], ev->name[row] };
 			b->gaps++;
 			b->idle_ms += gap.duration_ms;
 			keep_longest(b, &gap);
 		}
 		if (bar_end > covered_to) {
 			covered_to = bar_end;
-			furthest = row;
+			furthest = i;
 		}
 	}
 }
@@ -55,7 +55,7 @@ static void rank_bubbles(rli_rank_bubbles *b, const stats_entry *e, size_t begin
 static int transitions(rli_stats *stats, const stats_input *in, stats_entry *waits, size_t n)
 {
 	size_t groups = 0;
-	stats_sort_by_value(waits, n);
+	stats_sort_groups(waits, n, in->sort_tmp);
 	for (size_t i = 0; i < n; i++)
 		groups += i == 0 || waits[i].group != waits[i - 1].group;
 	if (!(stats->transitions = calloc(groups ? groups : 1, sizeof(*stats->transitions))))
@@ -63,9 +63,9 @@ static int transitions(rli_stats *stats, const stats_input *in, stats_entry *wai
 	for (size_t begin = 0, end; begin < n; begin = end) {
 		rli_transition_stats *t = &stats->transitions[stats->transition_count++];
 		end = stats_group_end(waits, n, begin);
-		t->from_role = in->by_rank[waits[begin].group >> 32];
-		t->to_role = in->by_rank[waits[begin].group & UINT32_MAX];
-		stats_distribution(&t->wait, waits + begin, end - begin);
+		t->from_role = in->roles[waits[begin].group >> 32];
+		t->to_role = in->roles[waits[begin].group & UINT32_MAX];
+		stats_distribution(&t->wait, waits + begin, end - begin, in->scratch);
 	}
 	return RLI_OK;
 }
@@ -73,29 +73,24 @@ static int transitions(rli_stats *stats, const stats_input *in, stats_entry *wai
 int stats_bubbles(rli_stats *stats, const stats_input *in)
 {
 	const rli_events *ev = in->events;
-	stats_entry *e = malloc((in->count ? in->count : 1) * sizeof(*e));
-	stats_entry *waits = malloc((in->count ? in->count : 1) * sizeof(*waits));
+	stats_entry *e = in->entries;
+	stats_entry *waits = stats_array(in->count, sizeof(*waits));
 	size_t wait_count = 0;
 	int error = RLI_OK;
 
-	if (!e || !waits || !(stats->bubbles = calloc(stats->rank_count ? stats->rank_count : 1, sizeof(*stats->bubbles)))) {
+	if (!waits || !(stats->bubbles = calloc(in->rank_count ? in->rank_count : 1, sizeof(*stats->bubbles)))) {
 		error = rli_error_oom();
 		goto done;
 	}
-	for (size_t i = 0; i < in->count; i++) {
-		size_t row = in->rows[i];
-		e[i] = (stats_entry){ 0, ev->rank_id[row], ev->start_ms[row], row };
-	}
-	stats_sort_by_rank(e, in->count);
+	for (size_t i = 0; i < in->count; i++)
+		e[i] = (stats_entry){ in->rank_ix[i], ev->rank_id[in->rows[i]], ev->start_ms[in->rows[i]], i };
+	stats_sort_groups(e, in->count, in->sort_tmp);
 	for (size_t begin = 0, end; begin < in->count; begin = end) {
-		end = begin;
-		while (end < in->count && e[end].rank == e[begin].rank)
-			end++;
+		end = stats_group_end(e, in->count, begin);
 		rank_bubbles(&stats->bubbles[stats->bubble_count++], e, begin, end, in, waits, &wait_count);
 	}
 	error = transitions(stats, in, waits, wait_count);
 done:
-	free(e);
-	free(waits);
+	rli_bigmem_free(waits);
 	return error;
 }

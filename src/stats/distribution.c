@@ -1,46 +1,42 @@
-/* distribution.c: sorting samples and summarising them: quantiles, spread, the ranks at the extremes. */
+/* distribution.c: grouping entries by key, sorting durations, and summarising a sample. */
 #include "stats_internal.h"
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
-static int compare_keys(uint64_t ga, uint64_t gb)
-{
-	return ga < gb ? -1 : ga > gb;
-}
+/* Below this many values an insertion sort beats the radix sort's 256-bucket passes. */
+#define SMALL_SORT 48
 
-static int compare_by_rank(const void *pa, const void *pb)
+void stats_sort_groups(stats_entry *entries, size_t n, stats_entry *tmp)
 {
-	const stats_entry *a = pa, *b = pb;
-	int c = compare_keys(a->group, b->group);
-	if (c == 0)
-		c = a->rank < b->rank ? -1 : a->rank > b->rank;
-	if (c == 0)
-		c = a->value < b->value ? -1 : a->value > b->value;
-	return c ? c : a->row < b->row ? -1 : a->row > b->row;
-}
-
-static int compare_by_value(const void *pa, const void *pb)
-{
-	const stats_entry *a = pa, *b = pb;
-	int c = compare_keys(a->group, b->group);
-	if (c == 0)
-		c = a->value < b->value ? -1 : a->value > b->value;
-	if (c == 0)
-		c = a->rank < b->rank ? -1 : a->rank > b->rank;
-	return c ? c : a->row < b->row ? -1 : a->row > b->row;
-}
-
-void stats_sort_by_rank(stats_entry *entries, size_t n)
-{
-	if (n > 1)
-		qsort(entries, n, sizeof(*entries), compare_by_rank);
-}
-
-void stats_sort_by_value(stats_entry *entries, size_t n)
-{
-	if (n > 1)
-		qsort(entries, n, sizeof(*entries), compare_by_value);
+	uint64_t all = 0;
+	stats_entry *from = entries, *to = tmp;
+	for (size_t i = 0; i < n; i++)
+		all |= entries[i].group;
+	if (n < 2 || all == 0)
+		return;
+	/* LSD radix, 8 bits a pass, only over the bytes some key uses: stable, so time order holds. */
+	for (unsigned shift = 0; shift < 64 && (all >> shift); shift += 8) {
+		size_t count[256] = { 0 }, offset = 0;
+		stats_entry *swap;
+		if (((all >> shift) & 0xFF) == 0)
+			continue;
+		for (size_t i = 0; i < n; i++)
+			count[(from[i].group >> shift) & 0xFF]++;
+		for (int b = 0; b < 256; b++) {
+			size_t c = count[b];
+			count[b] = offset;
+			offset += c;
+		}
+		for (size_t i = 0; i < n; i++)
+			to[count[(from[i].group >> shift) & 0xFF]++] = from[i];
+		swap = from;
+		from = to;
+		to = swap;
+	}
+	if (from != entries)
+		memcpy(entries, from, n * sizeof(*entries));
 }
 
 size_t stats_group_end(const stats_entry *entries, size_t n, size_t begin)
@@ -49,6 +45,54 @@ size_t stats_group_end(const stats_entry *entries, size_t n, size_t begin)
 	while (end < n && entries[end].group == entries[begin].group)
 		end++;
 	return end;
+}
+
+/* A double's bits, turned so that unsigned order is numeric order (negatives flipped whole). */
+static uint64_t order_bits(double value)
+{
+	uint64_t bits;
+	memcpy(&bits, &value, sizeof(bits));
+	return bits >> 63 ? ~bits : bits | (uint64_t)1 << 63;
+}
+
+void stats_sort_doubles(double *values, size_t n, double *scratch)
+{
+	double *from = values, *to = scratch;
+	uint64_t same = ~(uint64_t)0, first;
+	if (n < SMALL_SORT) {
+		for (size_t i = 1; i < n; i++) {
+			double v = values[i];
+			size_t j = i;
+			for (; j > 0 && values[j - 1] > v; j--)
+				values[j] = values[j - 1];
+			values[j] = v;
+		}
+		return;
+	}
+	/* Bytes on which every value agrees need no pass (the high ones, usually). */
+	first = order_bits(values[0]);
+	for (size_t i = 1; i < n; i++)
+		same &= ~(order_bits(values[i]) ^ first);
+	for (unsigned shift = 0; shift < 64; shift += 8) {
+		size_t count[256] = { 0 }, offset = 0;
+		double *swap;
+		if (((same >> shift) & 0xFF) == 0xFF)
+			continue;
+		for (size_t i = 0; i < n; i++)
+			count[(order_bits(from[i]) >> shift) & 0xFF]++;
+		for (int b = 0; b < 256; b++) {
+			size_t c = count[b];
+			count[b] = offset;
+			offset += c;
+		}
+		for (size_t i = 0; i < n; i++)
+			to[count[(order_bits(from[i]) >> shift) & 0xFF]++] = from[i];
+		swap = from;
+		from = to;
+		to = swap;
+	}
+	if (from != values)
+		memcpy(values, from, n * sizeof(*values));
 }
 
 double stats_quantile(const double *sorted, size_t n, double p)
@@ -63,37 +107,36 @@ double stats_quantile(const double *sorted, size_t n, double p)
 	return i + 1 < n ? sorted[i] + (h - low) * (sorted[i + 1] - sorted[i]) : sorted[n - 1];
 }
 
-/* The same quantile read straight from entries sorted by value. */
-static double entry_quantile(const stats_entry *sorted, size_t n, double p)
+void stats_distribution(rli_distribution *d, const stats_entry *group, size_t n, double *scratch)
 {
-	double h = (double)(n - 1) * p, low = floor(h);
-	size_t i = (size_t)low;
-	return i + 1 < n ? sorted[i].value + (h - low) * (sorted[i + 1].value - sorted[i].value) : sorted[n - 1].value;
-}
-
-void stats_distribution(rli_distribution *d, const stats_entry *sorted, size_t n)
-{
-	double squares = 0;
-	size_t first_max = n ? n - 1 : 0;
+	double squares = 0, *sorted = scratch;
 
 	*d = (rli_distribution){ .count = n };
 	if (n == 0)
 		return;
-	for (size_t i = 0; i < n; i++)
-		d->total += sorted[i].value;
+	d->min = d->max = group[0].value;
+	d->min_rank = d->max_rank = group[0].rank;
+	for (size_t i = 0; i < n; i++) {
+		const stats_entry *e = &group[i];
+		d->total += e->value;
+		sorted[i] = e->value;
+		/* Among equal extremes the lowest rank is named. */
+		if (e->value < d->min || (e->value == d->min && e->rank < d->min_rank)) {
+			d->min = e->value;
+			d->min_rank = e->rank;
+		}
+		if (e->value > d->max || (e->value == d->max && e->rank < d->max_rank)) {
+			d->max = e->value;
+			d->max_rank = e->rank;
+		}
+	}
 	d->mean = d->total / (double)n;
 	for (size_t i = 0; i < n; i++)
-		squares += (sorted[i].value - d->mean) * (sorted[i].value - d->mean);
+		squares += (group[i].value - d->mean) * (group[i].value - d->mean);
 	d->stddev = n > 1 ? sqrt(squares / (double)(n - 1)) : 0;
-	d->min = sorted[0].value;
-	d->max = sorted[n - 1].value;
-	d->median = entry_quantile(sorted, n, 0.5);
-	d->q1 = entry_quantile(sorted, n, 0.25);
-	d->q3 = entry_quantile(sorted, n, 0.75);
+	stats_sort_doubles(sorted, n, scratch + n);
+	d->median = stats_quantile(sorted, n, 0.5);
+	d->q1 = stats_quantile(sorted, n, 0.25);
+	d->q3 = stats_quantile(sorted, n, 0.75);
 	d->dispersion = d->mean != 0 ? (d->max - d->min) / d->mean : 0;
-	d->min_rank = sorted[0].rank;
-	/* Among equal maxima, the first in the sort's order (the lowest rank, then the earliest row). */
-	while (first_max > 0 && sorted[first_max - 1].value == d->max)
-		first_max--;
-	d->max_rank = sorted[first_max].rank;
 }

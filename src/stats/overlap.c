@@ -2,6 +2,7 @@
 #include "stats_internal.h"
 #include "common/error.h"
 
+#include <math.h>
 #include <stdlib.h>
 
 /* Pairs of roles are intersected one by one: past this many roles the pairs are left out. */
@@ -12,16 +13,17 @@ typedef struct {
 } span;
 
 /*
- * Merges sorted entries (by group, then start) into the union of their bars, per group: spans
- * get each group's spans in order, first[g]..first[g + 1] (groups numbered in order of appearance).
+ * Merges grouped entries (each group in time order) into the union of their bars, per group:
+ * the spans of group g are spans[first[g]..first[g + 1]) when first is given.
  */
-static size_t merge_spans(span *spans, size_t *first, const stats_entry *e, size_t n, const rli_events *ev,
-			  int per_rank)
+static size_t merge_spans(span *spans, size_t *first, const stats_entry *e, size_t n, const stats_input *in)
 {
+	const rli_events *ev = in->events;
 	size_t count = 0, groups = 0;
 	for (size_t i = 0; i < n; i++) {
-		double start = ev->start_ms[e[i].row], end = rli_events_end_ms(ev, e[i].row);
-		int new_group = i == 0 || e[i].group != e[i - 1].group || (per_rank && e[i].rank != e[i - 1].rank);
+		size_t row = in->rows[e[i].row];
+		double start = ev->start_ms[row], end = rli_events_end_ms(ev, row);
+		int new_group = i == 0 || e[i].group != e[i - 1].group;
 		if (new_group && first)
 			first[groups++] = count;
 		if (!new_group && start <= spans[count - 1].end) {
@@ -52,104 +54,142 @@ static double intersect(const span *a, size_t na, const span *b, size_t nb)
 	return total;
 }
 
-static int role_overlaps(rli_stats *stats, const stats_input *in, stats_entry *e, span *spans, size_t *first)
+static int role_overlaps(rli_stats *stats, const stats_input *in, stats_entry *e, span *spans)
 {
-	const rli_events *ev = in->events;
-	size_t roles = stats->role_count, pairs;
-	uint32_t *role_of = malloc((roles ? roles : 1) * sizeof(*role_of));
-	if (!role_of)
+	size_t roles = in->role_count, pairs = roles <= OVERLAP_MAX_ROLES && roles > 1 ? roles * (roles - 1) / 2 : 0;
+	size_t *first = malloc((roles + 1) * sizeof(*first));
+	int error = RLI_OK;
+	if (!first)
 		return rli_error_oom();
-	for (size_t i = 0; i < in->count; i++) {
-		size_t row = in->rows[i];
-		e[i] = (stats_entry){ in->name_rank[ev->role[row]], 0, ev->start_ms[row], row };
-	}
-	stats_sort_by_value(e, in->count);
-	merge_spans(spans, first, e, in->count, ev, 0);
-	for (size_t i = 0, g = 0; i < in->count; i++)
-		if (i == 0 || e[i].group != e[i - 1].group)
-			role_of[g++] = ev->role[e[i].row];
-	pairs = roles <= OVERLAP_MAX_ROLES ? roles * (roles - (roles > 0)) / 2 : 0;
+	for (size_t i = 0; i < in->count; i++)
+		e[i] = (stats_entry){ in->role_ix[i], 0, 0, i };
+	stats_sort_groups(e, in->count, in->sort_tmp);
+	merge_spans(spans, first, e, in->count, in);
 	if (!(stats->overlaps = calloc(pairs ? pairs : 1, sizeof(*stats->overlaps)))) {
-		free(role_of);
-		return rli_error_oom();
+		error = rli_error_oom();
+		goto done;
 	}
 	for (size_t a = 0; pairs && a < roles; a++)
 		for (size_t b = a + 1; b < roles; b++)
 			stats->overlaps[stats->overlap_count++] = (rli_role_overlap){
-				role_of[a], role_of[b],
+				in->roles[a], in->roles[b],
 				intersect(spans + first[a], first[a + 1] - first[a], spans + first[b], first[b + 1] - first[b]) };
-	free(role_of);
-	return RLI_OK;
+done:
+	free(first);
+	return error;
 }
 
-/* Occupancy: each (role, rank)'s bars merged, then +1 at each start and -1 at each end, swept in time order. */
+/*
+ * Occupancy: each (role, rank)'s bars merged into spans; per role the spans' starts and ends,
+ * each sorted, are swept together (an end before a start at the same time, so touching bars do
+ * not count a rank twice), and a point is kept where the count changes.
+ */
 static int occupancy(rli_stats *stats, const stats_input *in, stats_entry *e, span *spans)
 {
-	const rli_events *ev = in->events;
-	size_t n, marks = 0;
-	stats_entry *m;
-	for (size_t i = 0; i < in->count; i++) {
-		size_t row = in->rows[i];
-		e[i] = (stats_entry){ in->name_rank[ev->role[row]], ev->rank_id[row], ev->start_ms[row], row };
+	size_t n, *role_first = NULL;
+	double *starts = NULL, *ends = NULL;
+	int error = RLI_OK;
+
+	for (size_t i = 0; i < in->count; i++)
+		e[i] = (stats_entry){ stats_group(in->role_ix[i], in->rank_ix[i]), 0, 0, i };
+	stats_sort_groups(e, in->count, in->sort_tmp);
+	n = merge_spans(spans, NULL, e, in->count, in);
+	starts = stats_array(n, sizeof(*starts));
+	ends = stats_array(n, sizeof(*ends));
+	role_first = calloc(in->role_count + 1, sizeof(*role_first));
+	stats->occupancy = calloc(in->role_count ? in->role_count : 1, sizeof(*stats->occupancy));
+	stats->occupancy_points = malloc((n ? 2 * n : 1) * sizeof(*stats->occupancy_points));
+	if (!starts || !ends || !role_first || !stats->occupancy || !stats->occupancy_points) {
+		error = rli_error_oom();
+		goto done;
 	}
-	stats_sort_by_rank(e, in->count);
-	n = merge_spans(spans, NULL, e, in->count, ev, 1);
-	if (!(m = malloc((n ? 2 * n : 1) * sizeof(*m))))
-		return rli_error_oom();
-	/* The merged spans are in entry order: walk both again to know each span's role. */
+	/* The spans are in (role, rank) order: each role's are contiguous; count them per role. */
 	for (size_t i = 0, s = 0; i < in->count; i++) {
-		int new_span = i == 0 || e[i].group != e[i - 1].group || e[i].rank != e[i - 1].rank ||
-			       ev->start_ms[e[i].row] > spans[s - 1].end;
-		if (!new_span)
-			continue;
-		/* rank -1 sorts an end before a start at the same time, so touching bars do not count twice */
-		m[marks++] = (stats_entry){ e[i].group, +1, spans[s].start, e[i].row };
-		m[marks++] = (stats_entry){ e[i].group, -1, spans[s].end, e[i].row };
-		s++;
+		size_t row = in->rows[e[i].row];
+		int new_group = i == 0 || e[i].group != e[i - 1].group;
+		if (new_group || in->events->start_ms[row] > spans[s - 1].end) {
+			role_first[(e[i].group >> 32) + 1]++;
+			s++;
+		}
 	}
-	stats_sort_by_value(m, marks);
-	stats->occupancy = calloc(stats->role_count ? stats->role_count : 1, sizeof(*stats->occupancy));
-	stats->occupancy_points = malloc((marks ? marks : 1) * sizeof(*stats->occupancy_points));
-	if (!stats->occupancy || !stats->occupancy_points) {
-		free(m);
-		return rli_error_oom();
-	}
-	for (size_t begin = 0, end; begin < marks; begin = end) {
+	for (size_t r = 0; r < in->role_count; r++)
+		role_first[r + 1] += role_first[r];
+	for (size_t r = 0; r < in->role_count; r++) {
 		rli_role_occupancy *o = &stats->occupancy[stats->occupancy_count++];
+		size_t b = role_first[r], count = role_first[r + 1] - b, si = 0, ei = 0;
 		int64_t inside = 0;
-		end = stats_group_end(m, marks, begin);
-		*o = (rli_role_occupancy){ ev->role[m[begin].row], stats->occupancy_point_count, 0, 0, 0 };
-		for (size_t i = begin; i < end; i++) {
-			inside += m[i].rank;
-			if (i + 1 < end && m[i + 1].value == m[i].value)
-				continue; /* all the marks at one time first */
+		for (size_t k = 0; k < count; k++) {
+			starts[k] = spans[b + k].start;
+			ends[k] = spans[b + k].end;
+		}
+		stats_sort_doubles(starts, count, in->scratch);
+		stats_sort_doubles(ends, count, in->scratch);
+		*o = (rli_role_occupancy){ in->roles[r], stats->occupancy_point_count, 0, 0, 0 };
+		while (si < count || ei < count) {
+			double t = ei < count && (si == count || ends[ei] <= starts[si]) ? ends[ei] : starts[si];
+			while (ei < count && ends[ei] == t) {
+				inside--;
+				ei++;
+			}
+			while (si < count && starts[si] == t) {
+				inside++;
+				si++;
+			}
 			if (o->count == 0 || stats->occupancy_points[o->first + o->count - 1].ranks != (uint32_t)inside) {
-				stats->occupancy_points[stats->occupancy_point_count++] =
-					(rli_occupancy_point){ m[i].value, (uint32_t)inside };
+				stats->occupancy_points[stats->occupancy_point_count++] = (rli_occupancy_point){ t, (uint32_t)inside };
 				o->count++;
 			}
 			if ((uint32_t)inside > o->peak_ranks) {
 				o->peak_ranks = (uint32_t)inside;
-				o->peak_ms = m[i].value;
+				o->peak_ms = t;
 			}
 		}
 	}
-	free(m);
-	return RLI_OK;
+done:
+	free(role_first);
+	rli_bigmem_free(starts);
+	rli_bigmem_free(ends);
+	return error;
 }
 
 int stats_overlap(rli_stats *stats, const stats_input *in)
 {
-	stats_entry *e = malloc((in->count ? in->count : 1) * sizeof(*e));
-	span *spans = malloc((in->count ? in->count : 1) * sizeof(*spans));
-	size_t *first = malloc((stats->role_count + 1) * sizeof(*first));
+	span *spans = stats_array(in->count, sizeof(*spans));
 	int error = RLI_OK;
-	if (!e || !spans || !first)
+	if (!spans)
 		error = rli_error_oom();
-	else if ((error = role_overlaps(stats, in, e, spans, first)) == RLI_OK)
-		error = occupancy(stats, in, e, spans);
-	free(e);
-	free(spans);
-	free(first);
+	else if ((error = role_overlaps(stats, in, in->entries, spans)) == RLI_OK)
+		error = occupancy(stats, in, in->entries, spans);
+	rli_bigmem_free(spans);
 	return error;
+}
+
+size_t rli_stats_occupancy_buckets(uint32_t *max_ranks, size_t n, const rli_stats *stats, size_t index)
+{
+	const rli_role_occupancy *o = &stats->occupancy[index];
+	double length = stats->end_ms - stats->start_ms;
+	if (n == 0 || !(length > 0))
+		return 0;
+	for (size_t b = 0; b < n; b++)
+		max_ranks[b] = 0;
+	/* Each point holds its count until the next one: it raises every bucket it reaches. */
+	for (size_t p = 0; p < o->count; p++) {
+		const rli_occupancy_point *pt = &stats->occupancy_points[o->first + p];
+		double until = p + 1 < o->count ? stats->occupancy_points[o->first + p + 1].t_ms : pt->t_ms;
+		size_t from = (size_t)((pt->t_ms - stats->start_ms) / length * (double)n), to = from;
+		/* until is where the next count takes over: a bucket that starts there is not reached */
+		if (until > pt->t_ms)
+			to = (size_t)ceil((until - stats->start_ms) / length * (double)n) - 1;
+		if (from >= n)
+			from = n - 1;
+		if (to >= n)
+			to = n - 1;
+		if (to < from)
+			to = from;
+		/* a count that lasts no time at all still happened: it shows in its bucket */
+		for (size_t b = from; b <= to; b++)
+			if (pt->ranks > max_ranks[b])
+				max_ranks[b] = pt->ranks;
+	}
+	return n;
 }

@@ -1,10 +1,13 @@
-/* stats.c: computing the run's statistics once: the rows counted, names in order, the phases; the rest per file. */
+/* stats.c: computing the run's statistics once: rows in time order with dense keys, the phases; the rest per file. */
 #include "stats_internal.h"
 #include "common/error.h"
+#include "common/sort.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+
+#define UNUSED_INDEX UINT32_MAX
 
 typedef struct {
 	const char *text;
@@ -18,38 +21,32 @@ static int compare_names(const void *pa, const void *pb)
 	return c ? c : a->id < b->id ? -1 : a->id > b->id;
 }
 
-/* Every string's position in name order, so groups sort by name with integer compares. */
-static int order_names(stats_input *in)
+static int compare_ranks(const void *pa, const void *pb)
 {
-	uint32_t n = in->events->strings.count;
-	named_id *names = malloc((n ? n : 1) * sizeof(*names));
-	in->name_rank = malloc((n ? n : 1) * sizeof(*in->name_rank));
-	in->by_rank = malloc((n ? n : 1) * sizeof(*in->by_rank));
-	if (!names || !in->name_rank || !in->by_rank) {
-		free(names);
-		return rli_error_oom();
-	}
-	for (uint32_t id = 0; id < n; id++)
-		names[id] = (named_id){ rli_events_str(in->events, id), id };
-	qsort(names, n, sizeof(*names), compare_names);
-	for (uint32_t pos = 0; pos < n; pos++) {
-		in->name_rank[names[pos].id] = pos;
-		in->by_rank[pos] = names[pos].id;
-	}
-	free(names);
-	return RLI_OK;
+	int64_t a = *(const int64_t *)pa, b = *(const int64_t *)pb;
+	return a < b ? -1 : a > b;
 }
 
-/* A bar is counted when its times are numbers and it does not end before it starts (it is drawn). */
+/* The counted rows (finite times, not ending before they start), by start; the run's span. */
 static int pick_rows(rli_stats *stats, stats_input *in)
 {
 	const rli_events *ev = in->events;
-	in->rows = malloc((ev->count ? ev->count : 1) * sizeof(*in->rows));
-	if (!in->rows)
+	size_t *order = NULL;
+	int sorted = 1;
+
+	for (size_t i = 1; i < ev->count && sorted; i++)
+		sorted = !(ev->start_ms[i] < ev->start_ms[i - 1]);
+	/* A parsed table is in start order already; any other is ordered here, stably. */
+	if (!sorted && !(order = rli_sorted_rows(ev->start_ms, ev->count)))
 		return rli_error_oom();
+	if (!(in->rows = stats_array(ev->count, sizeof(*in->rows)))) {
+		free(order);
+		return rli_error_oom();
+	}
 	stats->start_ms = INFINITY;
 	stats->end_ms = -INFINITY;
-	for (size_t i = 0; i < ev->count; i++) {
+	for (size_t k = 0; k < ev->count; k++) {
+		size_t i = order ? order[k] : k;
 		double start = ev->start_ms[i], duration = ev->duration_ms[i];
 		if (!isfinite(start) || !isfinite(duration) || duration < 0) {
 			stats->rows_left_out++;
@@ -61,65 +58,143 @@ static int pick_rows(rli_stats *stats, stats_input *in)
 		if (start + duration > stats->end_ms)
 			stats->end_ms = start + duration;
 	}
+	free(order);
 	stats->rows_counted = in->count;
 	if (in->count == 0)
 		stats->start_ms = stats->end_ms = 0;
 	return RLI_OK;
 }
 
-/* How many distinct values a sorted array holds. */
-static size_t distinct_sorted(const stats_entry *e, size_t n, int by_rank)
+/*
+ * Numbers the strings a column uses (role or name) in name order: index_of[string id] for every
+ * pool string (UNUSED_INDEX if the column never uses it); *ids gets index -> string id.
+ */
+static int number_strings(const stats_input *in, const named_id *by_name, const uint32_t *column, uint32_t **index_of,
+			  uint32_t **ids, size_t *count)
 {
-	size_t count = 0;
-	for (size_t i = 0; i < n; i++)
-		if (i == 0 || (by_rank ? e[i].rank != e[i - 1].rank : e[i].group != e[i - 1].group))
-			count++;
-	return count;
+	uint32_t pool = in->events->strings.count;
+	*index_of = malloc((pool ? pool : 1) * sizeof(**index_of));
+	*ids = malloc((pool ? pool : 1) * sizeof(**ids));
+	*count = 0;
+	if (!*index_of || !*ids)
+		return rli_error_oom();
+	for (uint32_t id = 0; id < pool; id++)
+		(*index_of)[id] = UNUSED_INDEX;
+	for (size_t i = 0; i < in->count; i++)
+		(*index_of)[column[in->rows[i]]] = 0;
+	for (uint32_t pos = 0; pos < pool; pos++) {
+		uint32_t id = by_name[pos].id;
+		if ((*index_of)[id] == 0) {
+			(*index_of)[id] = (uint32_t)*count;
+			(*ids)[(*count)++] = id;
+		}
+	}
+	return RLI_OK;
 }
 
-static int count_roles_and_ranks(rli_stats *stats, const stats_input *in)
+/* Role and name indices in name order, for every counted row. */
+static int number_roles_and_names(stats_input *in)
 {
-	stats_entry *e = malloc((in->count ? in->count : 1) * sizeof(*e));
-	if (!e)
-		return rli_error_oom();
+	const rli_events *ev = in->events;
+	uint32_t pool = ev->strings.count, *role_of = NULL, *name_of = NULL, *name_ids = NULL;
+	named_id *by_name = malloc((pool ? pool : 1) * sizeof(*by_name));
+	int error = RLI_OK;
+
+	in->role_ix = stats_array(in->count, sizeof(*in->role_ix));
+	in->name_ix = stats_array(in->count, sizeof(*in->name_ix));
+	if (!by_name || !in->role_ix || !in->name_ix) {
+		error = rli_error_oom();
+		goto done;
+	}
+	for (uint32_t id = 0; id < pool; id++)
+		by_name[id] = (named_id){ rli_events_str(ev, id), id };
+	qsort(by_name, pool, sizeof(*by_name), compare_names);
+	if ((error = number_strings(in, by_name, ev->role, &role_of, &in->roles, &in->role_count)) < 0 ||
+	    (error = number_strings(in, by_name, ev->name, &name_of, &name_ids, &in->name_count)) < 0)
+		goto done;
+	for (size_t i = 0; i < in->count; i++) {
+		in->role_ix[i] = role_of[ev->role[in->rows[i]]];
+		in->name_ix[i] = name_of[ev->name[in->rows[i]]];
+	}
+done:
+	free(by_name);
+	free(role_of);
+	free(name_of);
+	free(name_ids);
+	return error;
+}
+
+/* Rank indices in numeric order: a hash of the rank ids seen, then its keys sorted (there are few). */
+static int number_ranks(stats_input *in)
+{
+	const rli_events *ev = in->events;
+	size_t slots = 64, used = 0;
+	int64_t *keys = NULL;
+	uint32_t *values = NULL;
+	int error = RLI_OK;
+
+	in->rank_ix = stats_array(in->count, sizeof(*in->rank_ix));
+	in->ranks = stats_array(in->count, sizeof(*in->ranks));
+	while (slots < 2 * in->count && slots < ((size_t)1 << 40))
+		slots *= 2;
+	keys = stats_array(slots, sizeof(*keys));
+	values = stats_array(slots, sizeof(*values));
+	if (!in->rank_ix || !in->ranks || !keys || !values) {
+		error = rli_error_oom();
+		goto done;
+	}
+	for (size_t s = 0; s < slots; s++)
+		values[s] = UNUSED_INDEX;
+	/* First pass: the distinct ranks, in a table with room for every row's. */
+	for (size_t i = 0; i < in->count; i++) {
+		int64_t rank = ev->rank_id[in->rows[i]];
+		size_t s = (size_t)(((uint64_t)rank * 0x9E3779B97F4A7C15ull) >> 20) & (slots - 1);
+		while (values[s] != UNUSED_INDEX && keys[s] != rank)
+			s = (s + 1) & (slots - 1);
+		if (values[s] == UNUSED_INDEX) {
+			keys[s] = rank;
+			values[s] = 0;
+			in->ranks[used++] = rank;
+		}
+		in->rank_ix[i] = (uint32_t)s; /* the slot for now */
+	}
+	in->rank_count = used;
+	qsort(in->ranks, used, sizeof(*in->ranks), compare_ranks);
+	for (size_t r = 0; r < used; r++) {
+		size_t s = (size_t)(((uint64_t)in->ranks[r] * 0x9E3779B97F4A7C15ull) >> 20) & (slots - 1);
+		while (keys[s] != in->ranks[r])
+			s = (s + 1) & (slots - 1);
+		values[s] = (uint32_t)r;
+	}
 	for (size_t i = 0; i < in->count; i++)
-		e[i] = (stats_entry){ .group = in->name_rank[in->events->role[in->rows[i]]], .row = in->rows[i] };
-	stats_sort_by_rank(e, in->count);
-	stats->role_count = distinct_sorted(e, in->count, 0);
-	for (size_t i = 0; i < in->count; i++)
-		e[i] = (stats_entry){ .rank = in->events->rank_id[in->rows[i]], .row = in->rows[i] };
-	stats_sort_by_rank(e, in->count);
-	stats->rank_count = distinct_sorted(e, in->count, 1);
-	free(e);
-	return RLI_OK;
+		in->rank_ix[i] = values[in->rank_ix[i]];
+done:
+	rli_bigmem_free(keys);
+	rli_bigmem_free(values);
+	return error;
 }
 
 static int phase_stats(rli_stats *stats, const stats_input *in)
 {
 	const rli_events *ev = in->events;
-	stats_entry *e = malloc((in->count ? in->count : 1) * sizeof(*e));
-	size_t groups;
-	if (!e)
-		return rli_error_oom();
+	stats_entry *e = in->entries;
+	size_t groups = 0;
 	for (size_t i = 0; i < in->count; i++) {
 		size_t row = in->rows[i];
-		e[i] = (stats_entry){ stats_group(in->name_rank[ev->role[row]], in->name_rank[ev->name[row]]),
-				      ev->rank_id[row], ev->duration_ms[row], row };
+		e[i] = (stats_entry){ stats_group(in->role_ix[i], in->name_ix[i]), ev->rank_id[row], ev->duration_ms[row], row };
 	}
-	stats_sort_by_value(e, in->count);
-	groups = distinct_sorted(e, in->count, 0);
-	if (!(stats->phases = calloc(groups ? groups : 1, sizeof(*stats->phases)))) {
-		free(e);
+	stats_sort_groups(e, in->count, in->sort_tmp);
+	for (size_t i = 0; i < in->count; i++)
+		groups += i == 0 || e[i].group != e[i - 1].group;
+	if (!(stats->phases = calloc(groups ? groups : 1, sizeof(*stats->phases))))
 		return rli_error_oom();
-	}
 	for (size_t begin = 0, end; begin < in->count; begin = end) {
 		rli_phase_stats *p = &stats->phases[stats->phase_count++];
 		end = stats_group_end(e, in->count, begin);
 		p->role = ev->role[e[begin].row];
 		p->name = ev->name[e[begin].row];
-		stats_distribution(&p->duration, e + begin, end - begin);
+		stats_distribution(&p->duration, e + begin, end - begin, in->scratch);
 	}
-	free(e);
 	return RLI_OK;
 }
 
@@ -133,17 +208,33 @@ int rli_stats_compute(rli_stats **out, const rli_events *events)
 	if (!stats)
 		return rli_error_oom();
 	stats->events = events;
-	if ((error = order_names(&in)) < 0 || (error = pick_rows(stats, &in)) < 0 ||
-	    (error = count_roles_and_ranks(stats, &in)) < 0 || (error = phase_stats(stats, &in)) < 0 ||
-	    (error = stats_steps(stats, &in)) < 0 || (error = stats_bubbles(stats, &in)) < 0 ||
-	    (error = stats_overlap(stats, &in)) < 0)
+	if ((error = pick_rows(stats, &in)) < 0 || (error = number_roles_and_names(&in)) < 0 ||
+	    (error = number_ranks(&in)) < 0)
+		goto done;
+	in.scratch = stats_array(2 * in.count, sizeof(*in.scratch));
+	in.entries = stats_array(in.count, sizeof(*in.entries));
+	in.sort_tmp = stats_array(in.count, sizeof(*in.sort_tmp));
+	if (!in.scratch || !in.entries || !in.sort_tmp) {
+		error = rli_error_oom();
+		goto done;
+	}
+	stats->role_count = in.role_count;
+	stats->rank_count = in.rank_count;
+	if ((error = phase_stats(stats, &in)) < 0 || (error = stats_steps(stats, &in)) < 0 ||
+	    (error = stats_bubbles(stats, &in)) < 0 || (error = stats_overlap(stats, &in)) < 0)
 		goto done;
 	*out = stats;
 	stats = NULL;
 done:
-	free(in.rows);
-	free(in.name_rank);
-	free(in.by_rank);
+	rli_bigmem_free(in.rows);
+	rli_bigmem_free(in.role_ix);
+	rli_bigmem_free(in.name_ix);
+	rli_bigmem_free(in.rank_ix);
+	free(in.roles);
+	rli_bigmem_free(in.ranks);
+	rli_bigmem_free(in.scratch);
+	rli_bigmem_free(in.entries);
+	rli_bigmem_free(in.sort_tmp);
 	rli_stats_free(stats);
 	return error;
 }

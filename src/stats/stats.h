@@ -132,6 +132,12 @@ typedef struct {
 int rli_stats_compute(rli_stats **out, const rli_events *events);
 void rli_stats_free(rli_stats *stats);
 
+/*
+ * Occupancy[index] on a grid: the run's span cut into n equal buckets, each the most ranks inside
+ * the role at any time in it. Returns n (0 when the span is empty); for the summary and bands.
+ */
+size_t rli_stats_occupancy_buckets(uint32_t *max_ranks, size_t n, const rli_stats *stats, size_t index);
+
 /* The role's straggler, or NULL when it has none. */
 const rli_rank_slowest *rli_stats_straggler(const rli_stats *stats, uint32_t role);
 

@@ -268,6 +268,14 @@ static void test_bubbles_and_overlap(void)
 	o = &s->occupancy[1];
 	CHECK_INT(o->role, id_of(ev, "B"));
 	CHECK_INT(o->count, 4);
+	/* On a grid of 10 ms buckets over [0, 40]: A has 2 ranks in [0,10), 1 in [12,13), 0, then 1 at 30 */
+	{
+		uint32_t buckets[4];
+		static const uint32_t want[4] = { 2, 1, 0, 1 };
+		CHECK_INT(rli_stats_occupancy_buckets(buckets, 4, s, 0), 4);
+		for (size_t b = 0; b < 4; b++)
+			CHECK_INT(buckets[b], want[b]);
+	}
 	rli_stats_free(s);
 	rli_events_free(ev);
 }
