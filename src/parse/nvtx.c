@@ -23,7 +23,15 @@ typedef struct {
 	rli_discovery *discovery;
 	rli_strpool groups;
 	int worker_files; /* files the checker's worker_process_*.*.jsonl glob would match */
+	int unsearched;   /* folders that could not be read */
 } nvtx_walk;
+
+static int unsearched(void *ctx, const char *dir, const char *why)
+{
+	nvtx_walk *walk = ctx;
+	walk->unsearched++;
+	return rli_discovery_unsearched(walk->discovery, dir, why);
+}
 
 static int visit(void *ctx, const rli_walk_entry *entry)
 {
@@ -71,10 +79,11 @@ static int nvtx_discover(rli_discovery *discovery, const char *root, const rli_d
 	memset(&walk, 0, sizeof(walk));
 	walk.discovery = discovery;
 	rli_strpool_init(&walk.groups);
-	error = rli_walk(root, visit, &walk);
+	error = rli_walk(root, visit, unsearched, &walk);
 	if (error < 0)
 		goto done;
-	if (walk.worker_files == 0)
+	/* With a folder unread, "none found" may not be so: that folder's failure says why. */
+	if (walk.worker_files == 0 && walk.unsearched == 0)
 		rli_notes_add(&discovery->structural, RLI_LOG_ERROR,
 			      "No worker_process_*.*.jsonl file found in: %s", root);
 	error = rli_discovery_group(discovery);

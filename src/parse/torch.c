@@ -19,8 +19,8 @@ typedef struct {
 	rli_strpool roles;
 } torch_walk;
 
-/* Marks the root sub-folder that path lies under. */
-static void mark_top_dir(torch_walk *walk, const char *path)
+/* Marks the root sub-folder that path lies under, or is (is_dir). */
+static void mark_top_dir(torch_walk *walk, const char *path, int is_dir)
 {
 	const char *rest = path + walk->root_length;
 	const char *slash;
@@ -28,9 +28,9 @@ static void mark_top_dir(torch_walk *walk, const char *path)
 	while (*rest == '/')
 		rest++;
 	slash = strchr(rest, '/');
-	if (!slash)
+	if (!slash && !is_dir)
 		return;
-	length = (size_t)(slash - rest);
+	length = slash ? (size_t)(slash - rest) : strlen(rest);
 	for (size_t i = 0; i < walk->top_count; i++) {
 		const char *name = walk->top_dirs[i];
 		if (strlen(name) == length && memcmp(name, rest, length) == 0) {
@@ -38,6 +38,17 @@ static void mark_top_dir(torch_walk *walk, const char *path)
 			return;
 		}
 	}
+}
+
+/*
+ * A folder that could not be read fails as a unit of its own; the root sub-folder it is or lies
+ * under may hold its trace there, so no "has no PyTorch trace" is said of it as well.
+ */
+static int unsearched(void *ctx, const char *dir, const char *why)
+{
+	torch_walk *walk = ctx;
+	mark_top_dir(walk, dir, 1);
+	return rli_discovery_unsearched(walk->discovery, dir, why);
 }
 
 static int visit(void *ctx, const rli_walk_entry *entry)
@@ -63,7 +74,7 @@ static int visit(void *ctx, const rli_walk_entry *entry)
 	}
 	if (!entry->is_file || !rli_ends_with(entry->name, ".json.gz"))
 		return 0;
-	mark_top_dir(walk, entry->path);
+	mark_top_dir(walk, entry->path, 0);
 	if (strstr(entry->name, "async_llm"))
 		return 0;
 	unit = rli_discovery_add(walk->discovery);
@@ -91,7 +102,7 @@ static int torch_discover(rli_discovery *discovery, const char *root, const rli_
 	walk.root = root;
 	walk.root_length = strlen(root);
 	rli_strpool_init(&walk.roles);
-	error = rli_walk(root, visit, &walk);
+	error = rli_walk(root, visit, unsearched, &walk);
 	if (error < 0)
 		goto done;
 	/* Each sub-folder of the root must hold a trace (below it, at any depth): one line each. */

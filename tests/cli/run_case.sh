@@ -91,7 +91,9 @@ user=$(directives run-as)
 if [ -n "$user" ] && [ "$(id -u)" = 0 ]; then
 	# the folders on the way must let the user in; what the case made unreadable stays so
 	chmod a+rx "$work" "$work/in" && chmod a+rwx "$work/out" || exit 1
-	runner="setpriv --reuid=$user --regid=$(id -g "$user") --clear-groups --"
+	# The tests' FONTCONFIG_FILE keeps a cache under XDG_CACHE_HOME; root's home is not the user's to write.
+	mkdir -p "$work/cache" && chmod a+rwx "$work/cache" || exit 1
+	runner="setpriv --reuid=$user --regid=$(id -g "$user") --clear-groups -- env XDG_CACHE_HOME=\"$work/cache\""
 fi
 copies=$(directives parallel)
 if [ -n "$copies" ]; then
