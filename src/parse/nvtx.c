@@ -42,7 +42,11 @@ static int visit(void *ctx, const rli_walk_entry *entry)
 	rli_unit *unit;
 	uint32_t group;
 
-	if (!entry->is_file || length < 6 || strcmp(name + length - 6, ".jsonl") != 0)
+	/*
+	 * Whatever it is: a FIFO, a dangling symlink or a folder named like a unit is a unit that
+	 * fails, said by the byte source ("not a regular file but a FIFO"), never one left out unsaid.
+	 */
+	if (length < 6 || strcmp(name + length - 6, ".jsonl") != 0)
 		return 0;
 	first_dot = strchr(name, '.');
 	second_dot = strchr(first_dot + 1, '.');
@@ -161,8 +165,9 @@ static void nvtx_parse_unit(rli_unit *unit, rli_events *rows)
 
 static rli_shows nvtx_detect(const rli_walk_entry *entry)
 {
-	return entry->is_file && fnmatch("worker_process_*.*.jsonl", entry->name, 0) == 0 ? RLI_SHOWS_FORMAT
-											   : RLI_SHOWS_NOTHING;
+	/* A FIFO or a dangling symlink named so shows the format too: discovery then says what it is. */
+	return !entry->is_dir && fnmatch("worker_process_*.*.jsonl", entry->name, 0) == 0 ? RLI_SHOWS_FORMAT
+											    : RLI_SHOWS_NOTHING;
 }
 
 const rli_format rli_format_nvtx = {

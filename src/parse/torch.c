@@ -54,9 +54,10 @@ static int unsearched(void *ctx, const char *dir, const char *why)
 static int visit(void *ctx, const rli_walk_entry *entry)
 {
 	torch_walk *walk = ctx;
+	int named_trace = rli_ends_with(entry->name, ".json.gz");
 	rli_unit *unit;
 	uint32_t group;
-	if (entry->depth == 1 && entry->is_dir) {
+	if (entry->depth == 1 && entry->is_dir && !named_trace) {
 		char **names = realloc(walk->top_dirs, (walk->top_count + 1) * sizeof(*names));
 		unsigned char *flags;
 		if (!names)
@@ -72,7 +73,11 @@ static int visit(void *ctx, const rli_walk_entry *entry)
 		walk->top_has_trace[walk->top_count++] = 0;
 		return 0;
 	}
-	if (!entry->is_file || !rli_ends_with(entry->name, ".json.gz"))
+	/*
+	 * Whatever it is: a FIFO, a dangling symlink or a folder named like a trace is a unit that
+	 * fails, said by the byte source ("not a regular file but a FIFO"), never one left out unsaid.
+	 */
+	if (!named_trace)
 		return 0;
 	mark_top_dir(walk, entry->path, 0);
 	if (strstr(entry->name, "async_llm"))
@@ -514,7 +519,8 @@ static void torch_parse_unit(rli_unit *unit, rli_events *rows)
 
 static rli_shows torch_detect(const rli_walk_entry *entry)
 {
-	return entry->is_file && rli_ends_with(entry->name, ".json.gz") ? RLI_SHOWS_FORMAT : RLI_SHOWS_NOTHING;
+	/* A FIFO or a dangling symlink named so shows the format too: discovery then says what it is. */
+	return !entry->is_dir && rli_ends_with(entry->name, ".json.gz") ? RLI_SHOWS_FORMAT : RLI_SHOWS_NOTHING;
 }
 
 const rli_format rli_format_torch = {
