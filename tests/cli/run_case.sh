@@ -30,6 +30,9 @@
 #   utf8: NAME            @OUT@/NAME must be valid UTF-8
 #   stderr-not: TEXT      no line of stderr may contain TEXT
 #   kept: NAME            @OUT@/NAME, made by the setup, must come out of the run byte for byte unchanged
+# Read by tests/bad-input/CMakeLists.txt, not here:
+#   label: NAME           a further ctest label (slow: left out by ctest -LE slow; CI runs it)
+#   timeout: SECONDS      the ctest timeout, when 60 s is not enough
 # Placeholders: @SAMPLES@ (../shared/samples), @IN@ (a fresh input folder), @OUT@ (a fresh output folder).
 set -u
 bin=$1 case_file=$2 samples=$3 work=$4
