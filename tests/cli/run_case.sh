@@ -30,6 +30,7 @@
 #   utf8: NAME            @OUT@/NAME must be valid UTF-8
 #   stderr-not: TEXT      no line of stderr may contain TEXT
 #   kept: NAME            @OUT@/NAME, made by the setup, must come out of the run byte for byte unchanged
+#   output-folder: NAME   @OUT@ is NAME (spaces and all) inside the output folder, left for the tool to make
 # Read by tests/bad-input/CMakeLists.txt, not here:
 #   label: NAME           a further ctest label (slow: left out by ctest -LE slow; CI runs it)
 #   timeout: SECONDS      the ctest timeout, when 60 s is not enough
@@ -52,6 +53,8 @@ fi
 fail() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }
 expand() { printf '%s' "$1" | sed -e "s#@SAMPLES@#$samples#g" -e "s#@IN@#$in#g" -e "s#@OUT@#$out#g"; }
 directives() { sed -n "s/^$1: //p" "$case_file"; }
+sub=$(directives output-folder)
+[ -z "$sub" ] || out=$work/out/$sub
 
 for need in $(directives needs); do
 	if [ "$need" = samples ]; then
