@@ -41,6 +41,21 @@ static int collect_capture(void *ctx, const rli_walk_entry *entry)
 	return 0;
 }
 
+/* A folder the walk could not read; a capture folder that is one has no rules checked. */
+static int capture_unsearched(void *ctx, const char *dir, const char *why)
+{
+	rli_ascend_captures *list = ctx;
+	list->unsearched++;
+	/* Searched from the last found: the walk reads a folder soon after it has listed it. */
+	for (size_t i = list->count; i-- > 0;) {
+		if (strcmp(list->items[i].dir, dir) == 0) {
+			list->items[i].unsearched = 1;
+			break;
+		}
+	}
+	return list->discovery ? rli_discovery_unsearched(list->discovery, dir, why) : RLI_OK;
+}
+
 /* "20250101_120000_ascend_pt" -> "20250101_120000"; "xxx_ascend_pt" -> "xxx"; else the name. */
 static char *timestamp_key(const char *dir)
 {
@@ -96,7 +111,7 @@ static int inspect(rli_ascend_capture *capture)
 	size_t count = 0;
 	int error = RLI_OK;
 
-	if (rli_list_dir(&names, &count, capture->dir) == RLI_ERROR)
+	if (!capture->unsearched && rli_list_dir(&names, &count, capture->dir) == RLI_ERROR)
 		return RLI_ERROR;
 	for (size_t i = 0; i < count; i++) {
 		char **grown;
@@ -126,11 +141,13 @@ done:
 	return error;
 }
 
-int rli_ascend_find(rli_ascend_captures *captures, const char *root)
+int rli_ascend_find(rli_ascend_captures *captures, const char *root, rli_discovery *discovery)
 {
 	int error;
 	memset(captures, 0, sizeof(*captures));
-	error = rli_walk(root, collect_capture, captures);
+	captures->discovery = discovery;
+	error = rli_walk(root, collect_capture, capture_unsearched, captures);
+	captures->discovery = NULL;
 	for (size_t i = 0; error >= 0 && i < captures->count; i++)
 		error = inspect(&captures->items[i]);
 	return error < 0 ? error : RLI_OK;

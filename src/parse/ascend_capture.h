@@ -19,11 +19,14 @@ typedef struct {
 	char *sort_key;    /* the timestamp part of the folder name, the order inside a (role, rank) */
 	size_t order;      /* discovery position, the tie-break that keeps the order stable */
 	uint32_t group;    /* (role, rank) in order of first appearance, set by rli_ascend_order */
+	int unsearched;    /* the folder could not be read: that is its failure, no rule of its files applies */
 } rli_ascend_capture;
 
 typedef struct {
 	rli_ascend_capture *items;
 	size_t count, capacity;
+	size_t unsearched;          /* folders under root that could not be read, captures or not */
+	rli_discovery *discovery;   /* while finding: where those become failed units (NULL: nowhere) */
 } rli_ascend_captures;
 
 /* A walk entry that is a capture folder: a directory whose name ends with "ascend_pt". */
@@ -31,9 +34,11 @@ int rli_ascend_is_capture(const rli_walk_entry *entry);
 
 /*
  * Every folder under root (never root itself) whose name ends with "ascend_pt", in walk order,
- * nested ones too, with rank, info files and sort key filled in. RLI_OK or RLI_ERROR.
+ * nested ones too, with rank, info files and sort key filled in. Each folder that cannot be read
+ * becomes a failed unit of discovery (rli_discovery_unsearched), unless discovery is NULL (the
+ * analysis that names them is another). RLI_OK or RLI_ERROR.
  */
-int rli_ascend_find(rli_ascend_captures *captures, const char *root);
+int rli_ascend_find(rli_ascend_captures *captures, const char *root, rli_discovery *discovery);
 void rli_ascend_captures_dispose(rli_ascend_captures *captures);
 /* A newly allocated path inside the capture's ASCEND_PROFILER_OUTPUT folder (name NULL: the folder). */
 char *rli_ascend_output_path(const rli_ascend_capture *capture, const char *name);

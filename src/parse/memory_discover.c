@@ -3,6 +3,7 @@
 #include "ascend_capture.h"
 #include "format.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,11 +59,16 @@ static int role_kept(const rli_role_filter *filter, const char *role)
 
 /* ---- discovery --------------------------------------------------------------- */
 
-/* The size of a file, or -1 if there is none. */
+/*
+ * The size of a file, 0 if it cannot be looked at (a folder on the way unreadable: opening it
+ * then says why), or -1 only if there is none.
+ */
 static long long file_size(const char *path)
 {
 	struct stat st;
-	return stat(path, &st) == 0 ? (long long)st.st_size : -1;
+	if (stat(path, &st) == 0)
+		return (long long)st.st_size;
+	return errno == ENOENT || errno == ENOTDIR ? -1 : 0;
 }
 
 /*
@@ -79,6 +85,7 @@ static int inspect(rli_ascend_capture *capture, rli_discovery *discovery, const 
 	char *trace = rli_ascend_output_path(capture, "trace_view.json");
 	char *metadata_path = rli_path_join(capture->dir, "profiler_metadata.json");
 	rli_ascend_metadata metadata;
+	struct stat st;
 	int error = RLI_OK;
 
 	*keep = 0;
@@ -87,8 +94,10 @@ static int inspect(rli_ascend_capture *capture, rli_discovery *discovery, const 
 		error = rli_error_oom();
 		goto done;
 	}
+	if (capture->unsearched)
+		goto done; /* the folder's failure is its unit already, or the timeline's to say */
 	/* Found, not asked for: a capture without memory records is the timeline's, no failed memory unit. */
-	if (options->auto_detected && file_size(csv) < 0) {
+	if (options->auto_detected && stat(csv, &st) != 0) {
 		rli_notes_add(&discovery->log, RLI_LOG_DEBUG, "No operator_memory.csv: %s is a timeline capture only",
 			      capture->dir);
 		goto done;
@@ -142,11 +151,14 @@ static int memory_discover(rli_discovery *discovery, const char *root, const rli
 
 	if (!filters.roles)
 		filters.roles = &every_role;
-	error = rli_ascend_find(&captures, root);
+	/* Found, not asked for: the timeline analysis of the same run names the folders it cannot read. */
+	error = rli_ascend_find(&captures, root, options->auto_detected ? NULL : discovery);
 	if (error < 0)
 		goto done;
 	if (captures.count == 0) {
-		rli_notes_add(&discovery->structural, RLI_LOG_ERROR, "No *_ascend_pt directory in %s", root);
+		/* With a folder unread, "none found" may not be so: that folder's failure says why. */
+		if (captures.unsearched == 0)
+			rli_notes_add(&discovery->structural, RLI_LOG_ERROR, "No *_ascend_pt directory in %s", root);
 		goto done;
 	}
 	kept = calloc(captures.count, sizeof(*kept));
@@ -317,7 +329,7 @@ int rli_memory_capture_count(const char *input_path)
 	int found = 0;
 	if (!input_path)
 		return 0;
-	if (rli_walk(input_path, count_memory, &found) < 0)
+	if (rli_walk(input_path, count_memory, NULL, &found) < 0)
 		return RLI_ERROR;
 	return found;
 }

@@ -15,6 +15,8 @@ static void parse_one(void *ctx, unsigned worker, rli_unit *unit)
 {
 	(void)ctx;
 	(void)worker;
+	if (unit->unsearched)
+		return; /* a folder that could not be read: its failure is all there is */
 	rli_format_memory.parse_unit(unit, NULL);
 }
 

@@ -4,6 +4,7 @@
 #include "format.h"
 #include "json_stream.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -20,13 +21,16 @@ static int inspect_capture(rli_ascend_capture *capture, rli_discovery *discovery
 	int have_trace, error = RLI_OK;
 
 	*keep = 0;
+	if (capture->unsearched)
+		return RLI_OK; /* its unit is the folder's failure already */
 	output_dir = rli_ascend_output_path(capture, NULL);
 	trace = rli_ascend_output_path(capture, "trace_view.json");
 	if (!output_dir || !trace) {
 		error = rli_error_oom();
 		goto done;
 	}
-	have_trace = stat(trace, &st) == 0;
+	/* Only a trace that is not there is missing: one that cannot be looked at fails its unit, with why. */
+	have_trace = stat(trace, &st) == 0 || (errno != ENOENT && errno != ENOTDIR);
 	if (!have_trace) {
 		rli_notes_add(&discovery->structural, RLI_LOG_ERROR,
 			      "trace_view.json does not exist in: %s", output_dir);
@@ -86,11 +90,13 @@ static int mstx_discover(rli_discovery *discovery, const char *root, const rli_d
 	int error;
 
 	rli_notes_init(&missing_trace);
-	error = rli_ascend_find(&captures, root);
+	error = rli_ascend_find(&captures, root, discovery);
 	if (error < 0)
 		goto done;
 	if (captures.count == 0) {
-		rli_notes_add(&discovery->structural, RLI_LOG_ERROR, "No *_ascend_pt path in %s", root);
+		/* With a folder unread, "none found" may not be so: that folder's failure says why. */
+		if (captures.unsearched == 0)
+			rli_notes_add(&discovery->structural, RLI_LOG_ERROR, "No *_ascend_pt path in %s", root);
 		goto done;
 	}
 	kept = calloc(captures.count, sizeof(*kept));

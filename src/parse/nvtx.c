@@ -23,7 +23,15 @@ typedef struct {
 	rli_discovery *discovery;
 	rli_strpool groups;
 	int worker_files; /* files the checker's worker_process_*.*.jsonl glob would match */
+	int unsearched;   /* folders that could not be read */
 } nvtx_walk;
+
+static int unsearched(void *ctx, const char *dir, const char *why)
+{
+	nvtx_walk *walk = ctx;
+	walk->unsearched++;
+	return rli_discovery_unsearched(walk->discovery, dir, why);
+}
 
 static int visit(void *ctx, const rli_walk_entry *entry)
 {
@@ -34,7 +42,11 @@ static int visit(void *ctx, const rli_walk_entry *entry)
 	rli_unit *unit;
 	uint32_t group;
 
-	if (!entry->is_file || length < 6 || strcmp(name + length - 6, ".jsonl") != 0)
+	/*
+	 * Whatever it is: a FIFO, a dangling symlink or a folder named like a unit is a unit that
+	 * fails, said by the byte source ("not a regular file but a FIFO"), never one left out unsaid.
+	 */
+	if (length < 6 || strcmp(name + length - 6, ".jsonl") != 0)
 		return 0;
 	first_dot = strchr(name, '.');
 	second_dot = strchr(first_dot + 1, '.');
@@ -71,10 +83,11 @@ static int nvtx_discover(rli_discovery *discovery, const char *root, const rli_d
 	memset(&walk, 0, sizeof(walk));
 	walk.discovery = discovery;
 	rli_strpool_init(&walk.groups);
-	error = rli_walk(root, visit, &walk);
+	error = rli_walk(root, visit, unsearched, &walk);
 	if (error < 0)
 		goto done;
-	if (walk.worker_files == 0)
+	/* With a folder unread, "none found" may not be so: that folder's failure says why. */
+	if (walk.worker_files == 0 && walk.unsearched == 0)
 		rli_notes_add(&discovery->structural, RLI_LOG_ERROR,
 			      "No worker_process_*.*.jsonl file found in: %s", root);
 	error = rli_discovery_group(discovery);
@@ -152,8 +165,9 @@ static void nvtx_parse_unit(rli_unit *unit, rli_events *rows)
 
 static rli_shows nvtx_detect(const rli_walk_entry *entry)
 {
-	return entry->is_file && fnmatch("worker_process_*.*.jsonl", entry->name, 0) == 0 ? RLI_SHOWS_FORMAT
-											   : RLI_SHOWS_NOTHING;
+	/* A FIFO or a dangling symlink named so shows the format too: discovery then says what it is. */
+	return !entry->is_dir && fnmatch("worker_process_*.*.jsonl", entry->name, 0) == 0 ? RLI_SHOWS_FORMAT
+											    : RLI_SHOWS_NOTHING;
 }
 
 const rli_format rli_format_nvtx = {

@@ -150,6 +150,8 @@ struct nvtx_ctx {
 	uint8_t kind[F_COUNT];
 	short_value id, start_time, text_id; /* as written: keys of string_ids, the global start */
 	int text_id_plain;                   /* textId is plain decimal digits: text_id_number, no text */
+	unsigned past_int64;                 /* bit F_ID, F_TEXT_ID: an integer numeral no int64 holds */
+	size_t past_int64_length[2];         /* its length: [0] id, [1] textId */
 	uint32_t text_id_number;
 	int table; /* T_* */
 	int event_type_is_60;

@@ -47,6 +47,7 @@ void rli_nvtx_line_reset(nvtx_ctx *n)
 {
 	rli_nvtx_top_level(n);
 	memset(n->kind, V_ABSENT, sizeof(n->kind));
+	n->past_int64 = 0;
 	n->table = T_OTHER;
 	n->value.kind = n->name.kind = V_ABSENT;
 }
@@ -94,6 +95,21 @@ static int plain_text_id(uint32_t *out, const char *text, size_t length)
 	return 1;
 }
 
+/*
+ * An id written as an integer (no fraction, no exponent) that no int64 holds. Python would key
+ * its dict by it all the same; we would not match it to its label, so it is said, not dropped.
+ */
+static void note_past_int64(nvtx_ctx *n, int field, int kind, const char *text, size_t length)
+{
+	int64_t value;
+	/* 18 characters or fewer always fit: the ids of every line pass the first test. */
+	if (kind != V_NUMBER || !text || length <= 18 || memchr(text, '.', length) || memchr(text, 'e', length) ||
+	    memchr(text, 'E', length) || rli_text_to_int64(&value, text, length) == 0)
+		return;
+	n->past_int64 |= 1u << field;
+	n->past_int64_length[field == F_TEXT_ID] = length;
+}
+
 /* A field's value at the line's top level, read or copied now; kind is V_*. */
 static __attribute__((noinline)) int set_field(nvtx_ctx *n, int kind, const char *text, size_t length)
 {
@@ -126,10 +142,12 @@ static __attribute__((noinline)) int set_field(nvtx_ctx *n, int kind, const char
 		break;
 	case F_TEXT_ID:
 		/* A plain one is read in nvtx_number without its text: its key follows from its value. */
+		note_past_int64(n, F_TEXT_ID, kind, text, length);
 		kind = short_set(&n->text_id, kind, text, length);
 		n->text_id_plain = 0;
 		break;
 	case F_ID:
+		note_past_int64(n, F_ID, kind, text, length);
 		kind = short_set(&n->id, kind, text, length);
 		break;
 	case F_START_TIME:
@@ -497,6 +515,23 @@ static int keep_range(nvtx_ctx *n)
 	return 0;
 }
 
+/* A range's textId or a StringIds line's id past int64: the unit fails, naming the line. -1. */
+static int fail_past_int64(nvtx_ctx *n, int field)
+{
+	const short_value *v = field == F_TEXT_ID ? &n->text_id : &n->id;
+	size_t length = n->past_int64_length[field == F_TEXT_ID];
+	char got[64];
+	/* The numeral itself when short enough to read; a count of its digits when not. */
+	if (length <= 40 && v->length == length)
+		snprintf(got, sizeof(got), "%.*s", (int)length, v->text);
+	else
+		snprintf(got, sizeof(got), "an integer of %zu characters", length);
+	rli_notes_add(&n->unit->failures, RLI_LOG_ERROR,
+		      "Failed to parse JSON file %s: '%s' must be an integer that fits in 64 bits, got %s at line %llu",
+		      n->unit->path, field == F_TEXT_ID ? "textId" : "id", got, (unsigned long long)n->line);
+	return -1;
+}
+
 /* Everything one line contributes; 0, or -1 when the unit failed or memory ran out. */
 int rli_nvtx_line_done(nvtx_ctx *n)
 {
@@ -504,8 +539,12 @@ int rli_nvtx_line_done(nvtx_ctx *n)
 	rli_unit *unit = n->unit;
 	if (kind[F_START_TIME] != V_ABSENT)
 		n->any_start_time = 1;
+	if (n->past_int64 & (1u << F_ID) && n->table == T_STRING_IDS)
+		return fail_past_int64(n, F_ID);
 	if (kind[F_EVENT_TYPE] == V_NUMBER && n->event_type_is_60) {
 		n->any_range = 1;
+		if (n->past_int64 & (1u << F_TEXT_ID))
+			return fail_past_int64(n, F_TEXT_ID);
 		if (kind[F_START] == V_ABSENT || kind[F_END] == V_ABSENT || kind[F_TEXT_ID] == V_ABSENT) {
 			static const int required[] = {F_START, F_END, F_TEXT_ID};
 			static const char *const names[] = {"start", "end", "textId"};

@@ -44,6 +44,8 @@ typedef struct {
 	size_t count;
 	size_t seen[MAX_FORMATS];
 	char *first[MAX_FORMATS];
+	size_t unsearched;      /* folders the walk could not read */
+	char *first_unsearched; /* the first, "<dir>: <why>" */
 	int oom;
 } detect_counts;
 
@@ -51,6 +53,7 @@ static void detect_dispose(detect_counts *counts)
 {
 	for (size_t i = 0; i < counts->count; i++)
 		free(counts->first[i]);
+	free(counts->first_unsearched);
 }
 
 static int detect_visit(void *ctx, const rli_walk_entry *entry)
@@ -69,6 +72,15 @@ static int detect_visit(void *ctx, const rli_walk_entry *entry)
 	return 0;
 }
 
+/* Only counted: when nothing is recognised, what could not be searched may be why. */
+static int detect_unsearched(void *ctx, const char *dir, const char *why)
+{
+	detect_counts *counts = ctx;
+	if (counts->unsearched++ == 0 && !(counts->first_unsearched = rli_strfmt("%s: %s", dir, why)))
+		counts->oom = 1;
+	return 0;
+}
+
 static int detect_walk(detect_counts *counts, const char *root)
 {
 	int error;
@@ -76,7 +88,7 @@ static int detect_walk(detect_counts *counts, const char *root)
 	for (size_t i = 0; rli_formats[i] && counts->count < MAX_FORMATS; i++)
 		if (rli_formats[i]->timeline)
 			counts->formats[counts->count++] = rli_formats[i];
-	error = rli_walk(root, detect_visit, counts);
+	error = rli_walk(root, detect_visit, detect_unsearched, counts);
 	if (error == RLI_OK && counts->oom)
 		error = rli_error_oom();
 	if (error < 0)
@@ -122,8 +134,20 @@ static int detect(const rli_format **out, const char *root)
 	int error = detect_walk(&counts, root);
 	if (error < 0)
 		return error;
-	detect_dispose(&counts);
 	kinds = detect_kinds(&counts, &only);
+	if (kinds == 0) {
+		rli_error_set(RLI_EINVALID, "nothing recognisable in %s: ", root);
+		for (size_t i = 0; i < counts.count; i++)
+			rli_error_append("%sno %s (%s)", i ? ", " : "", counts.formats[i]->shows_one, counts.formats[i]->name);
+		if (counts.unsearched == 1)
+			rli_error_append("; a folder could not be read: %s", counts.first_unsearched);
+		else if (counts.unsearched > 1)
+			rli_error_append("; %zu folders could not be read, the first %s", counts.unsearched,
+					 counts.first_unsearched);
+		detect_dispose(&counts);
+		return RLI_EINVALID;
+	}
+	detect_dispose(&counts);
 	if (kinds > 1) {
 		rli_error_set(RLI_EUSAGE, "%s holds several kinds of profile (", root);
 		for (size_t i = 0; i < counts.count; i++)
@@ -131,12 +155,6 @@ static int detect(const rli_format **out, const char *root)
 					 counts.formats[i]->name);
 		rli_error_append("); choose one with --profiler-type");
 		return RLI_EUSAGE;
-	}
-	if (kinds == 0) {
-		rli_error_set(RLI_EINVALID, "nothing recognisable in %s: ", root);
-		for (size_t i = 0; i < counts.count; i++)
-			rli_error_append("%sno %s (%s)", i ? ", " : "", counts.formats[i]->shows_one, counts.formats[i]->name);
-		return RLI_EINVALID;
 	}
 	*out = counts.formats[only];
 	return RLI_OK;
@@ -160,7 +178,7 @@ static void parse_unit(void *ctx, unsigned worker, rli_unit *unit)
 	rli_events *rows = work->tables[worker];
 	size_t begin = rows->count;
 	if (unit->failures.count)
-		return; /* failed at discovery already (e.g. an unreadable profiler_metadata.json) */
+		return; /* failed at discovery already (an unreadable profiler_metadata.json or folder) */
 	work->format->parse_unit(unit, rows);
 	/* A failed unit contributes nothing, not even the rows before its failure. */
 	if (unit->failures.count || unit->status != RLI_OK)

@@ -76,6 +76,7 @@ typedef struct {
 	int status;         /* RLI_OK or RLI_ERROR (out of memory) */
 	int holds_memory;   /* mstx, detected: the capture also holds operator_memory.csv */
 	int no_timeline;    /* mstx: the trace has no Overlap Analysis process */
+	int unsearched;     /* a folder the walk could not read: failed at discovery, nothing to parse */
 } rli_unit;
 
 typedef struct {
@@ -97,6 +98,12 @@ void rli_discovery_dispose(rli_discovery *discovery);
 int rli_discovery_group(rli_discovery *discovery);
 /* A zeroed unit at the end of the list, or NULL when out of memory. */
 rli_unit *rli_discovery_add(rli_discovery *discovery);
+/*
+ * A folder the walk could not search (rli_walk_failed_fn): a failed unit of its own, "Failed to
+ * read folder <dir>: <why>", so that the run says what it could not see and ends as when any
+ * unit fails (the rest drawn, exit 5; nothing left, exit 3). RLI_OK or RLI_ERROR.
+ */
+int rli_discovery_unsearched(rli_discovery *discovery, const char *dir, const char *why);
 /* Notes a rank the rank filter left out. RLI_ERROR when out of memory. */
 int rli_discovery_saw_rank(rli_discovery *discovery, int64_t rank);
 /*

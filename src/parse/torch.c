@@ -19,8 +19,8 @@ typedef struct {
 	rli_strpool roles;
 } torch_walk;
 
-/* Marks the root sub-folder that path lies under. */
-static void mark_top_dir(torch_walk *walk, const char *path)
+/* Marks the root sub-folder that path lies under, or is (is_dir). */
+static void mark_top_dir(torch_walk *walk, const char *path, int is_dir)
 {
 	const char *rest = path + walk->root_length;
 	const char *slash;
@@ -28,9 +28,9 @@ static void mark_top_dir(torch_walk *walk, const char *path)
 	while (*rest == '/')
 		rest++;
 	slash = strchr(rest, '/');
-	if (!slash)
+	if (!slash && !is_dir)
 		return;
-	length = (size_t)(slash - rest);
+	length = slash ? (size_t)(slash - rest) : strlen(rest);
 	for (size_t i = 0; i < walk->top_count; i++) {
 		const char *name = walk->top_dirs[i];
 		if (strlen(name) == length && memcmp(name, rest, length) == 0) {
@@ -40,12 +40,24 @@ static void mark_top_dir(torch_walk *walk, const char *path)
 	}
 }
 
+/*
+ * A folder that could not be read fails as a unit of its own; the root sub-folder it is or lies
+ * under may hold its trace there, so no "has no PyTorch trace" is said of it as well.
+ */
+static int unsearched(void *ctx, const char *dir, const char *why)
+{
+	torch_walk *walk = ctx;
+	mark_top_dir(walk, dir, 1);
+	return rli_discovery_unsearched(walk->discovery, dir, why);
+}
+
 static int visit(void *ctx, const rli_walk_entry *entry)
 {
 	torch_walk *walk = ctx;
+	int named_trace = rli_ends_with(entry->name, ".json.gz");
 	rli_unit *unit;
 	uint32_t group;
-	if (entry->depth == 1 && entry->is_dir) {
+	if (entry->depth == 1 && entry->is_dir && !named_trace) {
 		char **names = realloc(walk->top_dirs, (walk->top_count + 1) * sizeof(*names));
 		unsigned char *flags;
 		if (!names)
@@ -61,9 +73,13 @@ static int visit(void *ctx, const rli_walk_entry *entry)
 		walk->top_has_trace[walk->top_count++] = 0;
 		return 0;
 	}
-	if (!entry->is_file || !rli_ends_with(entry->name, ".json.gz"))
+	/*
+	 * Whatever it is: a FIFO, a dangling symlink or a folder named like a trace is a unit that
+	 * fails, said by the byte source ("not a regular file but a FIFO"), never one left out unsaid.
+	 */
+	if (!named_trace)
 		return 0;
-	mark_top_dir(walk, entry->path);
+	mark_top_dir(walk, entry->path, 0);
 	if (strstr(entry->name, "async_llm"))
 		return 0;
 	unit = rli_discovery_add(walk->discovery);
@@ -91,7 +107,7 @@ static int torch_discover(rli_discovery *discovery, const char *root, const rli_
 	walk.root = root;
 	walk.root_length = strlen(root);
 	rli_strpool_init(&walk.roles);
-	error = rli_walk(root, visit, &walk);
+	error = rli_walk(root, visit, unsearched, &walk);
 	if (error < 0)
 		goto done;
 	/* Each sub-folder of the root must hold a trace (below it, at any depth): one line each. */
@@ -503,7 +519,8 @@ static void torch_parse_unit(rli_unit *unit, rli_events *rows)
 
 static rli_shows torch_detect(const rli_walk_entry *entry)
 {
-	return entry->is_file && rli_ends_with(entry->name, ".json.gz") ? RLI_SHOWS_FORMAT : RLI_SHOWS_NOTHING;
+	/* A FIFO or a dangling symlink named so shows the format too: discovery then says what it is. */
+	return !entry->is_dir && rli_ends_with(entry->name, ".json.gz") ? RLI_SHOWS_FORMAT : RLI_SHOWS_NOTHING;
 }
 
 const rli_format rli_format_torch = {

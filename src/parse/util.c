@@ -332,6 +332,16 @@ rli_unit *rli_discovery_add(rli_discovery *discovery)
 	return unit;
 }
 
+int rli_discovery_unsearched(rli_discovery *discovery, const char *dir, const char *why)
+{
+	rli_unit *unit = rli_discovery_add(discovery);
+	if (!unit || !(unit->path = rli_strdup(dir)))
+		return rli_error_oom();
+	unit->unsearched = 1;
+	rli_notes_add(&unit->failures, RLI_LOG_ERROR, "Failed to read folder %s: %s", dir, why);
+	return unit->failures.oom ? rli_error_oom() : RLI_OK;
+}
+
 char *rli_dir_label(const char *path)
 {
 	char *base = rli_path_base(path), *real, *label;

@@ -4,11 +4,13 @@
 #include "parse_internal.h"
 
 #include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
-/* Deeper trees than this are not profiler output; stopping keeps the stack bounded. */
+/* Deeper trees than this are not profiler output; stopping (and saying so) keeps the stack bounded. */
 #define RLI_WALK_MAX_DEPTH 64
 
 static int compare_names(const void *a, const void *b)
@@ -36,7 +38,15 @@ int rli_list_dir(char ***names, size_t *count, const char *dir)
 	handle = opendir(dir);
 	if (!handle)
 		return RLI_EINVALID;
-	while ((entry = readdir(handle)) != NULL) {
+	for (;;) {
+		/* readdir says a failure (EIO on a bad disk) only through errno: a listing cut short is no listing. */
+		errno = 0;
+		entry = readdir(handle);
+		if (!entry) {
+			if (errno != 0)
+				error = RLI_EINVALID;
+			break;
+		}
 		if (!strcmp(entry->d_name, ".") || !strcmp(entry->d_name, ".."))
 			continue;
 		if (RLI_GROW(&list, &capacity, used + 1, 32) < 0) {
@@ -50,10 +60,14 @@ int rli_list_dir(char ***names, size_t *count, const char *dir)
 		}
 		used++;
 	}
-	if (used > 1)
+	if (used > 1 && error == RLI_OK)
 		qsort(list, used, sizeof(*list), compare_names);
 done:
-	closedir(handle);
+	{
+		int why = errno; /* closedir may change it */
+		closedir(handle);
+		errno = why;
+	}
 	if (error < 0) {
 		rli_free_names(list, used);
 		return error;
@@ -63,18 +77,28 @@ done:
 	return RLI_OK;
 }
 
-static int walk_dir(const char *dir, int depth, rli_walk_fn fn, void *ctx)
+typedef struct {
+	rli_walk_fn fn;
+	rli_walk_failed_fn failed;
+	void *ctx;
+} walk_visitor;
+
+static int walk_dir(const char *dir, int depth, const walk_visitor *visitor)
 {
 	char **names = NULL;
 	size_t count = 0;
 	char *descend = NULL;
 	int error;
 
-	if (depth > RLI_WALK_MAX_DEPTH)
-		return RLI_OK;
+	/* What the walk cannot search is said, never dropped unsaid: its data would be missing from the run. */
+	if (depth - 1 > RLI_WALK_MAX_DEPTH) { /* dir is depth - 1 folders below the root */
+		char why[80];
+		snprintf(why, sizeof(why), "more than %d folders below the input path, not searched", RLI_WALK_MAX_DEPTH);
+		return visitor->failed ? visitor->failed(visitor->ctx, dir, why) : RLI_OK;
+	}
 	error = rli_list_dir(&names, &count, dir);
 	if (error == RLI_EINVALID)
-		return RLI_OK; /* unreadable: skipped, like os.walk */
+		return visitor->failed ? visitor->failed(visitor->ctx, dir, strerror(errno)) : RLI_OK;
 	if (error < 0)
 		return error;
 	descend = calloc(count ? count : 1, 1);
@@ -102,7 +126,7 @@ static int walk_dir(const char *dir, int depth, rli_walk_fn fn, void *ctx)
 			entry.is_dir = S_ISDIR(st.st_mode);
 			entry.is_file = S_ISREG(st.st_mode);
 		}
-		verdict = fn(ctx, &entry);
+		verdict = visitor->fn(visitor->ctx, &entry);
 		free(path);
 		if (verdict < 0) {
 			error = verdict;
@@ -120,7 +144,7 @@ static int walk_dir(const char *dir, int depth, rli_walk_fn fn, void *ctx)
 			error = rli_error_oom();
 			goto done;
 		}
-		error = walk_dir(path, depth + 1, fn, ctx);
+		error = walk_dir(path, depth + 1, visitor);
 		free(path);
 		if (error < 0)
 			goto done;
@@ -132,7 +156,8 @@ done:
 	return error;
 }
 
-int rli_walk(const char *root, rli_walk_fn fn, void *ctx)
+int rli_walk(const char *root, rli_walk_fn fn, rli_walk_failed_fn failed, void *ctx)
 {
-	return walk_dir(root, 1, fn, ctx);
+	walk_visitor visitor = {fn, failed, ctx};
+	return walk_dir(root, 1, &visitor);
 }

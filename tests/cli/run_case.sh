@@ -30,6 +30,10 @@
 #   utf8: NAME            @OUT@/NAME must be valid UTF-8
 #   stderr-not: TEXT      no line of stderr may contain TEXT
 #   kept: NAME            @OUT@/NAME, made by the setup, must come out of the run byte for byte unchanged
+#   output-folder: NAME   @OUT@ is NAME (spaces and all) inside the output folder, left for the tool to make
+# Read by tests/bad-input/CMakeLists.txt, not here:
+#   label: NAME           a further ctest label (slow: left out by ctest -LE slow; CI runs it)
+#   timeout: SECONDS      the ctest timeout, when 60 s is not enough
 # Placeholders: @SAMPLES@ (../shared/samples), @IN@ (a fresh input folder), @OUT@ (a fresh output folder).
 set -u
 bin=$1 case_file=$2 samples=$3 work=$4
@@ -49,6 +53,8 @@ fi
 fail() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }
 expand() { printf '%s' "$1" | sed -e "s#@SAMPLES@#$samples#g" -e "s#@IN@#$in#g" -e "s#@OUT@#$out#g"; }
 directives() { sed -n "s/^$1: //p" "$case_file"; }
+sub=$(directives output-folder)
+[ -z "$sub" ] || out=$work/out/$sub
 
 for need in $(directives needs); do
 	if [ "$need" = samples ]; then
@@ -91,7 +97,9 @@ user=$(directives run-as)
 if [ -n "$user" ] && [ "$(id -u)" = 0 ]; then
 	# the folders on the way must let the user in; what the case made unreadable stays so
 	chmod a+rx "$work" "$work/in" && chmod a+rwx "$work/out" || exit 1
-	runner="setpriv --reuid=$user --regid=$(id -g "$user") --clear-groups --"
+	# The tests' FONTCONFIG_FILE keeps a cache under XDG_CACHE_HOME; root's home is not the user's to write.
+	mkdir -p "$work/cache" && chmod a+rwx "$work/cache" || exit 1
+	runner="setpriv --reuid=$user --regid=$(id -g "$user") --clear-groups -- env XDG_CACHE_HOME=\"$work/cache\""
 fi
 copies=$(directives parallel)
 if [ -n "$copies" ]; then
