@@ -86,14 +86,18 @@ static unsigned char *drain(rli_bytes *source, size_t *length, char **failure, s
 {
 	unsigned char *all = NULL;
 	const unsigned char *data;
-	size_t got, total = 0;
+	size_t got, total = 0, capacity = 0;
 	int more;
 	*failure = NULL;
 	if (chunks)
 		*chunks = 0;
 	while ((more = rli_bytes_next(source, &data, &got)) > 0) {
 		CHECK(got > 0 && got <= RLI_PARSE_CHUNK);
-		all = realloc(all, total + got + 1);
+		/* doubling: a realloc per chunk copies the whole so far each time (under ASan, always) */
+		if (total + got + 1 > capacity) {
+			capacity = 2 * (total + got + 1);
+			all = realloc(all, capacity);
+		}
 		memcpy(all + total, data, got);
 		total += got;
 		if (chunks)
