@@ -103,15 +103,9 @@ static char *yajl_reason(yajl_handle handle)
 	return reason;
 }
 
-static int fail(rli_json *json, yajl_status status)
+/* The failure message: "<reason> at line L, column C" (no message: out of memory). Takes reason. */
+static int fail_because(rli_json *json, char *reason)
 {
-	char *reason = NULL;
-	if (status == yajl_status_client_canceled && json->reason) {
-		reason = json->reason;
-		json->reason = NULL;
-	} else {
-		reason = yajl_reason(json->handle);
-	}
 	free(json->message);
 	json->message = NULL;
 	if (reason)
@@ -120,6 +114,18 @@ static int fail(rli_json *json, yajl_status status)
 					   (unsigned long long)json->column + 1);
 	free(reason);
 	return -1;
+}
+
+static int fail(rli_json *json, yajl_status status)
+{
+	char *reason;
+	if (status == yajl_status_client_canceled && json->reason) {
+		reason = json->reason;
+		json->reason = NULL;
+	} else {
+		reason = yajl_reason(json->handle);
+	}
+	return fail_because(json, reason);
 }
 
 static int too_long(rli_json *json)
@@ -134,14 +140,29 @@ static int too_long(rli_json *json)
 static int parse(rli_json *json, const unsigned char *data, size_t length)
 {
 	yajl_status status = yajl_parse(json->handle, data, length);
-	if (status != yajl_status_ok) {
+	if (status == yajl_status_error) {
 		size_t used = yajl_get_bytes_consumed(json->handle);
-		/* yajl counts the offending byte as consumed; point at it, not after it. */
-		if (used > 0 && status == yajl_status_error)
+		char *reason = yajl_reason(json->handle);
+		/*
+		 * yajl mostly counts the offending byte as consumed: point at it, not after it. Inside a
+		 * string (a control character, a bad escape) it has backed up to the byte already.
+		 */
+		int backed_up = reason && (strstr(reason, "inside string") || strstr(reason, "inside a string"));
+		if (used > 0 && !backed_up)
 			used--;
 		if (used > length)
 			used = length;
 		advance(json, data, used);
+		/* A NUL byte is no text at all (a file cut short by a crash is often padded with them): say so. */
+		if (reason && used < length && data[used] == '\0') {
+			free(reason);
+			reason = rli_strdup("a NUL byte (not JSON text)");
+		}
+		return fail_because(json, reason);
+	}
+	if (status != yajl_status_ok) {
+		size_t used = yajl_get_bytes_consumed(json->handle);
+		advance(json, data, used < length ? used : length);
 		return fail(json, status);
 	}
 	advance(json, data, length);
