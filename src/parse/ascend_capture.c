@@ -243,7 +243,8 @@ static int top_string(void *ctx, const unsigned char *text, size_t length)
 	top_ctx *t = ctx;
 	top_value(t, 2);
 	if (t->json.depth == 1 && t->role_key && length) {
-		t->top->role = rli_strfmt("%.*s", (int)length, (const char *)text);
+		/* A role shows in every output: a \u0000 in it becomes U+FFFD, not the end of the role. */
+		t->top->role = rli_text_copy((const char *)text, length, NULL);
 		if (!t->top->role) {
 			t->oom = 1;
 			return rli_json_halt(&t->json);

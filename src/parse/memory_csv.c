@@ -200,7 +200,16 @@ static void read_value(csv_ctx *c, int col, const unsigned char *text, size_t le
 		if (*id != RLI_STRPOOL_NONE && rli_strpool_length(strings, *id) == length &&
 		    memcmp(rli_strpool_get(strings, *id), text, length) == 0)
 			return;
-		if ((*id = rli_memory_intern(c->table, (const char *)text, length)) == RLI_STRPOOL_NONE)
+		if (rli_text_clean_length((const char *)text, length) < length) {
+			/* Bytes that are no UTF-8 would go into every output as they are: U+FFFD instead. */
+			size_t clean_length;
+			char *clean = rli_text_copy((const char *)text, length, &clean_length);
+			*id = clean ? rli_memory_intern(c->table, clean, clean_length) : RLI_STRPOOL_NONE;
+			free(clean);
+		} else {
+			*id = rli_memory_intern(c->table, (const char *)text, length);
+		}
+		if (*id == RLI_STRPOOL_NONE)
 			c->oom = c->stop = 1;
 		return;
 	}

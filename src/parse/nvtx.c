@@ -63,7 +63,8 @@ static int visit(void *ctx, const rli_walk_entry *entry)
 	underscore = first_dot;
 	while (underscore > name && underscore[-1] != '_')
 		underscore--;
-	unit->tid = rli_strfmt("%.*s", (int)(first_dot - underscore), underscore);
+	/* The tid shows in the outputs: a file name's bytes that are no UTF-8 become U+FFFD. */
+	unit->tid = rli_text_copy(underscore, (size_t)(first_dot - underscore), NULL);
 	if (!unit->path || !unit->tid)
 		return rli_error_oom();
 	/* The middle part groups units, as the reference's provisional role does. */

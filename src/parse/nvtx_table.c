@@ -29,9 +29,12 @@ int rli_nvtx_remember_string(nvtx_ctx *n)
 		n->string_values = p;
 		n->string_capacity = grown;
 	}
-	/* A label is the string itself; a number shows as its digits; anything else as nothing. */
+	/*
+	 * A label is the string itself (a \u0000 in it as U+FFFD, not its end); a number shows as its
+	 * digits; anything else as nothing.
+	 */
 	if (n->value.kind == V_STRING || n->value.kind == V_NUMBER)
-		value = rli_strfmt("%.*s", (int)n->value.length, n->value.text);
+		value = rli_text_copy(n->value.text, n->value.length, NULL);
 	else
 		value = rli_strdup("");
 	if (!value)

@@ -143,8 +143,21 @@ rli_bytes *rli_unit_open(rli_unit *unit, const char *path);
 char *rli_path_trimmed(const char *path);
 /* The last component of path (no trailing slash), newly allocated. */
 char *rli_path_base(const char *path);
-/* The name a folder goes by: its last component, or its real name for ".", ".." or "/". */
+/*
+ * The name a folder goes by: its last component, or its real name for ".", ".." or "/"; made
+ * text as rli_text_copy makes it, since it becomes a role that outputs show.
+ */
 char *rli_dir_label(const char *path);
+/*
+ * Text that reaches an output (a role, a label, an operator name, a call stack) must be UTF-8
+ * without NUL bytes: a folder name or a CSV field may hold any bytes, and a JSON string may hold
+ * \u0000. rli_text_clean_length is how many bytes at the start of text are already such text
+ * (length when all are); rli_text_copy copies text with every NUL byte and every byte that starts
+ * no well-formed UTF-8 sequence written as U+FFFD, NUL-terminated (*out_length, if asked, its
+ * length), or NULL when out of memory.
+ */
+size_t rli_text_clean_length(const char *text, size_t length);
+char *rli_text_copy(const char *text, size_t length, size_t *out_length);
 /*
  * The validation messages' list of what is missing: each of names[0..count) whose bit in
  * present is clear, quoted and comma-separated as Python prints them ("'ph', 'tid'"), into out

@@ -3,6 +3,7 @@
 #define _XOPEN_SOURCE 700
 #include "parse_internal.h"
 #include "common/grow.h"
+#include "common/utf8.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -342,20 +343,97 @@ int rli_discovery_unsearched(rli_discovery *discovery, const char *dir, const ch
 	return unit->failures.oom ? rli_error_oom() : RLI_OK;
 }
 
+/* The length of the well-formed UTF-8 sequence (no NUL) at text, which has left bytes; 0 if none. */
+static size_t text_sequence(const unsigned char *text, size_t left)
+{
+	unsigned char padded[5] = {0, 0, 0, 0, 0};
+	uint32_t code_point;
+	if (text[0] >= 0x80 && text[0] < 0xf8) {
+		/* rli_utf8_sequence reads a NUL-terminated string: at most four bytes of it. */
+		memcpy(padded, text, left < 4 ? left : 4);
+		return rli_utf8_sequence(padded, &code_point);
+	}
+	return text[0] != 0 && text[0] < 0x80;
+}
+
+size_t rli_text_clean_length(const char *text, size_t length)
+{
+	const unsigned char *p = (const unsigned char *)text;
+	size_t at = 0, step;
+	while (at < length) {
+		if (p[at] != 0 && p[at] < 0x80) {
+			at++; /* ASCII, nearly every byte of a profile */
+			continue;
+		}
+		if ((step = text_sequence(p + at, length - at)) == 0)
+			break;
+		at += step;
+	}
+	return at;
+}
+
+char *rli_text_copy(const char *text, size_t length, size_t *out_length)
+{
+	const unsigned char *p = (const unsigned char *)text;
+	size_t clean = rli_text_clean_length(text, length), bad = 0, at, used = 0;
+	char *copy;
+	/* Each byte replaced takes three: count them first, for one allocation. */
+	for (at = clean; at < length;) {
+		size_t step = text_sequence(p + at, length - at);
+		if (step == 0) {
+			bad++;
+			step = 1;
+		}
+		at += step;
+	}
+	if (bad > (SIZE_MAX - length - 1) / 2 || !(copy = malloc(length + 2 * bad + 1)))
+		return NULL;
+	memcpy(copy, text, clean);
+	used = clean;
+	for (at = clean; at < length;) {
+		size_t step = text_sequence(p + at, length - at);
+		if (step == 0) {
+			memcpy(copy + used, RLI_UTF8_REPLACEMENT, 3);
+			used += 3;
+			at++;
+			continue;
+		}
+		memcpy(copy + used, text + at, step);
+		used += step;
+		at += step;
+	}
+	copy[used] = '\0';
+	if (out_length)
+		*out_length = used;
+	return copy;
+}
+
+/* base as text (see rli_text_copy): base itself when it is already. */
+static char *label_text(char *base)
+{
+	size_t length = strlen(base);
+	char *copy;
+	if (rli_text_clean_length(base, length) == length)
+		return base;
+	copy = rli_text_copy(base, length, NULL);
+	free(base);
+	return copy;
+}
+
 char *rli_dir_label(const char *path)
 {
 	char *base = rli_path_base(path), *real, *label;
 	if (!base)
 		return NULL;
 	if (strcmp(base, ".") != 0 && strcmp(base, "..") != 0 && strcmp(base, "/") != 0 && base[0])
-		return base;
+		return label_text(base);
 	real = realpath(path, NULL);
 	if (!real)
-		return base;
+		return label_text(base);
 	label = rli_path_base(real);
 	free(real);
 	if (!label)
-		return base;
+		return label_text(base);
 	free(base);
-	return label;
+	return label_text(label);
 }

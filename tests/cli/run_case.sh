@@ -28,6 +28,7 @@
 #   out-holds: NAMES      @OUT@ holds exactly these entries, hidden ones included (space-separated)
 #   lines: NAME N         @OUT@/NAME must hold N lines (a JSONL table)
 #   utf8: NAME            @OUT@/NAME must be valid UTF-8
+#   contains: NAME TEXT   a line of @OUT@/NAME must contain TEXT (a name as the outputs write it)
 #   stderr-not: TEXT      no line of stderr may contain TEXT
 #   kept: NAME            @OUT@/NAME, made by the setup, must come out of the run byte for byte unchanged
 #   output-folder: NAME   @OUT@ is NAME (spaces and all) inside the output folder, left for the tool to make
@@ -177,6 +178,9 @@ done || failures=$((failures + 1))
 directives lines | while read -r name want; do
 	got=$(wc -l <"$out/$name" 2>/dev/null || echo missing)
 	[ "$got" = "$want" ] || { echo "FAIL: $name has $got lines, want $want" >&2; exit 1; }
+done || failures=$((failures + 1))
+directives contains | while read -r name text; do
+	grep -qF -- "$(expand "$text")" "$out/$name" 2>/dev/null || { echo "FAIL: $name lacks (contains): $text" >&2; exit 1; }
 done || failures=$((failures + 1))
 for name in $(directives utf8); do
 	iconv -f UTF-8 -t UTF-8 "$out/$name" >/dev/null 2>&1 || fail "$name is not valid UTF-8"
