@@ -225,6 +225,7 @@ static int top_value(top_ctx *t, int kind)
 	if (t->json.depth == 1 && t->role_key) {
 		free(t->top->role);
 		t->top->role = NULL;
+		t->top->role_not_text = 1; /* until top_string says it is a string */
 	}
 	return 1;
 }
@@ -242,6 +243,8 @@ static int top_string(void *ctx, const unsigned char *text, size_t length)
 {
 	top_ctx *t = ctx;
 	top_value(t, 2);
+	if (t->json.depth == 1 && t->role_key)
+		t->top->role_not_text = 0;
 	if (t->json.depth == 1 && t->role_key && length) {
 		/* A role shows in every output: a \u0000 in it becomes U+FFFD, not the end of the role. */
 		t->top->role = rli_text_copy((const char *)text, length, NULL);
@@ -356,6 +359,13 @@ int rli_ascend_read_metadata(rli_ascend_metadata *out, rli_ascend_capture *captu
 	if (result != RLI_READ_OK)
 		goto done;
 	out->is_object = top.top_kind == 1;
+	if (top.role_not_text && out->is_object &&
+	    !(out->warning = rli_strfmt("%s: 'role' is not a string; the capture's role is its folder's name, %s",
+					path, capture->role))) {
+		free(top.role);
+		error = rli_error_oom();
+		goto done;
+	}
 	if (top.role) {
 		free(capture->role);
 		capture->role = top.role;
@@ -368,6 +378,7 @@ done:
 void rli_ascend_metadata_dispose(rli_ascend_metadata *metadata)
 {
 	free(metadata->failure);
+	free(metadata->warning);
 	memset(metadata, 0, sizeof(*metadata));
 }
 

@@ -51,6 +51,7 @@ typedef struct {
 	uint64_t keys;  /* top-level keys of the object */
 	unsigned found; /* bit i: wanted[i] is one of them */
 	char *role;     /* the last top-level "role" when it is a non-empty string, else NULL */
+	int role_not_text; /* the last top-level "role" is no string (a number, null, an object...) */
 } rli_json_top;
 
 /*
@@ -68,6 +69,7 @@ typedef struct {
 	int exists;
 	int is_object;
 	char *failure; /* "File is empty: ..." or the read or parse failure; NULL when readable */
+	char *warning; /* a "role" that is no string, said as such (for the discovery's log); or NULL */
 } rli_ascend_metadata;
 
 /*

@@ -116,6 +116,8 @@ static int inspect(rli_ascend_capture *capture, rli_discovery *discovery, const 
 		goto done;
 	}
 	*keep = 1;
+	if (metadata.warning)
+		rli_notes_add(&discovery->log, RLI_LOG_WARN, "%s", metadata.warning);
 	if (capture->info_count == 0)
 		rli_notes_add(failures, RLI_LOG_ERROR, "profiler_info_*.json does not exist in: %s", capture->dir);
 	if (!metadata.exists)

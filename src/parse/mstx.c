@@ -69,6 +69,8 @@ static int inspect_capture(rli_ascend_capture *capture, rli_discovery *discovery
 	error = rli_ascend_read_metadata(&metadata, capture);
 	if (error < 0)
 		goto done;
+	if (metadata.warning)
+		rli_notes_add(&discovery->log, RLI_LOG_WARN, "%s", metadata.warning);
 	*metadata_failure = metadata.failure; /* becomes the unit's failure */
 	metadata.failure = NULL;
 	rli_ascend_metadata_dispose(&metadata);
