@@ -3,6 +3,7 @@
 #include "json_stream.h"
 
 #include <csv.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,6 +25,13 @@ static const char *const column_names[COL_COUNT] = {
 	"Allocation Total Reserved(MB)", "Allocation Total Active(MB)", "Device Type"};
 
 enum { VALUE_MISSING = 0, VALUE_EMPTY, VALUE_OK, VALUE_BAD };
+
+/*
+ * The longest field read: no column of operator_memory.csv comes near it, and libcsv holds a
+ * field whole, so a longer one (a 200 MB line, a gzip that inflates to gigabytes of one field)
+ * would take as much memory. The same bound as a JSON value (json_stream.h).
+ */
+#define CSV_FIELD_MAX RLI_JSON_MAX_VALUE
 
 /* The first line where something went wrong, and what. */
 typedef struct {
@@ -55,7 +63,7 @@ typedef struct {
 	int bad_column; /* the row's first value that is no number, -1 if none */
 	unsigned char bad_text[40];
 	size_t bad_length;
-	finding bad_number, empty_value, blank_name, short_row, free_without_time;
+	finding bad_number, empty_value, blank_name, short_row, free_without_time, negative_duration;
 	uint64_t data_rows;
 	/* per distinct name and stack: their match group, their ids in the table */
 	uint32_t *group_of_name; /* by table string id; GROUP_UNKNOWN until looked up */
@@ -315,6 +323,14 @@ static void finish_row(csv_ctx *c, uint64_t line, size_t fields)
 		note(&c->bad_number, line, c->bad_column, c->bad_text, c->bad_length);
 		ok = 0;
 	}
+	if (c->status[COL_DURATION] == VALUE_OK && c->value[COL_DURATION] < 0) {
+		/* Released before it was allocated: drawn, it would look like a block never released. */
+		note(&c->negative_duration, line, COL_DURATION, NULL, 0);
+		if (c->negative_duration.count == 1)
+			snprintf(c->negative_duration.text, sizeof(c->negative_duration.text), "%.17g",
+				 c->value[COL_DURATION]);
+		ok = 0;
+	}
 	if (c->status[COL_SIZE] == VALUE_EMPTY) {
 		note(&c->empty_value, line, COL_SIZE, NULL, 0);
 		ok = 0;
@@ -368,9 +384,20 @@ static void on_row_end(int terminator, void *ctx)
 	c->bad_column = -1;
 }
 
+/* The CSV is no CSV from here on: the failure said, nothing after it read. Returns 1 (stop the read). */
+static int broken(csv_ctx *c, const char *why)
+{
+	rli_notes_add(&c->unit->failures, RLI_LOG_ERROR, "Failed to parse CSV file %s: %s at line %llu", c->path,
+		      why, (unsigned long long)c->line);
+	c->broken = 1;
+	return 1;
+}
+
 static int feed(void *ctx, const unsigned char *data, size_t length)
 {
 	csv_ctx *c = ctx;
+	const unsigned char *nul;
+	size_t text;
 	if (!c->bom_checked) {
 		/* Excel and some exporters start with a UTF-8 byte order mark; it is not part of "Name". */
 		c->bom_checked = 1;
@@ -379,16 +406,24 @@ static int feed(void *ctx, const unsigned char *data, size_t length)
 			length -= 3;
 		}
 	}
-	if (csv_parse(&c->parser, data, length, on_field, on_row_end, c) != length) {
-		if (csv_error(&c->parser) == CSV_ENOMEM || csv_error(&c->parser) == CSV_ETOOBIG)
-			c->oom = 1;
-		else
-			rli_notes_add(&c->unit->failures, RLI_LOG_ERROR,
-				      "Failed to parse CSV file %s: a quote character out of place at line %llu",
-				      c->path, (unsigned long long)c->line);
-		c->broken = 1;
-		return 1;
+	/* A NUL byte is no text (a file cut short by a crash is often padded with them): the bytes before it are read, to place it. */
+	nul = memchr(data, '\0', length);
+	text = nul ? (size_t)(nul - data) : length;
+	if (csv_parse(&c->parser, data, text, on_field, on_row_end, c) != text) {
+		if (csv_error(&c->parser) == CSV_ENOMEM || csv_error(&c->parser) == CSV_ETOOBIG) {
+			c->oom = c->broken = 1;
+			return 1;
+		}
+		return broken(c, "a quote character out of place");
 	}
+	/* libcsv holds the field being read whole: past the bound, it is refused rather than held. */
+	if (csv_get_buffer_size(&c->parser) > CSV_FIELD_MAX) {
+		char why[64];
+		snprintf(why, sizeof(why), "a single field longer than %u MiB", (unsigned)(CSV_FIELD_MAX >> 20));
+		return broken(c, why);
+	}
+	if (nul && !c->stop)
+		return broken(c, "a NUL byte (not CSV text)");
 	return c->stop;
 }
 
@@ -417,6 +452,11 @@ static void report(csv_ctx *c)
 			      "%s: %llu row(s) with fewer fields than the header skipped (the first at line %llu)",
 			      c->path, (unsigned long long)c->short_row.count,
 			      (unsigned long long)c->short_row.line);
+	if (c->negative_duration.count)
+		rli_notes_add(failures, RLI_LOG_ERROR,
+			      "operator_memory.csv has a negative Duration(us), a block released before it was "
+			      "allocated: %s (line %llu, Duration(us): %s)",
+			      c->path, (unsigned long long)c->negative_duration.line, c->negative_duration.text);
 	if (c->free_without_time.count)
 		rli_notes_add(log, RLI_LOG_WARN,
 			      "%s: %llu free(s) without an Allocation Time(us) skipped (the first at line %llu)",
