@@ -27,6 +27,9 @@ typedef struct {
 	size_t count, capacity;
 	size_t *group_begin;  /* ops named id g are [group_begin[g], group_begin[g + 1]) */
 	uint64_t no_ts;       /* kept events whose ts is missing or not a number, left out */
+	uint64_t bad_dur;     /* kept events whose dur is not a number or negative, taken as 0 */
+	uint64_t wrong_type;  /* events whose name, cat, args or "Call stack" is of the wrong type, left out */
+	uint64_t first_wrong_type; /* the first of them: its 1-based place in the trace's array */
 } rli_stack_index;
 
 void rli_stack_index_init(rli_stack_index *index);

@@ -29,6 +29,7 @@ typedef struct {
 	/* the event being read (depth 2 keys, depth 3 inside args) */
 	int key;
 	int name_ok, cat_cpu_op, args_object, stack_key, has_stack;
+	int wrong_type; /* a name, cat, args or "Call stack" of a type no trace writes */
 	uint32_t stack;                 /* interned as it comes: no copy of a stack already known */
 	char name[TRACE_NAME_MAX];      /* copied: most events are no cpu_op, and a copy is cheaper than a hash */
 	size_t name_length;             /* SIZE_MAX: too long to copy, long_name holds its id */
@@ -51,7 +52,7 @@ static void number_set(trace_number *number, const char *text, size_t length)
 static void event_reset(trace_ctx *t)
 {
 	t->key = KEY_OTHER;
-	t->name_ok = t->cat_cpu_op = t->args_object = t->stack_key = t->has_stack = 0;
+	t->name_ok = t->cat_cpu_op = t->args_object = t->stack_key = t->has_stack = t->wrong_type = 0;
 	t->ts.kind = t->dur.kind = NUMBER_ABSENT;
 }
 
@@ -70,9 +71,12 @@ static int add_op(trace_ctx *t)
 		index->no_ts++; /* the reference fails the whole capture here; the stacks are a bonus, so we go on */
 		return 1;
 	}
-	/* dur only tells whether the op was still running: a bad one counts as 0. */
-	if (t->dur.kind == NUMBER_TEXT && rli_text_to_double(&dur, t->dur.text, t->dur.length) < 0)
+	/* dur only tells whether the op was still running: a bad one counts as 0, and is said. */
+	if (t->dur.kind == NUMBER_BAD ||
+	    (t->dur.kind == NUMBER_TEXT && (rli_text_to_double(&dur, t->dur.text, t->dur.length) < 0 || dur < 0))) {
+		index->bad_dur++;
 		dur = 0;
+	}
 	if (index->count == index->capacity) {
 		size_t grown = index->capacity ? index->capacity * 2 : 1024;
 		rli_stack_op *p = rli_bigmem_resize(index->ops, grown * sizeof(*p));
@@ -93,6 +97,20 @@ static int add_op(trace_ctx *t)
 	return 1;
 }
 
+/* A call stack interned as it comes; one holding \u0000 as text first (U+FFFD), since it shows in the outputs. */
+static uint32_t intern_stack(trace_ctx *t, const char *text, size_t length)
+{
+	size_t clean_length;
+	char *clean;
+	if (!memchr(text, '\0', length))
+		return t->stack = rli_strpool_intern(&t->index->stacks, text, length);
+	if (!(clean = rli_text_copy(text, length, &clean_length)))
+		return RLI_STRPOOL_NONE;
+	t->stack = rli_strpool_intern(&t->index->stacks, clean, clean_length);
+	free(clean);
+	return t->stack;
+}
+
 /* A scalar: kind 's' string, 'n' number, 'o' null or boolean. */
 static int trace_scalar(trace_ctx *t, const char *text, size_t length, int kind)
 {
@@ -110,6 +128,7 @@ static int trace_scalar(trace_ctx *t, const char *text, size_t length, int kind)
 		case KEY_NAME:
 			/* A name that is no string can never equal a CSV name. */
 			t->name_ok = kind == 's';
+			t->wrong_type |= kind != 's';
 			if (t->name_ok && length <= TRACE_NAME_MAX) {
 				memcpy(t->name, text, length);
 				t->name_length = length;
@@ -130,9 +149,11 @@ static int trace_scalar(trace_ctx *t, const char *text, size_t length, int kind)
 		}
 		case KEY_CAT:
 			t->cat_cpu_op = kind == 's' && length == 6 && memcmp(text, "cpu_op", 6) == 0;
+			t->wrong_type |= kind != 's';
 			break;
 		case KEY_ARGS:
 			t->args_object = t->has_stack = 0;
+			t->wrong_type = 1;
 			break;
 		default:
 			break;
@@ -142,8 +163,8 @@ static int trace_scalar(trace_ctx *t, const char *text, size_t length, int kind)
 	if (depth == 3 && t->key == KEY_ARGS && t->args_object && t->stack_key) {
 		/* A stack that is no string has no first frame: the event is left out. */
 		t->has_stack = kind == 's';
-		if (t->has_stack &&
-		    (t->stack = rli_strpool_intern(&t->index->stacks, text, length)) == RLI_STRPOOL_NONE)
+		t->wrong_type |= kind != 's';
+		if (t->has_stack && intern_stack(t, text, length) == RLI_STRPOOL_NONE)
 			return oom(t);
 	}
 	return 1;
@@ -175,15 +196,19 @@ static int trace_open(trace_ctx *t, int is_map)
 		if (t->key == KEY_ARGS) {
 			t->args_object = is_map;
 			t->has_stack = 0;
+			t->wrong_type |= !is_map;
 		} else if (t->key == KEY_NAME) {
 			t->name_ok = 0;
+			t->wrong_type = 1;
 		} else if (t->key == KEY_TS || t->key == KEY_DUR) {
 			(t->key == KEY_TS ? &t->ts : &t->dur)->kind = NUMBER_BAD;
 		} else if (t->key == KEY_CAT) {
 			t->cat_cpu_op = 0;
+			t->wrong_type = 1;
 		}
 	} else if (depth == 3 && t->key == KEY_ARGS && t->args_object && t->stack_key) {
 		t->has_stack = 0;
+		t->wrong_type = 1;
 	}
 	return rli_json_enter(&t->json);
 }
@@ -216,7 +241,11 @@ static int trace_end_map(void *ctx)
 {
 	trace_ctx *t = ctx;
 	rli_json_leave(&t->json);
-	if (t->json.depth == 1 && t->cat_cpu_op && t->has_stack && t->name_ok)
+	if (t->json.depth != 1)
+		return 1;
+	if (t->wrong_type && t->index->wrong_type++ == 0)
+		t->index->first_wrong_type = t->events;
+	if (t->cat_cpu_op && t->has_stack && t->name_ok)
 		return add_op(t);
 	return 1;
 }
@@ -363,6 +392,17 @@ int rli_stack_index_read(rli_stack_index *index, rli_unit *unit, rli_bytes *sour
 				      "%s: %llu cpu_op event(s) with a call stack have no 'ts' that is a number; "
 				      "left out of the call-stack index",
 				      path, (unsigned long long)index->no_ts);
+		if (index->bad_dur)
+			rli_notes_add(&unit->log, RLI_LOG_WARN,
+				      "%s: %llu cpu_op event(s) with a call stack have a 'dur' that is no number or is "
+				      "negative; taken as 0",
+				      path, (unsigned long long)index->bad_dur);
+		if (index->wrong_type)
+			rli_notes_add(&unit->log, RLI_LOG_WARN,
+				      "%s: %llu event(s) with a 'name', 'cat', 'args' or 'Call stack' of the wrong type "
+				      "(the first: event %llu of the array); left out of the call-stack index",
+				      path, (unsigned long long)index->wrong_type,
+				      (unsigned long long)index->first_wrong_type);
 		error = build_groups(index);
 	}
 done:
