@@ -5,6 +5,7 @@
 #include "json_stream.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -166,7 +167,7 @@ typedef struct {
 /* Envelope of one pid's complete events, gathered before we know which pid matters. */
 typedef struct {
 	double min_ts, max_end;
-	uint64_t valid, missing, invalid;
+	uint64_t valid, missing, invalid, overflow;
 	int pid_is_string;
 } pid_envelope;
 
@@ -315,6 +316,10 @@ static int element_done(mstx_ctx *m)
 	    rli_text_to_double(&ts, m->ts.text, m->ts.length) < 0 ||
 	    rli_text_to_double(&dur, m->dur.text, m->dur.length) < 0) {
 		envelope->invalid++;
+		return 1;
+	}
+	if (!isfinite(ts + dur)) {
+		envelope->overflow++; /* 1e308 + 1e308: an end no double holds */
 		return 1;
 	}
 	if (envelope->valid == 0 || ts < envelope->min_ts)
@@ -525,6 +530,10 @@ static void emit_row(mstx_ctx *m, rli_events *rows)
 		rli_notes_add(&unit->log, RLI_LOG_WARN,
 			      "%s: Row has a ts or dur that is not a number. Skipping row.%s", unit->path,
 			      envelope->invalid > 1 ? " (repeated for more rows)" : "");
+	if (envelope->overflow)
+		rli_notes_add(&unit->log, RLI_LOG_WARN,
+			      "%s: Row whose end (ts + dur) is too large for a double. Skipping row.%s", unit->path,
+			      envelope->overflow > 1 ? " (repeated for more rows)" : "");
 	if (envelope->valid == 0) {
 		rli_notes_add(&unit->failures, RLI_LOG_ERROR,
 			      "Rank %lld: No valid timing rows for Overlap Analysis in %s", rank, unit->path);

@@ -4,6 +4,7 @@
 #include "json_stream.h"
 #include "walk.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -163,6 +164,7 @@ typedef struct {
 	/* the envelope */
 	uint64_t valid;
 	double min_ts, max_end;
+	uint64_t negative, first_negative; /* events left out for a negative ts or dur, and the first */
 } torch_ctx;
 
 static const char *kind_name(int kind)
@@ -205,8 +207,15 @@ static int event_done(torch_ctx *t)
 	/* ts and dur default to -1, so an event without them falls out below. */
 	ts = t->event_has_ts_value ? t->event_ts : -1;
 	dur = t->event_has_dur_value ? t->event_dur : -1;
-	if (ts < 0 || dur < 0 || ts + dur < 0)
+	if (ts < 0 || dur < 0 || ts + dur < 0) {
+		/* Left out as the reference leaves them out; a value written negative is said (see torch_verdict). */
+		if (((t->event_has_ts_value && ts < 0) || (t->event_has_dur_value && dur < 0)) && t->negative++ == 0)
+			t->first_negative = t->events;
 		return 1;
+	}
+	if (!isfinite(ts + dur))
+		return rli_json_stop(&t->json, "'ts' + 'dur' of trace event %llu is too large for a double",
+				     (unsigned long long)t->events);
 	if (t->valid == 0 || ts < t->min_ts)
 		t->min_ts = ts;
 	if (t->valid == 0 || ts + dur > t->max_end)
@@ -467,6 +476,10 @@ static void torch_verdict(torch_ctx *t, rli_events *rows)
 		/* tid stays the negative pid, or -1 (the reference's default) when it is not a number. */
 		rli_notes_add(&unit->log, RLI_LOG_WARN, "%s: No valid pid in traceEvents; tid is -1", unit->path);
 	}
+	if (t->negative)
+		rli_notes_add(&unit->log, RLI_LOG_WARN,
+			      "%s: %llu trace event(s) with a negative 'ts' or 'dur' left out (the first: trace event %llu)",
+			      unit->path, (unsigned long long)t->negative, (unsigned long long)t->first_negative);
 	if (t->valid == 0) {
 		rli_notes_add(&unit->failures, RLI_LOG_ERROR, "Path %s: No valid timing in traceEvents for Analysis",
 			      unit->path);
