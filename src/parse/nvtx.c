@@ -147,6 +147,7 @@ static void nvtx_parse_bytes(rli_unit *unit, rli_bytes *source, rli_events *rows
 	for (size_t i = 0; i < n.string_capacity; i++)
 		free(n.string_values[i]);
 	free(n.string_values);
+	free(n.text_id_line);
 	free(n.value.text);
 	free(n.name.text);
 	rli_strpool_dispose(&n.string_ids);

@@ -73,7 +73,8 @@ static inline double py_div1000(const py_number *x)
 /* ---- parsing one .jsonl --------------------------------------------------- */
 
 enum { F_OTHER = 0, F_TABLE, F_ID, F_VALUE, F_NAME, F_START_TIME, F_EVENT_TYPE, F_START, F_END, F_TEXT_ID, F_COUNT };
-enum { V_ABSENT = 0, V_STRING, V_NUMBER, V_NULL, V_OTHER };
+/* V_OTHER: a numeral no int64 or double holds, or a text too long to keep; the rest say what they are. */
+enum { V_ABSENT = 0, V_STRING, V_NUMBER, V_NULL, V_OTHER, V_BOOL, V_OBJECT, V_ARRAY };
 /* The tables a line may belong to that matter here. */
 enum { T_OTHER = 0, T_STRING_IDS, T_META_DATA, T_ANALYSIS };
 
@@ -171,6 +172,13 @@ struct nvtx_ctx {
 		uint32_t number_plus_1; /* 0: empty */
 		uint32_t id;            /* in string_ids */
 	} text_id_cache[TEXT_ID_CACHE];
+	/*
+	 * Where a range first used each textId (by its id in string_ids; 0: none yet), and the first
+	 * range whose textId is no string or number: the line a "No valid role" warning names.
+	 */
+	uint64_t *text_id_line;
+	size_t text_id_line_capacity;
+	uint64_t bad_text_id_line;
 	rli_events *rows;  /* the table the ranges wait in, from row first_row on */
 	size_t first_row, range_count;
 	int oom;

@@ -171,7 +171,7 @@ static __attribute__((noinline)) int nvtx_value(nvtx_ctx *n, const char *text, s
 }
 
 static int nvtx_null(void *ctx) { return nvtx_value(ctx, NULL, 0, V_NULL); }
-static int nvtx_bool(void *ctx, int value) { (void)value; return nvtx_value(ctx, NULL, 0, V_OTHER); }
+static int nvtx_bool(void *ctx, int value) { (void)value; return nvtx_value(ctx, NULL, 0, V_BOOL); }
 
 /*
  * Numbers and strings go straight to the handler their key chose (on_number, on_string): a line
@@ -393,7 +393,7 @@ static int nvtx_open(nvtx_ctx *n, int is_map)
 			rli_nvtx_line_reset(n);
 		if (!is_map)
 			return rli_json_stop(&n->json, "expected a JSON object");
-	} else if (n->json.depth == 1 && n->key->field != F_OTHER && !set_field(n, V_OTHER, NULL, 0)) {
+	} else if (n->json.depth == 1 && n->key->field != F_OTHER && !set_field(n, is_map ? V_OBJECT : V_ARRAY, NULL, 0)) {
 		return 0;
 	}
 	/* Inside: nothing is read until a key of the line's object says so. */
@@ -467,21 +467,46 @@ static unsigned keep_value(double *slot, int kind, range_value value, uint8_t is
 	return (unsigned)kind | (kind == V_NUMBER && is_int ? RANGE_IS_INT : 0u);
 }
 
+/* Notes the line as where textId id was first used by a range. The id, or RLI_STRPOOL_NONE when memory ran out. */
+static uint32_t note_text_id_line(nvtx_ctx *n, uint32_t id)
+{
+	if (id == RLI_STRPOOL_NONE)
+		return id;
+	if (id >= n->text_id_line_capacity) {
+		size_t grown = n->text_id_line_capacity ? n->text_id_line_capacity * 2 : 64;
+		uint64_t *p;
+		while (grown <= id)
+			grown *= 2;
+		if (!(p = realloc(n->text_id_line, grown * sizeof(*p))))
+			return RLI_STRPOOL_NONE;
+		memset(p + n->text_id_line_capacity, 0, (grown - n->text_id_line_capacity) * sizeof(*p));
+		n->text_id_line = p;
+		n->text_id_line_capacity = grown;
+	}
+	if (n->text_id_line[id] == 0)
+		n->text_id_line[id] = n->line;
+	return id;
+}
+
 /* The line's textId as a key of string_ids; RLI_STRPOOL_NONE if it is no string or number, or memory ran out. */
 static uint32_t text_id_key(nvtx_ctx *n)
 {
 	char key[NVTX_SHORT_MAX + 1];
 	int kind = n->kind[F_TEXT_ID], key_length;
 	uint32_t id;
-	if (kind != V_STRING && kind != V_NUMBER)
+	if (kind != V_STRING && kind != V_NUMBER) {
+		if (n->bad_text_id_line == 0)
+			n->bad_text_id_line = n->line;
 		return RLI_STRPOOL_NONE;
+	}
 	if (n->text_id_plain) {
 		/* Plain digits say the same key whatever the line: no hashing for the labels seen lately. */
 		uint32_t slot = n->text_id_number % TEXT_ID_CACHE;
 		if (n->text_id_cache[slot].number_plus_1 == n->text_id_number + 1)
 			return n->text_id_cache[slot].id;
 		key_length = snprintf(key, sizeof(key), "n%" PRIu32, n->text_id_number);
-		id = rli_strpool_intern(&n->string_ids, key, (size_t)key_length);
+		/* Not cached yet: perhaps the first range with this textId (a cached one has had its line noted). */
+		id = note_text_id_line(n, rli_strpool_intern(&n->string_ids, key, (size_t)key_length));
 		if (id != RLI_STRPOOL_NONE) {
 			n->text_id_cache[slot].number_plus_1 = n->text_id_number + 1;
 			n->text_id_cache[slot].id = id;
@@ -489,7 +514,7 @@ static uint32_t text_id_key(nvtx_ctx *n)
 		return id;
 	}
 	key_length = key_of(key, kind, &n->text_id);
-	return rli_strpool_intern(&n->string_ids, key, (size_t)key_length);
+	return note_text_id_line(n, rli_strpool_intern(&n->string_ids, key, (size_t)key_length));
 }
 
 /* A range line: its row, waiting for the end of the file. 0, or -1 when memory ran out. */

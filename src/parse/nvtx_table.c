@@ -74,7 +74,13 @@ static int require_number(nvtx_ctx *n, int kind, const char *what, uint64_t line
 		return 0;
 	rli_notes_add(&n->unit->failures, RLI_LOG_ERROR,
 		      "Failed to parse JSON file %s: '%s' must be a number, got %s at line %llu", n->unit->path,
-		      what, kind == V_STRING ? "a string" : kind == V_OTHER ? "a value that is no finite number" : "nothing",
+		      what,
+		      kind == V_STRING   ? "a string"
+		      : kind == V_OTHER  ? "a value that is no finite number"
+		      : kind == V_BOOL   ? "a boolean"
+		      : kind == V_OBJECT ? "an object"
+		      : kind == V_ARRAY  ? "an array"
+					 : "nothing",
 		      (unsigned long long)line);
 	return -1;
 }
@@ -98,9 +104,17 @@ static int settle_row(nvtx_ctx *n, size_t i, const py_number *global_start, uint
 	start = kept_value(&rows->start_ms[i], start_flags);
 	stop = kept_value(&rows->duration_ms[i], end_flags);
 	if (!label || !label[0]) {
-		/* Stop at the first bad range and keep what came before, as the reference does. */
-		rli_notes_add(&unit->log, RLI_LOG_WARN, "%s: No valid role for Analysis; the unit's later ranges "
-			      "are skipped", unit->path);
+		/*
+		 * Stop at the first bad range and keep what came before, as the reference does. It is the
+		 * first range with its textId, so the line noted for the textId is the range's own.
+		 */
+		uint64_t line = text_id == RLI_STRPOOL_NONE ? n->bad_text_id_line
+				: text_id < n->text_id_line_capacity ? n->text_id_line[text_id] : 0;
+		rli_notes_add(&unit->log, RLI_LOG_WARN, "%s:%llu: No valid role for Analysis (%s); the unit's later "
+			      "ranges are skipped", unit->path, (unsigned long long)line,
+			      text_id == RLI_STRPOOL_NONE ? "its textId is no string or number"
+			      : !label ? "no StringIds line gives its textId a value"
+				       : "its textId's StringIds value is empty or no string or number");
 		return 0;
 	}
 	if (start_kind == V_NULL || end_kind == V_NULL) {

@@ -245,8 +245,9 @@ static void test_nvtx(void)
 	expect_row(events, 3, "generate", "generate", 2, "4242", 1,
 		   (double)(20979323 + 6589107243593703LL) / 1000 / 1000,
 		   (double)(21019655556LL - 20979323) / 1000 / 1000);
-	CHECK(fx_log_has(&log, format("WARN: %s/worker_process_4242.7.jsonl: No valid role for Analysis; the unit's "
-				      "later ranges are skipped", root)));
+	CHECK(fx_log_has(&log, format("WARN: %s/worker_process_4242.7.jsonl:15: No valid role for Analysis (no "
+				      "StringIds line gives its textId a value); the unit's later ranges are skipped",
+				      root)));
 	CHECK(fx_log_has(&log, format("WARN: %s/more/worker_process_77.1.jsonl:5: No valid timing for Analysis; the "
 				      "unit's later ranges are skipped", root)));
 	CHECK(fx_log_has(&log, format("ERROR: Path %s/worker_process_4242.8.jsonl: No valid rank for Analysis", root)));
