@@ -3,6 +3,7 @@
 #include "json_stream.h"
 
 #include <csv.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,7 +64,7 @@ typedef struct {
 	int bad_column; /* the row's first value that is no number, -1 if none */
 	unsigned char bad_text[40];
 	size_t bad_length;
-	finding bad_number, empty_value, blank_name, short_row, free_without_time, negative_duration;
+	finding bad_number, empty_value, blank_name, short_row, free_without_time, negative_duration, end_overflow;
 	uint64_t data_rows;
 	/* per distinct name and stack: their match group, their ids in the table */
 	uint32_t *group_of_name; /* by table string id; GROUP_UNKNOWN until looked up */
@@ -331,6 +332,12 @@ static void finish_row(csv_ctx *c, uint64_t line, size_t fields)
 				 c->value[COL_DURATION]);
 		ok = 0;
 	}
+	if (c->status[COL_ALLOC] == VALUE_OK && c->status[COL_DURATION] == VALUE_OK &&
+	    !isfinite(c->value[COL_ALLOC] + c->value[COL_DURATION])) {
+		/* 1e308 + 1e308: a release time no double holds. */
+		note(&c->end_overflow, line, COL_DURATION, NULL, 0);
+		ok = 0;
+	}
 	if (c->status[COL_SIZE] == VALUE_EMPTY) {
 		note(&c->empty_value, line, COL_SIZE, NULL, 0);
 		ok = 0;
@@ -457,6 +464,11 @@ static void report(csv_ctx *c)
 			      "operator_memory.csv has a negative Duration(us), a block released before it was "
 			      "allocated: %s (line %llu, Duration(us): %s)",
 			      c->path, (unsigned long long)c->negative_duration.line, c->negative_duration.text);
+	if (c->end_overflow.count)
+		rli_notes_add(failures, RLI_LOG_ERROR,
+			      "operator_memory.csv has an Allocation Time(us) + Duration(us) too large for a double: "
+			      "%s (line %llu)",
+			      c->path, (unsigned long long)c->end_overflow.line);
 	if (c->free_without_time.count)
 		rli_notes_add(log, RLI_LOG_WARN,
 			      "%s: %llu free(s) without an Allocation Time(us) skipped (the first at line %llu)",
