@@ -109,7 +109,7 @@ done:
  * object's '{' and '}', and an object counts (rli_nvtx_line_done) only when its line has ended with
  * nothing else on it, so the result is what a parser per line gives, minus the cost of a
  * parse call per line. A line holding anything but exactly one object (a parse error, a second
- * value, a non-object, an object that goes on past its line) stops it: *resume is then where
+ * value, a non-object, an object that goes on past its line), or a value longer than a MiB, stops it: *resume is then where
  * the first line not yet counted starts, and 1 is returned, for read_lines_alone to read from
  * there and say exactly what is wrong. 0 at the end of the file, -1 on failure.
  */
@@ -137,6 +137,14 @@ static int read_shared(nvtx_ctx *n, rli_bytes *source, off_t *resume)
 		n->chunk_length = got;
 		rli_nvtx_next_newline(n, 0);
 		if (yajl_parse(n->json.handle, buffer, got) != yajl_status_ok)
+			goto stopped;
+		/*
+		 * A value that spans chunks is rescanned by yajl from its start on every chunk, and kept
+		 * whole: past a MiB it is left to the line-by-line reading, which holds bytes back to stay
+		 * linear and refuses a value past RLI_JSON_MAX_VALUE (json_stream.c). Fed here, a 4 GiB
+		 * string from a small gzip went on for hours.
+		 */
+		if (n->json.largest >= RLI_JSON_LONG_VALUE)
 			goto stopped;
 		if (n->json.depth > 0) {
 			/* An object open across the chunk's end may not cross a newline either. */
