@@ -33,6 +33,8 @@ enum { VALUE_MISSING = 0, VALUE_EMPTY, VALUE_OK, VALUE_BAD };
  * would take as much memory. The same bound as a JSON value (json_stream.h).
  */
 #define CSV_FIELD_MAX RLI_JSON_MAX_VALUE
+/* libcsv's own growth step for its field buffer, kept while fields are short. */
+#define CSV_BLOCK_MIN 128
 
 /* The first line where something went wrong, and what. */
 typedef struct {
@@ -429,6 +431,12 @@ static int feed(void *ctx, const unsigned char *data, size_t length)
 		snprintf(why, sizeof(why), "a single field longer than %u MiB", (unsigned)(CSV_FIELD_MAX >> 20));
 		return broken(c, why);
 	}
+	/*
+	 * libcsv grows its field buffer by a fixed block (128 bytes) per realloc: a long field took
+	 * a realloc, often a copy, every 128 bytes. A block as large as the buffer makes it double.
+	 */
+	if (csv_get_buffer_size(&c->parser) > CSV_BLOCK_MIN)
+		csv_set_blk_size(&c->parser, csv_get_buffer_size(&c->parser));
 	if (nul && !c->stop)
 		return broken(c, "a NUL byte (not CSV text)");
 	return c->stop;
