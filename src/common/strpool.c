@@ -1,5 +1,6 @@
 /* strpool.c: string interning with an open-addressing hash table. */
 #include "strpool.h"
+#include "error.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -132,4 +133,30 @@ const char *rli_strpool_get(const rli_strpool *pool, uint32_t id)
 size_t rli_strpool_length(const rli_strpool *pool, uint32_t id)
 {
 	return id < pool->count ? pool->lengths[id] : 0;
+}
+
+typedef struct {
+	const char *text;
+	uint32_t id;
+} named_id;
+
+static int compare_named(const void *a, const void *b)
+{
+	const named_id *x = a, *y = b;
+	int c = strcmp(x->text, y->text);
+	return c ? c : x->id < y->id ? -1 : x->id > y->id;
+}
+
+int rli_strpool_sort_ids(const rli_strpool *pool, uint32_t *ids, size_t count)
+{
+	named_id *named = malloc((count ? count : 1) * sizeof(*named));
+	if (!named)
+		return rli_error_oom();
+	for (size_t i = 0; i < count; i++)
+		named[i] = (named_id){ rli_strpool_get(pool, ids[i]), ids[i] };
+	qsort(named, count, sizeof(*named), compare_named);
+	for (size_t i = 0; i < count; i++)
+		ids[i] = named[i].id;
+	free(named);
+	return RLI_OK;
 }

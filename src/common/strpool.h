@@ -22,6 +22,11 @@ uint32_t rli_strpool_intern(rli_strpool *pool, const char *text, size_t length);
 /* The id of the text if the pool holds it, else RLI_STRPOOL_NONE (nothing is added). */
 uint32_t rli_strpool_find(const rli_strpool *pool, const char *text, size_t length);
 const char *rli_strpool_get(const rli_strpool *pool, uint32_t id);
+/*
+ * Sorts count ids of the pool by their text (texts equal up to an embedded NUL by id): the order
+ * names are listed, numbered and coloured in. RLI_OK, or RLI_ERROR when out of memory.
+ */
+int rli_strpool_sort_ids(const rli_strpool *pool, uint32_t *ids, size_t count);
 size_t rli_strpool_length(const rli_strpool *pool, uint32_t id);
 
 #endif

@@ -103,20 +103,6 @@ static int compare_text_then_rank(const void *a, const void *b)
 	return x->id < y->id ? -1 : x->id > y->id;
 }
 
-typedef struct {
-	const char *name;
-	uint32_t id;
-} keyed_name;
-
-static int compare_names(const void *a, const void *b)
-{
-	const keyed_name *x = a, *y = b;
-	int c = strcmp(x->name, y->name);
-	if (c)
-		return c;
-	return x->id < y->id ? -1 : x->id > y->id;
-}
-
 static int compare_bars(const void *a, const void *b)
 {
 	const sort_bar *x = a, *y = b;
@@ -278,8 +264,9 @@ done:
 int rli_build_series(rli_timeline *timeline, uint32_t *series_of_name, size_t name_ids,
 			const rli_events *events)
 {
-	keyed_name *names;
+	uint32_t *names;
 	size_t count = 0;
+	int error;
 
 	for (size_t id = 0; id < name_ids; id++)
 		if (series_of_name[id] != UINT32_MAX)
@@ -291,20 +278,19 @@ int rli_build_series(rli_timeline *timeline, uint32_t *series_of_name, size_t na
 		return rli_error_oom();
 	}
 	count = 0;
-	for (size_t id = 0; id < name_ids; id++) {
-		if (series_of_name[id] == UINT32_MAX)
-			continue;
-		names[count].name = rli_events_str(events, (uint32_t)id);
-		names[count].id = (uint32_t)id;
-		count++;
-	}
+	for (size_t id = 0; id < name_ids; id++)
+		if (series_of_name[id] != UINT32_MAX)
+			names[count++] = (uint32_t)id;
 	/* Sorted by name, as the reference PNG's traces are: the colour follows the name. */
-	qsort(names, count, sizeof(*names), compare_names);
+	if ((error = rli_strpool_sort_ids(&events->strings, names, count)) < 0) {
+		free(names);
+		return error;
+	}
 	timeline->series_count = count;
 	for (size_t s = 0; s < count; s++) {
-		series_of_name[names[s].id] = (uint32_t)s;
+		series_of_name[names[s]] = (uint32_t)s;
 		timeline->series[s].color = rli_palette_color(s);
-		timeline->series[s].name = rli_valid_utf8_copy(names[s].name);
+		timeline->series[s].name = rli_valid_utf8_copy(rli_events_str(events, names[s]));
 		if (!timeline->series[s].name) {
 			free(names);
 			return rli_error_oom();

@@ -8,6 +8,17 @@
 /* Below this many values an insertion sort beats the radix sort's 256-bucket passes. */
 #define SMALL_SORT 48
 
+/* A radix pass's bucket sizes turned into where each bucket starts. */
+static void bucket_offsets(size_t count[256])
+{
+	size_t offset = 0;
+	for (int b = 0; b < 256; b++) {
+		size_t c = count[b];
+		count[b] = offset;
+		offset += c;
+	}
+}
+
 void stats_sort_groups(stats_entry *entries, size_t n, stats_entry *tmp)
 {
 	uint64_t all = 0;
@@ -18,17 +29,13 @@ void stats_sort_groups(stats_entry *entries, size_t n, stats_entry *tmp)
 		return;
 	/* LSD radix, 8 bits a pass, only over the bytes some key uses: stable, so time order holds. */
 	for (unsigned shift = 0; shift < 64 && (all >> shift); shift += 8) {
-		size_t count[256] = { 0 }, offset = 0;
+		size_t count[256] = { 0 };
 		stats_entry *swap;
 		if (((all >> shift) & 0xFF) == 0)
 			continue;
 		for (size_t i = 0; i < n; i++)
 			count[(from[i].group >> shift) & 0xFF]++;
-		for (int b = 0; b < 256; b++) {
-			size_t c = count[b];
-			count[b] = offset;
-			offset += c;
-		}
+		bucket_offsets(count);
 		for (size_t i = 0; i < n; i++)
 			to[count[(from[i].group >> shift) & 0xFF]++] = from[i];
 		swap = from;
@@ -74,17 +81,13 @@ void stats_sort_doubles(double *values, size_t n, double *scratch)
 	for (size_t i = 1; i < n; i++)
 		same &= ~(order_bits(values[i]) ^ first);
 	for (unsigned shift = 0; shift < 64; shift += 8) {
-		size_t count[256] = { 0 }, offset = 0;
+		size_t count[256] = { 0 };
 		double *swap;
 		if (((same >> shift) & 0xFF) == 0xFF)
 			continue;
 		for (size_t i = 0; i < n; i++)
 			count[(order_bits(from[i]) >> shift) & 0xFF]++;
-		for (int b = 0; b < 256; b++) {
-			size_t c = count[b];
-			count[b] = offset;
-			offset += c;
-		}
+		bucket_offsets(count);
 		for (size_t i = 0; i < n; i++)
 			to[count[(order_bits(from[i]) >> shift) & 0xFF]++] = from[i];
 		swap = from;

@@ -13,19 +13,21 @@ typedef struct {
 } span;
 
 /*
- * Merges grouped entries (each group in time order) into the union of their bars, per group:
- * the spans of group g are spans[first[g]..first[g + 1]) when first is given.
+ * Merges grouped entries (each group in time order) into the union of their bars, per group.
+ * The key e.group >> shift must number the roles 0..role_count-1 in order: the spans of role r
+ * are spans[first[r]..first[r + 1]) (first has role_count + 1 entries). Returns the spans' count.
  */
-static size_t merge_spans(span *spans, size_t *first, const stats_entry *e, size_t n, const stats_input *in)
+static size_t merge_spans(span *spans, size_t *first, unsigned shift, const stats_entry *e, size_t n,
+			  const stats_input *in)
 {
 	const rli_events *ev = in->events;
-	size_t count = 0, groups = 0;
+	size_t count = 0;
 	for (size_t i = 0; i < n; i++) {
 		size_t row = in->rows[e[i].row];
 		double start = ev->start_ms[row], end = rli_events_end_ms(ev, row);
 		int new_group = i == 0 || e[i].group != e[i - 1].group;
-		if (new_group && first)
-			first[groups++] = count;
+		if (i == 0 || e[i].group >> shift != e[i - 1].group >> shift)
+			first[e[i].group >> shift] = count;
 		if (!new_group && start <= spans[count - 1].end) {
 			if (end > spans[count - 1].end)
 				spans[count - 1].end = end;
@@ -33,8 +35,7 @@ static size_t merge_spans(span *spans, size_t *first, const stats_entry *e, size
 			spans[count++] = (span){ start, end };
 		}
 	}
-	if (first)
-		first[groups] = count;
+	first[in->role_count] = count;
 	return count;
 }
 
@@ -64,7 +65,7 @@ static int role_overlaps(rli_stats *stats, const stats_input *in, stats_entry *e
 	for (size_t i = 0; i < in->count; i++)
 		e[i] = (stats_entry){ in->role_ix[i], 0, 0, i };
 	stats_sort_groups(e, in->count, in->sort_tmp);
-	merge_spans(spans, first, e, in->count, in);
+	merge_spans(spans, first, 0, e, in->count, in);
 	if (!(stats->overlaps = calloc(pairs ? pairs : 1, sizeof(*stats->overlaps)))) {
 		error = rli_error_oom();
 		goto done;
@@ -93,27 +94,19 @@ static int occupancy(rli_stats *stats, const stats_input *in, stats_entry *e, sp
 	for (size_t i = 0; i < in->count; i++)
 		e[i] = (stats_entry){ stats_group(in->role_ix[i], in->rank_ix[i]), 0, 0, i };
 	stats_sort_groups(e, in->count, in->sort_tmp);
-	n = merge_spans(spans, NULL, e, in->count, in);
+	role_first = calloc(in->role_count + 1, sizeof(*role_first));
+	if (!role_first)
+		return rli_error_oom();
+	/* Spans per (role, rank); role r's are spans[role_first[r]..role_first[r + 1]). */
+	n = merge_spans(spans, role_first, 32, e, in->count, in);
 	starts = stats_array(n, sizeof(*starts));
 	ends = stats_array(n, sizeof(*ends));
-	role_first = calloc(in->role_count + 1, sizeof(*role_first));
 	stats->occupancy = calloc(in->role_count ? in->role_count : 1, sizeof(*stats->occupancy));
 	stats->occupancy_points = malloc((n ? 2 * n : 1) * sizeof(*stats->occupancy_points));
-	if (!starts || !ends || !role_first || !stats->occupancy || !stats->occupancy_points) {
+	if (!starts || !ends || !stats->occupancy || !stats->occupancy_points) {
 		error = rli_error_oom();
 		goto done;
 	}
-	/* The spans are in (role, rank) order: each role's are contiguous; count them per role. */
-	for (size_t i = 0, s = 0; i < in->count; i++) {
-		size_t row = in->rows[e[i].row];
-		int new_group = i == 0 || e[i].group != e[i - 1].group;
-		if (new_group || in->events->start_ms[row] > spans[s - 1].end) {
-			role_first[(e[i].group >> 32) + 1]++;
-			s++;
-		}
-	}
-	for (size_t r = 0; r < in->role_count; r++)
-		role_first[r + 1] += role_first[r];
 	for (size_t r = 0; r < in->role_count; r++) {
 		rli_role_occupancy *o = &stats->occupancy[stats->occupancy_count++];
 		size_t b = role_first[r], count = role_first[r + 1] - b, si = 0, ei = 0;

@@ -5,21 +5,8 @@
 
 #include <math.h>
 #include <stdlib.h>
-#include <string.h>
 
 #define UNUSED_INDEX UINT32_MAX
-
-typedef struct {
-	const char *text;
-	uint32_t id;
-} named_id;
-
-static int compare_names(const void *pa, const void *pb)
-{
-	const named_id *a = pa, *b = pb;
-	int c = strcmp(a->text, b->text);
-	return c ? c : a->id < b->id ? -1 : a->id > b->id;
-}
 
 static int compare_ranks(const void *pa, const void *pb)
 {
@@ -69,10 +56,11 @@ static int pick_rows(rli_stats *stats, stats_input *in)
  * Numbers the strings a column uses (role or name) in name order: index_of[string id] for every
  * pool string (UNUSED_INDEX if the column never uses it); *ids gets index -> string id.
  */
-static int number_strings(const stats_input *in, const named_id *by_name, const uint32_t *column, uint32_t **index_of,
-			  uint32_t **ids, size_t *count)
+static int number_strings(const stats_input *in, const uint32_t *column, uint32_t **index_of, uint32_t **ids,
+			  size_t *count)
 {
 	uint32_t pool = in->events->strings.count;
+	int error;
 	*index_of = malloc((pool ? pool : 1) * sizeof(**index_of));
 	*ids = malloc((pool ? pool : 1) * sizeof(**ids));
 	*count = 0;
@@ -80,15 +68,17 @@ static int number_strings(const stats_input *in, const named_id *by_name, const 
 		return rli_error_oom();
 	for (uint32_t id = 0; id < pool; id++)
 		(*index_of)[id] = UNUSED_INDEX;
-	for (size_t i = 0; i < in->count; i++)
-		(*index_of)[column[in->rows[i]]] = 0;
-	for (uint32_t pos = 0; pos < pool; pos++) {
-		uint32_t id = by_name[pos].id;
-		if ((*index_of)[id] == 0) {
-			(*index_of)[id] = (uint32_t)*count;
+	for (size_t i = 0; i < in->count; i++) {
+		uint32_t id = column[in->rows[i]];
+		if ((*index_of)[id] == UNUSED_INDEX) {
+			(*index_of)[id] = 0;
 			(*ids)[(*count)++] = id;
 		}
 	}
+	if ((error = rli_strpool_sort_ids(&in->events->strings, *ids, *count)) < 0)
+		return error;
+	for (size_t k = 0; k < *count; k++)
+		(*index_of)[(*ids)[k]] = (uint32_t)k;
 	return RLI_OK;
 }
 
@@ -96,28 +86,23 @@ static int number_strings(const stats_input *in, const named_id *by_name, const 
 static int number_roles_and_names(stats_input *in)
 {
 	const rli_events *ev = in->events;
-	uint32_t pool = ev->strings.count, *role_of = NULL, *name_of = NULL, *name_ids = NULL;
-	named_id *by_name = malloc((pool ? pool : 1) * sizeof(*by_name));
+	uint32_t *role_of = NULL, *name_of = NULL, *name_ids = NULL;
 	int error = RLI_OK;
 
 	in->role_ix = stats_array(in->count, sizeof(*in->role_ix));
 	in->name_ix = stats_array(in->count, sizeof(*in->name_ix));
-	if (!by_name || !in->role_ix || !in->name_ix) {
+	if (!in->role_ix || !in->name_ix) {
 		error = rli_error_oom();
 		goto done;
 	}
-	for (uint32_t id = 0; id < pool; id++)
-		by_name[id] = (named_id){ rli_events_str(ev, id), id };
-	qsort(by_name, pool, sizeof(*by_name), compare_names);
-	if ((error = number_strings(in, by_name, ev->role, &role_of, &in->roles, &in->role_count)) < 0 ||
-	    (error = number_strings(in, by_name, ev->name, &name_of, &name_ids, &in->name_count)) < 0)
+	if ((error = number_strings(in, ev->role, &role_of, &in->roles, &in->role_count)) < 0 ||
+	    (error = number_strings(in, ev->name, &name_of, &name_ids, &in->name_count)) < 0)
 		goto done;
 	for (size_t i = 0; i < in->count; i++) {
 		in->role_ix[i] = role_of[ev->role[in->rows[i]]];
 		in->name_ix[i] = name_of[ev->name[in->rows[i]]];
 	}
 done:
-	free(by_name);
 	free(role_of);
 	free(name_of);
 	free(name_ids);
