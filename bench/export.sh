@@ -14,23 +14,13 @@ scratch=/tmp/rl-insight-bench
 repeat=5
 lock=
 scale=1
-while [ $# -gt 0 ]; do
-	case $1 in
-	--build) build=$2; shift 2 ;;
-	--scratch) scratch=$2; shift 2 ;;
-	--repeat) repeat=$2; shift 2 ;;
-	--lock) lock=$2; shift 2 ;;
-	--quick) scale=10; shift ;;
-	-h|--help) sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-	*) echo "export.sh: unknown argument $1" >&2; exit 2 ;;
-	esac
-done
-
 me=export.sh
+. "$(dirname "$0")/lib.sh"
+bench_options "$@"
+
 rli=$build/rl-insight
 synth=$build/bench/rl-insight-synth
 bench=$build/bench/export-bench
-. "$(dirname "$0")/lib.sh"
 bench_need "$rli" "$synth" "$bench"
 bench_need_time
 bench_scratch "$scratch" "$(cd "$(dirname "$0")/.." && pwd)"

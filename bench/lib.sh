@@ -1,6 +1,23 @@
 # lib.sh: what the benchmark scripts share (sourced): tool checks, the scratch folder, inputs made once per generator build.
 # The caller sets `me` (its name in messages), `build`, and `synth` (the generator) before using these.
 
+# Reads the options of the scripts that take exactly --build, --scratch, --repeat, --lock and --quick
+# (export.sh, stats.sh) into build, scratch, repeat, lock and scale, over the defaults the caller
+# set; -h prints the script's usage, lines 2-10 of its header.
+bench_options() {
+	while [ $# -gt 0 ]; do
+		case $1 in
+		--build) build=$2; shift 2 ;;
+		--scratch) scratch=$2; shift 2 ;;
+		--repeat) repeat=$2; shift 2 ;;
+		--lock) lock=$2; shift 2 ;;
+		--quick) scale=10; shift ;;
+		-h|--help) sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+		*) echo "$me: unknown argument $1" >&2; exit 2 ;;
+		esac
+	done
+}
+
 # Stops the script unless every TOOL is an executable file.
 bench_need() {
 	for tool in "$@"; do
