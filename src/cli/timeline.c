@@ -3,33 +3,38 @@
 #include "common/grow.h"
 #include "common/strutil.h"
 #include "export/summary.h"
+#include "layout/layout.h"
 #include "stats/stats.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* Computes the statistics and writes summary.json into the run's output set; returns a library code. */
-static int write_summary(console *c, const cli_request *request, const rli_events *events, rli_profiler profiler,
-			 rli_output_set *set)
+/* The run's statistics, computed once: the summary and every figure read them. */
+static int compute_stats(console *c, rli_stats **stats, const rli_events *events)
 {
-	rli_summary_info info = { request->input_path, rli_profiler_name(profiler) };
-	rli_stats *stats = NULL;
-	char *path = rli_path_join(request->output_path, "summary.json");
-	double t = cli_now_ms(), computed = t;
-	int error;
-
-	if (!path)
-		error = rli_error_oom();
-	else if ((error = rli_stats_compute(&stats, events)) == RLI_OK) {
-		computed = cli_now_ms();
-		error = rli_summary_write(stats, &info, path, set);
-	}
+	double t = cli_now_ms();
+	int error = rli_stats_compute(stats, events);
 	if (error < 0)
 		cli_say(c, -1, "error: ", "%s", rli_error_last());
 	else
-		cli_say(c, 1, "", "timing: statistics %.1f ms, summary.json %.1f ms", computed - t, cli_now_ms() - computed);
-	rli_stats_free(stats);
+		cli_say(c, 1, "", "timing: statistics %.1f ms", cli_now_ms() - t);
+	return error;
+}
+
+/* Writes summary.json into the run's output set; returns a library code. */
+static int write_summary(console *c, const cli_request *request, const rli_stats *stats, rli_profiler profiler,
+			 rli_output_set *set)
+{
+	rli_summary_info info = { request->input_path, rli_profiler_name(profiler) };
+	char *path = rli_path_join(request->output_path, "summary.json");
+	double t = cli_now_ms();
+	int error = path ? rli_summary_write(stats, &info, path, set) : rli_error_oom();
+
+	if (error < 0)
+		cli_say(c, -1, "error: ", "%s", rli_error_last());
+	else
+		cli_say(c, 1, "", "timing: summary.json %.1f ms", cli_now_ms() - t);
 	free(path);
 	return error;
 }
@@ -63,7 +68,7 @@ static int is_raster(const char *backend_name)
  * the vector one is too tall for a raster; otherwise one layout serves all.
  */
 static int lay_out(console *c, rli_timeline **out, const cli_request *request,
-		   const rli_events *events, rli_medium medium)
+		   const rli_events *events, const rli_stats *stats, rli_medium medium)
 {
 	rli_timeline_options options = request->timeline;
 	double t = cli_now_ms();
@@ -71,7 +76,7 @@ static int lay_out(console *c, rli_timeline **out, const cli_request *request,
 
 	options.medium = medium;
 	cli_show_status(c, "laying out");
-	if ((error = rli_timeline_layout(out, events, &options)) < 0) {
+	if ((error = rli_timeline_layout_stats(out, events, stats, &options)) < 0) {
 		cli_say(c, -1, "error: ", "%s", rli_error_last());
 		return error;
 	}
@@ -80,7 +85,7 @@ static int lay_out(console *c, rli_timeline **out, const cli_request *request,
 }
 
 static int render_all(console *c, const cli_request *request, const rli_events *events,
-		      rli_output_set *set)
+		      const rli_stats *stats, rli_output_set *set)
 {
 	rli_timeline *vector = NULL, *raster = NULL;
 	int wants_raster = 0, wants_vector = 0, error = RLI_OK;
@@ -92,10 +97,10 @@ static int render_all(console *c, const cli_request *request, const rli_events *
 		else
 			wants_vector = 1;
 	}
-	if (wants_vector && (error = lay_out(c, &vector, request, events, RLI_MEDIUM_VECTOR)) < 0)
+	if (wants_vector && (error = lay_out(c, &vector, request, events, stats, RLI_MEDIUM_VECTOR)) < 0)
 		goto done;
 	if (wants_raster && (!vector || rli_document_raster_scale(rli_timeline_document(vector)) == 0.0) &&
-	    (error = lay_out(c, &raster, request, events, RLI_MEDIUM_RASTER)) < 0)
+	    (error = lay_out(c, &raster, request, events, stats, RLI_MEDIUM_RASTER)) < 0)
 		goto done;
 	if (wants_raster) {
 		scale = rli_document_raster_scale(rli_timeline_document(raster ? raster : vector));
@@ -173,6 +178,7 @@ int cli_run_timeline(console *c, const cli_request *request, rli_output_set *set
 {
 	rli_parse_options options = { 0 };
 	rli_events *events = NULL;
+	rli_stats *stats = NULL;
 	rli_profiler detected = request->profiler;
 	held_log held = { .c = c };
 	int parse_result, result = RLI_OK;
@@ -200,14 +206,15 @@ int cli_run_timeline(console *c, const cli_request *request, rli_output_set *set
 		return parse_result;
 	}
 	cli_say(c, 1, "", "timing: parse %.1f ms, %zu events", cli_now_ms() - t, rli_events_count(events));
-	if (set)
-		result = write_summary(c, request, events, detected, set);
+	if (set && (result = compute_stats(c, &stats, events)) == RLI_OK)
+		result = write_summary(c, request, stats, detected, set);
 	if (set && result == RLI_OK && request->export_csv)
 		result = write_export(c, events, RLI_EXPORT_CSV, request->output_path, "rl_events.csv", set);
 	if (set && result == RLI_OK && request->export_jsonl)
 		result = write_export(c, events, RLI_EXPORT_JSONL, request->output_path, "rl_events.jsonl", set);
 	if (set && result == RLI_OK && request->vis_count)
-		result = render_all(c, request, events, set);
+		result = render_all(c, request, events, stats, set);
+	rli_stats_free(stats);
 	rli_events_free(events);
 	/* A failed output outranks a skipped input unit: the user must learn the worse news. */
 	return result == RLI_OK ? parse_result : result;

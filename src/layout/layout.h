@@ -311,6 +311,15 @@ struct rli_timeline {
 	rli_series *series;
 };
 
+struct rli_stats;
+/*
+ * rli_timeline_layout with the run's statistics at hand, for the parts of the
+ * figure that show them; stats may be NULL (then those parts are left out).
+ * The statistics must be of the same table and outlive the figure.
+ */
+int rli_timeline_layout_stats(rli_timeline **out, const rli_events *events, const struct rli_stats *stats,
+			      const rli_timeline_options *options);
+
 /* The first ten colours are the reference's palette; the rest extend it. */
 rli_color rli_palette_color(size_t index);
 

@@ -303,6 +303,12 @@ static int check_options(const rli_timeline_options *options)
 int rli_timeline_layout(rli_timeline **out, const rli_events *events,
 			const rli_timeline_options *options)
 {
+	return rli_timeline_layout_stats(out, events, NULL, options);
+}
+
+int rli_timeline_layout_stats(rli_timeline **out, const rli_events *events, const struct rli_stats *stats,
+			      const rli_timeline_options *options)
+{
 	rli_timeline_options defaults;
 	rli_timeline *timeline = NULL;
 	row_index rows = { 0 };
@@ -312,6 +318,7 @@ int rli_timeline_layout(rli_timeline **out, const rli_events *events,
 	double t0 = INFINITY, previous_start = -INFINITY;
 	int error, by_start = 1;
 
+	(void)stats; /* no part of the figure reads them yet */
 	*out = NULL;
 	if (!options) {
 		rli_timeline_options_init(&defaults);

@@ -103,7 +103,7 @@ typedef struct {
 } rli_role_occupancy;
 
 /* Every list is sorted: roles and phases by name, ranks by number, steps in order. */
-typedef struct {
+typedef struct rli_stats {
 	const rli_events *events;     /* the table the string ids refer to; not owned */
 	double start_ms, end_ms;      /* the span of the bars counted */
 	size_t rows_counted;
