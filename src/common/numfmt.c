@@ -1,0 +1,140 @@
+/* numfmt.c: numbers as people read them: thousands separators, durations and sizes in the unit they need, epoch times as UTC. */
+#include "numfmt.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+char *rli_fmt_thousands(char *out, size_t size, double value, int decimals)
+{
+	char digits[400];
+	size_t len, integer, at = 0;
+	const char *p = digits;
+
+	if (!size)
+		return out;
+	if (!isfinite(value)) {
+		snprintf(out, size, "n/a");
+		return out;
+	}
+	decimals = decimals < 0 ? 0 : decimals > 15 ? 15 : decimals;
+	snprintf(digits, sizeof(digits), "%.*f", decimals, value);
+	/* "-0.00" reads as a negative nothing: a value that rounds to zero is written unsigned. */
+	if (digits[0] == '-' && strspn(digits + 1, "0.") == strlen(digits + 1))
+		p++;
+	if (*p == '-' && at + 1 < size)
+		out[at++] = *p++;
+	len = strlen(p);
+	integer = strcspn(p, ".");
+	for (size_t i = 0; i < len && at + 1 < size; i++) {
+		if (i > 0 && i < integer && (integer - i) % 3 == 0) {
+			out[at++] = ',';
+			if (at + 1 >= size)
+				break;
+		}
+		out[at++] = p[i];
+	}
+	out[at] = '\0';
+	return out;
+}
+
+rli_time_unit rli_time_unit_for(double span_ms)
+{
+	double span = fabs(span_ms);
+	if (span < 10e3 || !isfinite(span))
+		return (rli_time_unit){ "ms", 1.0 };
+	if (span < 600e3)
+		return (rli_time_unit){ "s", 1e3 };
+	return (rli_time_unit){ "min", 60e3 };
+}
+
+/* Decimals that give three significant digits to v (>= 0), none past 100. */
+static int decimals_for(double v)
+{
+	if (v >= 100 || v == 0)
+		return 0;
+	if (v >= 10)
+		return 1;
+	if (v >= 1)
+		return 2;
+	/* below 1: as many as put three significant digits on, at most 15 */
+	{
+		int d = 2 - (int)floor(log10(v));
+		return d > 15 ? 15 : d;
+	}
+}
+
+/* value in its unit, three significant digits (more in the integer part), then the unit's name. */
+static char *fmt_in_unit(char *out, size_t size, double value, const char *unit)
+{
+	char number[64];
+	int decimals = decimals_for(fabs(value));
+	/* Rounding can carry into the next decade (9.996 -> "10.00"): one decimal fewer then. */
+	if (decimals > 0 && fabs(value) < 100) {
+		double rounded = round(fabs(value) * pow(10, decimals)) / pow(10, decimals);
+		if (decimals_for(rounded) < decimals)
+			decimals = decimals_for(rounded);
+	}
+	rli_fmt_thousands(number, sizeof(number), value, decimals);
+	snprintf(out, size, "%s %s", number, unit);
+	return out;
+}
+
+char *rli_fmt_duration(char *out, size_t size, double ms)
+{
+	rli_time_unit unit;
+	if (!isfinite(ms)) {
+		snprintf(out, size, "n/a");
+		return out;
+	}
+	unit = rli_time_unit_for(ms);
+	/* One value alone changes to seconds at 1 s, not 10 s as an axis does: "1.23 s" reads better than "1,234 ms". */
+	if (fabs(ms) >= 1e3 && fabs(ms) < 600e3)
+		unit = (rli_time_unit){ "s", 1e3 };
+	return fmt_in_unit(out, size, ms / unit.ms, unit.name);
+}
+
+char *rli_fmt_size_kb(char *out, size_t size, double kb)
+{
+	static const char *const units[] = { "KB", "MB", "GB", "TB", "PB" };
+	size_t u = 0;
+	double v = kb;
+	if (!isfinite(kb)) {
+		snprintf(out, size, "n/a");
+		return out;
+	}
+	while (fabs(v) >= 1024 && u + 1 < sizeof(units) / sizeof(units[0])) {
+		v /= 1024;
+		u++;
+	}
+	return fmt_in_unit(out, size, v, units[u]);
+}
+
+int rli_is_epoch_ms(double ms)
+{
+	/* 2000-01-01 and 2100-01-01 in ms since the epoch */
+	return isfinite(ms) && ms >= 946684800e3 && ms < 4102444800e3;
+}
+
+char *rli_fmt_utc(char *out, size_t size, double epoch_ms)
+{
+	double rounded = round(epoch_ms);
+	time_t seconds;
+	struct tm utc;
+	char date[32];
+	int millis;
+
+	if (!isfinite(epoch_ms) || fabs(epoch_ms) > 1e17) {
+		snprintf(out, size, "n/a");
+		return out;
+	}
+	seconds = (time_t)floor(rounded / 1e3);
+	millis = (int)(rounded - (double)seconds * 1e3);
+	if (!gmtime_r(&seconds, &utc) || !strftime(date, sizeof(date), "%Y-%m-%d %H:%M:%S", &utc)) {
+		snprintf(out, size, "n/a");
+		return out;
+	}
+	snprintf(out, size, "%s.%03d UTC", date, millis);
+	return out;
+}
