@@ -1,0 +1,51 @@
+/* stats_tables.h: the run's statistics as tables of text (title, header, cells), before any placement. */
+#ifndef RLI_LAYOUT_STATS_TABLES_H
+#define RLI_LAYOUT_STATS_TABLES_H
+
+#include "layout.h"
+#include "stats/stats.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * One table as a reader sees it, for any placement (a PDF page, the HTML
+ * side panel) to lay out. Every string is owned by the table.
+ *
+ * Durations: each table writes all of its durations in one unit, the one its
+ * largest duration reads best in (rli_time_unit_for: ms below 10 s, s below
+ * 10 min, min beyond), named in the column's header ("Median (ms)"), with
+ * three decimals and thousands separators ("1,234.568"). Percentages have one
+ * decimal and say "(%)" in the header. A value that cannot be computed reads
+ * "n/a".
+ */
+typedef struct {
+	char *title;            /* "actor_update: phases across ranks" */
+	size_t column_count, row_count;
+	char **header;          /* column_count */
+	char **cells;           /* row_count * column_count, row by row */
+	rli_align *align;       /* column_count: numbers RLI_ALIGN_END */
+	double *weight;         /* column_count: relative widths a placement may use (text columns wider) */
+	int64_t *row_rank;      /* row_count: the rank a row names (a link target), INT64_MIN: none */
+	uint32_t *row_role;     /* row_count: the role (string id) of that rank's row, UINT32_MAX: any of its rows */
+	size_t rows_left_out;   /* rows the table had but does not hold (max_rows, rli_stats_table_truncate) */
+} rli_stats_table;
+
+/* Every phase of the role (string id), the most total time first (ties by name): count, total, mean, median, min, max, std dev, Q1, Q3, the ranks at min and max, dispersion. */
+int rli_stats_table_phases(rli_stats_table *out, const rli_stats *stats, uint32_t role);
+/* Every step of the role: step, ranks, median, slowest rank, slowest, slowdown (%), modified z, outlier. Rows name the slowest rank. */
+int rli_stats_table_steps(rli_stats_table *out, const rli_stats *stats, uint32_t role);
+/* Ranks that were the slowest in a step: role, rank, slowest in N of M steps, outlier in, straggler; by role, then the most often slowest. */
+int rli_stats_table_slowest(rli_stats_table *out, const rli_stats *stats);
+/* The most idle ranks first (at most max_rows; 0: all): rank, gaps, idle, idle share of the run, longest gap and the phases either side. */
+int rli_stats_table_bubbles(rli_stats_table *out, const rli_stats *stats, size_t max_rows);
+/* Waits between roles: from, to, waits, mean, median, max, the rank that waited longest. */
+int rli_stats_table_transitions(rli_stats_table *out, const rli_stats *stats);
+/* Pairs of roles that ran at the same time: role, role, overlap, share of the run. */
+int rli_stats_table_overlaps(rli_stats_table *out, const rli_stats *stats);
+
+/* Keeps the first max_rows rows, counting the rest in rows_left_out. */
+void rli_stats_table_truncate(rli_stats_table *table, size_t max_rows);
+void rli_stats_table_dispose(rli_stats_table *table);
+
+#endif
