@@ -551,6 +551,35 @@ int rli_cairo_draw_background(rli_cairo_painter *p)
 	return context_status(p);
 }
 
+static int draw_figure(painter *p, const rli_figure *figure)
+{
+	double outer_scale = p->scale, outer_lod = p->lod_per_unit;
+	double f = figure->source.w > 0 ? figure->frame.w / figure->source.w : 0;
+	int error = RLI_OK;
+
+	if (!(f > 0) || !figure->page)
+		return RLI_OK;
+	cairo_save(p->cr);
+	cairo_rectangle(p->cr, figure->frame.x * outer_scale, figure->frame.y * outer_scale,
+			figure->frame.w * outer_scale, figure->frame.h * outer_scale);
+	cairo_clip(p->cr);
+	/* Every item draws in page units times p->scale from the origin: move the origin, scale the unit. */
+	cairo_translate(p->cr, (figure->frame.x - figure->source.x * f) * outer_scale,
+			(figure->frame.y - figure->source.y * f) * outer_scale);
+	p->scale = outer_scale * f;
+	p->lod_per_unit = outer_lod * f;
+	for (size_t i = 0; i < figure->page->item_count && error == RLI_OK; i++) {
+		/* A figure inside a figure would need a stack of scales; no layout makes one. */
+		if (figure->page->items[i].kind == RLI_ITEM_FIGURE)
+			continue;
+		error = rli_cairo_draw_item(p, &figure->page->items[i]);
+	}
+	p->scale = outer_scale;
+	p->lod_per_unit = outer_lod;
+	cairo_restore(p->cr);
+	return error;
+}
+
 int rli_cairo_draw_item(rli_cairo_painter *p, const rli_item *item)
 {
 	int error = RLI_OK;
@@ -570,6 +599,9 @@ int rli_cairo_draw_item(rli_cairo_painter *p, const rli_item *item)
 		break;
 	case RLI_ITEM_NAV:
 		/* links between files: a picture has nowhere to follow them */
+		break;
+	case RLI_ITEM_FIGURE:
+		error = draw_figure(p, item->u.figure);
 		break;
 	default:
 		return rli_error_set(RLI_ERROR, "unknown item kind %d", (int)item->kind);

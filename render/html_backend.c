@@ -345,6 +345,8 @@ static int html_draw_item(rli_output *out, const rli_item *item)
 	case RLI_ITEM_TABLE:
 	case RLI_ITEM_NAV:
 		return rli_error_set(RLI_EUSAGE, "html: the timeline page has no place for a table or links");
+	case RLI_ITEM_FIGURE:
+		return rli_error_set(RLI_EUSAGE, "html: a page cannot embed another figure's page");
 	}
 	return rli_error_set(RLI_ERROR, "html: unknown item kind %d", (int)item->kind);
 }

@@ -80,6 +80,8 @@ int rli_html_pages_item(rli_html_pages *p, const rli_item *item)
 		return RLI_OK;
 	case RLI_ITEM_LEGEND:
 		return RLI_OK; /* the Gantt's lanes name the operators; the colours follow them */
+	case RLI_ITEM_FIGURE:
+		return rli_error_set(RLI_EUSAGE, "html: a page cannot embed another figure's page");
 	}
 	return rli_error_set(RLI_ERROR, "html: unknown item kind %d", (int)item->kind);
 }

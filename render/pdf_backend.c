@@ -1,4 +1,4 @@
-/* pdf_backend.c: the PDF back-end: each page through the cairo painter onto a vector page within 14,400 points. */
+/* pdf_backend.c: the PDF back-end: each page through the cairo painter onto a vector page within 14,400 points, with the document's outline. */
 #include "backend.h"
 #include "cairo_paint.h"
 #include "common/error.h"
@@ -14,6 +14,11 @@
 /* Acrobat and most readers refuse a page side longer than 200 inches. */
 #define PDF_MAX_PAGE_POINTS 14400.0
 
+/*
+ * cairo's PDF surface is paginated: it records each page as it is drawn and
+ * replays it into the file at cairo_show_page, so a page is drawn once and no
+ * recording of our own is needed.
+ */
 typedef struct {
 	rli_output base;
 	cairo_surface_t *surface;
@@ -74,7 +79,10 @@ static int pdf_begin_document(rli_output *out, const rli_document *document)
 							   first->height * page_scale(first));
 	if (cairo_surface_status(pdf->surface) != CAIRO_STATUS_SUCCESS)
 		return pdf_error(out, cairo_surface_status(pdf->surface));
-	document_date(date, sizeof(date));
+	if (document->date)
+		snprintf(date, sizeof(date), "%s", document->date);
+	else
+		document_date(date, sizeof(date));
 	cairo_pdf_surface_set_metadata(pdf->surface, CAIRO_PDF_METADATA_CREATE_DATE, date);
 	cairo_pdf_surface_set_metadata(pdf->surface, CAIRO_PDF_METADATA_MOD_DATE, date);
 	cairo_pdf_surface_set_metadata(pdf->surface, CAIRO_PDF_METADATA_CREATOR, "rl-insight " RLI_VERSION);
@@ -117,10 +125,35 @@ static int pdf_end_page(rli_output *out)
 	return RLI_OK;
 }
 
+/* The bookmarks, each to its page and height; a level-1 entry under the last level-0 one. */
+static int add_outline(pdf_output *pdf, const rli_document *document)
+{
+	int section = CAIRO_PDF_OUTLINE_ROOT;
+
+	for (size_t i = 0; i < document->outline_count; i++) {
+		const rli_outline_entry *e = &document->outline[i];
+		char link[96];
+		int id;
+		if (e->page >= document->page_count)
+			return rli_error_set(RLI_ERROR, "pdf: a bookmark points past the last page (%zu)", e->page + 1);
+		snprintf(link, sizeof(link), "page=%zu pos=[0 %.2f]", e->page + 1,
+			 e->y * page_scale(&document->pages[e->page]));
+		id = cairo_pdf_surface_add_outline(pdf->surface, e->level > 0 ? section : CAIRO_PDF_OUTLINE_ROOT,
+						   e->title ? e->title : "", link,
+						   e->level > 0 ? 0 : CAIRO_PDF_OUTLINE_FLAG_OPEN);
+		if (e->level <= 0)
+			section = id;
+	}
+	return RLI_OK;
+}
+
 static int pdf_finish(rli_output *out)
 {
 	pdf_output *pdf = (pdf_output *)out;
+	int error;
 
+	if ((error = add_outline(pdf, out->document)) < 0)
+		return error;
 	cairo_destroy(pdf->cr);
 	pdf->cr = NULL;
 	/* The PDF's trailer and fonts are written when the surface finishes. */

@@ -18,4 +18,11 @@ int cli_run_timeline(console *c, const cli_request *request, rli_output_set *set
 /* The memory analysis: parse, export (memory_events.*), the memory figure as PNG pages and a PDF. */
 int cli_run_memory(console *c, const cli_request *request, rli_output_set *set);
 
+/*
+ * The report (rl_insight_report.pdf) from what the analyses kept; profiler
+ * names the timeline's format on the cover.
+ */
+int cli_write_report(console *c, const cli_request *request, const rli_report_input *input, const char *profiler,
+		     rli_output_set *set);
+
 #endif

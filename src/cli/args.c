@@ -5,9 +5,11 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 
 typedef int (*option_setter)(cli_request *request, const char *value, const char *spelled);
 
@@ -147,23 +149,36 @@ static int for_each_item(const char *list, const char *spelled, cli_request *r,
 
 static int add_vis(cli_request *r, const char *item, size_t len, const char *spelled)
 {
-	/* The reference's and decisions.md's spellings, each the back-end that writes it. */
+	/*
+	 * The outputs a run can ask for: pdf is the report; a figure alone as a
+	 * vector file is timeline_pdf or memory_pdf; memory_html is the Python
+	 * tool's name for the memory pages, which html writes.
+	 */
 	static const char *const known[] = { "png", "html", "pdf", "none", "memory_html", "memory_pdf",
 					      "timeline_pdf" };
+	static const char *const output[] = { "png", "html", "pdf", NULL, "html", "memory_pdf", "timeline_pdf" };
 	static const char *const backend[] = { "png", "html", "pdf", NULL, "html", "pdf", "pdf" };
 	size_t i;
 	int error = CHOOSE(&i, known, item, len, spelled);
 	if (error < 0)
 		return error;
-	if (!backend[i])
+	if (!output[i])
 		return RLI_OK;
 	for (int k = 0; k < r->vis_count; k++)
-		if (strcmp(r->vis_types[k], backend[i]) == 0)
+		if (strcmp(r->vis_types[k], output[i]) == 0)
 			return RLI_OK;
 	if (!rli_backend_exists(backend[i]))
 		return rli_error_set(RLI_EUSAGE, "this build of rl-insight cannot write %s", backend[i]);
-	r->vis_types[r->vis_count++] = backend[i];
+	r->vis_types[r->vis_count++] = output[i];
 	return RLI_OK;
+}
+
+int cli_wants(const cli_request *request, const char *output)
+{
+	for (int i = 0; i < request->vis_count; i++)
+		if (strcmp(request->vis_types[i], output) == 0)
+			return 1;
+	return 0;
 }
 
 static int set_vis(cli_request *r, const char *value, const char *spelled)
@@ -234,6 +249,57 @@ static int set_scale(cli_request *r, const char *value, const char *spelled)
 	return parse_int(&r->timeline.scale, value, spelled, 1, RLI_TIMELINE_MAX_SCALE);
 }
 
+static int set_page_size(cli_request *r, const char *value, const char *spelled)
+{
+	static const char *const names[] = { "a4", "letter", "a3" };
+	size_t i;
+	int error = CHOOSE(&i, names, value, strlen(value), spelled);
+	if (error == RLI_OK)
+		error = rli_paper_from_name(&r->report.paper, names[i]);
+	return error;
+}
+
+static int set_orientation(cli_request *r, const char *value, const char *spelled)
+{
+	static const char *const names[] = { "landscape", "portrait" };
+	size_t i;
+	int error = CHOOSE(&i, names, value, strlen(value), spelled);
+	if (error == RLI_OK)
+		r->report.portrait = i == 1;
+	return error;
+}
+
+/* now, YYYY-MM-DD or YYYY-MM-DDTHH:MM:SS[Z] (UTC), written into the PDF as YYYY-MM-DDTHH:MM:SSZ. */
+static int set_pdf_date(cli_request *r, const char *value, const char *spelled)
+{
+	int y, mo, d, h = 0, mi = 0, sec = 0, used = 0, ok;
+
+	if (strcasecmp(value, "now") == 0) {
+		time_t now = time(NULL);
+		struct tm utc;
+		if (!gmtime_r(&now, &utc) || !strftime(r->pdf_date, sizeof(r->pdf_date), "%Y-%m-%dT%H:%M:%SZ", &utc))
+			return rli_error_set(RLI_EUSAGE, "%s: the clock cannot be read", spelled);
+		r->report.date = r->pdf_date;
+		return RLI_OK;
+	}
+	ok = sscanf(value, "%4d-%2d-%2d%n", &y, &mo, &d, &used) == 3 && used == 10;
+	if (ok && value[used] == 'T') {
+		int more = 0;
+		ok = sscanf(value + used, "T%2d:%2d:%2d%n", &h, &mi, &sec, &more) == 3 && more == 9;
+		used += more;
+		if (ok && value[used] == 'Z')
+			used++;
+	}
+	ok = ok && !value[used] && y >= 1970 && mo >= 1 && mo <= 12 && d >= 1 && d <= 31 && h <= 23 && mi <= 59 &&
+	     sec <= 60 && h >= 0 && mi >= 0 && sec >= 0;
+	if (!ok)
+		return rli_error_set(RLI_EUSAGE, "%s: '%s' is not a date (now, YYYY-MM-DD or YYYY-MM-DDTHH:MM:SSZ)",
+				     spelled, value);
+	snprintf(r->pdf_date, sizeof(r->pdf_date), "%04d-%02d-%02dT%02d:%02d:%02dZ", y, mo, d, h, mi, sec);
+	r->report.date = r->pdf_date;
+	return RLI_OK;
+}
+
 static int set_jobs(cli_request *r, const char *value, const char *spelled)
 {
 	int jobs = 0;
@@ -257,12 +323,15 @@ static const option_spec options[] = {
 	{ "--input-path", "input.path", "PATH", "root folder of the profiling data (required)", set_input_path },
 	{ "--output-path", "output.path", "PATH", "folder for the outputs, created if missing (default: output)", set_output_path },
 	{ "--profiler-type", "timeline.parser.type", "TYPE", "mstx, torch, nvtx, memory, or auto: every analysis the input holds (default)", set_profiler },
-	{ "--vis-type", "timeline.visualizer.type", "LIST", "outputs, comma-separated: png, html, pdf, none (default: html; memory: png, pdf)", set_vis },
+	{ "--vis-type", "timeline.visualizer.type", "LIST", "outputs, comma-separated: png, html, pdf (the report), timeline_pdf, memory_pdf (a figure alone), none (default: html)", set_vis },
 	{ "--rank-list", "input.rank_list", "RANKS", "all, or ranks such as 0,2,4-7 (default: all)", set_rank_list },
 	{ "--export", NULL, "FORMATS", "also write the parsed table: csv, jsonl (rl_events.csv, rl_events.jsonl)", set_export },
 	{ "--merge-short-ms", NULL, "MS", "merge chains of bars of at most MS ms, 2 ms apart (default: off)", set_merge },
 	{ "--width", "timeline.visualizer.width", "PX", "page width in CSS pixels, 300 to 20000 (default: 2000)", set_width },
 	{ "--scale", "timeline.visualizer.scale", "N", "device pixels per CSS pixel in the PNG (default: 2)", set_scale },
+	{ "--page-size", NULL, "SIZE", "the report's pages: a4, letter or a3 (default: a4)", set_page_size },
+	{ "--orientation", NULL, "WAY", "the report's pages: landscape or portrait (default: landscape)", set_orientation },
+	{ "--pdf-date", NULL, "DATE", "date in the PDFs' metadata: now, YYYY-MM-DD or YYYY-MM-DDTHH:MM:SSZ (default: fixed, so the same input gives the same bytes)", set_pdf_date },
 	{ "--jobs", NULL, "N", "parse N input units at once (default: number of CPUs)", set_jobs },
 	{ "--input-type", NULL, "TYPE", "legacy: multi_json_mstx|torch|nvtx, must agree with the parser", set_input_type },
 	{ "--pipeline-type", "pipeline.type", "NAME", "legacy: OfflineInsightPipeline, the only pipeline", set_pipeline },
@@ -357,6 +426,7 @@ void cli_request_init(cli_request *r)
 	r->rank_list = "all";
 	r->profiler = RLI_PROFILER_AUTO;
 	rli_timeline_options_init(&r->timeline);
+	rli_report_options_init(&r->report);
 }
 
 int cli_apply_config_text(cli_request *r, const char *path, const char *text, size_t length)

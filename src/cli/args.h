@@ -3,6 +3,7 @@
 #define RLI_CLI_ARGS_H
 
 #include "rl_insight.h"
+#include "report/report.h"
 
 #include <stdio.h>
 
@@ -21,10 +22,13 @@ typedef struct {
 	rli_profiler profiler;          /* the timeline's format; default auto */
 	int analyses;                   /* CLI_TIMELINE | CLI_MEMORY; 0: what the input holds */
 	const char *role_list;          /* memory.parser.role: roles to keep, or NULL for all */
-	const char *vis_types[RLI_MAX_OUTPUTS]; /* back-end names, in the order given */
+	/* outputs, in the order given: png, html, pdf (the report), timeline_pdf, memory_pdf */
+	const char *vis_types[RLI_MAX_OUTPUTS];
 	int vis_count;
 	int export_csv, export_jsonl;
 	rli_timeline_options timeline;
+	rli_report_options report;      /* page size, orientation, date; paths filled in by the run */
+	char pdf_date[64];              /* --pdf-date as "YYYY-MM-DDTHH:MM:SSZ", or "" for the fixed date */
 	unsigned jobs;                  /* 0 = CPU count */
 	int verbosity;                  /* -1 quiet, 0 default, 1 verbose, 2 debug */
 	char **owned;                   /* values read from config_path files */
@@ -45,6 +49,9 @@ int cli_apply_config_text(cli_request *request, const char *path, const char *te
  * rli_error_last(). Strings point into argv or static storage.
  */
 int cli_parse_args(cli_request *request, int argc, char **argv);
+
+/* 1: the request asks for this output (a vis_types name). */
+int cli_wants(const cli_request *request, const char *output);
 
 /* Frees what cli_parse_args allocated. */
 void cli_request_dispose(cli_request *request);

@@ -6,14 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int wants(const cli_request *request, const char *backend)
-{
-	for (int i = 0; i < request->vis_count; i++)
-		if (strcmp(request->vis_types[i], backend) == 0)
-			return 1;
-	return 0;
-}
-
 static int export_table(console *c, const rli_memory *memory, rli_export_format format, const char *out_dir,
 			const char *file_name, rli_output_set *set)
 {
@@ -94,11 +86,11 @@ int cli_run_memory(console *c, const cli_request *request, rli_output_set *set)
 		result = export_table(c, memory, RLI_EXPORT_CSV, request->output_path, "memory_events.csv", set);
 	if (set && result == RLI_OK && request->export_jsonl)
 		result = export_table(c, memory, RLI_EXPORT_JSONL, request->output_path, "memory_events.jsonl", set);
-	if (set && result == RLI_OK && wants(request, "png"))
+	if (set && result == RLI_OK && cli_wants(request, "png"))
 		result = draw(c, request, memory, "png", RLI_MEDIUM_RASTER, set);
-	if (set && result == RLI_OK && wants(request, "pdf"))
+	if (set && result == RLI_OK && cli_wants(request, "memory_pdf"))
 		result = draw(c, request, memory, "pdf", RLI_MEDIUM_VECTOR, set);
-	if (set && result == RLI_OK && wants(request, "html"))
+	if (set && result == RLI_OK && cli_wants(request, "html"))
 		result = draw_pages(c, request, memory, set);
 	rli_memory_free(memory);
 	return result == RLI_OK ? parse_result : result;

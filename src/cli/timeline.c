@@ -58,6 +58,16 @@ static int write_export(console *c, const rli_events *events, rli_export_format 
 	return error;
 }
 
+/* The back-end that writes a timeline output, or NULL for outputs that are not the timeline figure. */
+static const char *figure_backend(const char *output)
+{
+	if (strcmp(output, "png") == 0 || strcmp(output, "html") == 0)
+		return output;
+	if (strcmp(output, "timeline_pdf") == 0)
+		return "pdf";
+	return NULL;
+}
+
 static int is_raster(const char *backend_name)
 {
 	return strcmp(backend_name, "png") == 0;
@@ -85,16 +95,17 @@ static int lay_out(console *c, rli_timeline **out, const cli_request *request,
 }
 
 static int render_all(console *c, const cli_request *request, const rli_events *events,
-		      const rli_stats *stats, rli_output_set *set)
+		      const rli_stats *stats, const char *profiler, rli_output_set *set)
 {
 	rli_timeline *vector = NULL, *raster = NULL;
-	int wants_raster = 0, wants_vector = 0, error = RLI_OK;
+	int wants_raster = 0, wants_vector = cli_wants(request, "pdf"), error = RLI_OK;
 	double scale;
 
 	for (int i = 0; i < request->vis_count; i++) {
-		if (is_raster(request->vis_types[i]))
+		const char *backend = figure_backend(request->vis_types[i]);
+		if (backend && is_raster(backend))
 			wants_raster = 1;
-		else
+		else if (backend)
 			wants_vector = 1;
 	}
 	if (wants_vector && (error = lay_out(c, &vector, request, events, stats, RLI_MEDIUM_VECTOR)) < 0)
@@ -111,20 +122,27 @@ static int render_all(console *c, const cli_request *request, const rli_events *
 	}
 
 	for (int i = 0; i < request->vis_count; i++) {
-		const char *name = request->vis_types[i];
-		const rli_timeline *timeline = is_raster(name) && raster ? raster : vector;
+		const char *name = figure_backend(request->vis_types[i]);
+		const rli_timeline *timeline;
 		char what[64];
 		double t = cli_now_ms();
 
+		if (!name)
+			continue;
+		timeline = is_raster(name) && raster ? raster : vector;
 		snprintf(what, sizeof(what), "writing %s", name);
 		cli_show_status(c, what);
 		error = rli_render(rli_timeline_document(timeline), name, request->output_path, set);
 		/* One failed output fails the run: the set is written whole or not at all. */
 		if (error < 0) {
 			cli_say(c, -1, "error: ", "%s", rli_error_last());
-			break;
+			goto done;
 		}
 		cli_say(c, 1, "", "timing: render %s %.1f ms", name, cli_now_ms() - t);
+	}
+	if (cli_wants(request, "pdf")) {
+		rli_report_input input = { stats, vector };
+		error = cli_write_report(c, request, &input, profiler, set);
 	}
 
 done:
@@ -132,7 +150,6 @@ done:
 	rli_timeline_free(raster);
 	return error;
 }
-
 
 /*
  * An optional timeline's log lines wait until the parse says whether there
@@ -213,7 +230,7 @@ int cli_run_timeline(console *c, const cli_request *request, rli_output_set *set
 	if (set && result == RLI_OK && request->export_jsonl)
 		result = write_export(c, events, RLI_EXPORT_JSONL, request->output_path, "rl_events.jsonl", set);
 	if (set && result == RLI_OK && request->vis_count)
-		result = render_all(c, request, events, stats, set);
+		result = render_all(c, request, events, stats, rli_profiler_name(detected), set);
 	rli_stats_free(stats);
 	rli_events_free(events);
 	/* A failed output outranks a skipped input unit: the user must learn the worse news. */

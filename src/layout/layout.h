@@ -63,7 +63,8 @@ typedef enum {
 	RLI_ITEM_PANEL,    /* a plot panel: axes, grid, lane labels and marks */
 	RLI_ITEM_LEGEND,   /* swatches and names of series */
 	RLI_ITEM_TABLE,    /* a header row and rows of cells in columns */
-	RLI_ITEM_NAV       /* links to other pages of the document (the memory pages' segments) */
+	RLI_ITEM_NAV,      /* links to other pages of the document (the memory pages' segments) */
+	RLI_ITEM_FIGURE    /* a page of another document, drawn scaled into a frame (the report's figures) */
 } rli_item_kind;
 
 /* What a panel's y axis measures. */
@@ -245,6 +246,18 @@ typedef struct {
 	size_t total;              /* what all the targets hold together (the device's bars) */
 } rli_nav;
 
+/*
+ * A page of another figure drawn inside this page: the part of it inside
+ * source (its page units) scaled uniformly by frame.w / source.w and placed
+ * at frame's top left, clipped to frame. The layout gives frame the source's
+ * aspect. The embedded page must outlive this document.
+ */
+typedef struct {
+	const struct rli_page *page;
+	rli_rect source;
+	rli_rect frame;
+} rli_figure;
+
 typedef struct {
 	rli_item_kind kind;
 	union {
@@ -253,12 +266,13 @@ typedef struct {
 		const rli_legend *legend;
 		const rli_table *table;
 		const rli_nav *nav;
+		const rli_figure *figure;
 	} u;
 } rli_item;
 
 /* ---- pages and the document ------------------------------------------- */
 
-typedef struct {
+typedef struct rli_page {
 	double width, height;       /* page units */
 	/* a page that is a file of its own (PNG) is named this; NULL: the document's name, _NN with several */
 	const char *name;
@@ -269,12 +283,32 @@ typedef struct {
 } rli_page;
 
 /*
+ * A bookmark of the document's outline: it opens page at y (page units from
+ * the top). level 0 is a section; level 1 sits under the last level-0 entry
+ * before it.
+ */
+typedef struct {
+	const char *title;
+	size_t page;
+	double y;
+	int level;
+} rli_outline_entry;
+
+/*
  * What every back-end draws from: metadata, the file names, and pages of
  * placed items. The back-ends decide nothing about content.
  */
 struct rli_document {
 	const char *name;           /* file stem every output is named after: "rl_timeline" */
 	const char *title;          /* the document's metadata title */
+	/*
+	 * The creation date written into the file's metadata, "YYYY-MM-DDTHH:MM:SSZ";
+	 * NULL: a fixed date (SOURCE_DATE_EPOCH when set), so the same input gives the same bytes.
+	 */
+	const char *date;
+	/* bookmarks, in page order; a back-end without an outline (PNG, HTML) ignores them */
+	size_t outline_count;
+	const rli_outline_entry *outline;
 	int scale;                  /* device pixels per page unit asked for raster output */
 	/* What a raster back-end draws at: scale, brought within 32767 px a side; 0: too tall. */
 	double raster_scale;

@@ -7,7 +7,7 @@ command -v valgrind >/dev/null 2>&1 || { echo "skipped: valgrind is not installe
 rm -rf "$work" && mkdir -p "$work" || exit 1
 valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite --show-leak-kinds=definite \
 	--suppressions="$supp" --log-file="$work/valgrind.log" \
-	"$bin" -q --input-path "$input" --profiler-type "$profiler" --vis-type png,html,pdf --export csv,jsonl \
+	"$bin" -q --input-path "$input" --profiler-type "$profiler" --vis-type png,html,pdf,timeline_pdf --export csv,jsonl \
 	--output-path "$work/out"
 status=$?
 if [ "$status" -ne 0 ] || [ -s "$work/valgrind.log" ]; then

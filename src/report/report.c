@@ -1,0 +1,93 @@
+/* report.c: the run report: the page size, then the cover, the statistics, the timeline and the memory sections in order. */
+#include "report.h"
+#include "report_book.h"
+#include "report_cover.h"
+#include "report_stats.h"
+#include "report_timeline.h"
+#include "common/error.h"
+
+#include <stdlib.h>
+#include <strings.h>
+
+struct rli_report {
+	rli_book book;
+};
+
+void rli_report_options_init(rli_report_options *options)
+{
+	*options = (rli_report_options){ 0 };
+	options->paper = RLI_PAPER_A4;
+}
+
+int rli_paper_from_name(rli_paper *out, const char *name)
+{
+	static const char *const names[] = { "a4", "letter", "a3" };
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (name && strcasecmp(name, names[i]) == 0) {
+			*out = (rli_paper)i;
+			return RLI_OK;
+		}
+	return rli_error_set(RLI_EUSAGE, "unknown page size '%s' (use a4, letter or a3)", name ? name : "");
+}
+
+/* Portrait sizes in points: ISO 216 A4 and A3 rounded as PDF writers do, US letter exactly. */
+static void paper_size(double *width, double *height, rli_paper paper, int portrait)
+{
+	static const double sizes[][2] = { { 595.28, 841.89 }, { 612.0, 792.0 }, { 841.89, 1190.55 } };
+	double w = sizes[paper][0], h = sizes[paper][1];
+	*width = portrait ? w : h;
+	*height = portrait ? h : w;
+}
+
+const rli_document *rli_report_document(const rli_report *report)
+{
+	return &report->book.document;
+}
+
+void rli_report_free(rli_report *report)
+{
+	if (!report)
+		return;
+	rli_book_dispose(&report->book);
+	free(report);
+}
+
+int rli_report_layout(rli_report **out, const rli_report_input *input, const rli_report_options *options_in)
+{
+	rli_report_options options;
+	rli_report *report = calloc(1, sizeof(*report));
+	double width, height;
+	int error;
+
+	*out = NULL;
+	if (options_in)
+		options = *options_in;
+	else
+		rli_report_options_init(&options);
+	if (!report)
+		return rli_error_oom();
+	if (options.paper > RLI_PAPER_A3) {
+		error = rli_error_set(RLI_EUSAGE, "report: unknown page size %d", (int)options.paper);
+		goto done;
+	}
+	if (!input->stats || !input->timeline) {
+		error = rli_error_set(RLI_EINVALID, "report: nothing to report (no timeline)");
+		goto done;
+	}
+	paper_size(&width, &height, options.paper, options.portrait);
+	if ((error = rli_book_init(&report->book, width, height, "rl-insight run report")) < 0 ||
+	    (error = rli_report_cover(&report->book, input, &options)) < 0 ||
+	    (error = rli_report_stats(&report->book, input->stats)) < 0)
+		goto done;
+	if ((error = rli_book_heading(&report->book, "Timeline", 0)) < 0 ||
+	    (error = rli_report_timeline(&report->book, input->timeline)) < 0)
+		goto done;
+	if ((error = rli_book_finish(&report->book, "rl_insight_report", "rl-insight run report")) < 0)
+		goto done;
+	report->book.document.date = options.date;
+	*out = report;
+	report = NULL;
+done:
+	rli_report_free(report);
+	return error;
+}

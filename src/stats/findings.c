@@ -1,0 +1,127 @@
+/* findings.c: the headline findings of a run as sentences: the straggler of each role, the worst wait, the idlest rank. */
+#include "findings.h"
+#include "common/error.h"
+#include "common/grow.h"
+#include "common/numfmt.h"
+#include "common/strutil.h"
+#include "events/events.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+
+int rli_findings_add(rli_findings *findings, const char *format, ...)
+{
+	va_list ap;
+	char *line;
+	va_start(ap, format);
+	line = rli_vstrfmt(format, ap);
+	va_end(ap);
+	if (!line || RLI_GROW(&findings->lines, &findings->capacity, findings->count + 1, 8) < 0) {
+		free(line);
+		return rli_error_oom();
+	}
+	findings->lines[findings->count++] = line;
+	return RLI_OK;
+}
+
+void rli_findings_free(rli_findings *findings)
+{
+	for (size_t i = 0; i < findings->count; i++)
+		free(findings->lines[i]);
+	free(findings->lines);
+	findings->lines = NULL;
+	findings->count = findings->capacity = 0;
+}
+
+static const char *name_of(const rli_stats *stats, uint32_t id)
+{
+	return rli_strpool_get(&stats->events->strings, id);
+}
+
+/* Percent of a ratio, rounded: 0.184 -> 18. */
+static double percent(double ratio)
+{
+	return round(ratio * 100.0);
+}
+
+/* The role's straggler, its worst outlier step, or that none stood out. */
+static int role_finding(rli_findings *out, const rli_stats *stats, uint32_t role)
+{
+	const rli_rank_slowest *straggler = rli_stats_straggler(stats, role);
+	const rli_step_stats *worst = NULL;
+	double worst_slowdown = 0, slowdown_sum = 0;
+	size_t steps = 0, summed = 0;
+	char a[48], b[48];
+
+	for (size_t i = 0; i < stats->step_count; i++) {
+		const rli_step_stats *s = &stats->steps[i];
+		if (s->role != role)
+			continue;
+		steps++;
+		if (straggler && s->slowest_rank == straggler->rank) {
+			slowdown_sum += s->slowdown;
+			summed++;
+		}
+		if (s->outlier && (!worst || s->slowdown > worst->slowdown))
+			worst = s;
+		worst_slowdown = fmax(worst_slowdown, s->slowdown);
+	}
+	if (!steps)
+		return RLI_OK;
+	if (straggler)
+		return rli_findings_add(out, "%s: rank %lld was the slowest in %zu of %zu steps, %.0f%% over the median.",
+					name_of(stats, role), (long long)straggler->rank, straggler->slowest, steps,
+					percent(summed ? slowdown_sum / (double)summed : 0));
+	if (worst)
+		return rli_findings_add(out, "%s: no straggler across steps; the worst outlier was rank %lld in step %zu, "
+					"%s against a median of %s (%.0f%% over, modified z %.1f).",
+					name_of(stats, role), (long long)worst->slowest_rank, worst->step,
+					rli_fmt_duration(a, sizeof(a), worst->slowest_ms),
+					rli_fmt_duration(b, sizeof(b), worst->median_ms), percent(worst->slowdown),
+					worst->modified_z);
+	return rli_findings_add(out, "%s: no rank stood out; the slowest stayed within %.0f%% of the median in each "
+				"of %zu step%s.", name_of(stats, role), percent(worst_slowdown), steps,
+				steps == 1 ? "" : "s");
+}
+
+int rli_findings_timeline(rli_findings *out, const rli_stats *stats)
+{
+	const rli_transition_stats *wait = NULL;
+	const rli_rank_bubbles *idle = NULL;
+	char a[48], b[48], c[48];
+	int error;
+	uint32_t last_role = UINT32_MAX;
+
+	/* Roles in name order, as the phases list them. */
+	for (size_t i = 0; i < stats->phase_count; i++) {
+		if (stats->phases[i].role == last_role)
+			continue;
+		last_role = stats->phases[i].role;
+		if ((error = role_finding(out, stats, last_role)) < 0)
+			return error;
+	}
+	for (size_t i = 0; i < stats->transition_count; i++)
+		if (stats->transitions[i].wait.count &&
+		    (!wait || stats->transitions[i].wait.median > wait->wait.median))
+			wait = &stats->transitions[i];
+	if (wait && wait->wait.median > 0 &&
+	    (error = rli_findings_add(out, "From %s to %s, ranks waited %s at the median, up to %s (rank %lld).",
+				      name_of(stats, wait->from_role), name_of(stats, wait->to_role),
+				      rli_fmt_duration(a, sizeof(a), wait->wait.median),
+				      rli_fmt_duration(b, sizeof(b), wait->wait.max), (long long)wait->wait.max_rank)) < 0)
+		return error;
+	for (size_t i = 0; i < stats->bubble_count; i++)
+		if (!idle || stats->bubbles[i].idle_ms > idle->idle_ms)
+			idle = &stats->bubbles[i];
+	if (idle && idle->idle_ms > 0 && idle->longest_count) {
+		const rli_gap *g = &idle->longest[0];
+		if ((error = rli_findings_add(out, "Rank %lld was idle longest: %s in %zu gap%s, the longest %s between %s "
+					      "and %s.", (long long)idle->rank, rli_fmt_duration(a, sizeof(a), idle->idle_ms),
+					      idle->gaps, idle->gaps == 1 ? "" : "s",
+					      rli_fmt_duration(c, sizeof(c), g->duration_ms), name_of(stats, g->before),
+					      name_of(stats, g->after))) < 0)
+			return error;
+	}
+	return RLI_OK;
+}

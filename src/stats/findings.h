@@ -1,0 +1,31 @@
+/* findings.h: the headline findings of a run as sentences: the straggler of each role, the worst wait, the idlest rank. */
+#ifndef RLI_STATS_FINDINGS_H
+#define RLI_STATS_FINDINGS_H
+
+#include "stats.h"
+#include "common/error.h"
+
+#include <stddef.h>
+
+/* Sentences, each allocated; free with rli_findings_free. */
+typedef struct {
+	char **lines;
+	size_t count, capacity;
+} rli_findings;
+
+/*
+ * What a reader should learn first from the timeline's statistics, in this
+ * order, every number from stats:
+ *  - per role (by name), its straggler: "actor_update: rank 13 was the slowest
+ *    in 5 of 6 steps, 18% over the median" (the mean slowdown of those steps);
+ *    without one, its worst outlier step, or that no rank stood out;
+ *  - the role transition with the longest median wait;
+ *  - the rank idle longest between its bars, with its longest gap.
+ */
+int rli_findings_timeline(rli_findings *out, const rli_stats *stats);
+
+/* Appends one sentence (printf-style); RLI_ERROR when out of memory. */
+int rli_findings_add(rli_findings *findings, const char *format, ...) RLI_PRINTF(2, 3);
+void rli_findings_free(rli_findings *findings);
+
+#endif
