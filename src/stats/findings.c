@@ -8,6 +8,7 @@
 
 #include <math.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 int rli_findings_add(rli_findings *findings, const char *format, ...)
@@ -39,10 +40,12 @@ static const char *name_of(const rli_stats *stats, uint32_t id)
 	return rli_strpool_get(&stats->events->strings, id);
 }
 
-/* Percent of a ratio, rounded: 0.184 -> 18. */
-static double percent(double ratio)
+/* Percent of a ratio as a reader wants it: 0.184 -> "18", 0.034 -> "3.4". */
+static const char *percent(char *out, size_t size, double ratio)
 {
-	return round(ratio * 100.0);
+	double p = ratio * 100.0;
+	snprintf(out, size, fabs(p) < 9.95 ? "%.1f" : "%.0f", p);
+	return out;
 }
 
 /* The role's straggler, its worst outlier step, or that none stood out. */
@@ -51,14 +54,16 @@ static int role_finding(rli_findings *out, const rli_stats *stats, uint32_t role
 	const rli_rank_slowest *straggler = rli_stats_straggler(stats, role);
 	const rli_step_stats *worst = NULL;
 	double worst_slowdown = 0, slowdown_sum = 0;
-	size_t steps = 0, summed = 0;
-	char a[48], b[48];
+	size_t steps = 0, summed = 0, most_ranks = 0;
+	char a[48], b[48], p[16];
 
 	for (size_t i = 0; i < stats->step_count; i++) {
 		const rli_step_stats *s = &stats->steps[i];
 		if (s->role != role)
 			continue;
 		steps++;
+		if (s->ranks > most_ranks)
+			most_ranks = s->ranks;
 		if (straggler && s->slowest_rank == straggler->rank) {
 			slowdown_sum += s->slowdown;
 			summed++;
@@ -70,18 +75,22 @@ static int role_finding(rli_findings *out, const rli_stats *stats, uint32_t role
 	if (!steps)
 		return RLI_OK;
 	if (straggler)
-		return rli_findings_add(out, "%s: rank %lld was the slowest in %zu of %zu steps, %.0f%% over the median.",
+		return rli_findings_add(out, "%s: rank %lld was the slowest in %zu of %zu steps, %s%% over the median.",
 					name_of(stats, role), (long long)straggler->rank, straggler->slowest, steps,
-					percent(summed ? slowdown_sum / (double)summed : 0));
+					percent(p, sizeof(p), summed ? slowdown_sum / (double)summed : 0));
 	if (worst)
 		return rli_findings_add(out, "%s: no straggler across steps; the worst outlier was rank %lld in step %zu, "
-					"%s against a median of %s (%.0f%% over, modified z %.1f).",
+					"%s against a median of %s (%s%% over, modified z %.1f).",
 					name_of(stats, role), (long long)worst->slowest_rank, worst->step,
 					rli_fmt_duration(a, sizeof(a), worst->slowest_ms),
-					rli_fmt_duration(b, sizeof(b), worst->median_ms), percent(worst->slowdown),
-					worst->modified_z);
-	return rli_findings_add(out, "%s: no rank stood out; the slowest stayed within %.0f%% of the median in each "
-				"of %zu step%s.", name_of(stats, role), percent(worst_slowdown), steps,
+					rli_fmt_duration(b, sizeof(b), worst->median_ms),
+					percent(p, sizeof(p), worst->slowdown), worst->modified_z);
+	if (most_ranks < 3)
+		return rli_findings_add(out, "%s: %zu rank%s, too few to name an outlier; the slowest was at most %s%% over "
+					"the median.", name_of(stats, role), most_ranks, most_ranks == 1 ? "" : "s",
+					percent(p, sizeof(p), worst_slowdown));
+	return rli_findings_add(out, "%s: no rank stood out; the slowest stayed within %s%% of the median in each "
+				"of %zu step%s.", name_of(stats, role), percent(p, sizeof(p), worst_slowdown), steps,
 				steps == 1 ? "" : "s");
 }
 
