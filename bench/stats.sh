@@ -46,8 +46,8 @@ measure() {
 			--vis-type none --output-path "$dir/out" -v > /dev/null 2> "$dir/log"
 		parse=$(sed -n 's/.*timing: parse \([0-9.]*\) ms, \([0-9]*\) events.*/\1/p' "$dir/log")
 		rows=$(sed -n 's/.*timing: parse [0-9.]* ms, \([0-9]*\) events.*/\1/p' "$dir/log")
-		stats=$(sed -n 's/.*timing: statistics \([0-9.]*\) ms, summary.json \([0-9.]*\) ms.*/\1/p' "$dir/log")
-		write=$(sed -n 's/.*timing: statistics [0-9.]* ms, summary.json \([0-9.]*\) ms.*/\1/p' "$dir/log")
+		stats=$(sed -n 's/.*timing: statistics \([0-9.]*\) ms.*/\1/p' "$dir/log")
+		write=$(sed -n 's/.*timing: summary.json \([0-9.]*\) ms.*/\1/p' "$dir/log")
 		if [ -z "$best_stats" ] || awk "BEGIN { exit !($stats < $best_stats) }"; then
 			best_parse=$parse best_stats=$stats best_write=$write rss=$(cat "$dir/time")
 		fi
