@@ -29,7 +29,7 @@ static int set_table(rli_book *book, rli_stats_table *table, size_t max_rows)
 	if ((error = rli_book_table(book, &text)) < 0)
 		return error;
 	if (table->rows_left_out) {
-		char *note = rli_book_printf(book, "%zu more row%s in summary.json.", table->rows_left_out,
+		char *note = rli_book_printf(book, "%zu more row%s left out here (see summary.json).", table->rows_left_out,
 					     table->rows_left_out == 1 ? "" : "s");
 		if (!note)
 			return rli_error_oom();
@@ -41,21 +41,36 @@ static int set_table(rli_book *book, rli_stats_table *table, size_t max_rows)
 }
 
 /*
- * A table made by one of the statistics' makers (made: what it returned),
- * kept by the book whether or not it could be set.
+ * Keeps a table made by one of the statistics' makers (made: what it
+ * returned) in the book; on a failure frees it and returns the failure.
  */
-static int set_made(rli_book *book, rli_stats_table *table, int made, size_t max_rows)
+static int keep_made(rli_book *book, rli_stats_table *table, int made)
 {
-	int error;
 	if (made < 0) {
 		rli_stats_table_dispose(table);
 		free(table);
 		return made;
 	}
-	if ((error = rli_book_keep_disposable(book, table, dispose_table)) < 0)
-		return error;
-	return set_table(book, table, max_rows);
+	return rli_book_keep_disposable(book, table, dispose_table);
 }
+
+/* A heading and its tables; the heading goes to the next page unless the first table's start fits under it. */
+static int section(rli_book *book, const char *heading, rli_stats_table *const *tables, const size_t *max_rows,
+		   size_t count)
+{
+	size_t rows = tables[0]->row_count < 12 ? tables[0]->row_count : 12;
+	int error = rli_book_need(book, BOOK_SUBHEADING_SIZE * 1.6 + BOOK_BODY_SIZE * 1.6 +
+					    (double)(rows + 2) * BOOK_TABLE_ROW);
+	if (error < 0 || (error = rli_book_heading(book, heading, 1)) < 0)
+		return error;
+	for (size_t i = 0; i < count; i++)
+		if ((error = set_table(book, tables[i], max_rows[i])) < 0)
+			return error;
+	return RLI_OK;
+}
+
+/* calloc for a table the book will keep. */
+#define NEW_TABLE(t) (((t) = calloc(1, sizeof(rli_stats_table))) != NULL)
 
 static const char rules[] =
 	"Durations are across ranks and steps. Step k of a role is the k-th bar of each of its ranks in time "
@@ -66,8 +81,10 @@ static const char rules[] =
 
 int rli_report_stats(rli_book *book, const rli_stats *stats)
 {
+	static const size_t role_limits[2] = { 0, REPORT_MAX_STEPS }, one_limit[1] = { 0 },
+			    idle_limit[1] = { REPORT_MAX_IDLE_RANKS };
 	uint32_t last = UINT32_MAX;
-	rli_stats_table *t;
+	rli_stats_table *t[2];
 	int error;
 
 	if ((error = rli_book_heading(book, "Statistics", 0)) < 0 ||
@@ -79,34 +96,23 @@ int rli_report_stats(rli_book *book, const rli_stats *stats)
 		if (role == last)
 			continue;
 		last = role;
-		if ((error = rli_book_heading(book, rli_strpool_get(&stats->events->strings, role), 1)) < 0)
+		if (!NEW_TABLE(t[0]) || (error = keep_made(book, t[0], rli_stats_table_phases(t[0], stats, role))) < 0 ||
+		    !NEW_TABLE(t[1]) || (error = keep_made(book, t[1], rli_stats_table_steps(t[1], stats, role))) < 0)
+			return error < 0 ? error : rli_error_oom();
+		if ((error = section(book, rli_strpool_get(&stats->events->strings, role), t, role_limits, 2)) < 0)
 			return error;
-		if (!(t = calloc(1, sizeof(*t))) ||
-		    (error = set_made(book, t, rli_stats_table_phases(t, stats, role), 0)) < 0)
-			return t ? error : rli_error_oom();
-		if (!(t = calloc(1, sizeof(*t))) ||
-		    (error = set_made(book, t, rli_stats_table_steps(t, stats, role), REPORT_MAX_STEPS)) < 0)
-			return t ? error : rli_error_oom();
 	}
-	if ((error = rli_book_heading(book, "Slowest ranks", 1)) < 0)
-		return error;
-	if (!(t = calloc(1, sizeof(*t))) ||
-	    (error = set_made(book, t, rli_stats_table_slowest(t, stats), 0)) < 0)
-		return t ? error : rli_error_oom();
-	if ((error = rli_book_heading(book, "Waits between roles", 1)) < 0)
-		return error;
-	if (!(t = calloc(1, sizeof(*t))) ||
-	    (error = set_made(book, t, rli_stats_table_transitions(t, stats), 0)) < 0)
-		return t ? error : rli_error_oom();
-	if ((error = rli_book_heading(book, "Roles running together", 1)) < 0)
-		return error;
-	if (!(t = calloc(1, sizeof(*t))) ||
-	    (error = set_made(book, t, rli_stats_table_overlaps(t, stats), 0)) < 0)
-		return t ? error : rli_error_oom();
-	if ((error = rli_book_heading(book, "Idle time", 1)) < 0)
-		return error;
-	if (!(t = calloc(1, sizeof(*t))) ||
-	    (error = set_made(book, t, rli_stats_table_bubbles(t, stats, REPORT_MAX_IDLE_RANKS), 0)) < 0)
-		return t ? error : rli_error_oom();
+	if (!NEW_TABLE(t[0]) || (error = keep_made(book, t[0], rli_stats_table_slowest(t[0], stats))) < 0 ||
+	    (error = section(book, "Slowest ranks", t, one_limit, 1)) < 0)
+		return error < 0 ? error : rli_error_oom();
+	if (!NEW_TABLE(t[0]) || (error = keep_made(book, t[0], rli_stats_table_transitions(t[0], stats))) < 0 ||
+	    (error = section(book, "Waits between roles", t, one_limit, 1)) < 0)
+		return error < 0 ? error : rli_error_oom();
+	if (!NEW_TABLE(t[0]) || (error = keep_made(book, t[0], rli_stats_table_overlaps(t[0], stats))) < 0 ||
+	    (error = section(book, "Roles running together", t, one_limit, 1)) < 0)
+		return error < 0 ? error : rli_error_oom();
+	if (!NEW_TABLE(t[0]) || (error = keep_made(book, t[0], rli_stats_table_bubbles(t[0], stats, 0))) < 0 ||
+	    (error = section(book, "Idle time", t, idle_limit, 1)) < 0)
+		return error < 0 ? error : rli_error_oom();
 	return RLI_OK;
 }

@@ -7,7 +7,9 @@
 #include <stdlib.h>
 
 #define CELL_PAD 8.0         /* between columns */
-#define MEASURED_ROWS 2000   /* rows measured for widths: enough for any table the statistics bound */
+#define MEASURED_ROWS 2000
+#define SHORT_TABLE 15       /* rows: a table this short is not broken across pages when a page can hold it */
+#define MIN_ROWS_APART 3   /* rows measured for widths: enough for any table the statistics bound */
 
 /* The widths: natural, then cut by weight until the columns fit the width. */
 static void fit_columns(double *width, const rli_text_table *table, double room)
@@ -57,8 +59,12 @@ int rli_book_table(rli_book *book, const rli_text_table *table)
 			x += width[c] + CELL_PAD;
 		}
 	}
-	/* The title keeps the header and two rows with it. */
-	if ((error = rli_book_need(book, BOOK_SUBHEADING_SIZE * 1.5 + 3 * BOOK_TABLE_ROW)) < 0)
+	/*
+	 * The title keeps the header and two rows with it; a short table that
+	 * would break goes whole to the next page instead.
+	 */
+	if ((error = rli_book_need(book, BOOK_BODY_SIZE * 1.6 + (double)(table->row_count <= SHORT_TABLE ?
+					table->row_count + 1 : 3) * BOOK_TABLE_ROW)) < 0)
 		return error;
 	do {
 		rli_table *t;
@@ -76,6 +82,10 @@ int rli_book_table(rli_book *book, const rli_text_table *table)
 			return error;
 		}
 		fit = (size_t)fmax(1.0, floor((book->bottom - book->y) / BOOK_TABLE_ROW) - 1.0);
+		/* No page gets fewer than MIN_ROWS_APART rows of a table that breaks: the break moves up. */
+		if (table->row_count - done > fit && table->row_count - done - fit < MIN_ROWS_APART &&
+		    fit >= 2 * MIN_ROWS_APART)
+			fit = table->row_count - done - MIN_ROWS_APART;
 		rows = table->row_count - done < fit ? table->row_count - done : fit;
 		if (!(t = rli_book_alloc(book, 1, sizeof(*t))))
 			return rli_error_oom();
