@@ -6,7 +6,6 @@
 #include "theme.h"
 #include "common/bigmem.h"
 #include "common/error.h"
-#include "common/sort.h"
 #include "common/strpool.h"
 #include "common/strutil.h"
 #include "text/text.h"
@@ -59,92 +58,6 @@ static void *big_array(size_t count, size_t size)
 	return rli_bigmem_resize(NULL, (count ? count : 1) * size);
 }
 
-/*
- * The curve is the running sum of the sizes of the blocks alive: +size at a
- * block's start, -size at its end, changes at one moment summed first, so a
- * block freed as another is allocated is not counted twice. Drawn as steps.
- * The starts and the ends are each put in time order (the starts usually are
- * already) and merged; at one moment the changes are summed in block order,
- * a block's start before its end, the order a stable sort of
- * (start 0, end 0, start 1, end 1, ...) would give.
- */
-static int build_curve(memory_page *m, const rli_mem_block *blocks, size_t count)
-{
-	double *key = big_array(count, sizeof(double));
-	size_t *order = big_array(count, sizeof(size_t)), *tmp = big_array(count, sizeof(size_t));
-	size_t *by_start = NULL, *start_order = NULL, *start_tmp = NULL, *by_end, points = 0, s = 0, e = 0;
-	double value = 0;
-	int sorted = 1, error = RLI_OK;
-
-	m->line.x = big_array(4 * count + 1, sizeof(double));
-	m->line.y = big_array(4 * count + 1, sizeof(double));
-	if (!key || !order || !tmp || !m->line.x || !m->line.y) {
-		error = rli_error_oom();
-		goto done;
-	}
-	for (size_t i = 1; i < count && sorted; i++)
-		sorted = blocks[i - 1].start <= blocks[i].start;
-	if (!sorted) {
-		start_order = big_array(count, sizeof(size_t));
-		start_tmp = big_array(count, sizeof(size_t));
-		if (!start_order || !start_tmp) {
-			error = rli_error_oom();
-			goto done;
-		}
-		for (size_t i = 0; i < count; i++) {
-			key[i] = blocks[i].start;
-			start_order[i] = i;
-		}
-		by_start = rli_stable_order(start_order, start_tmp, key, count);
-	}
-	for (size_t i = 0; i < count; i++) {
-		key[i] = blocks[i].end;
-		order[i] = i;
-	}
-	by_end = rli_stable_order(order, tmp, key, count);
-	m->line.x[points] = 0;
-	m->line.y[points++] = 0;
-	while (s < count || e < count) {
-		size_t si = s < count ? (by_start ? by_start[s] : s) : 0, ei = e < count ? by_end[e] : 0;
-		double t = s < count && (e == count || blocks[si].start <= blocks[ei].end) ? blocks[si].start
-											: blocks[ei].end;
-		double before = value;
-		for (;;) {
-			int start_here = s < count && blocks[si].start == t, end_here = e < count && blocks[ei].end == t;
-			if (start_here && (!end_here || si <= ei)) {
-				value += blocks[si].size_kb;
-				s++;
-				si = s < count ? (by_start ? by_start[s] : s) : 0;
-			} else if (end_here) {
-				value += -blocks[ei].size_kb;
-				e++;
-				ei = e < count ? by_end[e] : 0;
-			} else {
-				break;
-			}
-		}
-		/* A sum of sizes that cancels out exactly is 0, not a rounding residue. */
-		if (fabs(value) < 1e-9)
-			value = 0;
-		m->line.x[points] = t;
-		m->line.y[points++] = before / 1024.0;
-		m->line.x[points] = t;
-		m->line.y[points++] = value / 1024.0;
-		if (value / 1024.0 > m->summary.peak_mb) {
-			m->summary.peak_mb = value / 1024.0;
-			m->summary.peak_ms = t;
-		}
-	}
-	m->line.count = points;
-done:
-	rli_bigmem_free(key);
-	rli_bigmem_free(order);
-	rli_bigmem_free(tmp);
-	rli_bigmem_free(start_order);
-	rli_bigmem_free(start_tmp);
-	return error;
-}
-
 typedef struct {
 	uint32_t op;
 	double longest;
@@ -176,7 +89,7 @@ static char *file_stem(const char *role, int64_t rank)
 static int lay_out_device(memory_page *m, rli_page *page, const rli_memory_device *device, double width,
 			  int scale, rli_medium medium, PangoContext *text, double *raster_scale)
 {
-	rli_mem_block *blocks = big_array(device->count, sizeof(*blocks));
+	rli_memory_block *blocks = big_array(device->count, sizeof(*blocks));
 	lane_key *lanes = NULL;
 	uint32_t *lane_of_op = NULL;
 	rli_strpool ops;
@@ -190,38 +103,17 @@ static int lay_out_device(memory_page *m, rli_page *page, const rli_memory_devic
 		error = rli_error_oom();
 		goto done;
 	}
-	/* Blocks never freed live to the end of the capture: the last moment any block is seen. */
-	for (size_t i = 0; i < device->count; i++) {
-		double start = device->start_ms[i], duration = device->duration_ms[i];
-		if (!isfinite(start) || !(device->size_kb[i] > 0))
-			continue;
-		t_min = fmin(t_min, start);
-		t_end = fmax(t_end, start + (duration > 0 && isfinite(duration) ? duration : 0));
-	}
-	for (size_t i = 0; i < device->count; i++) {
-		double start = device->start_ms[i], duration = device->duration_ms[i];
-		const char *name = device->op_name[i] ? device->op_name[i] : "";
-		uint32_t op;
-		if (!isfinite(start) || !(device->size_kb[i] > 0))
-			continue;
-		if ((op = rli_strpool_intern(&ops, name, strlen(name))) == RLI_STRPOOL_NONE) {
+	count = rli_memory_blocks(blocks, &m->summary, device);
+	t_min = m->summary.t_min_ms;
+	t_end = m->summary.t_max_ms;
+	for (size_t b = 0; b < count; b++) {
+		const char *name = device->op_name[blocks[b].index] ? device->op_name[blocks[b].index] : "";
+		if ((blocks[b].op = rli_strpool_intern(&ops, name, strlen(name))) == RLI_STRPOOL_NONE) {
 			error = rli_error_oom();
 			goto done;
 		}
-		blocks[count].start = start - t_min;
-		blocks[count].end = (duration > 0 && isfinite(duration) ? start + duration : t_end) - t_min;
-		blocks[count].size_kb = device->size_kb[i];
-		blocks[count].op = op;
-		blocks[count].index = i;
-		if (!(duration > 0 && isfinite(duration))) {
-			m->summary.never_freed++;
-			m->summary.never_freed_kb += device->size_kb[i];
-		}
-		count++;
 	}
-	m->summary.t_min_ms = t_min;
-	m->summary.t_max_ms = t_end;
-	if ((error = build_curve(m, blocks, count)) < 0)
+	if ((error = rli_memory_curve(&m->summary, &m->line.x, &m->line.y, &m->line.count, blocks, count)) < 0)
 		goto done;
 
 	/* Operators: a series each (colour by first appearance), a lane each (longest block first). */

@@ -3,31 +3,10 @@
 #define RLI_LAYOUT_MEMORY_FIGURE_H
 
 #include "layout.h"
+#include "memory/memory_curve.h"
 
 #include <stddef.h>
 #include <stdint.h>
-
-/* One device's allocations (blocks of size > 0), as the figure reads them. */
-typedef struct {
-	const char *role;
-	int64_t rank;
-	size_t count;
-	const double *start_ms;             /* absolute */
-	const double *duration_ms;          /* <= 0: never freed in the capture, live to its end */
-	const double *size_kb;
-	const char *const *op_name;
-	const char *const *call_stack_top;  /* "" when unknown */
-} rli_memory_device;
-
-/* What the figure found on a device's curve: also what the report's statistics quote. */
-typedef struct {
-	double t_min_ms;    /* absolute time of the first allocation: x = 0 */
-	double t_max_ms;    /* absolute end of the last block */
-	double peak_mb;
-	double peak_ms;     /* relative to t_min_ms, the first moment the peak is reached */
-	size_t never_freed;
-	double never_freed_kb;
-} rli_memory_summary;
 
 /*
  * Lays out one page per device, in the order given. A device with no

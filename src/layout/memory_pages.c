@@ -1,5 +1,6 @@
 /* memory_pages.c: the interactive memory pages' document: the table's allocations by device, a device's pages, the index. */
 #include "memory_pages.h"
+#include "memory/memory_devices.h"
 #include "text_place.h"
 #include "theme.h"
 #include "common/error.h"
@@ -10,30 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* A row with what orders it: qsort has no context argument in C11, so the keys travel with it. */
-typedef struct {
-	const char *role;
-	int64_t rank;
-	uint32_t row;
-} device_key;
-
-/* Devices in ascending (role, rank) order, as the reference groups them; rows keep table (start) order inside. */
-static int compare_rows(const void *a, const void *b)
-{
-	const device_key *x = a, *y = b;
-	int c = x->role == y->role ? 0 : strcmp(x->role, y->role);
-	if (c)
-		return c;
-	if (x->rank != y->rank)
-		return x->rank < y->rank ? -1 : 1;
-	return (x->row > y->row) - (x->row < y->row);
-}
-
-static int same_device(const rli_memory *m, uint32_t x, uint32_t y)
-{
-	return m->role[x] == m->role[y] && m->rank_id[x] == m->rank_id[y];
-}
 
 /* The index: a row per device (its peak, its first page linked), then every device's pages. */
 static int lay_out_index(rli_memory_pages *mp, rli_page *page, double width)
@@ -120,8 +97,8 @@ int rli_memory_pages_layout(rli_memory_pages **out, const rli_memory *memory, co
 {
 	rli_timeline_options options;
 	rli_memory_pages *mp = calloc(1, sizeof(*mp));
-	size_t total = memory ? memory->count : 0, kept = 0;
-	uint32_t *rows = malloc((total ? total : 1) * sizeof(*rows));
+	rli_memory_devices split = { 0 };
+	size_t *shown = NULL; /* the split devices that hold a block to draw */
 	PangoContext *text = NULL;
 	int error;
 
@@ -130,7 +107,7 @@ int rli_memory_pages_layout(rli_memory_pages **out, const rli_memory *memory, co
 		options = *options_in;
 	else
 		rli_timeline_options_init(&options);
-	if (!mp || !rows) {
+	if (!mp) {
 		error = rli_error_oom();
 		goto done;
 	}
@@ -138,31 +115,29 @@ int rli_memory_pages_layout(rli_memory_pages **out, const rli_memory *memory, co
 		error = rli_error_set(RLI_EUSAGE, "memory pages: width %d out of range", options.width);
 		goto done;
 	}
-	/* Frees (size <= 0) are not blocks: the pages show allocations and their lifetimes. */
-	for (size_t i = 0; i < total; i++)
-		if (memory->size_kb[i] > 0 && isfinite(memory->start_ms[i]))
-			rows[kept++] = (uint32_t)i;
-	if (!kept) {
+	/* The devices as the figure has them; one whose allocations have no finite start draws nothing. */
+	if ((error = rli_memory_devices_split(&split, memory)) < 0)
+		goto done;
+	if (!(shown = malloc((split.count ? split.count : 1) * sizeof(*shown)))) {
+		error = rli_error_oom();
+		goto done;
+	}
+	/* One time origin for every page, the first allocation of all: devices line up when compared. */
+	mp->document.origin = INFINITY;
+	for (size_t d = 0; d < split.count; d++) {
+		int any = 0;
+		for (size_t i = 0; i < split.devices[d].count; i++)
+			if (isfinite(split.devices[d].start_ms[i])) {
+				mp->document.origin = fmin(mp->document.origin, split.devices[d].start_ms[i]);
+				any = 1;
+			}
+		if (any)
+			shown[mp->device_count++] = d;
+	}
+	if (!mp->device_count) {
 		error = rli_error_set(RLI_EINVALID, "nothing to draw: no device has an allocation");
 		goto done;
 	}
-	{
-		device_key *keys = malloc(kept * sizeof(*keys));
-		if (!keys) {
-			error = rli_error_oom();
-			goto done;
-		}
-		for (size_t i = 0; i < kept; i++)
-			keys[i] = (device_key){ rli_strpool_get(&memory->strings, memory->role[rows[i]]),
-						memory->rank_id[rows[i]], rows[i] };
-		qsort(keys, kept, sizeof(*keys), compare_rows);
-		for (size_t i = 0; i < kept; i++)
-			rows[i] = keys[i].row;
-		free(keys);
-	}
-	for (size_t i = 0; i < kept; i++)
-		if (i == 0 || !same_device(memory, rows[i - 1], rows[i]))
-			mp->device_count++;
 	mp->devices = calloc(mp->device_count, sizeof(*mp->devices));
 	/* at most 20 pages a device, and the index */
 	mp->seg = calloc(mp->device_count * 20, sizeof(*mp->seg));
@@ -177,18 +152,12 @@ int rli_memory_pages_layout(rli_memory_pages **out, const rli_memory *memory, co
 		mp->stacks[i] = rli_strpool_get(&memory->strings, i);
 	if ((error = rli_text_context_new(&text)) < 0)
 		goto done;
-	/* One time origin for every page, the first allocation of all: devices line up when compared. */
-	mp->document.origin = INFINITY;
-	for (size_t i = 0; i < kept; i++)
-		mp->document.origin = fmin(mp->document.origin, memory->start_ms[rows[i]]);
-	for (size_t i = 0, d = 0; i < kept; d++) {
+	for (size_t d = 0; d < mp->device_count; d++) {
+		const rli_memory_device *from = &split.devices[shown[d]];
 		mp_device *device = &mp->devices[d];
-		size_t j = i + 1;
-		const char *role = rli_strpool_get(&memory->strings, memory->role[rows[i]]);
-		while (j < kept && same_device(memory, rows[i], rows[j]))
-			j++;
+		const char *role = from->role;
 		device->role = role && *role ? role : "unknown";
-		device->rank = memory->rank_id[rows[i]];
+		device->rank = from->rank;
 		if (!(device->label = rli_strfmt("%s - Rank %lld", device->role, (long long)device->rank)) ||
 		    (error = mp_device_suffix(device, mp->device_count > 1)) < 0) {
 			error = rli_error_oom();
@@ -206,9 +175,9 @@ int rli_memory_pages_layout(rli_memory_pages **out, const rli_memory *memory, co
 				device->suffix = numbered;
 				e = (size_t)-1; /* look again from the first */
 			}
-		if ((error = mp_lay_out_device(mp, device, memory, rows + i, j - i, options.width, text)) < 0)
+		if ((error = mp_lay_out_device(mp, device, memory, from, rli_memory_device_rows(&split, shown[d]),
+					       options.width, text)) < 0)
 			goto done;
-		i = j;
 	}
 	for (size_t p = 0; p < mp->seg_count; p++) {
 		mp->seg[p].details.stacks = mp->stacks;
@@ -236,7 +205,8 @@ int rli_memory_pages_layout(rli_memory_pages **out, const rli_memory *memory, co
 done:
 	if (text)
 		g_object_unref(text);
-	free(rows);
+	free(shown);
+	rli_memory_devices_dispose(&split);
 	rli_memory_pages_free(mp);
 	return error;
 }

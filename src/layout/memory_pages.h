@@ -3,6 +3,7 @@
 #define RLI_LAYOUT_MEMORY_PAGES_H
 
 #include "layout.h"
+#include "memory/memory_devices.h"
 #include "memory/memory_table.h"
 
 #include <stddef.h>
@@ -48,6 +49,7 @@ typedef struct {
 	double t_min, span, peak_mb, peak_ms; /* absolute first allocation; the rest relative to it */
 	double shift;             /* t_min less the document's origin: where the device's x = 0 is on the panels */
 	size_t bars, never_freed;
+	const uint32_t *row;      /* a block's table row by its index, while the device is laid out */
 	size_t first_page;        /* its first page in the document; page_count of them */
 	size_t page_count;
 	double label_width;       /* the widest lane label, capped */
@@ -71,12 +73,13 @@ struct rli_memory_pages {
 };
 
 /*
- * The device's allocations (table rows, in start order): its operators,
- * curve, segments and a page for each one that holds any. The panels'
- * x is relative to pages->document.origin.
+ * The device's allocations (split from memory, in start order, and their
+ * table rows): its
+ * operators, curve, segments and a page for each one that holds any. The
+ * panels' x is relative to pages->document.origin.
  */
-int mp_lay_out_device(rli_memory_pages *pages, mp_device *device, const rli_memory *memory, const uint32_t *rows,
-		      size_t count, double width, void *text_context);
+int mp_lay_out_device(rli_memory_pages *pages, mp_device *device, const rli_memory *memory,
+		      const rli_memory_device *from, const uint32_t *rows, double width, void *text_context);
 /* The device's part of every file name: "" for the only device, else "_<role>_rank<r>" made file-safe. */
 int mp_device_suffix(mp_device *device, int several);
 void mp_page_dispose(mp_page *page);

@@ -1,5 +1,6 @@
 /* memory_pages_device.c: one device's memory pages: its operators, curve envelope, segments, and a page per segment that holds any. */
 #include "memory_pages.h"
+#include "memory/memory_curve.h"
 #include "memory_parts.h"
 #include "memory_segments.h"
 #include "text_place.h"
@@ -13,12 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct {
-	double start, end; /* relative to the device's first allocation */
-	double size_kb;
-	uint32_t row;      /* in the table */
-	uint32_t op;       /* the device's operator index */
-} block;
+/* A block is the shared curve's; its index is the allocation's place in the device's columns. */
+typedef rli_memory_block block;
 
 typedef struct {
 	double time, delta_kb;
@@ -39,8 +36,8 @@ static double kb_to_mb(double kb)
 /*
  * The curve (sizes of the blocks alive, changes at one moment summed first)
  * kept as its least and greatest value in each of `columns` equal slices of
- * the device's span, so no peak is lost however many blocks there are; and
- * the peak itself, exactly. A page computes the exact curve of its own
+ * the device's span, so no peak is lost however many blocks there are (the
+ * peak itself is the shared curve's, exact). A page computes the exact curve of its own
  * segment from its bars (every block alive in a segment is one of its bars);
  * the envelope shows the rest of the device.
  */
@@ -86,10 +83,6 @@ static int build_envelope(mp_device *d, const block *blocks, size_t count, size_
 			value += steps[i].delta_kb;
 		lo = fmin(lo, value);
 		hi = fmax(hi, value);
-		if (kb_to_mb(value) > d->peak_mb) {
-			d->peak_mb = kb_to_mb(value);
-			d->peak_ms = t;
-		}
 	}
 	for (; column < columns; column++) {
 		d->envelope[0].y[column] = kb_to_mb(hi);
@@ -238,17 +231,17 @@ static int lay_out_segment(mp_page *m, rli_page *page, const mp_device *d, const
 	for (size_t i = 0; i < count; i++) {
 		const block *b = &blocks[members[i]];
 		size_t at = next[lane_of_op[b->op]]++;
-		uint32_t stack = memory->call_stack[b->row];
+		uint32_t row = d->row[b->index], stack = memory->call_stack[row];
 		m->gantt.bar_row[at] = lane_of_op[b->op];
 		m->gantt.bar_series[at] = b->op;
 		m->gantt.bar_start[at] = d->shift + b->start;
 		m->gantt.bar_end[at] = d->shift + b->end;
 		m->size_kb[at] = b->size_kb;
-		m->total_mb[at] = memory->allocated_mb[b->row];
+		m->total_mb[at] = memory->allocated_mb[row];
 		m->stack[at] = stack == memory->empty ? UINT32_MAX : stack;
-		m->match[at] = (uint8_t)rli_memory_match_of(memory, b->row);
-		m->gap_ms[at] = memory->gap_ms[b->row];
-		m->open_ended[at] = !(memory->flags[b->row] & RLI_MEMORY_RELEASED);
+		m->match[at] = (uint8_t)rli_memory_match_of(memory, row);
+		m->gap_ms[at] = memory->gap_ms[row];
+		m->open_ended[at] = !(memory->flags[row] & RLI_MEMORY_RELEASED);
 		/* started in an earlier segment: that page holds its details (bars by start, so first in the lane) */
 		m->carried[at] = first_segment[members[i]] < segment;
 	}
@@ -302,47 +295,39 @@ done:
 	return error;
 }
 
-int mp_lay_out_device(rli_memory_pages *pages, mp_device *d, const rli_memory *memory, const uint32_t *rows,
-		      size_t count, double width, void *text_context)
+int mp_lay_out_device(rli_memory_pages *pages, mp_device *d, const rli_memory *memory,
+		      const rli_memory_device *device, const uint32_t *rows, double width, void *text_context)
 {
-	size_t pool = memory->strings.count, *first = NULL, *last = NULL, *offset = NULL, *members = NULL;
+	size_t pool = memory->strings.count, *first = NULL, *last = NULL, *offset = NULL, *members = NULL, count;
 	uint32_t *op_of_name = malloc((pool ? pool : 1) * sizeof(*op_of_name));
-	block *blocks = malloc((count ? count : 1) * sizeof(*blocks));
-	double t_end = -INFINITY, bounds[RLI_MEMORY_MAX_SEGMENTS + 1];
+	block *blocks = malloc((device->count ? device->count : 1) * sizeof(*blocks));
+	double bounds[RLI_MEMORY_MAX_SEGMENTS + 1];
+	rli_memory_summary summary;
 	size_t ops = 0, columns;
 	int error = RLI_OK;
 
-	d->t_min = INFINITY;
 	if (!op_of_name || !blocks) {
 		error = rli_error_oom();
 		goto done;
 	}
-	/* Blocks never freed live to the end of the capture: the last moment any block is seen. */
-	for (size_t i = 0; i < count; i++) {
-		uint32_t r = rows[i];
-		double duration = memory->duration_ms[r];
-		int released = memory->flags[r] & RLI_MEMORY_RELEASED;
-		d->t_min = fmin(d->t_min, memory->start_ms[r]);
-		t_end = fmax(t_end, memory->start_ms[r] + (released && isfinite(duration) && duration > 0 ? duration : 0));
-	}
+	/* The blocks and the peak as the figure has them: never freed ones live to the end of the capture. */
+	count = rli_memory_blocks(blocks, &summary, device);
+	if ((error = rli_memory_curve(&summary, NULL, NULL, NULL, blocks, count)) < 0)
+		goto done;
 	for (size_t i = 0; i < pool; i++)
 		op_of_name[i] = UINT32_MAX;
 	for (size_t i = 0; i < count; i++) {
-		uint32_t r = rows[i], name = memory->name[r];
-		double duration = memory->duration_ms[r];
-		int released = memory->flags[r] & RLI_MEMORY_RELEASED;
+		uint32_t name = memory->name[rows[blocks[i].index]];
 		if (op_of_name[name] == UINT32_MAX)
 			op_of_name[name] = (uint32_t)ops++;
-		blocks[i].start = memory->start_ms[r] - d->t_min;
-		blocks[i].end = (released && isfinite(duration) && duration > 0 ? memory->start_ms[r] + duration : t_end) -
-				d->t_min;
-		if (!released)
-			d->never_freed++;
-		blocks[i].size_kb = memory->size_kb[r];
-		blocks[i].row = r;
 		blocks[i].op = op_of_name[name];
 	}
-	d->span = count ? t_end - d->t_min : 0;
+	d->row = rows;
+	d->t_min = summary.t_min_ms;
+	d->peak_mb = summary.peak_mb;
+	d->peak_ms = summary.peak_ms;
+	d->never_freed = summary.never_freed;
+	d->span = count ? summary.t_max_ms - d->t_min : 0;
 	d->shift = d->t_min - pages->document.origin;
 	d->bars = count;
 

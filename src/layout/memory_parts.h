@@ -11,14 +11,6 @@
 #define MEM_TABLE_ROWS 10  /* blocks listed at the peak, at most */
 #define MEM_TABLE_ROW 22.0 /* page units a table row, the header's too */
 
-/* A block as the figure draws it. */
-typedef struct {
-	double start, end; /* relative to the device's first allocation, ms */
-	double size_kb;
-	uint32_t op;
-	size_t index;      /* in the device's arrays */
-} rli_mem_block;
-
 /*
  * The x axis both panels share, ticks as dense as TICK_SPACING asks but
  * thinned until the widest label fits between neighbours, and a label that
@@ -62,7 +54,7 @@ int rli_memory_peak_label(rli_point_mark *peak, const rli_panel *curve, double p
  * the call stack and operator ellipsized, and on the narrowest pages the
  * duration, then the start, then the call stack left out.
  */
-int rli_memory_peak_table(rli_table *table, const rli_memory_device *device, const rli_mem_block *blocks,
+int rli_memory_peak_table(rli_table *table, const rli_memory_device *device, const rli_memory_block *blocks,
 			  size_t count, double peak_ms, double x, double y, double width, PangoContext *text);
 void rli_memory_table_dispose(rli_table *table);
 

@@ -32,20 +32,6 @@ static const int flexible[COLUMNS] = { 1, 0, 0, 0, 1 };
  */
 static const int drop_order[] = { DURATION, START, STACK };
 
-typedef struct {
-	const rli_mem_block *b;
-	double size_kb;
-} live_block;
-
-/* At the peak: larger blocks first, then earlier ones. */
-static int compare_live(const void *a, const void *b)
-{
-	const live_block *x = a, *y = b;
-	if (x->size_kb != y->size_kb)
-		return x->size_kb > y->size_kb ? -1 : 1;
-	return (x->b->start > y->b->start) - (x->b->start < y->b->start);
-}
-
 static void format_mb(char *out, size_t size, double kb)
 {
 	if (kb >= 1024.0)
@@ -110,31 +96,25 @@ static void fit_columns(int *kept, double *column_x, double *column_width, const
 	}
 }
 
-int rli_memory_peak_table(rli_table *t, const rli_memory_device *device, const rli_mem_block *blocks,
+int rli_memory_peak_table(rli_table *t, const rli_memory_device *device, const rli_memory_block *blocks,
 			  size_t count, double peak_ms, double x, double y, double width, PangoContext *text)
 {
 	char *all[(MEM_TABLE_ROWS + 1) * COLUMNS] = { 0 }; /* the header, then the rows, every column */
-	live_block *live = malloc((count ? count : 1) * sizeof(*live));
+	size_t *live = NULL;
 	double natural[COLUMNS] = { 0 }, column_x[COLUMNS], column_width[COLUMNS], w, h;
 	int kept[COLUMNS];
 	size_t alive = 0, columns = 0;
 	int error = RLI_OK;
 
-	if (!live) {
-		error = rli_error_oom();
+	if ((error = rli_memory_live_at(&live, &alive, blocks, count, peak_ms)) < 0)
 		goto done;
-	}
-	for (size_t i = 0; i < count; i++)
-		if (blocks[i].start <= peak_ms && blocks[i].end > peak_ms)
-			live[alive++] = (live_block){ &blocks[i], blocks[i].size_kb };
-	qsort(live, alive, sizeof(*live), compare_live);
 	if (alive > MEM_TABLE_ROWS)
 		alive = MEM_TABLE_ROWS;
 
 	for (int c = 0; c < COLUMNS; c++)
 		all[c] = rli_strdup(headers[c]);
 	for (size_t r = 0; r < alive; r++) {
-		const rli_mem_block *b = live[r].b;
+		const rli_memory_block *b = &blocks[live[r]];
 		char size[32], start[32], duration[32];
 		const char *stack = device->call_stack_top ? device->call_stack_top[b->index] : "";
 		char **row = &all[(r + 1) * COLUMNS];

@@ -1,0 +1,194 @@
+/* memory_curve.c: a device's blocks, the running sum of the live ones (the memory curve), its peak, and the blocks live there. */
+#include "memory_curve.h"
+#include "common/bigmem.h"
+#include "common/error.h"
+#include "common/sort.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A large array in 2 MiB pages: a million blocks' columns are written once, and a 4 KiB page fault each costs. */
+static void *big_array(size_t count, size_t size)
+{
+	return rli_bigmem_resize(NULL, (count ? count : 1) * size);
+}
+
+static int freed(double duration)
+{
+	return duration > 0 && isfinite(duration);
+}
+
+size_t rli_memory_blocks(rli_memory_block *blocks, rli_memory_summary *summary, const rli_memory_device *device)
+{
+	double t_min = INFINITY, t_end = -INFINITY;
+	size_t count = 0;
+
+	memset(summary, 0, sizeof(*summary));
+	for (size_t i = 0; i < device->count; i++) {
+		double start = device->start_ms[i], duration = device->duration_ms[i];
+		if (!isfinite(start) || !(device->size_kb[i] > 0))
+			continue;
+		t_min = fmin(t_min, start);
+		t_end = fmax(t_end, start + (freed(duration) ? duration : 0));
+	}
+	for (size_t i = 0; i < device->count; i++) {
+		double start = device->start_ms[i], duration = device->duration_ms[i];
+		if (!isfinite(start) || !(device->size_kb[i] > 0))
+			continue;
+		blocks[count].start = start - t_min;
+		blocks[count].end = (freed(duration) ? start + duration : t_end) - t_min;
+		blocks[count].size_kb = device->size_kb[i];
+		blocks[count].op = 0;
+		blocks[count].index = i;
+		if (!freed(duration)) {
+			summary->never_freed++;
+			summary->never_freed_kb += device->size_kb[i];
+		}
+		count++;
+	}
+	summary->t_min_ms = t_min;
+	summary->t_max_ms = t_end;
+	return count;
+}
+
+/*
+ * The starts and the ends are each put in time order (the starts usually are
+ * already) and merged; at one moment the changes are summed in block order,
+ * a block's start before its end, the order a stable sort of
+ * (start 0, end 0, start 1, end 1, ...) would give.
+ */
+int rli_memory_curve(rli_memory_summary *summary, double **x_out, double **y_out, size_t *points_out,
+		     const rli_memory_block *blocks, size_t count)
+{
+	int steps = x_out && y_out;
+	double *key = big_array(count, sizeof(double)), *x = NULL, *y = NULL;
+	size_t *order = big_array(count, sizeof(size_t)), *tmp = big_array(count, sizeof(size_t));
+	size_t *by_start = NULL, *start_order = NULL, *start_tmp = NULL, *by_end, points = 0, s = 0, e = 0;
+	double value = 0;
+	int sorted = 1, error = RLI_OK;
+
+	summary->peak_mb = 0;
+	summary->peak_ms = 0;
+	if (steps) {
+		x = big_array(4 * count + 1, sizeof(double));
+		y = big_array(4 * count + 1, sizeof(double));
+	}
+	if (!key || !order || !tmp || (steps && (!x || !y))) {
+		error = rli_error_oom();
+		goto done;
+	}
+	for (size_t i = 1; i < count && sorted; i++)
+		sorted = blocks[i - 1].start <= blocks[i].start;
+	if (!sorted) {
+		start_order = big_array(count, sizeof(size_t));
+		start_tmp = big_array(count, sizeof(size_t));
+		if (!start_order || !start_tmp) {
+			error = rli_error_oom();
+			goto done;
+		}
+		for (size_t i = 0; i < count; i++) {
+			key[i] = blocks[i].start;
+			start_order[i] = i;
+		}
+		by_start = rli_stable_order(start_order, start_tmp, key, count);
+	}
+	for (size_t i = 0; i < count; i++) {
+		key[i] = blocks[i].end;
+		order[i] = i;
+	}
+	by_end = rli_stable_order(order, tmp, key, count);
+	if (steps) {
+		x[points] = 0;
+		y[points++] = 0;
+	}
+	while (s < count || e < count) {
+		size_t si = s < count ? (by_start ? by_start[s] : s) : 0, ei = e < count ? by_end[e] : 0;
+		double t = s < count && (e == count || blocks[si].start <= blocks[ei].end) ? blocks[si].start
+											: blocks[ei].end;
+		double before = value;
+		for (;;) {
+			int start_here = s < count && blocks[si].start == t, end_here = e < count && blocks[ei].end == t;
+			if (start_here && (!end_here || si <= ei)) {
+				value += blocks[si].size_kb;
+				s++;
+				si = s < count ? (by_start ? by_start[s] : s) : 0;
+			} else if (end_here) {
+				value += -blocks[ei].size_kb;
+				e++;
+				ei = e < count ? by_end[e] : 0;
+			} else {
+				break;
+			}
+		}
+		/* A sum of sizes that cancels out exactly is 0, not a rounding residue. */
+		if (fabs(value) < 1e-9)
+			value = 0;
+		if (steps) {
+			x[points] = t;
+			y[points++] = before / 1024.0;
+			x[points] = t;
+			y[points++] = value / 1024.0;
+		}
+		if (value / 1024.0 > summary->peak_mb) {
+			summary->peak_mb = value / 1024.0;
+			summary->peak_ms = t;
+		}
+	}
+	if (steps) {
+		*x_out = x;
+		*y_out = y;
+		*points_out = points;
+		x = y = NULL;
+	}
+done:
+	rli_bigmem_free(x);
+	rli_bigmem_free(y);
+	rli_bigmem_free(key);
+	rli_bigmem_free(order);
+	rli_bigmem_free(tmp);
+	rli_bigmem_free(start_order);
+	rli_bigmem_free(start_tmp);
+	return error;
+}
+
+typedef struct {
+	double size_kb, start;
+	size_t index;
+} live_block;
+
+/* At a moment: larger blocks first, then earlier ones, then in block order (no tie is left to qsort). */
+static int compare_live(const void *a, const void *b)
+{
+	const live_block *x = a, *y = b;
+	if (x->size_kb != y->size_kb)
+		return x->size_kb > y->size_kb ? -1 : 1;
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return (x->index > y->index) - (x->index < y->index);
+}
+
+int rli_memory_live_at(size_t **live_out, size_t *live_count, const rli_memory_block *blocks, size_t count, double t)
+{
+	live_block *live = malloc((count ? count : 1) * sizeof(*live));
+	size_t *indices = NULL, alive = 0;
+
+	*live_out = NULL;
+	*live_count = 0;
+	if (!live)
+		return rli_error_oom();
+	for (size_t i = 0; i < count; i++)
+		if (blocks[i].start <= t && blocks[i].end > t)
+			live[alive++] = (live_block){ blocks[i].size_kb, blocks[i].start, i };
+	qsort(live, alive, sizeof(*live), compare_live);
+	if (!(indices = malloc((alive ? alive : 1) * sizeof(*indices)))) {
+		free(live);
+		return rli_error_oom();
+	}
+	for (size_t i = 0; i < alive; i++)
+		indices[i] = live[i].index;
+	free(live);
+	*live_out = indices;
+	*live_count = alive;
+	return RLI_OK;
+}

@@ -1,0 +1,60 @@
+/* memory_curve.h: a device's memory curve: its blocks (never freed ones live to the capture's end), the running sum of the live ones, its peak and what is live there. */
+#ifndef RLI_MEMORY_CURVE_H
+#define RLI_MEMORY_CURVE_H
+
+#include "memory_devices.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* A block: one allocation of a device, as the curve sees it. */
+typedef struct {
+	double start, end; /* relative to the device's first allocation, ms */
+	double size_kb;
+	uint32_t op;       /* free for the caller (the figure numbers operators here) */
+	size_t index;      /* in the device's arrays */
+} rli_memory_block;
+
+/* What a device's curve comes to: the figure prints it, the statistics quote it. */
+typedef struct {
+	double t_min_ms;    /* absolute time of the first allocation: x = 0 */
+	double t_max_ms;    /* absolute end of the last block */
+	double peak_mb;     /* the curve's greatest value; 0 with no block */
+	double peak_ms;     /* relative to t_min_ms, the first moment the peak is reached */
+	size_t never_freed; /* blocks without a positive duration: live to the capture's end */
+	double never_freed_kb;
+} rli_memory_summary;
+
+/*
+ * The device's blocks, in its order: every allocation with a finite start,
+ * [start, start + duration) relative to the first allocation; one whose
+ * duration is not positive (never released, or a zero length) lives to the
+ * end of the capture, the last moment any block is seen, and counts as never
+ * freed. blocks must hold device->count; returns how many were written, and
+ * fills every field of *summary but the peak (zeroed; see rli_memory_curve).
+ */
+size_t rli_memory_blocks(rli_memory_block *blocks, rli_memory_summary *summary, const rli_memory_device *device);
+
+/*
+ * The curve over the blocks: the running sum of the sizes of the blocks
+ * alive, +size at a block's start, -size at its end, the changes at one
+ * moment summed first (in block order, a block's start before its end), so a
+ * block freed as another is allocated is not counted twice; a sum that
+ * cancels out within 1e-9 KB is 0. Sets summary's peak (MB, and the first
+ * moment it is reached). With x and y not NULL, also the curve drawn as
+ * steps, from (0, 0), two points a moment (the value before, then after), in
+ * MB: *x and *y from rli_bigmem_resize (free with rli_bigmem_free), *points
+ * set.
+ */
+int rli_memory_curve(rli_memory_summary *summary, double **x, double **y, size_t *points,
+		     const rli_memory_block *blocks, size_t count);
+
+/*
+ * The blocks live at moment t (start <= t < end: one ending at t is gone, one
+ * starting at t is there, as on the curve after t's changes) as indices into
+ * blocks, the largest first, then the earlier, then in block order. *live is
+ * malloc'ed (free it); *live_count set.
+ */
+int rli_memory_live_at(size_t **live, size_t *live_count, const rli_memory_block *blocks, size_t count, double t);
+
+#endif

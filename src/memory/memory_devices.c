@@ -1,0 +1,179 @@
+/* memory_devices.c: the memory table's allocations grouped by device, that is by (role, rank), by a counting sort. */
+#include "memory_devices.h"
+#include "memory_table.h"
+#include "common/bigmem.h"
+#include "common/error.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+	uint32_t role;  /* string id in the table */
+	const char *role_name;
+	int64_t rank;
+	size_t count;   /* allocations */
+	size_t next;    /* where its next row goes in the grouped columns */
+} device_key;
+
+/* Devices in ascending (role, rank) order, as the reference groups them. */
+static int compare_device(const void *a, const void *b)
+{
+	const device_key *x = a, *y = b;
+	int c = strcmp(x->role_name, y->role_name);
+	if (c)
+		return c;
+	return (x->rank > y->rank) - (x->rank < y->rank);
+}
+
+/*
+ * The device of each allocation, by an open-addressed table of (role id,
+ * rank): a capture has one device, a run a few hundred at most, and the
+ * rows of many devices come interleaved in start order.
+ */
+typedef struct {
+	device_key *keys;
+	size_t count, capacity;
+	uint32_t *slots; /* index + 1 into keys; 0 empty; capacity * 2 slots */
+} device_set;
+
+static size_t slot_of(const device_set *set, uint32_t role, int64_t rank)
+{
+	size_t mask = set->capacity * 2 - 1;
+	size_t h = ((size_t)role * 0x9E3779B1u) ^ ((size_t)(uint64_t)rank * 0x85EBCA77u);
+	for (h &= mask;; h = (h + 1) & mask) {
+		uint32_t at = set->slots[h];
+		if (!at || (set->keys[at - 1].role == role && set->keys[at - 1].rank == rank))
+			return h;
+	}
+}
+
+/* The device's index, added when new; SIZE_MAX when out of memory. */
+static size_t device_of(device_set *set, const rli_memory *memory, uint32_t role, int64_t rank)
+{
+	size_t h;
+	if (set->count == set->capacity) {
+		size_t grown = set->capacity ? set->capacity * 2 : 16;
+		device_key *keys = realloc(set->keys, grown * sizeof(*keys));
+		uint32_t *slots = calloc(grown * 2, sizeof(*slots));
+		if (!keys || !slots) {
+			free(slots);
+			if (keys)
+				set->keys = keys;
+			return SIZE_MAX;
+		}
+		set->keys = keys;
+		free(set->slots);
+		set->slots = slots;
+		set->capacity = grown;
+		for (size_t i = 0; i < set->count; i++)
+			set->slots[slot_of(set, keys[i].role, keys[i].rank)] = (uint32_t)(i + 1);
+	}
+	h = slot_of(set, role, rank);
+	if (set->slots[h])
+		return set->slots[h] - 1;
+	set->keys[set->count] = (device_key){ role, rli_strpool_get(&memory->strings, role), rank, 0, 0 };
+	set->slots[h] = (uint32_t)(set->count + 1);
+	return set->count++;
+}
+
+/* A large array in 2 MiB pages: most of a million rows' cost is first touches. */
+static void *big_array(size_t count, size_t size)
+{
+	return rli_bigmem_resize(NULL, (count ? count : 1) * size);
+}
+
+/*
+ * Straight from the table's columns: each allocation's device is found once,
+ * then the rows are placed device by device in table order (a counting
+ * sort), so a million rows cost two passes, not a sort.
+ */
+int rli_memory_devices_split(rli_memory_devices *out, const rli_memory *memory)
+{
+	size_t total = rli_memory_count(memory);
+	uint32_t *device_index = big_array(total, sizeof(*device_index));
+	size_t *rank_of_device = NULL;
+	device_set set = { 0 };
+	int error = RLI_OK;
+
+	memset(out, 0, sizeof(*out));
+	out->row = big_array(total, sizeof(*out->row));
+	out->start_ms = big_array(total, sizeof(double));
+	out->duration_ms = big_array(total, sizeof(double));
+	out->size_kb = big_array(total, sizeof(double));
+	out->op_name = big_array(total, sizeof(char *));
+	out->call_stack_top = big_array(total, sizeof(char *));
+	if (!device_index || !out->row || !out->start_ms || !out->duration_ms || !out->size_kb || !out->op_name ||
+	    !out->call_stack_top) {
+		error = rli_error_oom();
+		goto done;
+	}
+	for (size_t i = 0; i < total; i++) {
+		size_t d;
+		if (!(memory->size_kb[i] > 0))
+			continue;
+		if ((d = device_of(&set, memory, memory->role[i], memory->rank_id[i])) == SIZE_MAX) {
+			error = rli_error_oom();
+			goto done;
+		}
+		device_index[i] = (uint32_t)d;
+		set.keys[d].count++;
+	}
+	/* The devices in (role, rank) order; each one's rows in a run of the columns, in table order. */
+	rank_of_device = malloc((set.count ? set.count : 1) * sizeof(*rank_of_device));
+	out->devices = calloc(set.count ? set.count : 1, sizeof(*out->devices));
+	out->first = malloc((set.count ? set.count : 1) * sizeof(*out->first));
+	out->device_type = calloc(set.count ? set.count : 1, sizeof(*out->device_type));
+	if (!rank_of_device || !out->devices || !out->first || !out->device_type) {
+		error = rli_error_oom();
+		goto done;
+	}
+	for (size_t d = 0; d < set.count; d++)
+		set.keys[d].next = d; /* remembers the discovery index through the sort */
+	qsort(set.keys, set.count, sizeof(*set.keys), compare_device);
+	for (size_t d = 0, at = 0; d < set.count; d++) {
+		device_key *k = &set.keys[d];
+		rank_of_device[k->next] = d;
+		out->devices[d] = (rli_memory_device){ k->role_name, k->rank, k->count, out->start_ms + at,
+						       out->duration_ms + at, out->size_kb + at, out->op_name + at,
+						       out->call_stack_top + at };
+		out->first[d] = at;
+		k->next = at;
+		at += k->count;
+	}
+	out->count = set.count;
+	for (size_t i = 0; i < total; i++) {
+		size_t d, at;
+		if (!(memory->size_kb[i] > 0))
+			continue;
+		d = rank_of_device[device_index[i]];
+		at = set.keys[d].next++;
+		if (!out->device_type[d])
+			out->device_type[d] = rli_strpool_get(&memory->strings, memory->device_type[i]);
+		out->row[at] = (uint32_t)i;
+		out->start_ms[at] = memory->start_ms[i];
+		out->duration_ms[at] = memory->flags[i] & RLI_MEMORY_RELEASED ? memory->duration_ms[i] : 0;
+		out->size_kb[at] = memory->size_kb[i];
+		out->op_name[at] = rli_strpool_get(&memory->strings, memory->name[i]);
+		out->call_stack_top[at] = rli_strpool_get(&memory->strings, memory->call_stack_top[i]);
+	}
+done:
+	rli_bigmem_free(device_index);
+	free(rank_of_device);
+	free(set.keys);
+	free(set.slots);
+	return error;
+}
+
+void rli_memory_devices_dispose(rli_memory_devices *devices)
+{
+	rli_bigmem_free(devices->row);
+	rli_bigmem_free(devices->start_ms);
+	rli_bigmem_free(devices->duration_ms);
+	rli_bigmem_free(devices->size_kb);
+	rli_bigmem_free(devices->op_name);
+	rli_bigmem_free(devices->call_stack_top);
+	free(devices->devices);
+	free(devices->first);
+	free((void *)devices->device_type);
+	memset(devices, 0, sizeof(*devices));
+}

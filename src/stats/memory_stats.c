@@ -1,0 +1,229 @@
+/* memory_stats.c: the memory statistics per device, from the shared device split and curve: peak, live blocks, never freed, call sites, stacks, matches. */
+#include "memory_stats.h"
+#include "common/error.h"
+#include "memory/memory_curve.h"
+#include "memory/memory_devices.h"
+#include "memory/memory_table.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Sites by bytes allocated, then more allocations, then text: no tie left to qsort. */
+static int by_allocated(const void *a, const void *b)
+{
+	const rli_memory_site *x = a, *y = b;
+	if (x->allocated_kb != y->allocated_kb)
+		return x->allocated_kb > y->allocated_kb ? -1 : 1;
+	if (x->count != y->count)
+		return x->count > y->count ? -1 : 1;
+	return strcmp(x->text, y->text);
+}
+
+static int by_text(const void *a, const void *b)
+{
+	const rli_memory_site *x = a, *y = b;
+	return strcmp(x->text, y->text);
+}
+
+/* A site with its index, so a ranking by live bytes can point back into the sites. */
+typedef struct {
+	const rli_memory_site *site;
+	size_t index;
+} site_ref;
+
+static int by_live(const void *a, const void *b)
+{
+	const site_ref *x = a, *y = b;
+	if (x->site->live_kb != y->site->live_kb)
+		return x->site->live_kb > y->site->live_kb ? -1 : 1;
+	return strcmp(x->site->text, y->site->text);
+}
+
+/*
+ * Adds one allocation to the site of string id `id`: slot[id] holds the
+ * site's index + 1 while the device is counted (0: none yet).
+ */
+static void count_site(rli_memory_site *sites, size_t *count, uint32_t *slot, const rli_memory *memory, uint32_t id,
+		       double size_kb, int live)
+{
+	rli_memory_site *s;
+	if (!slot[id]) {
+		sites[*count] = (rli_memory_site){ rli_strpool_get(&memory->strings, id), 0, 0, 0, 0, 0 };
+		slot[id] = (uint32_t)++*count;
+	}
+	s = &sites[slot[id] - 1];
+	s->count++;
+	s->allocated_kb += size_kb;
+	if (live) {
+		s->live_count++;
+		s->live_kb += size_kb;
+	}
+}
+
+static void set_shares(rli_memory_site *sites, size_t count, double peak_kb)
+{
+	for (size_t i = 0; i < count; i++)
+		sites[i].peak_share = peak_kb > 0 ? sites[i].live_kb / peak_kb : 0;
+}
+
+/* The live blocks at the peak: the largest RLI_MEMORY_STATS_TOP listed, all of them marked in live_mark. */
+static int live_at_peak(rli_memory_device_stats *st, uint8_t *live_mark, const rli_memory_device *device, const uint32_t *rows, const rli_memory_block *blocks,
+			size_t count)
+{
+	size_t *live = NULL, alive = 0;
+	int error;
+
+	memset(live_mark, 0, device->count ? device->count : 1);
+	if (!count)
+		return RLI_OK;
+	if ((error = rli_memory_live_at(&live, &alive, blocks, count, st->peak_ms)) < 0)
+		return error;
+	st->live_at_peak = alive;
+	for (size_t i = 0; i < alive; i++) {
+		const rli_memory_block *b = &blocks[live[i]];
+		live_mark[b->index] = 1;
+		if (i < RLI_MEMORY_STATS_TOP)
+			st->top_live[st->top_live_count++] = (rli_memory_live_block){
+				device->op_name[b->index], b->size_kb, b->start, b->end - b->start,
+				!(device->duration_ms[b->index] > 0 && isfinite(device->duration_ms[b->index])),
+				device->call_stack_top[b->index], rows[b->index]
+			};
+	}
+	free(live);
+	return RLI_OK;
+}
+
+/* Every call site and every stack of the device, ranked. slot_top and slot_stack come in and leave all 0. */
+static int rank_sites(rli_memory_device_stats *st, const rli_memory *memory, const uint32_t *rows, size_t count,
+		      const uint8_t *live_mark, uint32_t *slot_top, uint32_t *slot_stack)
+{
+	site_ref *refs = NULL;
+	double peak_kb = st->peak_mb * 1024.0;
+
+	st->sites = calloc(count ? count : 1, sizeof(*st->sites));
+	st->stacks = calloc(count ? count : 1, sizeof(*st->stacks));
+	if (!st->sites || !st->stacks)
+		return rli_error_oom();
+	for (size_t i = 0; i < count; i++) {
+		uint32_t r = rows[i];
+		count_site(st->sites, &st->site_count, slot_top, memory, memory->call_stack_top[r], memory->size_kb[r],
+			   live_mark[i]);
+		count_site(st->stacks, &st->stack_count, slot_stack, memory, memory->call_stack[r], memory->size_kb[r],
+			   live_mark[i]);
+	}
+	for (size_t i = 0; i < count; i++) {
+		slot_top[memory->call_stack_top[rows[i]]] = 0;
+		slot_stack[memory->call_stack[rows[i]]] = 0;
+	}
+	set_shares(st->sites, st->site_count, peak_kb);
+	set_shares(st->stacks, st->stack_count, peak_kb);
+	qsort(st->sites, st->site_count, sizeof(*st->sites), by_allocated);
+	qsort(st->stacks, st->stack_count, sizeof(*st->stacks), by_text);
+	if (!(refs = malloc((st->site_count ? st->site_count : 1) * sizeof(*refs))))
+		return rli_error_oom();
+	{
+		size_t n = 0;
+		for (size_t i = 0; i < st->site_count; i++)
+			if (st->sites[i].live_kb > 0)
+				refs[n++] = (site_ref){ &st->sites[i], i };
+		qsort(refs, n, sizeof(*refs), by_live);
+		for (size_t i = 0; i < n && i < RLI_MEMORY_STATS_TOP; i++)
+			st->sites_by_live[st->sites_by_live_count++] = refs[i].index;
+	}
+	free(refs);
+	return RLI_OK;
+}
+
+static int device_stats(rli_memory_device_stats *st, const rli_memory *memory, const rli_memory_devices *split,
+			size_t d, uint32_t *slot_top, uint32_t *slot_stack)
+{
+	const rli_memory_device *device = &split->devices[d];
+	const uint32_t *rows = rli_memory_device_rows(split, d);
+	rli_memory_block *blocks = malloc((device->count ? device->count : 1) * sizeof(*blocks));
+	uint8_t *live_mark = malloc(device->count ? device->count : 1);
+	rli_memory_summary summary;
+	size_t count;
+	int error;
+
+	st->role = device->role;
+	st->rank = device->rank;
+	st->device_type = split->device_type[d] ? split->device_type[d] : "";
+	st->allocations = device->count;
+	if (!blocks || !live_mark) {
+		error = rli_error_oom();
+		goto done;
+	}
+	count = rli_memory_blocks(blocks, &summary, device);
+	if ((error = rli_memory_curve(&summary, NULL, NULL, NULL, blocks, count)) < 0)
+		goto done;
+	st->first_ms = count ? summary.t_min_ms : 0;
+	st->last_ms = count ? summary.t_max_ms : 0;
+	st->peak_mb = summary.peak_mb;
+	st->peak_ms = summary.peak_ms;
+	st->peak_abs_ms = st->first_ms + st->peak_ms;
+	st->never_freed = summary.never_freed;
+	st->never_freed_kb = summary.never_freed_kb;
+	for (size_t i = 0; i < device->count; i++) {
+		uint32_t r = rows[i];
+		st->allocated_kb += device->size_kb[i];
+		rli_memory_count_row(&st->matches, memory->size_kb[r], rli_memory_match_of(memory, r), memory->gap_ms[r]);
+	}
+	if ((error = live_at_peak(st, live_mark, device, rows, blocks, count)) < 0)
+		goto done;
+	error = rank_sites(st, memory, rows, device->count, live_mark, slot_top, slot_stack);
+done:
+	free(blocks);
+	free(live_mark);
+	return error;
+}
+
+int rli_memory_stats_compute(rli_memory_stats **out, const rli_memory *memory)
+{
+	rli_memory_stats *stats = calloc(1, sizeof(*stats));
+	rli_memory_devices split = { 0 };
+	size_t pool = memory ? memory->strings.count : 0;
+	uint32_t *slot_top = calloc(pool ? pool : 1, sizeof(*slot_top));
+	uint32_t *slot_stack = calloc(pool ? pool : 1, sizeof(*slot_stack));
+	int error;
+
+	*out = NULL;
+	if (!stats || !slot_top || !slot_stack) {
+		error = rli_error_oom();
+		goto done;
+	}
+	stats->rows = rli_memory_count(memory);
+	rli_memory_count_matches(&stats->matches, memory);
+	if ((error = rli_memory_devices_split(&split, memory)) < 0)
+		goto done;
+	if (!(stats->devices = calloc(split.count ? split.count : 1, sizeof(*stats->devices)))) {
+		error = rli_error_oom();
+		goto done;
+	}
+	for (size_t d = 0; d < split.count; d++) {
+		error = device_stats(&stats->devices[d], memory, &split, d, slot_top, slot_stack);
+		stats->device_count++; /* counted even when it failed, so its parts are freed */
+		if (error < 0)
+			goto done;
+	}
+	*out = stats;
+	stats = NULL;
+done:
+	rli_memory_devices_dispose(&split);
+	free(slot_top);
+	free(slot_stack);
+	rli_memory_stats_free(stats);
+	return error;
+}
+
+void rli_memory_stats_free(rli_memory_stats *stats)
+{
+	if (!stats)
+		return;
+	for (size_t d = 0; d < stats->device_count; d++) {
+		free(stats->devices[d].sites);
+		free(stats->devices[d].stacks);
+	}
+	free(stats->devices);
+	free(stats);
+}
