@@ -141,7 +141,7 @@ static int render_all(console *c, const cli_request *request, const rli_events *
 		cli_say(c, 1, "", "timing: render %s %.1f ms", name, cli_now_ms() - t);
 	}
 	if (cli_wants(request, "pdf")) {
-		rli_report_input input = { stats, vector };
+		rli_report_input input = { stats, vector, NULL, NULL };
 		error = cli_write_report(c, request, &input, profiler, set);
 	}
 

@@ -2,6 +2,7 @@
 #include "report.h"
 #include "report_book.h"
 #include "report_cover.h"
+#include "report_memory.h"
 #include "report_stats.h"
 #include "report_timeline.h"
 #include "common/error.h"
@@ -57,7 +58,7 @@ int rli_report_layout(rli_report **out, const rli_report_input *input, const rli
 	rli_report_options options;
 	rli_report *report = calloc(1, sizeof(*report));
 	double width, height;
-	int error;
+	int error, has_timeline, has_memory;
 
 	*out = NULL;
 	if (options_in)
@@ -70,17 +71,21 @@ int rli_report_layout(rli_report **out, const rli_report_input *input, const rli
 		error = rli_error_set(RLI_EUSAGE, "report: unknown page size %d", (int)options.paper);
 		goto done;
 	}
-	if (!input->stats || !input->timeline) {
-		error = rli_error_set(RLI_EINVALID, "report: nothing to report (no timeline)");
+	has_timeline = input->stats && input->timeline;
+	has_memory = input->memory && input->memory_stats && input->memory_stats->device_count;
+	if (!has_timeline && !has_memory) {
+		error = rli_error_set(RLI_EINVALID, "report: nothing to report (no timeline and no memory records)");
 		goto done;
 	}
 	paper_size(&width, &height, options.paper, options.portrait);
 	if ((error = rli_book_init(&report->book, width, height, "rl-insight run report")) < 0 ||
-	    (error = rli_report_cover(&report->book, input, &options)) < 0 ||
-	    (error = rli_report_stats(&report->book, input->stats)) < 0)
+	    (error = rli_report_cover(&report->book, input, &options)) < 0)
 		goto done;
-	if ((error = rli_book_heading(&report->book, "Timeline", 0)) < 0 ||
-	    (error = rli_report_timeline(&report->book, input->timeline)) < 0)
+	if (has_timeline && ((error = rli_report_stats(&report->book, input->stats)) < 0 ||
+			     (error = rli_book_heading(&report->book, "Timeline", 0)) < 0 ||
+			     (error = rli_report_timeline(&report->book, input->timeline)) < 0))
+		goto done;
+	if (has_memory && (error = rli_report_memory(&report->book, input->memory, input->memory_stats)) < 0)
 		goto done;
 	if ((error = rli_book_finish(&report->book, "rl_insight_report", "rl-insight run report")) < 0)
 		goto done;

@@ -3,6 +3,7 @@
 #define RLI_REPORT_H
 
 #include "layout/layout.h"
+#include "stats/memory_stats.h"
 #include "stats/stats.h"
 
 typedef enum { RLI_PAPER_A4 = 0, RLI_PAPER_LETTER, RLI_PAPER_A3 } rli_paper;
@@ -24,6 +25,8 @@ int rli_paper_from_name(rli_paper *out, const char *name);
 typedef struct {
 	const rli_stats *stats;            /* the timeline's statistics (their events too) */
 	const rli_timeline *timeline;      /* the timeline laid out for a vector medium, every row */
+	const rli_memory *memory;          /* the memory table and its statistics */
+	const rli_memory_stats *memory_stats;
 } rli_report_input;
 
 typedef struct rli_report rli_report;

@@ -1,4 +1,4 @@
-/* report_cover.c: the report's first page: what was analysed, and the findings in sentences. */
+/* report_cover.c: the report's first page: the findings in sentences, and what was analysed. */
 #include "report_cover.h"
 #include "report_table.h"
 #include "common/error.h"
@@ -11,23 +11,6 @@
 
 #define COVER_TITLE_SIZE 24.0
 #define MAX_FACTS 16
-
-typedef struct {
-	char *header[2];
-	char *cells[2 * MAX_FACTS];
-	size_t count;
-} facts;
-
-static int fact(rli_book *book, facts *f, const char *key, const char *value)
-{
-	if (f->count == MAX_FACTS)
-		return RLI_OK;
-	if (!(f->cells[2 * f->count] = rli_book_strdup(book, key)) ||
-	    !(f->cells[2 * f->count + 1] = rli_book_strdup(book, value)))
-		return rli_error_oom();
-	f->count++;
-	return RLI_OK;
-}
 
 /* The roles by name, comma separated, as many as a line holds. */
 static char *role_list(rli_book *book, const rli_stats *stats)
@@ -52,56 +35,77 @@ static char *role_list(rli_book *book, const rli_stats *stats)
 	return rli_book_printf(book, "%zu: %s", roles, list);
 }
 
-static int what_was_analysed(rli_book *book, const rli_report_input *input, const rli_report_options *options)
-{
-	const rli_stats *stats = input->stats;
-	static const rli_align align[2] = { RLI_ALIGN_START, RLI_ALIGN_START };
-	static const double weight[2] = { 0.2, 1.0 };
-	facts f = { { "", "" }, { 0 }, 0 };
-	char a[64], b[64], c[64];
+typedef struct {
 	rli_text_table table;
-	char *roles = role_list(book, stats);
-	int error;
+	size_t count;
+} facts;
 
-	if (!roles)
+static int fact(rli_book *book, facts *f, const char *key, const char *value)
+{
+	int error;
+	if (!value)
 		return rli_error_oom();
-	f.header[0] = "What";
-	f.header[1] = "Value";
-	if ((error = fact(book, &f, "Input", options->input_path ? options->input_path : "")) < 0 ||
-	    (error = fact(book, &f, "Profiler", options->profiler ? options->profiler : "")) < 0 ||
-	    (error = fact(book, &f, "Ranks", rli_fmt_thousands(a, sizeof(a), (double)stats->rank_count, 0))) < 0 ||
-	    (error = fact(book, &f, "Roles", roles)) < 0 ||
-	    (error = fact(book, &f, "Steps", rli_book_printf(book, "up to %zu per role (step k of a role is the k-th "
-							       "bar of each of its ranks, in time order)",
-							       stats->max_steps))) < 0 ||
-	    (error = fact(book, &f, "Bars", rli_book_printf(book, "%s counted%s", rli_fmt_thousands(a, sizeof(a),
-							      (double)stats->rows_counted, 0),
-							      stats->rows_left_out ? rli_book_printf(book,
-							      ", %zu left out (they end before they start)",
-							      stats->rows_left_out) : ""))) < 0 ||
-	    (error = fact(book, &f, "Time span", rli_fmt_duration(b, sizeof(b), stats->end_ms - stats->start_ms))) < 0)
+	if ((error = rli_text_table_set(book, &f->table, f->count, 0, "%s", key)) < 0 ||
+	    (error = rli_text_table_set(book, &f->table, f->count, 1, "%s", value)) < 0)
+		return error;
+	f->count++;
+	return RLI_OK;
+}
+
+static int timeline_facts(rli_book *book, facts *f, const rli_stats *stats)
+{
+	char a[64], b[64], c[64];
+	int error;
+	if ((error = fact(book, f, "Ranks", rli_fmt_thousands(a, sizeof(a), (double)stats->rank_count, 0))) < 0 ||
+	    (error = fact(book, f, "Roles", role_list(book, stats))) < 0 ||
+	    (error = fact(book, f, "Steps", rli_book_printf(book, "up to %zu per role (step k of a role is the k-th "
+							      "bar of each of its ranks, in time order)",
+							      stats->max_steps))) < 0 ||
+	    (error = fact(book, f, "Bars", rli_book_printf(book, "%s counted%s", rli_fmt_thousands(a, sizeof(a),
+							     (double)stats->rows_counted, 0), stats->rows_left_out ?
+							     rli_book_printf(book, ", %zu left out (they end before "
+							     "they start)", stats->rows_left_out) : ""))) < 0 ||
+	    (error = fact(book, f, "Time span", rli_fmt_duration(b, sizeof(b), stats->end_ms - stats->start_ms))) < 0)
 		return error;
 	if (rli_is_epoch_ms(stats->start_ms))
-		error = fact(book, &f, "Captured", rli_book_printf(book, "%s to %s", rli_fmt_utc(b, sizeof(b),
-									stats->start_ms), rli_fmt_utc(c, sizeof(c), stats->end_ms)));
-	else
-		error = fact(book, &f, "Captured", "on the profiler's own clock (no date in the traces)");
-	if (error < 0 || (error = fact(book, &f, "Tool", "rl-insight " RLI_VERSION)) < 0)
-		return error;
-	table = (rli_text_table){ "What was analysed", 2, f.count, f.header, f.cells, align, weight };
-	{
-		/* The table's strings must outlive this frame: the header and the cell array are the book's. */
-		char **header = rli_book_alloc(book, 2, sizeof(char *));
-		char **cells = rli_book_alloc(book, 2 * f.count, sizeof(char *));
-		if (!header || !cells)
-			return rli_error_oom();
-		header[0] = f.header[0];
-		header[1] = f.header[1];
-		memcpy(cells, f.cells, 2 * f.count * sizeof(char *));
-		table.header = header;
-		table.cells = cells;
+		return fact(book, f, "Captured", rli_book_printf(book, "%s to %s", rli_fmt_utc(b, sizeof(b),
+							   stats->start_ms), rli_fmt_utc(c, sizeof(c), stats->end_ms)));
+	return fact(book, f, "Captured", "on the profiler's own clock (no date in the traces)");
+}
+
+static int memory_facts(rli_book *book, facts *f, const rli_memory_stats *stats)
+{
+	char a[64], b[64];
+	size_t allocations = 0;
+	double kb = 0;
+	for (size_t d = 0; d < stats->device_count; d++) {
+		allocations += stats->devices[d].allocations;
+		kb += stats->devices[d].allocated_kb;
 	}
-	return rli_book_table(book, &table);
+	return fact(book, f, "Memory", rli_book_printf(book, "%zu device%s (role and rank), %s allocations, %s in all",
+						       stats->device_count, stats->device_count == 1 ? "" : "s",
+						       rli_fmt_thousands(a, sizeof(a), (double)allocations, 0),
+						       rli_fmt_size_kb(b, sizeof(b), kb)));
+}
+
+static int what_was_analysed(rli_book *book, const rli_report_input *input, const rli_report_options *options)
+{
+	static const char *const header[2] = { "What", "Value" };
+	static const rli_align align[2] = { RLI_ALIGN_START, RLI_ALIGN_START };
+	static const double weight[2] = { 0.2, 1.0 };
+	facts f = { .count = 0 };
+	int error = rli_text_table_new(book, &f.table, "What was analysed", 2, MAX_FACTS, header, align, weight);
+
+	if (error < 0 ||
+	    (error = fact(book, &f, "Input", options->input_path ? options->input_path : "")) < 0 ||
+	    (error = fact(book, &f, "Profiler", options->profiler ? options->profiler : "none (memory records only)")) < 0 ||
+	    (input->stats && (error = timeline_facts(book, &f, input->stats)) < 0) ||
+	    (input->memory_stats && input->memory_stats->device_count &&
+	     (error = memory_facts(book, &f, input->memory_stats)) < 0) ||
+	    (error = fact(book, &f, "Tool", "rl-insight " RLI_VERSION)) < 0)
+		return error;
+	f.table.row_count = f.count;
+	return rli_book_table(book, &f.table);
 }
 
 int rli_report_cover(rli_book *book, const rli_report_input *input, const rli_report_options *options)
@@ -118,7 +122,8 @@ int rli_report_cover(rli_book *book, const rli_report_input *input, const rli_re
 					BOOK_MUTED_COLOR)) < 0)
 		return error;
 	book->y += BOOK_BODY_SIZE;
-	if ((error = rli_findings_timeline(&findings, input->stats)) < 0)
+	if ((input->stats && (error = rli_findings_timeline(&findings, input->stats)) < 0) ||
+	    (input->memory_stats && (error = rli_findings_memory(&findings, input->memory_stats)) < 0))
 		goto done;
 	if ((error = rli_book_text(book, NULL, "Findings", book->left, book->y, BOOK_SUBHEADING_SIZE, 1,
 				   RLI_ALIGN_START, RLI_ALIGN_START)) < 0)

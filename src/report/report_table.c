@@ -1,15 +1,48 @@
 /* report_table.c: a table of text set across the report's pages: columns fitted to their contents, the header repeated on every page. */
 #include "report_table.h"
 #include "common/error.h"
+#include "common/strutil.h"
+#include "layout/text_place.h"
 #include "text/text.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 
 #define CELL_PAD 8.0         /* between columns */
 #define MEASURED_ROWS 2000
 #define SHORT_TABLE 15       /* rows: a table this short is not broken across pages when a page can hold it */
 #define MIN_ROWS_APART 3   /* rows measured for widths: enough for any table the statistics bound */
+
+int rli_text_table_new(rli_book *book, rli_text_table *table, const char *title, size_t columns, size_t rows,
+		       const char *const *header, const rli_align *align, const double *weight)
+{
+	char **head = rli_book_alloc(book, columns, sizeof(char *));
+	char **cells = rli_book_alloc(book, columns * rows, sizeof(char *));
+	if (!head || !cells)
+		return rli_error_oom();
+	for (size_t c = 0; c < columns; c++)
+		head[c] = (char *)header[c];
+	for (size_t i = 0; i < columns * rows; i++)
+		cells[i] = "";
+	*table = (rli_text_table){ title, columns, rows, head, cells, align, weight };
+	return RLI_OK;
+}
+
+int rli_text_table_set(rli_book *book, rli_text_table *table, size_t row, size_t column, const char *format, ...)
+{
+	va_list ap;
+	char *text, *valid;
+	va_start(ap, format);
+	text = rli_vstrfmt(format, ap);
+	va_end(ap);
+	valid = text ? rli_valid_utf8_copy(text) : NULL;
+	free(text);
+	if (!valid || !rli_book_keep(book, valid))
+		return rli_error_oom();
+	((char **)table->cells)[row * table->column_count + column] = valid;
+	return RLI_OK;
+}
 
 /* The widths: natural, then cut by weight until the columns fit the width. */
 static void fit_columns(double *width, const rli_text_table *table, double room)

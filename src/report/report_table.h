@@ -15,6 +15,16 @@ typedef struct {
 } rli_text_table;
 
 /*
+ * A table of `rows` empty cells under the given header, every string and
+ * array the book's; fill it with rli_text_table_set. RLI_ERROR out of memory.
+ */
+int rli_text_table_new(rli_book *book, rli_text_table *table, const char *title, size_t columns, size_t rows,
+		       const char *const *header, const rli_align *align, const double *weight);
+/* Cell (row, column) as printf writes it, kept by the book. */
+int rli_text_table_set(rli_book *book, rli_text_table *table, size_t row, size_t column, const char *format, ...)
+	RLI_PRINTF(5, 6);
+
+/*
  * Sets the table at the book's y, on as many pages as its rows need: each
  * column as wide as its widest cell (header included) or, when they do not
  * fit the content width together, narrower by its weight and ellipsized.

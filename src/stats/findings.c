@@ -134,3 +134,38 @@ int rli_findings_timeline(rli_findings *out, const rli_stats *stats)
 	}
 	return RLI_OK;
 }
+
+int rli_findings_memory(rli_findings *out, const rli_memory_stats *stats)
+{
+	const rli_memory_device_stats *top = NULL;
+	size_t never = 0;
+	double never_kb = 0;
+	char a[48], b[48], p[16];
+	int error;
+
+	for (size_t d = 0; d < stats->device_count; d++) {
+		const rli_memory_device_stats *dev = &stats->devices[d];
+		if (!top || dev->peak_mb > top->peak_mb)
+			top = dev;
+		never += dev->never_freed;
+		never_kb += dev->never_freed_kb;
+	}
+	if (!top || !(top->peak_mb > 0))
+		return RLI_OK;
+	rli_fmt_size_kb(a, sizeof(a), top->peak_mb * 1024.0);
+	rli_fmt_duration(b, sizeof(b), top->peak_ms);
+	if (top->sites_by_live_count) {
+		const rli_memory_site *site = &top->sites[top->sites_by_live[0]];
+		error = rli_findings_add(out, "Peak memory %s on %s rank %lld at %s, %s%% of it from %s.", a, top->role,
+					 (long long)top->rank, b, percent(p, sizeof(p), site->peak_share),
+					 *site->text ? site->text : "allocations without a call stack");
+	} else {
+		error = rli_findings_add(out, "Peak memory %s on %s rank %lld at %s.", a, top->role, (long long)top->rank,
+					 b);
+	}
+	if (error == RLI_OK && never)
+		error = rli_findings_add(out, "%zu block%s (%s) %s never freed in the capture.", never,
+					 never == 1 ? "" : "s", rli_fmt_size_kb(a, sizeof(a), never_kb),
+					 never == 1 ? "was" : "were");
+	return error;
+}

@@ -1,0 +1,203 @@
+/* report_memory.c: the report's memory section: per device its facts, the memory figure, the blocks live at the peak, the call sites, and the icicle of bytes by call stack. */
+#include "report_memory.h"
+#include "report_icicle.h"
+#include "report_table.h"
+#include "common/error.h"
+#include "common/numfmt.h"
+#include "layout/memory_figure.h"
+#include "memory/memory_devices.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The memory figure is laid out this wide (page units) and scaled to the report's content width. */
+#define FIGURE_WIDTH 1100.0
+#define MIN_FIGURE_ROOM 180.0
+
+static void dispose_devices(void *devices)
+{
+	rli_memory_devices_dispose(devices);
+}
+
+static void dispose_figure(void *holder)
+{
+	rli_memory_figure_free(*(rli_memory_figure **)holder);
+}
+
+static const char rules[] =
+	"A device is a role and rank. Its curve is the sum of the blocks allocated and not yet freed; a block "
+	"never freed in the capture lives to its end. Times are from the device's first allocation. Call sites "
+	"are the first frame of the call stack matched to the allocation's operator (an allocation without one "
+	"is its own site).";
+
+static int facts(rli_book *book, const rli_memory_device_stats *dev)
+{
+	char peak[48], at[48], total[48], never[48], abs[48];
+	const rli_memory_match_counts *m = &dev->matches;
+	char *text = rli_book_printf(book,
+		"Peak %s at %s%s%s%s; %zu allocations, %s in all; %zu never freed (%s). Call stacks: %zu matched "
+		"inside their operator, %zu only to one that had ended, %zu none.",
+		rli_fmt_size_kb(peak, sizeof(peak), dev->peak_mb * 1024.0), rli_fmt_duration(at, sizeof(at), dev->peak_ms),
+		rli_is_epoch_ms(dev->peak_abs_ms) ? " (" : "",
+		rli_is_epoch_ms(dev->peak_abs_ms) ? rli_fmt_utc(abs, sizeof(abs), dev->peak_abs_ms) : "",
+		rli_is_epoch_ms(dev->peak_abs_ms) ? ")" : "", dev->allocations,
+		rli_fmt_size_kb(total, sizeof(total), dev->allocated_kb), dev->never_freed,
+		rli_fmt_size_kb(never, sizeof(never), dev->never_freed_kb), m->matched_inside, m->matched_after_end,
+		m->unmatched);
+	if (!text)
+		return rli_error_oom();
+	return rli_book_paragraph(book, text, BOOK_BODY_SIZE, 0, BOOK_TEXT_COLOR);
+}
+
+/* The figure's curve and Gantt (not its title or table: the report says those its own way), scaled to fit. */
+static int figure(rli_book *book, const rli_memory_device *device)
+{
+	rli_memory_figure **holder = calloc(1, sizeof(*holder));
+	rli_timeline_options options;
+	const rli_page *page;
+	rli_figure *item;
+	double top = INFINITY, bottom = 0, room, f;
+	int error;
+
+	if (!holder)
+		return rli_error_oom();
+	if ((error = rli_book_keep_disposable(book, holder, dispose_figure)) < 0)
+		return error;
+	rli_timeline_options_init(&options);
+	options.width = (int)FIGURE_WIDTH;
+	options.medium = RLI_MEDIUM_VECTOR;
+	if ((error = rli_memory_figure_layout(holder, device, 1, &options)) < 0)
+		return error == RLI_EINVALID ? RLI_OK : error; /* no allocation to draw: the tables say so */
+	page = &rli_memory_figure_document(*holder)->pages[0];
+	for (size_t i = 0; i < page->item_count; i++)
+		if (page->items[i].kind == RLI_ITEM_PANEL) {
+			const rli_panel *panel = page->items[i].u.panel;
+			top = fmin(top, panel->plot.y);
+			bottom = fmax(bottom, panel->plot.y + panel->plot.h);
+		}
+	if (!isfinite(top))
+		return RLI_OK;
+	/* above the curve: its peak's label; below the Gantt: tick labels and the axis title */
+	top -= 24;
+	bottom += 56;
+	if ((error = rli_book_need(book, MIN_FIGURE_ROOM)) < 0 || !(item = rli_book_alloc(book, 1, sizeof(*item))))
+		return error < 0 ? error : rli_error_oom();
+	room = book->bottom - book->y;
+	f = fmin((book->right - book->left) / page->width, room / (bottom - top));
+	*item = (rli_figure){ page, { 0, top, page->width, bottom - top },
+			      { book->left, book->y, page->width * f, (bottom - top) * f } };
+	if ((error = rli_book_add(book, RLI_ITEM_FIGURE, item)) < 0)
+		return error;
+	book->y += item->frame.h + BOOK_BODY_SIZE;
+	return RLI_OK;
+}
+
+static int live_table(rli_book *book, const rli_memory_device_stats *dev)
+{
+	static const char *const header[] = { "Operator", "Size", "Start", "Lived", "Call site (first frame)" };
+	static const rli_align align[] = { RLI_ALIGN_START, RLI_ALIGN_END, RLI_ALIGN_END, RLI_ALIGN_END,
+					   RLI_ALIGN_START };
+	static const double weight[] = { 1.0, 0.1, 0.1, 0.1, 2.0 };
+	rli_text_table t;
+	char a[48], b[48], c[48];
+	int error = rli_text_table_new(book, &t, "Largest blocks live at the peak", 5, dev->top_live_count, header,
+				       align, weight);
+	for (size_t r = 0; error == RLI_OK && r < dev->top_live_count; r++) {
+		const rli_memory_live_block *k = &dev->top_live[r];
+		if ((error = rli_text_table_set(book, &t, r, 0, "%s", k->op_name)) < 0 ||
+		    (error = rli_text_table_set(book, &t, r, 1, "%s", rli_fmt_size_kb(a, sizeof(a), k->size_kb))) < 0 ||
+		    (error = rli_text_table_set(book, &t, r, 2, "%s", rli_fmt_duration(b, sizeof(b), k->start_ms))) < 0 ||
+		    (error = rli_text_table_set(book, &t, r, 3, "%s%s", rli_fmt_duration(c, sizeof(c), k->duration_ms),
+						k->never_freed ? " (never freed)" : "")) < 0)
+			break;
+		error = rli_text_table_set(book, &t, r, 4, "%s", *k->call_stack_top ? k->call_stack_top : "(none)");
+	}
+	return error < 0 ? error : rli_book_table(book, &t);
+}
+
+/* Call sites, the first `count` of `order` (NULL: the sites in their order). */
+static int sites_table(rli_book *book, const rli_memory_device_stats *dev, const char *title, const size_t *order,
+		       size_t count)
+{
+	static const char *const header[] = { "Call site (first frame)", "Allocations", "Allocated", "Live at peak",
+					      "Share of peak" };
+	static const rli_align align[] = { RLI_ALIGN_START, RLI_ALIGN_END, RLI_ALIGN_END, RLI_ALIGN_END,
+					   RLI_ALIGN_END };
+	static const double weight[] = { 3.0, 0.1, 0.1, 0.1, 0.1 };
+	rli_text_table t;
+	char a[48], b[48], c[48];
+	int error = rli_text_table_new(book, &t, title, 5, count, header, align, weight);
+	for (size_t r = 0; error == RLI_OK && r < count; r++) {
+		const rli_memory_site *s = &dev->sites[order ? order[r] : r];
+		if ((error = rli_text_table_set(book, &t, r, 0, "%s", *s->text ? s->text : "(no call stack)")) < 0 ||
+		    (error = rli_text_table_set(book, &t, r, 1, "%s", rli_fmt_thousands(a, sizeof(a), (double)s->count,
+											0))) < 0 ||
+		    (error = rli_text_table_set(book, &t, r, 2, "%s", rli_fmt_size_kb(b, sizeof(b), s->allocated_kb))) < 0)
+			break;
+		if ((error = rli_text_table_set(book, &t, r, 3, "%s", rli_fmt_size_kb(c, sizeof(c), s->live_kb))) == RLI_OK)
+			error = rli_text_table_set(book, &t, r, 4, "%.1f%%", s->peak_share * 100.0);
+	}
+	return error < 0 ? error : rli_book_table(book, &t);
+}
+
+/* The split device of the statistics' device (the same order, checked). */
+static const rli_memory_device *device_of(const rli_memory_devices *devices, const rli_memory_device_stats *dev,
+					  size_t d)
+{
+	if (d < devices->count && devices->devices[d].rank == dev->rank && strcmp(devices->devices[d].role, dev->role) == 0)
+		return &devices->devices[d];
+	for (size_t i = 0; i < devices->count; i++)
+		if (devices->devices[i].rank == dev->rank && strcmp(devices->devices[i].role, dev->role) == 0)
+			return &devices->devices[i];
+	return NULL;
+}
+
+int rli_report_memory(rli_book *book, const rli_memory *memory, const rli_memory_stats *stats)
+{
+	rli_memory_devices *devices = calloc(1, sizeof(*devices));
+	int error;
+
+	if (!devices)
+		return rli_error_oom();
+	if ((error = rli_memory_devices_split(devices, memory)) < 0) {
+		rli_memory_devices_dispose(devices);
+		free(devices);
+		return error;
+	}
+	if ((error = rli_book_keep_disposable(book, devices, dispose_devices)) < 0 ||
+	    (error = rli_book_heading(book, "Memory", 0)) < 0 ||
+	    (error = rli_book_paragraph(book, rules, BOOK_BODY_SIZE, 0, BOOK_TEXT_COLOR)) < 0)
+		return error;
+	book->y += BOOK_BODY_SIZE;
+	for (size_t d = 0; d < stats->device_count; d++) {
+		const rli_memory_device_stats *dev = &stats->devices[d];
+		const rli_memory_device *device = device_of(devices, dev, d);
+		char *title = rli_book_printf(book, "%s rank %lld%s%s%s", dev->role, (long long)dev->rank,
+					      *dev->device_type ? " (" : "", dev->device_type, *dev->device_type ? ")" : "");
+		if (!title)
+			return rli_error_oom();
+		/* Each device opens a page: its figure and tables read together. */
+		if (d > 0 && (error = rli_book_new_page(book)) < 0)
+			return error;
+		if ((error = rli_book_heading(book, title, 1)) < 0 || (error = facts(book, dev)) < 0)
+			return error;
+		book->y += BOOK_BODY_SIZE / 2;
+		if (device && (error = figure(book, device)) < 0)
+			return error;
+		if ((error = live_table(book, dev)) < 0 ||
+		    (error = sites_table(book, dev, "Call sites by bytes allocated", NULL,
+					 dev->site_count < RLI_MEMORY_STATS_TOP ? dev->site_count : RLI_MEMORY_STATS_TOP)) < 0 ||
+		    (error = sites_table(book, dev, "Call sites by bytes live at the peak", dev->sites_by_live,
+					 dev->sites_by_live_count)) < 0)
+			return error;
+		if ((error = rli_book_need(book, 120)) < 0 ||
+		    (error = rli_book_text(book, NULL, "Bytes allocated by call stack (first frame on top)", book->left,
+					   book->y, BOOK_BODY_SIZE, 1, RLI_ALIGN_START, RLI_ALIGN_START)) < 0)
+			return error;
+		book->y += BOOK_BODY_SIZE * 1.6;
+		if ((error = rli_report_icicle(book, dev)) < 0)
+			return error;
+	}
+	return RLI_OK;
+}
