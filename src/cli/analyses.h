@@ -4,25 +4,46 @@
 
 #include "args.h"
 #include "console.h"
+#include "stats/memory_stats.h"
+#include "stats/stats.h"
 
 /* What an analysis returns besides library codes: it was optional and the input holds none of it. */
 #define CLI_SKIPPED 1
 
 /*
- * The timeline: parse, export (rl_events.*), lay out, render. set is NULL for
- * a validation-only run. optional: an input without a timeline is said in a
- * notice and gives CLI_SKIPPED instead of failing the run.
+ * What the analyses leave for the run's summary.json, written once at the end
+ * with whichever parts exist (NULL: not parsed). The statistics refer to
+ * their tables, kept here as long as they are.
  */
-int cli_run_timeline(console *c, const cli_request *request, rli_output_set *set, int optional);
-
-/* The memory analysis: parse, export (memory_events.*), the memory figure as PNG pages and a PDF. */
-int cli_run_memory(console *c, const cli_request *request, rli_output_set *set);
+typedef struct {
+	rli_events *events;
+	rli_stats *stats;
+	rli_timeline *timeline;     /* laid out for a vector medium, when the report is asked for */
+	rli_profiler profiler;      /* the format the timeline read */
+	rli_memory *memory;
+	rli_memory_stats *memory_stats;
+} cli_results;
 
 /*
- * The report (rl_insight_report.pdf) from what the analyses kept; profiler
- * names the timeline's format on the cover.
+ * The timeline: parse, statistics, export (rl_events.*), lay out, render;
+ * the table and its statistics left in results. set is NULL for a
+ * validation-only run. optional: an input without a timeline is said in a
+ * notice and gives CLI_SKIPPED instead of failing the run.
  */
-int cli_write_report(console *c, const cli_request *request, const rli_report_input *input, const char *profiler,
-		     rli_output_set *set);
+int cli_run_timeline(console *c, const cli_request *request, rli_output_set *set, int optional, cli_results *results);
+
+/*
+ * The memory analysis: parse, statistics, export (memory_events.*), the
+ * memory figure as PNG pages and a PDF, the pages; the table and its
+ * statistics left in results.
+ */
+int cli_run_memory(console *c, const cli_request *request, rli_output_set *set, cli_results *results);
+
+/* Writes summary.json from whichever statistics results holds. */
+int cli_write_summary(console *c, const cli_request *request, const cli_results *results, rli_output_set *set);
+void cli_results_dispose(cli_results *results);
+
+/* The report (rl_insight_report.pdf) from what the analyses kept. */
+int cli_write_report(console *c, const cli_request *request, const cli_results *results, rli_output_set *set);
 
 #endif

@@ -30,6 +30,7 @@ static int worse(int a, int b)
 static int run(console *c, const cli_request *request)
 {
 	rli_output_set *set = NULL;
+	cli_results results = { 0 };
 	int timeline = request->analyses == 0 || (request->analyses & CLI_TIMELINE);
 	int memory = (request->analyses & CLI_MEMORY) != 0, captures = 0, result = RLI_OK, outcome;
 
@@ -42,22 +43,33 @@ static int run(console *c, const cli_request *request)
 		cli_say(c, -1, "error: ", "%s", rli_error_last());
 		return captures;
 	}
-	/* Every run that parses a timeline writes summary.json (--vis-type none too); a memory-only
-	 * run that draws and exports nothing writes nothing, not even the folder. */
-	if (request->export_csv || request->export_jsonl || request->vis_count || timeline) {
+	/* Every run that parses writes summary.json (--vis-type none too), so every run has outputs. */
+	if (timeline || memory) {
 		if ((result = rli_mkdir_p(request->output_path)) < 0 || (result = rli_output_set_new(&set)) < 0) {
 			cli_say(c, -1, "error: ", "%s", rli_error_last());
 			return result;
 		}
 	}
 	if (timeline) {
-		outcome = cli_run_timeline(c, request, set, memory && request->analyses == 0);
+		outcome = cli_run_timeline(c, request, set, memory && request->analyses == 0, &results);
 		if (outcome == CLI_SKIPPED)
 			outcome = RLI_OK;
 		result = worse(result, outcome);
 	}
 	if (memory && (result == RLI_OK || result == RLI_EPARTIAL))
-		result = worse(result, cli_run_memory(c, request, set));
+		result = worse(result, cli_run_memory(c, request, set, &results));
+	if (set && (result == RLI_OK || result == RLI_EPARTIAL) && (results.stats || results.memory_stats)) {
+		int written = cli_write_summary(c, request, &results, set);
+		if (written < 0)
+			result = written;
+	}
+	/* The report reads both analyses, so it is written when both are done. */
+	if (set && (result == RLI_OK || result == RLI_EPARTIAL) && cli_wants(request, "pdf") &&
+	    (results.timeline || results.memory_stats)) {
+		int written = cli_write_report(c, request, &results, set);
+		if (written < 0)
+			result = written;
+	}
 	if (set && (result == RLI_OK || result == RLI_EPARTIAL)) {
 		int committed = rli_output_set_commit(set);
 		if (committed < 0) {
@@ -70,6 +82,7 @@ static int run(console *c, const cli_request *request)
 	}
 	cli_clear_status(c);
 	rli_output_set_free(set);
+	cli_results_dispose(&results);
 	return result;
 }
 

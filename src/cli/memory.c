@@ -58,7 +58,7 @@ static int draw_pages(console *c, const cli_request *request, const rli_memory *
 	return error;
 }
 
-int cli_run_memory(console *c, const cli_request *request, rli_output_set *set)
+int cli_run_memory(console *c, const cli_request *request, rli_output_set *set, cli_results *results)
 {
 	rli_memory_parse_options options;
 	rli_memory *memory = NULL;
@@ -78,6 +78,15 @@ int cli_run_memory(console *c, const cli_request *request, rli_output_set *set)
 		cli_say(c, -1, "error: ", "%s", rli_error_last());
 		return parse_result;
 	}
+	results->memory = memory;
+	if (set) {
+		double t = cli_now_ms();
+		if ((result = rli_memory_stats_compute(&results->memory_stats, memory)) < 0) {
+			cli_say(c, -1, "error: ", "%s", rli_error_last());
+			return result;
+		}
+		cli_say(c, 1, "", "timing: memory statistics %.1f ms", cli_now_ms() - t);
+	}
 	rli_memory_count_matches(&matches, memory);
 	cli_say(c, 1, "", "memory: %zu allocations; call stacks matched inside their op: %zu, only to an op that "
 		"had ended: %zu (up to %.3f ms earlier), none: %zu", matches.allocations, matches.matched_inside,
@@ -92,6 +101,5 @@ int cli_run_memory(console *c, const cli_request *request, rli_output_set *set)
 		result = draw(c, request, memory, "pdf", RLI_MEDIUM_VECTOR, set);
 	if (set && result == RLI_OK && cli_wants(request, "html"))
 		result = draw_pages(c, request, memory, set);
-	rli_memory_free(memory);
 	return result == RLI_OK ? parse_result : result;
 }

@@ -3,18 +3,19 @@
 
 #include <stdio.h>
 
-int cli_write_report(console *c, const cli_request *request, const rli_report_input *input, const char *profiler,
-		     rli_output_set *set)
+int cli_write_report(console *c, const cli_request *request, const cli_results *results, rli_output_set *set)
 {
+	rli_report_input input = { results->timeline ? results->stats : NULL, results->timeline, results->memory,
+				   results->memory_stats };
 	rli_report_options options = request->report;
 	rli_report *report = NULL;
 	double t = cli_now_ms();
 	int error;
 
 	options.input_path = request->input_path;
-	options.profiler = profiler;
+	options.profiler = results->stats ? rli_profiler_name(results->profiler) : NULL;
 	cli_show_status(c, "writing the report");
-	if ((error = rli_report_layout(&report, input, &options)) == RLI_OK)
+	if ((error = rli_report_layout(&report, &input, &options)) == RLI_OK)
 		error = rli_render(rli_report_document(report), "pdf", request->output_path, set);
 	if (error < 0)
 		cli_say(c, -1, "error: ", "%s", rli_error_last());

@@ -2,7 +2,6 @@
 #include "analyses.h"
 #include "common/grow.h"
 #include "common/strutil.h"
-#include "export/summary.h"
 #include "layout/layout.h"
 #include "stats/stats.h"
 
@@ -19,23 +18,6 @@ static int compute_stats(console *c, rli_stats **stats, const rli_events *events
 		cli_say(c, -1, "error: ", "%s", rli_error_last());
 	else
 		cli_say(c, 1, "", "timing: statistics %.1f ms", cli_now_ms() - t);
-	return error;
-}
-
-/* Writes summary.json into the run's output set; returns a library code. */
-static int write_summary(console *c, const cli_request *request, const rli_stats *stats, rli_profiler profiler,
-			 rli_output_set *set)
-{
-	rli_summary_info info = { request->input_path, rli_profiler_name(profiler) };
-	char *path = rli_path_join(request->output_path, "summary.json");
-	double t = cli_now_ms();
-	int error = path ? rli_summary_write(stats, &info, path, set) : rli_error_oom();
-
-	if (error < 0)
-		cli_say(c, -1, "error: ", "%s", rli_error_last());
-	else
-		cli_say(c, 1, "", "timing: summary.json %.1f ms", cli_now_ms() - t);
-	free(path);
 	return error;
 }
 
@@ -94,8 +76,9 @@ static int lay_out(console *c, rli_timeline **out, const cli_request *request,
 	return RLI_OK;
 }
 
+/* Draws the figures asked for; the vector layout is handed to *report when the report is asked for. */
 static int render_all(console *c, const cli_request *request, const rli_events *events,
-		      const rli_stats *stats, const char *profiler, rli_output_set *set)
+		      const rli_stats *stats, rli_output_set *set, rli_timeline **report)
 {
 	rli_timeline *vector = NULL, *raster = NULL;
 	int wants_raster = 0, wants_vector = cli_wants(request, "pdf"), error = RLI_OK;
@@ -141,8 +124,8 @@ static int render_all(console *c, const cli_request *request, const rli_events *
 		cli_say(c, 1, "", "timing: render %s %.1f ms", name, cli_now_ms() - t);
 	}
 	if (cli_wants(request, "pdf")) {
-		rli_report_input input = { stats, vector, NULL, NULL };
-		error = cli_write_report(c, request, &input, profiler, set);
+		*report = vector;
+		vector = NULL;
 	}
 
 done:
@@ -191,7 +174,7 @@ static void release_lines(held_log *held, int say)
 	free(held->lines);
 }
 
-int cli_run_timeline(console *c, const cli_request *request, rli_output_set *set, int optional)
+int cli_run_timeline(console *c, const cli_request *request, rli_output_set *set, int optional, cli_results *results)
 {
 	rli_parse_options options = { 0 };
 	rli_events *events = NULL;
@@ -223,16 +206,18 @@ int cli_run_timeline(console *c, const cli_request *request, rli_output_set *set
 		return parse_result;
 	}
 	cli_say(c, 1, "", "timing: parse %.1f ms, %zu events", cli_now_ms() - t, rli_events_count(events));
-	if (set && (result = compute_stats(c, &stats, events)) == RLI_OK)
-		result = write_summary(c, request, stats, detected, set);
+	if (set)
+		result = compute_stats(c, &stats, events);
 	if (set && result == RLI_OK && request->export_csv)
 		result = write_export(c, events, RLI_EXPORT_CSV, request->output_path, "rl_events.csv", set);
 	if (set && result == RLI_OK && request->export_jsonl)
 		result = write_export(c, events, RLI_EXPORT_JSONL, request->output_path, "rl_events.jsonl", set);
 	if (set && result == RLI_OK && request->vis_count)
-		result = render_all(c, request, events, stats, rli_profiler_name(detected), set);
-	rli_stats_free(stats);
-	rli_events_free(events);
+		result = render_all(c, request, events, stats, set, &results->timeline);
+	/* The summary, written at the end of the run, reads them. */
+	results->events = events;
+	results->stats = stats;
+	results->profiler = detected;
 	/* A failed output outranks a skipped input unit: the user must learn the worse news. */
 	return result == RLI_OK ? parse_result : result;
 }

@@ -1,5 +1,6 @@
 /* summary.c: writing summary.json: the statistics of src/stats/ in the schema doc/summary.schema.json describes. */
 #include "summary.h"
+#include "summary_internal.h"
 #include "common/atomic_file.h"
 #include "common/error.h"
 #include "common/json_write.h"
@@ -9,36 +10,6 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
-
-/* A "key": prefix; `first` is whether it opens its object. */
-static void key(FILE *fp, const char *name, int first)
-{
-	fprintf(fp, "%s\"%s\":", first ? "" : ",", name);
-}
-
-static void text(FILE *fp, const char *name, const char *value, int first)
-{
-	key(fp, name, first);
-	rli_json_write_string(fp, value ? value : "", RLI_JSON_PLAIN);
-}
-
-static void number(FILE *fp, const char *name, double value, int first)
-{
-	key(fp, name, first);
-	rli_json_write_double(fp, value);
-}
-
-static void count(FILE *fp, const char *name, uint64_t value, int first)
-{
-	key(fp, name, first);
-	fprintf(fp, "%" PRIu64, value);
-}
-
-static void rank(FILE *fp, const char *name, int64_t value, int first)
-{
-	key(fp, name, first);
-	fprintf(fp, "%" PRId64, value);
-}
 
 static void string_id(FILE *fp, const rli_stats *s, const char *name, uint32_t id, int first)
 {
@@ -59,17 +30,6 @@ static void distribution(FILE *fp, const rli_distribution *d)
 	rank(fp, "min_rank", d->min_rank, 0);
 	rank(fp, "max_rank", d->max_rank, 0);
 	number(fp, "dispersion", d->dispersion, 0);
-}
-
-/* Opens a list: "name":[ then one item per line. */
-static void list_open(FILE *fp, const char *name)
-{
-	fprintf(fp, ",\n\"%s\":[", name);
-}
-
-static void item_open(FILE *fp, size_t index)
-{
-	fputs(index ? ",\n{" : "\n{", fp);
 }
 
 static void write_phases(FILE *fp, const rli_stats *s)
@@ -257,7 +217,32 @@ static void write_overlap(FILE *fp, const rli_stats *s)
 	fputs("]", fp);
 }
 
-int rli_summary_write(const rli_stats *s, const rli_summary_info *info, const char *path, rli_output_set *set)
+/* The timeline's part: the run, then its phases, roles, steps, idle time and overlap. */
+static int write_timeline(FILE *fp, const rli_stats *s)
+{
+	int error;
+	fputs(",\n\"run\":{", fp);
+	number(fp, "start_ms", s->start_ms, 1);
+	number(fp, "end_ms", s->end_ms, 0);
+	number(fp, "duration_ms", s->end_ms - s->start_ms, 0);
+	count(fp, "rows_counted", s->rows_counted, 0);
+	count(fp, "rows_left_out", s->rows_left_out, 0);
+	count(fp, "roles", s->role_count, 0);
+	count(fp, "ranks", s->rank_count, 0);
+	count(fp, "max_steps", s->max_steps, 0);
+	text(fp, "idle_listed", s->bubble_count <= RLI_SUMMARY_MAX_IDLE_RANKS ? "all" : "most idle", 0);
+	putc('}', fp);
+	write_phases(fp, s);
+	write_roles(fp, s);
+	write_steps(fp, s);
+	if ((error = write_bubbles(fp, s)) < 0)
+		return error;
+	write_overlap(fp, s);
+	return RLI_OK;
+}
+
+int rli_summary_write(const rli_stats *s, const rli_memory_stats *memory, const rli_summary_info *info,
+		      const char *path, rli_output_set *set)
 {
 	rli_atomic_file file;
 	FILE *fp;
@@ -274,25 +259,11 @@ int rli_summary_write(const rli_stats *s, const rli_summary_info *info, const ch
 	fputs("},\n\"input\":{", fp);
 	text(fp, "path", info->input_path, 1);
 	text(fp, "profiler", info->profiler, 0);
-	fputs("},\n\"run\":{", fp);
-	number(fp, "start_ms", s->start_ms, 1);
-	number(fp, "end_ms", s->end_ms, 0);
-	number(fp, "duration_ms", s->end_ms - s->start_ms, 0);
-	count(fp, "rows_counted", s->rows_counted, 0);
-	count(fp, "rows_left_out", s->rows_left_out, 0);
-	count(fp, "roles", s->role_count, 0);
-	count(fp, "ranks", s->rank_count, 0);
-	count(fp, "max_steps", s->max_steps, 0);
-	text(fp, "idle_listed", s->bubble_count <= RLI_SUMMARY_MAX_IDLE_RANKS ? "all" : "most idle", 0);
 	putc('}', fp);
-	write_phases(fp, s);
-	write_roles(fp, s);
-	write_steps(fp, s);
-	if ((error = write_bubbles(fp, s)) < 0) {
+	if ((s && (error = write_timeline(fp, s)) < 0) || (memory && (error = rli_summary_write_memory(fp, memory)) < 0)) {
 		rli_atomic_abort(&file);
 		return error;
 	}
-	write_overlap(fp, s);
 	fputs("\n}\n", fp);
 	return rli_output_finish(set, &file);
 }

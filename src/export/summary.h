@@ -2,10 +2,11 @@
 #ifndef RLI_EXPORT_SUMMARY_H
 #define RLI_EXPORT_SUMMARY_H
 
+#include "stats/memory_stats.h"
 #include "stats/stats.h"
 
 /* Bumped with every change to doc/summary.schema.json (tests/summary checks the two agree). */
-#define RLI_SUMMARY_SCHEMA_VERSION 1
+#define RLI_SUMMARY_SCHEMA_VERSION 2
 
 /*
  * So that the file stays a size a dashboard reads at once, whatever the run: past these counts a
@@ -16,18 +17,22 @@
 #define RLI_SUMMARY_MAX_IDLE_RANKS 1000
 #define RLI_SUMMARY_MAX_POINTS 1000
 #define RLI_SUMMARY_OCCUPANCY_BUCKETS 200
+/* Memory: past this many devices only those of the highest peaks are listed (each with its top lists). */
+#define RLI_SUMMARY_MAX_DEVICES 1000
 
 /* What the run was, for the summary's head. */
 typedef struct {
 	const char *input_path;
-	const char *profiler; /* the format read: "mstx", "torch", "nvtx" */
+	const char *profiler; /* the format read: "mstx", "torch", "nvtx"; "memory" for memory records alone */
 } rli_summary_info;
 
 /*
- * Writes the statistics as summary.json at path: into `set` when given, to be renamed into
+ * Writes the statistics as summary.json at path: the timeline's (stats) and
+ * the memory's ("memory"), whichever is not NULL: into `set` when given, to be renamed into
  * place with the run's other outputs, else atomically on its own. RLI_EOUTPUT with the path and
  * the cause on failure.
  */
-int rli_summary_write(const rli_stats *stats, const rli_summary_info *info, const char *path, rli_output_set *set);
+int rli_summary_write(const rli_stats *stats, const rli_memory_stats *memory, const rli_summary_info *info,
+		      const char *path, rli_output_set *set);
 
 #endif

@@ -51,7 +51,10 @@ function run(input, out, extra) {
   const result = spawnSync(binary, ['--input-path', input, '--profiler-type', 'memory', '--vis-type', 'html',
     '--output-path', out].concat(extra || []), { encoding: 'utf8', env: process.env });
   if (result.status !== 0) throw new Error('rl-insight exit ' + result.status + ': ' + result.stderr);
-  return fs.readdirSync(out).sort();
+  /* summary.json comes with every run that parses; the pages' files are the rest */
+  const files = fs.readdirSync(out).sort();
+  if (!files.includes('summary.json')) throw new Error('no summary.json in ' + out);
+  return files.filter((f) => f !== 'summary.json');
 }
 
 const T0 = 1779785515000000; /* us */
@@ -287,6 +290,21 @@ async function main() {
       assert.ok(state.text.includes(HOSTILE_ROLE));
       assert.strictEqual(state.injected, false);
       assert.strictEqual(state.pwned, undefined);
+    });
+    await check('index: each device\'s peak, as its curve gives it (never-freed blocks live to the end)', async () => {
+      const rows = await page.evaluate(() => Array.from(document.querySelectorAll('table.rli-devices tbody tr'))
+        .map((tr) => Array.from(tr.querySelectorAll('td')).map((td) => td.textContent)));
+      const byLabel = {};
+      rows.forEach((r) => { byLabel[r[0]] = r; });
+      /* actor rank 1: one block of 4 KB at T0: 4 / 1024 MB at T0 */
+      const actor = byLabel['actor - Rank 1'];
+      assert.ok(actor, JSON.stringify(rows));
+      assert.deepStrictEqual(actor.slice(2, 5), ['0.00', (T0 / 1000).toFixed(3), '0']);
+      /* the hostile device: 64 KB from T0 + 1 ms for 0.5 ms, 8 KB from T0 + 1.2 ms never freed, alive to
+         T0 + 1.5 ms: 72 KB = 0.0703 MB, first reached at T0 + 1.2 ms */
+      const hostile = rows.find((r) => r[0].includes(HOSTILE_ROLE));
+      assert.ok(hostile, JSON.stringify(rows));
+      assert.deepStrictEqual(hostile.slice(2, 5), ['0.07', ((T0 + 1200) / 1000).toFixed(3), '1']);
     });
     await page.close();
     await check('no page asked the network for anything, and none raised an error', async () => {

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """check_summary.py: runs rl-insight on an input, validates summary.json against doc/summary.schema.json,
-and recomputes the per-phase statistics from the exported rl_events.csv on its own to compare.
+and recomputes the per-phase statistics from the exported rl_events.csv on its own to compare; for memory
+records (PROFILER memory), each device's peak from memory_events.csv.
 
 Usage: check_summary.py RL_INSIGHT SCHEMA INPUT_DIR WORK_DIR [PROFILER]
 Exit 77 (skipped) when the jsonschema module or the input is missing."""
@@ -10,6 +11,67 @@ def quantile(values, p):  # numpy's default: linear between order statistics
     h = (len(values) - 1) * p
     lo = math.floor(h)
     return values[lo] + (h - lo) * (values[lo + 1] - values[lo]) if lo + 1 < len(values) else values[-1]
+
+def memory_peaks(path):
+    """Per (role, rank): the curve of the live allocations, worked out on its own: a block lives
+    [start, start + duration), one with no positive duration to the device's last moment; the changes
+    at one moment summed first; the peak and the first moment it is reached."""
+    devices = {}
+    with open(path, newline="", encoding="utf-8") as f:
+        for row in csv.DictReader(f):
+            size = float(row["size_kb"])
+            if size > 0:
+                devices.setdefault((row["role"], int(row["rank_id"])), []).append(
+                    (float(row["start_time_ms"]), float(row["duration_ms"]), size))
+    peaks = {}
+    for key, blocks in devices.items():
+        t_min = min(s for s, _, _ in blocks)
+        t_end = max(s + (d if d > 0 else 0) for s, d, _ in blocks)
+        changes = {}
+        for s, d, size in blocks:
+            end = s + d if d > 0 else t_end
+            changes[s] = changes.get(s, 0) + size
+            changes[end] = changes.get(end, 0) - size
+        value, peak, when = 0.0, 0.0, t_min
+        for t in sorted(changes):
+            value += changes[t]
+            if value / 1024 > peak + 1e-9:
+                peak, when = value / 1024, t
+        peaks[key] = (peak, when - t_min, len(blocks))
+    return peaks
+
+def check_memory(summary, events_csv):
+    memory = summary.get("memory")
+    if memory is None:
+        print("summary.json has no memory section")
+        return 1
+    want = memory_peaks(events_csv)
+    got = {(d["role"], d["rank"]): d for d in memory["devices"]}
+    failures = 0
+    if sorted(got) != sorted(want):
+        print(f"memory devices: summary {sorted(got)}, table {sorted(want)}")
+        failures += 1
+    for key, (peak, when, count) in want.items():
+        d = got.get(key)
+        if not d:
+            continue
+        live = sum(b["size_kb"] for b in d["largest_live"])
+        checks = {"peak_mb": (d["peak_mb"], peak), "peak_ms": (d["peak_ms"], when),
+                  "peak_at_ms": (d["peak_at_ms"] - d["first_ms"], when), "allocations": (d["allocations"], count)}
+        for name, (g, w) in checks.items():
+            if not math.isclose(g, w, rel_tol=1e-9, abs_tol=1e-6):
+                print(f"{key} {name}: summary {g}, recomputed {w}")
+                failures += 1
+        # the listed live blocks hold at most the peak, all of it when every live block is listed
+        if live > peak * 1024 + 1e-6 or (d["live_at_peak"] <= 10 and not math.isclose(live, peak * 1024, abs_tol=1e-6)):
+            print(f"{key}: the blocks live at the peak hold {live} KB of {peak * 1024}")
+            failures += 1
+        shares = sum(s["peak_share"] for s in d["sites_by_live"])
+        if d["call_sites"] <= 10 and peak > 0 and not math.isclose(shares, 1.0, abs_tol=1e-9):
+            print(f"{key}: the call sites' shares of the peak sum to {shares}")
+            failures += 1
+    print(f"{len(want)} memory devices checked")
+    return failures
 
 def main():
     try:
@@ -36,6 +98,11 @@ def main():
     errors = list(jsonschema.Draft202012Validator(schema).iter_errors(summary))
     for e in errors:
         print(f"schema: {'/'.join(map(str, e.absolute_path))}: {e.message}")
+
+    if profiler == "memory":
+        failures = len(errors) + check_memory(summary, os.path.join(work, "memory_events.csv"))
+        print(f"memory: {failures} problems")
+        return 1 if failures else 0
 
     # The phases, worked out again from the exported table.
     groups = {}
