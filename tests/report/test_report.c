@@ -2,6 +2,7 @@
 #include "harness.h"
 #include "render/render_cases.h"
 #include "layout/stats_tables.h"
+#include "memory/memory_table.h"
 #include "report/report.h"
 
 #include <stdio.h>
@@ -51,19 +52,75 @@ static int same_bytes(const char *a, const char *b)
 	return same;
 }
 
+#define STEP "train.py(10): step"
+#define FORWARD STEP ";\r\nmodel.py(20): forward"
+
+/* Two devices' allocations: frames shared by stacks, a block freed as another is allocated, one never freed. */
+static rli_memory *make_memory(void)
+{
+	static const struct {
+		const char *role, *op, *stack;
+		int64_t rank;
+		double kb, start, duration;
+	} rows[] = {
+		{ "actor_update", "aten::empty", FORWARD ";\r\nlinear.py(5): matmul", 0, 1024, 0, 10 },
+		{ "actor_update", "aten::add", FORWARD ";\r\nact.py(7): gelu", 0, 2048, 10, 10 },
+		{ "actor_update", "aten::zeros", STEP ";\r\noptim.py(3): zero_grad", 0, 512, 12, 0 },
+		{ "rollout", "aten::empty", FORWARD ";\r\nlinear.py(5): matmul", 1, 4096, 5, 30 },
+		{ "rollout", "aten::cat", "", 1, 256, 20, 5 },
+	};
+	rli_memory *m = NULL;
+	if (rli_memory_new(&m) < 0)
+		abort();
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		const char *top = rows[i].stack[0] ? STEP : "";
+		rli_memory_in in = { rli_memory_intern(m, rows[i].op, strlen(rows[i].op)),
+				     rli_memory_intern(m, rows[i].role, strlen(rows[i].role)),
+				     rli_memory_intern(m, "NPU:0", 5),
+				     rli_memory_intern(m, rows[i].stack, strlen(rows[i].stack)),
+				     rli_memory_intern(m, top, strlen(top)), rows[i].rank, rows[i].kb,
+				     1773285888353.098 + rows[i].start, rows[i].duration, 0, 0, 0, 0,
+				     rows[i].duration > 0, rows[i].stack[0] ? RLI_MEMORY_INSIDE : RLI_MEMORY_UNMATCHED };
+		if (rli_memory_append(m, &in) < 0)
+			abort();
+	}
+	return m;
+}
+
 typedef struct {
 	const char *name;
 	size_t roles, ranks, steps;
 	size_t min_timeline_pages, max_timeline_pages;
 	int golden; /* compare the cover, the first statistics page and the first timeline page */
+	int memory; /* with the memory section: its outline entries, text, and (golden) its first page */
 } report_case;
 
-static size_t timeline_first_page(const rli_document *doc)
+static size_t section_page(const rli_document *doc, const char *title)
 {
 	for (size_t i = 0; i < doc->outline_count; i++)
-		if (strcmp(doc->outline[i].title, "Timeline") == 0)
+		if (strcmp(doc->outline[i].title, title) == 0)
 			return doc->outline[i].page;
 	return SIZE_MAX;
+}
+
+static void check_memory(const report_case *c, const char *text, const char *xml)
+{
+	static const char *const outline[] = { "\">Memory</item>", "\">actor_update rank 0 (NPU:0)</item>",
+						"\">rollout rank 1 (NPU:0)</item>" };
+	/* the peak of actor_update: 1 MB, then 2 MB when add is allocated as empty is freed (not 3), + 0.5 MB zeros */
+	static const char *const phrases[] = { "Peak memory 4.25 MB on rollout rank 1", "Largest blocks live at the peak",
+					       "Call sites by bytes allocated", "train.py(10): step", "model.py(20): forward",
+					       "Peak 2.50 MB at 12.0 ms", "(no call stack)" };
+	for (size_t i = 0; i < sizeof(outline) / sizeof(outline[0]); i++)
+		if (!strstr(xml, outline[i])) {
+			fprintf(stderr, "%s: the outline lacks %s\n", c->name, outline[i]);
+			rli_test_failures++;
+		}
+	for (size_t i = 0; i < sizeof(phrases) / sizeof(phrases[0]); i++)
+		if (!strstr(text, phrases[i])) {
+			fprintf(stderr, "%s: the text lacks '%s'\n", c->name, phrases[i]);
+			rli_test_failures++;
+		}
 }
 
 static void check_text(const report_case *c, const rli_stats *stats, const rli_timeline *timeline, const char *text)
@@ -152,6 +209,8 @@ static void check_golden(const report_case *c, const char *pdf, const char *gold
 static void run_case(const report_case *c, const char *golden_dir, const char *out_dir, int updating)
 {
 	rli_events *ev = make_run(c->roles, c->ranks, c->steps);
+	rli_memory *memory = c->memory ? make_memory() : NULL;
+	rli_memory_stats *memory_stats = NULL;
 	rli_stats *stats = NULL;
 	rli_timeline *timeline = NULL;
 	rli_report *report = NULL;
@@ -173,8 +232,10 @@ static void run_case(const report_case *c, const char *golden_dir, const char *o
 	ropt.profiler = "mstx";
 	CHECK_INT(rli_stats_compute(&stats, ev), 0);
 	CHECK_INT(rli_timeline_layout(&timeline, ev, &topt), 0);
+	if (memory)
+		CHECK_INT(rli_memory_stats_compute(&memory_stats, memory), 0);
 	{
-		rli_report_input input = { stats, timeline, NULL, NULL };
+		rli_report_input input = { stats, timeline, memory, memory_stats };
 		CHECK_INT(rli_report_layout(&report, &input, &ropt), 0);
 	}
 	if (!report) {
@@ -188,9 +249,9 @@ static void run_case(const report_case *c, const char *golden_dir, const char *o
 	snprintf(pdf_again, sizeof(pdf_again), "%s/rl_insight_report.pdf", again);
 	CHECK(same_bytes(pdf, pdf_again));
 
-	first = timeline_first_page(doc);
+	first = section_page(doc, "Timeline");
 	CHECK(first != SIZE_MAX);
-	timeline_pages = doc->page_count - first;
+	timeline_pages = (memory ? section_page(doc, "Memory") : doc->page_count) - first;
 	if (timeline_pages < c->min_timeline_pages || timeline_pages > c->max_timeline_pages) {
 		fprintf(stderr, "%s: %zu timeline pages, expected %zu to %zu\n", c->name, timeline_pages,
 			c->min_timeline_pages, c->max_timeline_pages);
@@ -215,6 +276,11 @@ static void run_case(const report_case *c, const char *golden_dir, const char *o
 	snprintf(command, sizeof(command), "pdftohtml -q -xml -i -stdout '%s'", pdf);
 	xml = run(command);
 	check_outline(c, xml, stats);
+	if (memory) {
+		check_memory(c, text, xml);
+		if (c->golden)
+			check_golden(c, pdf, golden_dir, dir, section_page(doc, "Memory") + 1, "memory", updating);
+	}
 	if (c->golden) {
 		check_golden(c, pdf, golden_dir, dir, 1, "cover", updating);
 		check_golden(c, pdf, golden_dir, dir, 2, "statistics", updating);
@@ -228,6 +294,8 @@ done:
 	rli_timeline_free(timeline);
 	rli_stats_free(stats);
 	rli_events_free(ev);
+	rli_memory_stats_free(memory_stats);
+	rli_memory_free(memory);
 }
 
 /* --page-size letter --orientation portrait: every page 612 x 792 points. */
@@ -285,9 +353,9 @@ static void test_paper(const char *out_dir)
 int main(int argc, char **argv)
 {
 	static const report_case cases[] = {
-		{ "one-page", 2, 2, 2, 1, 1, 0 },
-		{ "two-pages", 2, 25, 3, 2, 2, 1 },
-		{ "many-pages", 6, 64, 3, 9, 14, 0 },
+		{ "one-page", 2, 2, 2, 1, 1, 0, 0 },
+		{ "two-pages", 2, 25, 3, 2, 2, 1, 1 },
+		{ "many-pages", 6, 64, 3, 9, 14, 0, 0 },
 	};
 	const char *update = getenv("RLI_UPDATE_GOLDEN");
 	if (argc != 3) {
