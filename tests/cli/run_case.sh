@@ -29,6 +29,9 @@
 #   lines: NAME N         @OUT@/NAME must hold N lines (a JSONL table)
 #   utf8: NAME            @OUT@/NAME must be valid UTF-8
 #   contains: NAME TEXT   a line of @OUT@/NAME must contain TEXT (a name as the outputs write it)
+#   pdf-text: NAME TEXT   the text of the PDF @OUT@/NAME (pdftotext) holds TEXT
+#   pdf-pages: NAME N     the PDF @OUT@/NAME has N pages (pdfinfo)
+#   pdf-size: NAME WxH    its first page is W x H points (pdfinfo)
 #   stderr-not: TEXT      no line of stderr may contain TEXT
 #   kept: NAME            @OUT@/NAME, made by the setup, must come out of the run byte for byte unchanged
 #   output-folder: NAME   @OUT@ is NAME (spaces and all) inside the output folder, left for the tool to make
@@ -181,6 +184,22 @@ directives lines | while read -r name want; do
 done || failures=$((failures + 1))
 directives contains | while read -r name text; do
 	grep -qF -- "$(expand "$text")" "$out/$name" 2>/dev/null || { echo "FAIL: $name lacks (contains): $text" >&2; exit 1; }
+done || failures=$((failures + 1))
+if [ -n "$(directives pdf-text)$(directives pdf-pages)$(directives pdf-size)" ] && ! command -v pdftotext >/dev/null 2>&1; then
+	echo "skipped: pdftotext and pdfinfo (poppler-utils) read the PDF" >&2
+	exit 77
+fi
+directives pdf-text | while read -r name text; do
+	pdftotext "$out/$name" - 2>/dev/null | tr '\n' ' ' | grep -qF -- "$(expand "$text")" ||
+		{ echo "FAIL: the text of $name lacks: $text" >&2; exit 1; }
+done || failures=$((failures + 1))
+directives pdf-size | while read -r name want; do
+	got=$(pdfinfo "$out/$name" 2>/dev/null | sed -n 's/^Page size: *\([0-9.]*\) x \([0-9.]*\).*/\1x\2/p')
+	[ "$got" = "$want" ] || { echo "FAIL: $name's pages are ${got:-unknown}, want $want" >&2; exit 1; }
+done || failures=$((failures + 1))
+directives pdf-pages | while read -r name want; do
+	got=$(pdfinfo "$out/$name" 2>/dev/null | sed -n 's/^Pages: *//p')
+	[ "$got" = "$want" ] || { echo "FAIL: $name has ${got:-no} pages, want $want" >&2; exit 1; }
 done || failures=$((failures + 1))
 for name in $(directives utf8); do
 	iconv -f UTF-8 -t UTF-8 "$out/$name" >/dev/null 2>&1 || fail "$name is not valid UTF-8"
