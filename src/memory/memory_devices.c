@@ -129,7 +129,8 @@ int rli_memory_devices_split(rli_memory_devices *out, const rli_memory *memory)
 	}
 	for (size_t d = 0; d < set.count; d++)
 		set.keys[d].next = d; /* remembers the discovery index through the sort */
-	qsort(set.keys, set.count, sizeof(*set.keys), compare_device);
+	if (set.count) /* keys is NULL for a table without an allocation */
+		qsort(set.keys, set.count, sizeof(*set.keys), compare_device);
 	for (size_t d = 0, at = 0; d < set.count; d++) {
 		device_key *k = &set.keys[d];
 		rank_of_device[k->next] = d;
