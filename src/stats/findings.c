@@ -9,6 +9,7 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 #include <stdlib.h>
 
 int rli_findings_add(rli_findings *findings, const char *format, ...)
@@ -48,6 +49,9 @@ static const char *percent(char *out, size_t size, double ratio)
 	return out;
 }
 
+/* What role_finding returns for a role with one rank: nothing to compare, said once for all such roles. */
+#define ONE_RANK 1
+
 /* The role's straggler, its worst outlier step, or that none stood out. */
 static int role_finding(rli_findings *out, const rli_stats *stats, uint32_t role)
 {
@@ -85,6 +89,8 @@ static int role_finding(rli_findings *out, const rli_stats *stats, uint32_t role
 					rli_fmt_duration(a, sizeof(a), worst->slowest_ms),
 					rli_fmt_duration(b, sizeof(b), worst->median_ms),
 					percent(p, sizeof(p), worst->slowdown), worst->modified_z);
+	if (most_ranks == 1)
+		return ONE_RANK;
 	if (most_ranks < 3)
 		return rli_findings_add(out, "%s: %zu rank%s, too few to name an outlier; the slowest was at most %s%% over "
 					"the median.", name_of(stats, role), most_ranks, most_ranks == 1 ? "" : "s",
@@ -98,7 +104,8 @@ int rli_findings_timeline(rli_findings *out, const rli_stats *stats)
 {
 	const rli_transition_stats *wait = NULL;
 	const rli_rank_bubbles *idle = NULL;
-	char a[48], b[48], c[48];
+	char a[48], b[48], c[48], single[256] = "";
+	size_t singles = 0, named = 0;
 	int error;
 	uint32_t last_role = UINT32_MAX;
 
@@ -109,7 +116,21 @@ int rli_findings_timeline(rli_findings *out, const rli_stats *stats)
 		last_role = stats->phases[i].role;
 		if ((error = role_finding(out, stats, last_role)) < 0)
 			return error;
+		if (error == ONE_RANK) {
+			const char *name = name_of(stats, last_role);
+			singles++;
+			if (named < 4 && strlen(single) + strlen(name) + 3 < sizeof(single)) {
+				snprintf(single + strlen(single), sizeof(single) - strlen(single), "%s%s", named ? ", " : "",
+					 name);
+				named++;
+			}
+		}
 	}
+	if (singles > named)
+		snprintf(single + strlen(single), sizeof(single) - strlen(single), " and %zu more", singles - named);
+	if (singles && (error = rli_findings_add(out, "%s ran on one rank %s: no ranks to compare.", single,
+						 singles == 1 ? "only" : "each")) < 0)
+		return error;
 	for (size_t i = 0; i < stats->transition_count; i++)
 		if (stats->transitions[i].wait.count &&
 		    (!wait || stats->transitions[i].wait.median > wait->wait.median))

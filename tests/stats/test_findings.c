@@ -131,6 +131,22 @@ static void test_waits_and_idle(void)
 	rli_events_free(ev);
 }
 
+/* Roles of one rank each are said together, once: six of them, four named. */
+static void test_one_rank_roles(void)
+{
+	static const char *const roles[] = { "a", "b", "c", "d", "e", "f" };
+	rli_events *ev = NULL;
+	rli_findings f = { 0 };
+	CHECK_INT(rli_events_new(&ev), 0);
+	for (size_t i = 0; i < 6; i++)
+		add(ev, roles[i], roles[i], 0, (double)i * 10, 10);
+	findings_of(&f, ev);
+	CHECK(has_line(&f, "a, b, c, d and 2 more ran on one rank each: no ranks to compare."));
+	CHECK(!mentions(&f, "too few"));
+	rli_findings_free(&f);
+	rli_events_free(ev);
+}
+
 int main(void)
 {
 	test_planted_straggler();
@@ -138,5 +154,6 @@ int main(void)
 	test_outlier_without_straggler();
 	test_too_few_ranks();
 	test_waits_and_idle();
+	test_one_rank_roles();
 	TEST_DONE();
 }
