@@ -336,4 +336,12 @@ rli_color rli_palette_color(size_t index);
  */
 size_t rli_nice_ticks(rli_tick *out, size_t max, double lo, double hi, int target);
 
+/*
+ * A time axis: lo, hi and the ticks' values in ms, the ticks placed by the
+ * same rule on [lo / unit_ms, hi / unit_ms] (the unit rli_time_unit_for
+ * chooses for the span: 1, 1000, 60000) and labelled in that unit with
+ * thousands separators ("1,500", "2.5"). render/js/core.js timeTicks ports it.
+ */
+size_t rli_time_ticks(rli_tick *out, size_t max, double lo, double hi, int target, double unit_ms);
+
 #endif

@@ -7,6 +7,7 @@
 #include "events/events.h"
 #include "text/text.h"
 #include "common/error.h"
+#include "common/numfmt.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -90,7 +91,8 @@ static int place(rli_timeline *timeline, double width, int scale, rli_medium med
 	size_t label_every = 1;
 	legend_plan legend = { 0 };
 	rli_tick ticks[MAX_TICKS];
-	char title[128];
+	rli_time_unit unit;
+	char title[128], x_title[32], origin[64];
 	int error;
 
 	if ((error = rli_text_context_new(&text)) < 0)
@@ -189,8 +191,9 @@ static int place(rli_timeline *timeline, double width, int scale, rli_medium med
 	timeline->panel.x_max *= X_RANGE_PAD;
 	timeline->panel.xtick_target = (int)fmax(2.0, round(timeline->panel.plot.w / TICK_SPACING));
 	timeline->panel.xtick_max = MAX_TICKS;
-	timeline->panel.xtick_count = rli_nice_ticks(ticks, MAX_TICKS, timeline->panel.x_min, timeline->panel.x_max,
-					       timeline->panel.xtick_target);
+	unit = rli_time_unit_for(timeline->panel.x_max - timeline->panel.x_min);
+	timeline->panel.xtick_count = rli_time_ticks(ticks, MAX_TICKS, timeline->panel.x_min, timeline->panel.x_max,
+					       timeline->panel.xtick_target, unit.ms);
 	timeline->panel.xticks = calloc(timeline->panel.xtick_count ? timeline->panel.xtick_count : 1,
 				  sizeof(*timeline->panel.xticks));
 	if (!timeline->panel.xticks) {
@@ -205,7 +208,13 @@ static int place(rli_timeline *timeline, double width, int scale, rli_medium med
 	rli_text_measure(&w, &tick_height, text, "0123456789", TICK_LABEL_SIZE, 0);
 
 	/* A title wider than the page gets a smaller font, down to a floor, then an ellipsis. */
-	snprintf(title, sizeof(title), "RL Timeline (Relative Time, Origin = %.3f ms)", timeline->document.origin);
+	/* An epoch clock's origin is a moment a reader can place; another clock's is only a number. */
+	if (rli_is_epoch_ms(timeline->document.origin))
+		snprintf(title, sizeof(title), "RL Timeline (t = 0 at %s)",
+			 rli_fmt_utc(origin, sizeof(origin), timeline->document.origin));
+	else
+		snprintf(title, sizeof(title), "RL Timeline (Relative Time, Origin = %.3f ms)", timeline->document.origin);
+	snprintf(x_title, sizeof(x_title), "Time (%s)", unit.name);
 	rli_text_measure(&title_width, &h, text, title, TITLE_SIZE, 0);
 	if (title_width > width - 2 * PAGE_PAD)
 		title_size = fmax(MIN_TITLE_SIZE, floor(TITLE_SIZE * (width - 2 * PAGE_PAD) / title_width));
@@ -214,7 +223,7 @@ static int place(rli_timeline *timeline, double width, int scale, rli_medium med
 		goto done;
 	if (title_size < TITLE_SIZE)
 		timeline->title.max_width = width - 2 * PAGE_PAD;
-	if ((error = rli_set_text(&timeline->panel.x_title, "Time (ms)",
+	if ((error = rli_set_text(&timeline->panel.x_title, x_title,
 			      timeline->panel.plot.x + timeline->panel.plot.w / 2,
 			      timeline->panel.plot.y + timeline->panel.plot.h + TICK_LABEL_GAP + tick_height + X_TITLE_GAP,
 			      AXIS_TITLE_SIZE, RLI_ALIGN_MIDDLE, RLI_ALIGN_START)) < 0)

@@ -225,8 +225,10 @@ static void test_geometry(void)
 	CHECK_NEAR(t->panel.x_max, 1.05 * max_end, 1e-9);
 	CHECK(t->panel.xtick_count >= 5);
 	CHECK(t->panel.xticks[t->panel.xtick_count - 1].value <= t->panel.x_max);
-	CHECK_STR(t->title.text, "RL Timeline (Relative Time, Origin = 1773285888698.755 ms)");
-	CHECK_STR(t->panel.x_title.text, "Time (ms)");
+	/* An epoch origin (1773285888698.7546 ms) is told as its UTC time, to the ms. */
+	CHECK_STR(t->title.text, "RL Timeline (t = 0 at 2026-03-12 03:24:48.699 UTC)");
+	/* 16,800 ms across the axis: read in seconds. */
+	CHECK_STR(t->panel.x_title.text, "Time (s)");
 	CHECK_STR(t->panel.y_title.text, "Module - Rank");
 	CHECK_NEAR(t->panel.y_title.angle, 90, 0);
 	CHECK_NEAR(t->title.size, 24, 0);
