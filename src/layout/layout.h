@@ -306,7 +306,7 @@ struct rli_timeline {
 	rli_text title;
 	rli_panel panel;
 	rli_legend legend;
-	/* one series per distinct name, sorted by name; colour by that index */
+	/* one series per distinct name, sorted by name; colour by name (rli_palette_assign) */
 	size_t series_count;
 	rli_series *series;
 };
@@ -322,6 +322,18 @@ int rli_timeline_layout_stats(rli_timeline **out, const rli_events *events, cons
 
 /* The first ten colours are the reference's palette; the rest extend it. */
 rli_color rli_palette_color(size_t index);
+/* How many colours the palette holds before rli_palette_color repeats. */
+size_t rli_palette_size(void);
+/* FNV-1a (32 bits) of a NUL-terminated name: where its colour lives in the palette. */
+uint32_t rli_name_hash(const char *name);
+/*
+ * A colour per name, stable across runs: name n (of count, sorted by name)
+ * gets palette slot rli_name_hash % rli_palette_size unless a name before it
+ * took that slot; then the next slot used least. Renaming one name leaves the
+ * others' colours alone unless the new name lands on a slot a later name
+ * had. Written into colors[n].
+ */
+void rli_palette_assign(rli_color *colors, const char *const *sorted_names, size_t count);
 
 /*
  * "Nice" axis ticks for [lo, hi] in about `target` steps: 1, 2, 5 x 10^k,

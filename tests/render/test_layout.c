@@ -73,14 +73,14 @@ static void test_rows_orders_and_colours(void)
 	CHECK_INT(t->panel.order_by_role[4], 3);
 	CHECK_INT(t->panel.order_by_role[5], 5);
 
-	/* Series sorted by name, coloured by that index. */
+	/* Series sorted by name, coloured by FNV-1a of the name mod 20: alpha 7, mid 1, zeta 3. */
 	CHECK_INT(t->series_count, 3);
 	CHECK_STR(t->series[0].name, "alpha");
 	CHECK_STR(t->series[1].name, "mid");
 	CHECK_STR(t->series[2].name, "zeta");
-	CHECK_INT(t->series[0].color, 0x4e79a7);
+	CHECK_INT(t->series[0].color, 0xbab0ab);
 	CHECK_INT(t->series[1].color, 0xf28e8b);
-	CHECK_INT(t->series[2].color, 0x59a14f);
+	CHECK_INT(t->series[2].color, 0xb07aa1);
 
 	/* Bars grouped by row, then series, then start; row_first_bar brackets them. */
 	CHECK_INT(t->panel.bar_count, 7);

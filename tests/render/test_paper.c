@@ -103,8 +103,84 @@ static void test_axis_and_origin(void)
 	rli_events_free(long_run);
 }
 
+static rli_color color_of(const rli_timeline *t, const char *name)
+{
+	for (size_t s = 0; s < t->series_count; s++)
+		if (strcmp(t->series[s].name, name) == 0)
+			return t->series[s].color;
+	CHECK(!"no such series");
+	return 0;
+}
+
+/* A figure of one bar per role, named as its role (as MSTX and torch give). */
+static rli_timeline *roles_figure(const char *const *roles, size_t count)
+{
+	rli_events *events = new_events();
+	rli_timeline *t;
+	for (size_t r = 0; r < count; r++)
+		case_add(events, roles[r], roles[r], (int64_t)r, 100.0 * (double)r, 80.0);
+	t = lay_out(events);
+	rli_events_free(events);
+	return t;
+}
+
+/*
+ * Colours by FNV-1a of the name mod 20 (worked out by hand): actor_update 6,
+ * critic_update 19, ref_compute_log_prob 9, rollout 10, update_actor 14;
+ * "c" and "generate" both 18, "g" and "reward" both 2.
+ */
+static void test_stable_colours(void)
+{
+	static const char *const before[] = { "actor_update", "critic_update", "ref_compute_log_prob", "rollout" };
+	/* actor_update renamed: it now sorts last, which moves every index but not a colour. */
+	static const char *const after[] = { "critic_update", "ref_compute_log_prob", "rollout", "update_actor" };
+	static const char *const clash[] = { "c", "g", "generate", "reward" };
+	rli_timeline *a = roles_figure(before, 4), *b = roles_figure(after, 4), *c = roles_figure(clash, 4);
+
+	CHECK_INT(color_of(a, "actor_update"), rli_palette_color(6));
+	CHECK_INT(color_of(a, "critic_update"), rli_palette_color(19));
+	CHECK_INT(color_of(a, "ref_compute_log_prob"), rli_palette_color(9));
+	CHECK_INT(color_of(a, "rollout"), rli_palette_color(10));
+	for (size_t i = 1; i < 4; i++)
+		CHECK_INT(color_of(b, before[i]), color_of(a, before[i]));
+	CHECK_INT(color_of(b, "update_actor"), rli_palette_color(14));
+	CHECK_INT(rli_name_hash("a"), 0xe40c292cu); /* FNV-1a's published value for "a" */
+
+	/* Collisions go in sorted order: the first name keeps the slot, the next takes the one after. */
+	CHECK_INT(color_of(c, "c"), rli_palette_color(18));
+	CHECK_INT(color_of(c, "generate"), rli_palette_color(19));
+	CHECK_INT(color_of(c, "g"), rli_palette_color(2));
+	CHECK_INT(color_of(c, "reward"), rli_palette_color(3));
+	rli_timeline_free(a);
+	rli_timeline_free(b);
+	rli_timeline_free(c);
+}
+
+/* More names than colours: each colour is used once before any is used twice. */
+static void test_palette_fills_before_repeating(void)
+{
+	const char *names[45];
+	char storage[45][8];
+	rli_color colors[45];
+	size_t size = rli_palette_size();
+
+	for (size_t i = 0; i < 45; i++) {
+		snprintf(storage[i], sizeof(storage[i]), "n%02zu", i);
+		names[i] = storage[i];
+	}
+	rli_palette_assign(colors, names, 45);
+	for (size_t i = 0; i < size; i++)
+		for (size_t j = i + 1; j < size; j++)
+			CHECK(colors[i] != colors[j]);
+	for (size_t i = size; i < 2 * size; i++)
+		for (size_t j = i + 1; j < 2 * size; j++)
+			CHECK(colors[i] != colors[j]);
+}
+
 int main(void)
 {
+	test_stable_colours();
+	test_palette_fills_before_repeating();
 	test_time_ticks();
 	test_axis_and_origin();
 	TEST_DONE();
