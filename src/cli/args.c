@@ -253,6 +253,28 @@ static int set_merge(cli_request *r, const char *value, const char *spelled)
 	return RLI_OK;
 }
 
+static int set_style(cli_request *r, const char *value, const char *spelled)
+{
+	static const char *const names[] = { "default", "paper", "paper-wide" };
+	static const rli_timeline_style styles[] = { RLI_STYLE_DEFAULT, RLI_STYLE_PAPER, RLI_STYLE_PAPER_WIDE };
+	size_t i;
+	int error = CHOOSE(&i, names, value, strlen(value), spelled);
+	if (error == RLI_OK)
+		r->timeline.style = styles[i];
+	return error;
+}
+
+/* timeline.visualizer.all_rows=true|false: the key for --all-rows. */
+static int set_all_rows(cli_request *r, const char *value, const char *spelled)
+{
+	static const char *const names[] = { "false", "true" };
+	size_t i;
+	int error = CHOOSE(&i, names, value, strlen(value), spelled);
+	if (error == RLI_OK)
+		r->timeline.all_rows = (int)i;
+	return error;
+}
+
 static const option_spec options[] = {
 	{ "--input-path", "input.path", "PATH", "root folder of the profiling data (required)", set_input_path },
 	{ "--output-path", "output.path", "PATH", "folder for the outputs, created if missing (default: output)", set_output_path },
@@ -263,6 +285,8 @@ static const option_spec options[] = {
 	{ "--merge-short-ms", NULL, "MS", "merge chains of bars of at most MS ms, 2 ms apart (default: off)", set_merge },
 	{ "--width", "timeline.visualizer.width", "PX", "page width in CSS pixels, 300 to 20000 (default: 2000)", set_width },
 	{ "--scale", "timeline.visualizer.scale", "N", "device pixels per CSS pixel in the PNG (default: 2)", set_scale },
+	{ "--style", "timeline.visualizer.style", "STYLE", "default, paper (a 3.5 in journal column at 300 dpi) or paper-wide (7 in), PNG and PDF alike", set_style },
+	{ NULL, "timeline.visualizer.all_rows", NULL, NULL, set_all_rows },
 	{ "--jobs", NULL, "N", "parse N input units at once (default: number of CPUs)", set_jobs },
 	{ "--input-type", NULL, "TYPE", "legacy: multi_json_mstx|torch|nvtx, must agree with the parser", set_input_type },
 	{ "--pipeline-type", "pipeline.type", "NAME", "legacy: OfflineInsightPipeline, the only pipeline", set_pipeline },
@@ -345,6 +369,8 @@ static int parse_switch(cli_request *r, const char *arg)
 		r->verbosity = r->verbosity < 0 ? 1 : r->verbosity + 1;
 	else if (strcmp(arg, "-vv") == 0)
 		r->verbosity = 2;
+	else if (strcmp(arg, "--all-rows") == 0)
+		r->timeline.all_rows = 1;
 	else
 		return 0;
 	return 1;
@@ -464,7 +490,10 @@ void cli_print_help(FILE *fp)
 			fprintf(fp, " [%s]", o->config_key);
 		putc('\n', fp);
 	}
-	fputs("  -q, --quiet              print errors only\n"
+	fputs("      --all-rows           draw every row: without it, a figure with more rows than its page\n"
+	      "                           shows readably (each row a label tall) shows each role's occupancy\n"
+	      "                           and the outlier ranks instead [timeline.visualizer.all_rows=true]\n"
+	      "  -q, --quiet              print errors only\n"
 	      "  -v, --verbose            also print progress details and timings (-vv: debug)\n"
 	      "  -h, --help               print this help and exit\n"
 	      "      --version            print the version and exit\n"
@@ -475,6 +504,7 @@ void cli_print_help(FILE *fp)
 	      "  memory.parser.type=memory  memory.parser.role=ROLES\n"
 	      "  memory.visualizer.type=memory_html|png|memory_pdf\n"
 	      "  timeline.visualizer.width=PX  timeline.visualizer.scale=N\n"
+	      "  timeline.visualizer.style=default|paper|paper-wide  timeline.visualizer.all_rows=true\n"
 	      "  pipeline.type=OfflineInsightPipeline  preset=timeline|memory\n"
 	      "  config_path=FILE  a YAML file of these keys; keys on the command line win\n"
 	      "\n"

@@ -282,6 +282,8 @@ struct rli_document {
 	rli_color text_color;
 	const char *font_family;    /* pango/CSS family list, e.g. "DejaVu Sans, Droid Sans Fallback" */
 	double origin;              /* absolute value of x = 0 in the panels' unit (the timeline's t0, ms) */
+	/* page units an inch: 96 (CSS px) when 0, 72 for a figure set in points; a PNG records its dpi from it */
+	double units_per_inch;
 	/*
 	 * 1: every page is a file of its own in every back-end that writes files,
 	 * named by the page (the memory pages); 0: as the back-end writes.
@@ -309,7 +311,19 @@ struct rli_timeline {
 	/* one series per distinct name, sorted by name; colour by name (rli_palette_assign) */
 	size_t series_count;
 	rli_series *series;
+	/*
+	 * Non-NULL: the rows did not fit readably (more than readable_rows) and
+	 * the page shows the overview instead (timeline_overview.h): its items
+	 * are page_items after the title; the panel and legend are not drawn.
+	 */
+	struct rli_timeline_overview *overview;
+	rli_item *page_items;
+	size_t page_item_count;
+	size_t readable_rows;       /* the most rows the page shows readably */
 };
+
+/* 1 when the figure shows the overview instead of its rows (too many, and not all_rows). */
+int rli_timeline_shows_overview(const rli_timeline *timeline);
 
 struct rli_stats;
 /*

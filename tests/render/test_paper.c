@@ -2,6 +2,8 @@
 #include "harness.h"
 #include "render_cases.h"
 #include "common/error.h"
+#include "layout/timeline_overview.h"
+#include "stats/stats.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -177,8 +179,226 @@ static void test_palette_fills_before_repeating(void)
 			CHECK(colors[i] != colors[j]);
 }
 
-int main(void)
+/* The legend is left out when it repeats the row labels; the plot then takes its room. */
+static void test_legend_left_out(void)
 {
+	static const char *const roles[] = { "actor_update", "rollout" };
+	rli_events *mixed = new_events();
+	rli_timeline *t = roles_figure(roles, 2), *u;
+
+	CHECK_STR(t->legend.title.text, "");
+	for (size_t s = 0; s < t->series_count; s++) {
+		CHECK_STR(t->legend.labels[s].text, "");
+		CHECK(t->legend.swatches[s].w == 0 && t->legend.swatches[s].h == 0);
+	}
+	/* No legend beside: the right margin is the reference's 60 units. */
+	CHECK_NEAR(t->panel.plot.x + t->panel.plot.w, 2000 - 60, 1e-9);
+
+	/* One row whose bars carry a name that is not its role: the legend says what the colours are. */
+	case_add(mixed, "actor_update", "actor_update", 0, 0.0, 50.0);
+	case_add(mixed, "rollout", "rollout", 1, 0.0, 50.0);
+	case_add(mixed, "sync", "rollout", 1, 60.0, 5.0);
+	u = lay_out(mixed);
+	CHECK_STR(u->legend.title.text, "Task Type");
+	CHECK_STR(u->legend.labels[1].text, "rollout");
+	CHECK(u->panel.plot.x + u->panel.plot.w < 2000 - 60);
+	rli_timeline_free(t);
+	rli_timeline_free(u);
+	rli_events_free(mixed);
+}
+
+/* --style paper: a 3.5 in column in points, 300 dpi, text 7 pt and up, rows as tall as their labels. */
+static void test_paper_style(void)
+{
+	rli_events *events = case_few_rows();
+	rli_timeline_options options;
+	rli_timeline *t, *v;
+
+	rli_timeline_options_init(&options);
+	CHECK_INT(options.style, RLI_STYLE_DEFAULT);
+	CHECK_INT(options.all_rows, 0);
+	options.style = RLI_STYLE_PAPER;
+	options.width = 5000; /* the style fixes the page: ignored */
+	t = lay_out_with(events, &options);
+	CHECK_NEAR(t->page.width, 3.5 * 72, 1e-9);
+	CHECK_NEAR(t->document.units_per_inch, 72, 0);
+	/* 300 dpi: 1,050 pixels across 3.5 in. */
+	CHECK_NEAR(t->document.raster_scale * t->page.width, 1050, 1e-6);
+	CHECK(t->title.size >= 7 && t->panel.x_title.size >= 7 && t->panel.tick_label_size >= 7);
+	for (size_t r = 0; r < t->panel.row_count; r++)
+		CHECK(t->panel.row_labels[r].size >= 7 && t->panel.row_labels[r].text[0]);
+	for (size_t s = 0; s < t->series_count; s++)
+		CHECK(t->legend.labels[s].size >= 7);
+	/* Rows as tall as a 7 pt label and 2 pt: no taller than 12 pt, no shorter than 8 (and no 175-unit rows). */
+	CHECK(t->panel.row_pitch >= 8 && t->panel.row_pitch <= 12);
+	/* The legend goes under the x title: the plot keeps the page's width. */
+	CHECK(t->legend.title.y > t->panel.x_title.y);
+	CHECK(t->page.height < 3 * 72);
+
+	/* Same layout on a vector medium (the PDF) as on a raster (the PNG). */
+	options.medium = RLI_MEDIUM_VECTOR;
+	v = lay_out_with(events, &options);
+	CHECK_NEAR(v->page.height, t->page.height, 0);
+	CHECK_NEAR(v->panel.plot.x, t->panel.plot.x, 0);
+	CHECK_NEAR(v->panel.row_pitch, t->panel.row_pitch, 0);
+	rli_timeline_free(v);
+	rli_timeline_free(t);
+
+	options.style = RLI_STYLE_PAPER_WIDE;
+	t = lay_out_with(events, &options);
+	CHECK_NEAR(t->page.width, 7 * 72, 1e-9);
+	CHECK_NEAR(t->document.raster_scale * t->page.width, 2100, 1e-6);
+	rli_timeline_free(t);
+	options.style = (rli_timeline_style)7;
+	CHECK_INT(rli_timeline_layout(&t, events, &options), RLI_EUSAGE);
+	rli_events_free(events);
+}
+
+/*
+ * 40 ranks of two roles, 3 steps each, every bar 100 ms but rank 13's
+ * actor_update bars, 300 ms. Per step of actor_update: median 100, MAD 0,
+ * so the mean absolute deviation stands in: 200 / 40 = 5; rank 13's modified
+ * z = 200 / (1.253314 * 5) = 31.9 > 3.5: an outlier in 3 of 3 steps, the
+ * role's straggler. rollout has no outlier.
+ */
+static rli_events *case_straggler(void)
+{
+	rli_events *events = new_events();
+	for (int step = 0; step < 3; step++)
+		for (int rank = 0; rank < 40; rank++) {
+			double t = 1000.0 * step;
+			case_add(events, "rollout", "rollout", rank, t, 100.0);
+			case_add(events, "actor_update", "actor_update", rank, t + 400.0, rank == 13 ? 300.0 : 100.0);
+		}
+	return events;
+}
+
+static int inside(const rli_rect *area, double x, double y)
+{
+	return x >= area->x - 1e-9 && x <= area->x + area->w + 1e-9 && y >= area->y - 1e-9 &&
+	       y <= area->y + area->h + 1e-9;
+}
+
+/* 80 rows are more than a paper column shows (about 70 rows of 8.5 pt under a 9 in page): the overview. */
+static void test_overview_instead_of_rows(const char *out_dir)
+{
+	rli_events *events = case_straggler();
+	rli_timeline_options options;
+	rli_timeline *t, *all;
+	const rli_table *table = NULL;
+	size_t panels = 0;
+	char path[512];
+
+	rli_timeline_options_init(&options);
+	options.style = RLI_STYLE_PAPER;
+	t = lay_out_with(events, &options);
+	CHECK(rli_timeline_shows_overview(t));
+	CHECK(t->readable_rows >= 60 && t->readable_rows < 80);
+	for (size_t i = 0; i < t->page.item_count; i++) {
+		const rli_item *item = &t->page.items[i];
+		if (item->kind == RLI_ITEM_PANEL) {
+			const rli_panel *band = item->u.panel;
+			panels++;
+			CHECK_INT(band->y_scale, RLI_Y_VALUES);
+			CHECK_NEAR(band->y_max, 40, 0);
+			CHECK_INT(band->line_count, 1);
+			CHECK(band->plot.x + band->plot.w <= t->page.width);
+		} else if (item->kind == RLI_ITEM_TABLE) {
+			table = item->u.table;
+		}
+	}
+	/* One band per role: actor_update, then rollout. */
+	CHECK_INT(panels, 2);
+	CHECK(table != NULL);
+	if (table && table->row_count >= 1) {
+		CHECK_INT(table->row_count, 1);
+		CHECK_STR(table->cells[0], "actor_update");
+		CHECK_STR(table->cells[1], "13");
+		CHECK_STR(table->cells[2], "3 of 3 steps");
+		CHECK_STR(table->cells[3], "3, straggler");
+	}
+	/* actor_update's band is full (40 ranks) during its bars and empty between steps. */
+	{
+		const rli_panel *band = t->page.items[2].u.panel;
+		const rli_line_mark *line = band->lines;
+		double full = 0, empty = 0;
+		CHECK_INT(t->page.items[2].kind, RLI_ITEM_PANEL);
+		for (size_t i = 0; i < line->count; i++) {
+			if (line->x[i] > 410 && line->x[i] < 490)
+				full = fmax(full, line->y[i]);
+			if (line->x[i] > 750 && line->x[i] < 950)
+				empty = fmax(empty, line->y[i]);
+		}
+		CHECK_NEAR(full, 40, 0);
+		CHECK_NEAR(empty, 0, 0);
+	}
+	snprintf(path, sizeof(path), "%s/overview_paper.png", out_dir);
+	CHECK_INT(case_render(t, "png", path), RLI_OK);
+	snprintf(path, sizeof(path), "%s/overview_paper.pdf", out_dir);
+	CHECK_INT(case_render(t, "pdf", path), RLI_OK);
+
+	/* --all-rows: every row, however close. */
+	options.all_rows = 1;
+	all = lay_out_with(events, &options);
+	CHECK(!rli_timeline_shows_overview(all));
+	CHECK_INT(all->panel.row_count, 80);
+	rli_timeline_free(all);
+	rli_timeline_free(t);
+
+	/* The default style shows 80 rows of 50 units as the reference does. */
+	options.style = RLI_STYLE_DEFAULT;
+	options.all_rows = 0;
+	all = lay_out_with(events, &options);
+	CHECK(!rli_timeline_shows_overview(all));
+	rli_timeline_free(all);
+	rli_events_free(events);
+}
+
+/* The overview placed on a page of someone else's (the report's A4): every item inside the rectangle. */
+static void test_overview_in_a_rectangle(void)
+{
+	rli_events *events = case_straggler();
+	rli_stats *stats = NULL;
+	rli_timeline_overview *overview = NULL;
+	const rli_item *items = NULL;
+	size_t count = 0;
+	rli_rect area = { 40, 60, 760, 480 }, tiny = { 0, 0, 20, 20 };
+
+	CHECK_INT(rli_stats_compute(&stats, events), RLI_OK);
+	CHECK_INT(rli_timeline_overview_place(&overview, &items, &count, stats, 0.0, area, NULL), RLI_OK);
+	CHECK(count >= 4);
+	CHECK_INT(rli_timeline_overview_outliers(overview), 1);
+	for (size_t i = 0; i < count; i++) {
+		if (items[i].kind == RLI_ITEM_PANEL) {
+			const rli_panel *p = items[i].u.panel;
+			CHECK(inside(&area, p->plot.x, p->plot.y) && inside(&area, p->plot.x + p->plot.w, p->plot.y + p->plot.h));
+		} else if (items[i].kind == RLI_ITEM_TEXT) {
+			CHECK(inside(&area, items[i].u.text->x, items[i].u.text->y));
+		} else if (items[i].kind == RLI_ITEM_TABLE) {
+			const rli_table *table = items[i].u.table;
+			CHECK(inside(&area, table->x, table->y));
+			CHECK(inside(&area, table->x, table->y + table->row_height * (double)(table->row_count + 1)));
+		}
+	}
+	rli_timeline_overview_free(overview);
+	CHECK_INT(rli_timeline_overview_place(&overview, &items, &count, stats, 0.0, tiny, NULL), RLI_EUSAGE);
+	CHECK(overview == NULL);
+	rli_stats_free(stats);
+	rli_events_free(events);
+}
+
+int main(int argc, char **argv)
+{
+	const char *out_dir = argc > 1 ? argv[1] : ".";
+	char command[600];
+
+	snprintf(command, sizeof(command), "mkdir -p '%s'", out_dir);
+	if (system(command) != 0)
+		return 1;
+	test_overview_instead_of_rows(out_dir);
+	test_overview_in_a_rectangle();
+	test_legend_left_out();
+	test_paper_style();
 	test_stable_colours();
 	test_palette_fills_before_repeating();
 	test_time_ticks();
