@@ -86,11 +86,11 @@ static const timeline_theme reference_theme = {
 	.margin_top = 20.0, \
 	.title_size = 8.5, .min_title_size = 7.0, .axis_title_size = 8.0, .tick_label_size = 7.0, \
 	.row_label_size = 7.0, .legend_size = 7.0, \
-	.page_pad = 4.0, .row_label_gap = 3.0, .y_title_gap = 4.0, .tick_label_gap = 2.0, .x_title_gap = 2.0, \
+	.page_pad = 4.0, .row_label_gap = 3.0, .y_title_gap = 0.0, .tick_label_gap = 2.0, .x_title_gap = 2.0, \
 	.legend_gap = 8.0, .legend_line = 10.0, .legend_swatch_w = 10.0, .legend_swatch_h = 6.0, \
 	.legend_text_gap = 3.0, .legend_column_gap = 8.0, .legend_below_gap = 3.0, \
 	.tick_spacing = 32.0, .bar_outline_width = 0.3, .grid_width = 0.4, .legend_below = 1, \
-	.label_share = 0.45, \
+	.label_share = 0.45, .no_y_title = 1, \
 }
 static const timeline_theme paper_theme = PAPER_THEME(3.5 * 72.0);
 static const timeline_theme paper_wide_theme = PAPER_THEME(7.0 * 72.0);

@@ -67,6 +67,7 @@ typedef struct {
 	double tick_spacing, bar_outline_width, grid_width;
 	double label_share;       /* of the page width: row labels are ellipsized past it */
 	int legend_below;         /* 1: the legend always goes under the plot (costs no plot width) */
+	int no_y_title;           /* 1: no "Module - Rank" (the row labels say it; a short plot cannot hold it) */
 } timeline_theme;
 
 /* The geometry of a style; an unknown style gets the default's. */

@@ -230,7 +230,9 @@ int rli_timeline_place(rli_timeline *timeline, const timeline_theme *theme, doub
 	if ((error = rli_text_context_new(&text)) < 0)
 		return error;
 
-	rli_text_measure(&w, &y_title_height, text, "Module - Rank", theme->axis_title_size, 0);
+	y_title_height = 0.0;
+	if (!theme->no_y_title)
+		rli_text_measure(&w, &y_title_height, text, "Module - Rank", theme->axis_title_size, 0);
 	rli_text_measure(&w, &x_title_height, text, "Time (ms)", theme->axis_title_size, 0);
 	rli_text_measure(&w, &tick_height, text, "0123456789", theme->tick_label_size, 0);
 	rli_text_measure(&legend.title_width, &legend_title_height, text, "Task Type", theme->legend_size, 0);
@@ -304,7 +306,7 @@ int rli_timeline_place(rli_timeline *timeline, const timeline_theme *theme, doub
 
 	if ((error = place_x_axis(timeline, theme, tick_height)) < 0 ||
 	    (error = rli_timeline_place_title(timeline, text, theme, width)) < 0 ||
-	    (error = rli_set_text(&panel->y_title, "Module - Rank",
+	    (error = rli_set_text(&panel->y_title, theme->no_y_title ? "" : "Module - Rank",
 				  left - theme->row_label_gap - label_width - theme->y_title_gap - y_title_height / 2,
 				  panel->plot.y + panel->plot.h / 2, theme->axis_title_size,
 				  RLI_ALIGN_MIDDLE, RLI_ALIGN_MIDDLE)) < 0)
