@@ -267,11 +267,13 @@ typedef struct {
 	rli_medium medium;     /* default RLI_MEDIUM_RASTER */
 	rli_timeline_style style; /* default RLI_STYLE_DEFAULT; the paper styles set width and scale themselves */
 	/*
-	 * 0 (default): a figure with more rows than its page shows readably (each
-	 * row at least a row label tall) shows each role's occupancy and the
-	 * outlier ranks instead; 1: every row, however close.
+	 * 1: a figure with more rows than its page shows readably (each row at
+	 * least a row label tall) shows each role's occupancy over time and the
+	 * outlier ranks instead (for a PNG or a PDF; the command line's default,
+	 * --all-rows turns it off). 0 (default): every row, however close, as an
+	 * HTML page that scrolls needs.
 	 */
-	int all_rows;
+	int overview;
 } rli_timeline_options;
 
 void rli_timeline_options_init(rli_timeline_options *options);

@@ -271,7 +271,7 @@ static int set_all_rows(cli_request *r, const char *value, const char *spelled)
 	size_t i;
 	int error = CHOOSE(&i, names, value, strlen(value), spelled);
 	if (error == RLI_OK)
-		r->timeline.all_rows = (int)i;
+		r->timeline.overview = !i;
 	return error;
 }
 
@@ -370,7 +370,7 @@ static int parse_switch(cli_request *r, const char *arg)
 	else if (strcmp(arg, "-vv") == 0)
 		r->verbosity = 2;
 	else if (strcmp(arg, "--all-rows") == 0)
-		r->timeline.all_rows = 1;
+		r->timeline.overview = 0;
 	else
 		return 0;
 	return 1;
@@ -383,6 +383,8 @@ void cli_request_init(cli_request *r)
 	r->rank_list = "all";
 	r->profiler = RLI_PROFILER_AUTO;
 	rli_timeline_options_init(&r->timeline);
+	/* The PNG and the PDF show the overview past the readable rows unless --all-rows. */
+	r->timeline.overview = 1;
 }
 
 int cli_apply_config_text(cli_request *r, const char *path, const char *text, size_t length)

@@ -76,7 +76,8 @@ static int lay_out(console *c, rli_timeline **out, const cli_request *request,
 	int error;
 
 	options.medium = medium;
-	options.all_rows |= all_rows;
+	if (all_rows)
+		options.overview = 0;
 	cli_show_status(c, "laying out");
 	if ((error = rli_timeline_layout_stats(out, events, stats, &options)) < 0) {
 		cli_say(c, -1, "error: ", "%s", rli_error_last());

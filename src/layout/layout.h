@@ -322,7 +322,7 @@ struct rli_timeline {
 	size_t readable_rows;       /* the most rows the page shows readably */
 };
 
-/* 1 when the figure shows the overview instead of its rows (too many, and not all_rows). */
+/* 1 when the figure shows the overview instead of its rows (too many, and options.overview asked for it). */
 int rli_timeline_shows_overview(const rli_timeline *timeline);
 
 struct rli_stats;

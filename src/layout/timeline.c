@@ -25,7 +25,7 @@ void rli_timeline_options_init(rli_timeline_options *options)
 	options->merge_short_ms = 0.0;
 	options->medium = RLI_MEDIUM_RASTER;
 	options->style = RLI_STYLE_DEFAULT;
-	options->all_rows = 0;
+	options->overview = 0;
 }
 
 double rli_document_raster_scale(const rli_document *document)
@@ -289,7 +289,7 @@ int rli_timeline_layout_stats(rli_timeline **out, const rli_events *events, cons
 	if ((error = rli_build_bars(timeline, bars, kept)) < 0 ||
 	    (error = rli_timeline_readable_rows(&timeline->readable_rows, theme, width, scale, options->medium)) < 0)
 		goto done;
-	if (!options->all_rows && timeline->panel.row_count > timeline->readable_rows)
+	if (options->overview && timeline->panel.row_count > timeline->readable_rows)
 		error = place_overview(timeline, events, stats, theme, width, scale, options->medium);
 	else
 		error = rli_timeline_place(timeline, theme, width, scale, options->medium, !legend_repeats_rows(timeline));

@@ -216,7 +216,7 @@ static void test_paper_style(void)
 
 	rli_timeline_options_init(&options);
 	CHECK_INT(options.style, RLI_STYLE_DEFAULT);
-	CHECK_INT(options.all_rows, 0);
+	CHECK_INT(options.overview, 0);
 	options.style = RLI_STYLE_PAPER;
 	options.width = 5000; /* the style fixes the page: ignored */
 	t = lay_out_with(events, &options);
@@ -291,6 +291,11 @@ static void test_overview_instead_of_rows(const char *out_dir)
 
 	rli_timeline_options_init(&options);
 	options.style = RLI_STYLE_PAPER;
+	/* The library's default draws every row (an HTML page scrolls): the overview is asked for. */
+	t = lay_out_with(events, &options);
+	CHECK(!rli_timeline_shows_overview(t));
+	rli_timeline_free(t);
+	options.overview = 1;
 	t = lay_out_with(events, &options);
 	CHECK(rli_timeline_shows_overview(t));
 	CHECK(t->readable_rows >= 60 && t->readable_rows < 80);
@@ -338,7 +343,7 @@ static void test_overview_instead_of_rows(const char *out_dir)
 	CHECK_INT(case_render(t, "pdf", path), RLI_OK);
 
 	/* --all-rows: every row, however close. */
-	options.all_rows = 1;
+	options.overview = 0;
 	all = lay_out_with(events, &options);
 	CHECK(!rli_timeline_shows_overview(all));
 	CHECK_INT(all->panel.row_count, 80);
@@ -347,7 +352,7 @@ static void test_overview_instead_of_rows(const char *out_dir)
 
 	/* The default style shows 80 rows of 50 units as the reference does. */
 	options.style = RLI_STYLE_DEFAULT;
-	options.all_rows = 0;
+	options.overview = 1;
 	all = lay_out_with(events, &options);
 	CHECK(!rli_timeline_shows_overview(all));
 	rli_timeline_free(all);
