@@ -133,15 +133,7 @@ static int place_overview(rli_timeline *timeline, const rli_events *events, cons
 		return error;
 	if (!stats)
 		stats = own;
-	height = overview_height(theme, stats);
-	rli_fit_medium(&height, &timeline->document.raster_scale, width, scale, medium);
-	timeline->page.width = width;
-	timeline->page.height = height;
-	timeline->document.scale = (int)ceil(scale);
-	timeline->document.units_per_inch = theme->units_per_inch;
-	timeline->document.background = WHITE;
-	timeline->document.text_color = TEXT_COLOR;
-	timeline->document.font_family = RLI_TEXT_FAMILY;
+	height = rli_timeline_set_page(timeline, theme, width, overview_height(theme, stats), scale, medium);
 	area = (rli_rect){ theme->page_pad, theme->margin_top, width - 2 * theme->page_pad,
 			   height - theme->margin_top - theme->page_pad };
 	if ((error = rli_text_context_new(&text)) < 0 ||

@@ -57,6 +57,20 @@ int rli_timeline_readable_rows(size_t *out, const timeline_theme *theme, double 
 	return RLI_OK;
 }
 
+double rli_timeline_set_page(rli_timeline *timeline, const timeline_theme *theme, double width, double height,
+			     double scale, rli_medium medium)
+{
+	rli_fit_medium(&height, &timeline->document.raster_scale, width, scale, medium);
+	timeline->page.width = width;
+	timeline->page.height = height;
+	timeline->document.scale = (int)ceil(scale);
+	timeline->document.units_per_inch = theme->units_per_inch;
+	timeline->document.background = WHITE;
+	timeline->document.text_color = TEXT_COLOR;
+	timeline->document.font_family = RLI_TEXT_FAMILY;
+	return height;
+}
+
 /* The figure's title: an epoch clock's origin is a moment a reader can place; another clock's only a number. */
 static void title_text(char *out, size_t size, double origin)
 {
@@ -272,14 +286,7 @@ int rli_timeline_place(rli_timeline *timeline, const timeline_theme *theme, doub
 	 * rows get closer. Labels are then thinned to every k-th row so that no
 	 * two overlap (the bars all stay). A vector medium has no such limit.
 	 */
-	rli_fit_medium(&height, &timeline->document.raster_scale, width, scale, medium);
-	timeline->page.width = width;
-	timeline->page.height = height;
-	timeline->document.scale = (int)ceil(scale);
-	timeline->document.units_per_inch = theme->units_per_inch;
-	timeline->document.background = WHITE;
-	timeline->document.text_color = TEXT_COLOR;
-	timeline->document.font_family = RLI_TEXT_FAMILY;
+	height = rli_timeline_set_page(timeline, theme, width, height, scale, medium);
 	panel->plot.y = theme->margin_top;
 	panel->plot.h = height - theme->margin_top - bottom;
 	panel->row_pitch = panel->plot.h / (double)rows;

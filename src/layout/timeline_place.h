@@ -17,6 +17,14 @@
 int rli_timeline_place(rli_timeline *timeline, const timeline_theme *theme, double width, double scale,
 		       rli_medium medium, int legend_shown);
 
+/*
+ * The page and the document's drawing settings for a page `height` units
+ * tall, brought within what the medium allows (rli_fit_medium); returns the
+ * height it got.
+ */
+double rli_timeline_set_page(rli_timeline *timeline, const timeline_theme *theme, double width, double height,
+			     double scale, rli_medium medium);
+
 /* The figure's title, centred in the style's top margin; an epoch origin is told as UTC. */
 int rli_timeline_place_title(rli_timeline *timeline, PangoContext *text, const timeline_theme *theme, double width);
 

@@ -1,6 +1,7 @@
 /* test_paper.c: figures fit for a paper: the time axis in its unit, the origin as UTC, the legend, --style paper, the overview, stable colours. */
 #include "harness.h"
 #include "render_cases.h"
+#include "common/atomic_file.h"
 #include "common/error.h"
 #include "layout/timeline_overview.h"
 #include "stats/stats.h"
@@ -208,8 +209,25 @@ static void test_legend_left_out(void)
 }
 
 /* --style paper: a 3.5 in column in points, 300 dpi, text 7 pt and up, rows as tall as their labels. */
-static void test_paper_style(void)
+/* The pHYs chunk of a PNG in pixels per metre, 0 when there is none. */
+static unsigned long png_pixels_per_metre(const char *path)
 {
+	size_t size = 0;
+	unsigned char *data = (unsigned char *)test_read_file(path, &size);
+	unsigned long ppm = 0;
+	for (size_t i = 0; data && i + 8 < size; i++)
+		if (memcmp(data + i, "pHYs", 4) == 0) {
+			ppm = (unsigned long)data[i + 4] << 24 | (unsigned long)data[i + 5] << 16 |
+			      (unsigned long)data[i + 6] << 8 | data[i + 7];
+			break;
+		}
+	free(data);
+	return ppm;
+}
+
+static void test_paper_style(const char *out_dir)
+{
+	char path[512];
 	rli_events *events = case_few_rows();
 	rli_timeline_options options;
 	rli_timeline *t, *v;
@@ -234,6 +252,10 @@ static void test_paper_style(void)
 	/* The legend goes under the x title: the plot keeps the page's width. */
 	CHECK(t->legend.title.y > t->panel.x_title.y);
 	CHECK(t->page.height < 3 * 72);
+	/* The PNG says 300 dpi: 300 / 0.0254 = 11,811 pixels a metre. */
+	snprintf(path, sizeof(path), "%s/few_rows_paper.png", out_dir);
+	CHECK_INT(case_render(t, "png", path), RLI_OK);
+	CHECK_INT(png_pixels_per_metre(path), 11811);
 
 	/* Same layout on a vector medium (the PDF) as on a raster (the PNG). */
 	options.medium = RLI_MEDIUM_VECTOR;
@@ -395,15 +417,15 @@ static void test_overview_in_a_rectangle(void)
 int main(int argc, char **argv)
 {
 	const char *out_dir = argc > 1 ? argv[1] : ".";
-	char command[600];
 
-	snprintf(command, sizeof(command), "mkdir -p '%s'", out_dir);
-	if (system(command) != 0)
+	if (rli_mkdir_p(out_dir) < 0) {
+		fprintf(stderr, "%s\n", rli_error_last());
 		return 1;
+	}
 	test_overview_instead_of_rows(out_dir);
 	test_overview_in_a_rectangle();
 	test_legend_left_out();
-	test_paper_style();
+	test_paper_style(out_dir);
 	test_stable_colours();
 	test_palette_fills_before_repeating();
 	test_time_ticks();
