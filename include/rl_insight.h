@@ -248,11 +248,32 @@ typedef enum { RLI_MEDIUM_RASTER = 0, RLI_MEDIUM_VECTOR } rli_medium;
 #define RLI_TIMELINE_MAX_WIDTH 20000
 #define RLI_TIMELINE_MAX_SCALE 8
 
+/* How a timeline figure is sized and set (--style). */
+typedef enum {
+	RLI_STYLE_DEFAULT = 0, /* the reference PNG's geometry: `width` CSS px at `scale`, 50 px rows */
+	RLI_STYLE_PAPER,       /* one journal column: 3.5 in wide, 300 dpi, text 7 pt and up, rows as tall as it */
+	RLI_STYLE_PAPER_WIDE   /* the same across two columns: 7 in wide */
+} rli_timeline_style;
+
+/*
+ * Options of a figure. Always fill with rli_timeline_options_init before
+ * setting fields: fields are only ever added at the end, each with a default
+ * that keeps the earlier behaviour.
+ */
 typedef struct {
 	int width;             /* page width in CSS px (timeline.visualizer.width), default 2000 */
 	int scale;             /* device pixels per CSS px asked for raster output, default 2 */
 	double merge_short_ms; /* > 0: chain-merge bars of at most this length (gap <= 2 ms) */
 	rli_medium medium;     /* default RLI_MEDIUM_RASTER */
+	rli_timeline_style style; /* default RLI_STYLE_DEFAULT; the paper styles set width and scale themselves */
+	/*
+	 * 1: a figure with more rows than its page shows readably (each row at
+	 * least a row label tall) shows each role's occupancy over time and the
+	 * outlier ranks instead (for a PNG or a PDF; the command line's default,
+	 * --all-rows turns it off). 0 (default): every row, however close, as an
+	 * HTML page that scrolls needs.
+	 */
+	int overview;
 } rli_timeline_options;
 
 void rli_timeline_options_init(rli_timeline_options *options);

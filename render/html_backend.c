@@ -280,7 +280,8 @@ static int check_model(const html_output *html)
 	const rli_panel *panel = html->panel;
 	if (!panel || !html->title || !html->legend || (panel->row_count && !panel->rows) ||
 	    (panel->series_count && !panel->series))
-		return rli_error_set(RLI_ERROR, "html: the page needs a title, a panel and a legend");
+		return rli_error_set(RLI_ERROR, "html: the page needs a title, a panel and a legend (a timeline's "
+				     "overview page has no rows to scroll: lay it out without options.overview)");
 	for (size_t i = 0; i < panel->bar_count; i++)
 		if (panel->bar_row[i] >= panel->row_count || panel->bar_series[i] >= panel->series_count)
 			return rli_error_set(RLI_ERROR, "html: bar %zu names a missing row or series", i);

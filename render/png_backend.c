@@ -33,6 +33,7 @@ typedef struct {
 typedef struct {
 	rli_output base;
 	double scale;
+	double units_per_inch;       /* the document's: 96 CSS px, or 72 points for a paper figure */
 	const rli_page *page;        /* the page being drawn */
 	int width, height;           /* its size in pixels */
 	const rli_item **items;      /* its items, drawn band by band at end_page */
@@ -50,6 +51,7 @@ static int png_begin_document(rli_output *out, const rli_document *document)
 	png_output *png = (png_output *)out;
 
 	png->scale = document->raster_scale;
+	png->units_per_inch = document->units_per_inch > 0 ? document->units_per_inch : 96.0;
 	if (!(png->scale > 0))
 		return rli_error_set(RLI_EUSAGE, "a page too tall for a raster cannot be a PNG: lay it out "
 				     "for a raster medium");
@@ -166,8 +168,9 @@ static void on_png_warning(png_structp writer, png_const_charp message)
  * Encodes the RGB24 surface. cairo's own writer always uses zlib's default
  * level, which made encoding most of the time of a large chart; charts are
  * flat colour, so the fastest level with the Sub filter costs little in size.
- * The physical size says 96 CSS px per inch, so a scale-2 image prints at the
- * page size the chart was laid out for.
+ * The physical size says 96 CSS px per inch (72 points for a paper figure),
+ * so a scale-2 image prints at the page size the chart was laid out for, and
+ * a paper figure at its column width and 300 dpi.
  */
 static int encode_png(png_output *png, const rli_atomic_file *file)
 {
@@ -201,8 +204,8 @@ static int encode_png(png_output *png, const rli_atomic_file *file)
 	png_set_write_fn(writer, sink, write_bytes, flush_bytes);
 	png_set_IHDR(writer, info, (png_uint_32)width, (png_uint_32)height, 8, PNG_COLOR_TYPE_RGB,
 		     PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
-	png_set_pHYs(writer, info, (png_uint_32)lround(96.0 * scale / 0.0254),
-		     (png_uint_32)lround(96.0 * scale / 0.0254), PNG_RESOLUTION_METER);
+	png_set_pHYs(writer, info, (png_uint_32)lround(png->units_per_inch * scale / 0.0254),
+		     (png_uint_32)lround(png->units_per_inch * scale / 0.0254), PNG_RESOLUTION_METER);
 	png_set_compression_level(writer, 1);
 	png_set_filter(writer, PNG_FILTER_TYPE_BASE, PNG_FILTER_SUB);
 	png_write_info(writer, info);

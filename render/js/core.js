@@ -105,12 +105,32 @@ window.rliCore = (function () {
     return lo;
   }
 
-  /* ---- ticks: the same 1/2/5 x 10^k rule as rli_nice_ticks in the C layout ---- */
+  /* ---- ticks: the same 1/2/5 x 10^k rule as rli_nice_ticks and rli_time_ticks in the C layout ---- */
 
-  function niceTicks(lo, hi, target, max) {
-    if (!isFinite(lo) || !isFinite(hi) || hi < lo) return [];
+  /* value rounded to decimals places, ',' every three digits of the integer part (rli_fmt_thousands). */
+  function fmtThousands(value, decimals) {
+    var text = value.toFixed(decimals);
+    if (/^-0(\.0*)?$/.test(text)) text = text.slice(1);
+    var sign = text[0] === '-' ? '-' : '', body = sign ? text.slice(1) : text;
+    var dot = body.indexOf('.'), integer = dot < 0 ? body : body.slice(0, dot);
+    return sign + integer.replace(/\B(?=(\d{3})+$)/g, ',') + (dot < 0 ? '' : body.slice(dot));
+  }
+
+  /* ms below 10 s, s below 10 min, min from there (rli_time_unit_for). */
+  function timeUnitFor(spanMs) {
+    var span = Math.abs(spanMs);
+    if (!(span >= 10e3) || !isFinite(span)) return { name: 'ms', ms: 1 };
+    if (span < 600e3) return { name: 's', ms: 1e3 };
+    return { name: 'min', ms: 60e3 };
+  }
+
+  /* Ticks of [lo, hi] counted in unitMs: values in ms, labels in the unit, plain or with separators. */
+  function ticksInUnit(lo, hi, target, max, unitMs, separators) {
+    if (!isFinite(lo) || !isFinite(hi) || hi < lo || !(unitMs > 0)) return [];
     if (target < 1) target = 1;
-    if (hi === lo) return [{ value: lo, label: String(lo) }];
+    lo /= unitMs;
+    hi /= unitMs;
+    if (hi === lo) return [{ value: lo * unitMs, label: String(lo) }];
     var raw = (hi - lo) / target;
     var magnitude = Math.pow(10, Math.floor(Math.log10(raw)));
     var steps = [1, 2, 5, 10], step = 0, decimals = 0;
@@ -124,11 +144,21 @@ window.rliCore = (function () {
     for (var k = first; k <= last && ticks.length < max; k++) {
       var value = k * step;
       if (value === 0) value = 0;
-      var label = value.toFixed(decimals);
+      var label = separators ? fmtThousands(value, decimals) : value.toFixed(decimals);
       if (/^-0(\.0*)?$/.test(label)) label = label.slice(1);
-      ticks.push({ value: value, label: label });
+      ticks.push({ value: value * unitMs, label: label });
     }
     return ticks;
+  }
+
+  function niceTicks(lo, hi, target, max) {
+    return ticksInUnit(lo, hi, target, max, 1, false);
+  }
+
+  /* A time axis of [lo, hi] ms in the unit the span reads best in, and its title. */
+  function timeTicks(lo, hi, target, max) {
+    var unit = timeUnitFor(hi - lo);
+    return { unit: unit, title: 'Time (' + unit.name + ')', ticks: ticksInUnit(lo, hi, target, max, unit.ms, true) };
   }
 
   function formatMs(value) {
@@ -177,7 +207,8 @@ window.rliCore = (function () {
 
   return {
     readJson: readJson, decodeBase64: decodeBase64, decodeBars: decodeBars,
-    lowerBound: lowerBound, upperBound: upperBound, niceTicks: niceTicks, formatMs: formatMs,
+    lowerBound: lowerBound, upperBound: upperBound, niceTicks: niceTicks, timeTicks: timeTicks,
+    timeUnitFor: timeUnitFor, fmtThousands: fmtThousands, formatMs: formatMs,
     cssFontFamily: cssFontFamily, parseColor: parseColor, element: element,
     growFloat64: growFloat64, addCoverage: addCoverage
   };

@@ -3,18 +3,28 @@
   'use strict';
 
   var core = window.rliCore;
-  var lowerBound = core.lowerBound, niceTicks = core.niceTicks, parseColor = core.parseColor;
+  var lowerBound = core.lowerBound, timeTicks = core.timeTicks, parseColor = core.parseColor;
   var element = core.element, growFloat64 = core.growFloat64, addCoverage = core.addCoverage;
   var parts = window.rliTimelineParts;
   var ALIGN_H = parts.ALIGN_H, ALIGN_V = parts.ALIGN_V, WIDE_PX = parts.WIDE_PX;
   var STRIP_LINES = parts.STRIP_LINES, mapText = parts.mapText, Timeline = parts.Timeline;
 
-  Timeline.prototype.ticks = function (g) {
+  /*
+   * The x axis in view: the layout's ticks and title at the layout's range and
+   * density, else rli_time_ticks' rule on the window, in the unit its span
+   * reads best in, with the title naming that unit.
+   */
+  Timeline.prototype.axis = function (g) {
     var model = this.model;
     g = g || this.screen;
     if (this.left === model.xMin && this.right === model.xMax && model.xticks.length && g.tickTarget === model.xtickTarget)
-      return model.xticks;
-    return niceTicks(this.left, this.right, g.tickTarget, model.xtickMax);
+      return { ticks: model.xticks, title: model.xTitle.text };
+    var axis = timeTicks(this.left, this.right, g.tickTarget, model.xtickMax);
+    return { ticks: axis.ticks, title: axis.title };
+  };
+
+  Timeline.prototype.ticks = function (g) {
+    return this.axis(g).ticks;
   };
 
   Timeline.prototype.fontFor = function (size, bold) {
@@ -59,7 +69,7 @@
     ctx.setTransform(scale, 0, 0, scale, 0, 0);
 
     var span = this.right - this.left;
-    var ticks = this.ticks(g);
+    var axis = this.axis(g), ticks = axis.ticks;
     ctx.strokeStyle = model.gridColor;
     ctx.lineWidth = g.gridWidth;
     ctx.beginPath();
@@ -85,7 +95,7 @@
     });
 
     this.drawText(ctx, g.title);
-    this.drawText(ctx, g.xTitle);
+    if (g.xTitle) this.drawText(ctx, Object.assign({}, g.xTitle, { text: axis.title }));
     this.drawText(ctx, g.yTitle);
     this.paintRowLabels(ctx, g);
     if (g.kind === 'window' && g.maxScroll > 0) this.paintRowsShown(ctx, g);

@@ -3,7 +3,7 @@
   'use strict';
 
   var core = window.rliCore;
-  var readJson = core.readJson, decodeBars = core.decodeBars, niceTicks = core.niceTicks;
+  var readJson = core.readJson, decodeBars = core.decodeBars, timeTicks = core.timeTicks;
   var parts = window.rliTimelineParts;
   var Timeline = parts.Timeline;
 
@@ -30,6 +30,7 @@
           dragMode: timeline.dragMode, filter: timeline.filter,
           rows: timeline.displayRows.map(function (r) { return model.rows[r].label; }),
           ticks: timeline.ticks().map(function (t) { return t.label; }),
+          xTitle: timeline.axis().title,
           hidden: Array.from(timeline.hidden), drawnBars: timeline.drawnBars, barCount: bars.count,
           drawCount: timeline.drawCount, scrollTop: timeline.scrollY
         };
@@ -59,8 +60,13 @@
       revealRow: function (position) { timeline.revealRow(position); },
       scrollRows: function (top) { timeline.setScroll(top, false); return timeline.scrollY; },
       clientPoint: function (t, position) { return timeline.clientPoint(t, position); },
+      /* the time axis rule (rli_time_ticks): tick labels for [l, r] ms in the span's unit */
       niceTicks: function (l, r, target) {
-        return niceTicks(l, r, target || timeline.model.xtickTarget, timeline.model.xtickMax);
+        return timeTicks(l, r, target || timeline.model.xtickTarget, timeline.model.xtickMax).ticks;
+      },
+      timeAxis: function (l, r, target) {
+        var axis = timeTicks(l, r, target || timeline.model.xtickTarget, timeline.model.xtickMax);
+        return { title: axis.title, labels: axis.ticks.map(function (t) { return t.label; }) };
       },
       /* [r, g, b, a] of the canvas at time t on display position `position`, at the bar's centre line */
       pixelAt: function (t, position) {

@@ -319,6 +319,28 @@ static int set_merge(cli_request *r, const char *value, const char *spelled)
 	return RLI_OK;
 }
 
+static int set_style(cli_request *r, const char *value, const char *spelled)
+{
+	static const char *const names[] = { "default", "paper", "paper-wide" };
+	static const rli_timeline_style styles[] = { RLI_STYLE_DEFAULT, RLI_STYLE_PAPER, RLI_STYLE_PAPER_WIDE };
+	size_t i;
+	int error = CHOOSE(&i, names, value, strlen(value), spelled);
+	if (error == RLI_OK)
+		r->timeline.style = styles[i];
+	return error;
+}
+
+/* timeline.visualizer.all_rows=true|false: the key for --all-rows. */
+static int set_all_rows(cli_request *r, const char *value, const char *spelled)
+{
+	static const char *const names[] = { "false", "true" };
+	size_t i;
+	int error = CHOOSE(&i, names, value, strlen(value), spelled);
+	if (error == RLI_OK)
+		r->timeline.overview = !i;
+	return error;
+}
+
 static const option_spec options[] = {
 	{ "--input-path", "input.path", "PATH", "root folder of the profiling data (required)", set_input_path },
 	{ "--output-path", "output.path", "PATH", "folder for the outputs, created if missing (default: output)", set_output_path },
@@ -332,6 +354,8 @@ static const option_spec options[] = {
 	{ "--page-size", NULL, "SIZE", "the report's pages: a4, letter or a3 (default: a4)", set_page_size },
 	{ "--orientation", NULL, "WAY", "the report's pages: landscape or portrait (default: landscape)", set_orientation },
 	{ "--pdf-date", NULL, "DATE", "date in the PDFs' metadata: now, YYYY-MM-DD or YYYY-MM-DDTHH:MM:SSZ (default: fixed, so the same input gives the same bytes)", set_pdf_date },
+	{ "--style", "timeline.visualizer.style", "STYLE", "default, paper (a 3.5 in journal column at 300 dpi) or paper-wide (7 in), PNG and PDF alike", set_style },
+	{ NULL, "timeline.visualizer.all_rows", NULL, NULL, set_all_rows },
 	{ "--jobs", NULL, "N", "parse N input units at once (default: number of CPUs)", set_jobs },
 	{ "--input-type", NULL, "TYPE", "legacy: multi_json_mstx|torch|nvtx, must agree with the parser", set_input_type },
 	{ "--pipeline-type", "pipeline.type", "NAME", "legacy: OfflineInsightPipeline, the only pipeline", set_pipeline },
@@ -414,6 +438,8 @@ static int parse_switch(cli_request *r, const char *arg)
 		r->verbosity = r->verbosity < 0 ? 1 : r->verbosity + 1;
 	else if (strcmp(arg, "-vv") == 0)
 		r->verbosity = 2;
+	else if (strcmp(arg, "--all-rows") == 0)
+		r->timeline.overview = 0;
 	else
 		return 0;
 	return 1;
@@ -427,6 +453,8 @@ void cli_request_init(cli_request *r)
 	r->profiler = RLI_PROFILER_AUTO;
 	rli_timeline_options_init(&r->timeline);
 	rli_report_options_init(&r->report);
+	/* The PNG and the PDF show the overview past the readable rows unless --all-rows. */
+	r->timeline.overview = 1;
 }
 
 int cli_apply_config_text(cli_request *r, const char *path, const char *text, size_t length)
@@ -534,7 +562,10 @@ void cli_print_help(FILE *fp)
 			fprintf(fp, " [%s]", o->config_key);
 		putc('\n', fp);
 	}
-	fputs("  -q, --quiet              print errors only\n"
+	fputs("      --all-rows           draw every row: without it, a figure with more rows than its page\n"
+	      "                           shows readably (each row a label tall) shows each role's occupancy\n"
+	      "                           and the outlier ranks instead [timeline.visualizer.all_rows=true]\n"
+	      "  -q, --quiet              print errors only\n"
 	      "  -v, --verbose            also print progress details and timings (-vv: debug)\n"
 	      "  -h, --help               print this help and exit\n"
 	      "      --version            print the version and exit\n"
@@ -545,6 +576,7 @@ void cli_print_help(FILE *fp)
 	      "  memory.parser.type=memory  memory.parser.role=ROLES\n"
 	      "  memory.visualizer.type=memory_html|png|memory_pdf\n"
 	      "  timeline.visualizer.width=PX  timeline.visualizer.scale=N\n"
+	      "  timeline.visualizer.style=default|paper|paper-wide  timeline.visualizer.all_rows=true\n"
 	      "  pipeline.type=OfflineInsightPipeline  preset=timeline|memory\n"
 	      "  config_path=FILE  a YAML file of these keys; keys on the command line win\n"
 	      "\n"

@@ -1,6 +1,7 @@
 /* timeline.c: the timeline analysis: parse the profiles, export the table, lay out and render the figure. */
 #include "analyses.h"
 #include "common/grow.h"
+#include "common/numfmt.h"
 #include "common/strutil.h"
 #include "layout/layout.h"
 #include "stats/stats.h"
@@ -60,13 +61,15 @@ static int is_raster(const char *backend_name)
  * the vector one is too tall for a raster; otherwise one layout serves all.
  */
 static int lay_out(console *c, rli_timeline **out, const cli_request *request,
-		   const rli_events *events, const rli_stats *stats, rli_medium medium)
+		   const rli_events *events, const rli_stats *stats, rli_medium medium, int all_rows)
 {
 	rli_timeline_options options = request->timeline;
 	double t = cli_now_ms();
 	int error;
 
 	options.medium = medium;
+	if (all_rows)
+		options.overview = 0;
 	cli_show_status(c, "laying out");
 	if ((error = rli_timeline_layout_stats(out, events, stats, &options)) < 0) {
 		cli_say(c, -1, "error: ", "%s", rli_error_last());
@@ -76,29 +79,57 @@ static int lay_out(console *c, rli_timeline **out, const cli_request *request,
 	return RLI_OK;
 }
 
-/* Draws the figures asked for; the vector layout is handed to *report when the report is asked for. */
+/* One line at the default verbosity when a static figure shows the overview instead of its rows. */
+static void say_overview(console *c, const cli_request *request, const rli_timeline *timeline, int html)
+{
+	char rows[32], most[32];
+	rli_fmt_thousands(rows, sizeof(rows), (double)timeline->panel.row_count, 0);
+	rli_fmt_thousands(most, sizeof(most), (double)timeline->readable_rows, 0);
+	cli_say(c, 0, "", "the timeline has %s rows, more than its %spage shows readably (%s): the PNG and PDF "
+		"show each role's occupancy over time and the outlier ranks instead; --all-rows draws every row%s",
+		rows, request->timeline.style == RLI_STYLE_DEFAULT ? "" : "paper ", most,
+		html ? " (the HTML has them all)" : "");
+}
+
+/* Draws the figures asked for; a layout of every row is handed to *report when the report is asked for. */
 static int render_all(console *c, const cli_request *request, const rli_events *events,
 		      const rli_stats *stats, rli_output_set *set, rli_timeline **report)
 {
-	rli_timeline *vector = NULL, *raster = NULL;
-	int wants_raster = 0, wants_vector = cli_wants(request, "pdf"), error = RLI_OK;
+	/*
+	 * vector: the single-figure PDF's layout, the overview past the readable
+	 * rows; every_row: what scrolls (the HTML) and what the report pages
+	 * through; raster: the PNG's when the vector one cannot serve it.
+	 */
+	rli_timeline *vector = NULL, *raster = NULL, *every_row = NULL;
+	int wants_raster = 0, wants_figure_pdf = 0, wants_html = 0, wants_report = cli_wants(request, "pdf");
+	int error = RLI_OK;
 	double scale;
 
 	for (int i = 0; i < request->vis_count; i++) {
 		const char *backend = figure_backend(request->vis_types[i]);
 		if (backend && is_raster(backend))
 			wants_raster = 1;
-		else if (backend)
-			wants_vector = 1;
+		wants_html |= strcmp(request->vis_types[i], "html") == 0;
+		wants_figure_pdf |= strcmp(request->vis_types[i], "timeline_pdf") == 0;
 	}
-	if (wants_vector && (error = lay_out(c, &vector, request, events, stats, RLI_MEDIUM_VECTOR)) < 0)
+	if ((wants_figure_pdf || wants_raster) &&
+	    (error = lay_out(c, &vector, request, events, stats, RLI_MEDIUM_VECTOR, 0)) < 0)
 		goto done;
-	if (wants_raster && (!vector || rli_document_raster_scale(rli_timeline_document(vector)) == 0.0) &&
-	    (error = lay_out(c, &raster, request, events, stats, RLI_MEDIUM_RASTER)) < 0)
+	/* The page scrolls and zooms, and the report pages through the rows: both have every row. */
+	if ((wants_html || wants_report) && (!vector || rli_timeline_shows_overview(vector)) &&
+	    (error = lay_out(c, &every_row, request, events, stats, RLI_MEDIUM_VECTOR, 1)) < 0)
 		goto done;
+	if (wants_raster && (!vector || rli_timeline_shows_overview(vector) ||
+			     rli_document_raster_scale(rli_timeline_document(vector)) == 0.0) &&
+	    (error = lay_out(c, &raster, request, events, stats, RLI_MEDIUM_RASTER, 0)) < 0)
+		goto done;
+	if (raster && rli_timeline_shows_overview(raster))
+		say_overview(c, request, raster, wants_html);
+	else if (wants_figure_pdf && rli_timeline_shows_overview(vector))
+		say_overview(c, request, vector, wants_html);
 	if (wants_raster) {
 		scale = rli_document_raster_scale(rli_timeline_document(raster ? raster : vector));
-		if (scale < request->timeline.scale)
+		if (request->timeline.style == RLI_STYLE_DEFAULT && scale < request->timeline.scale)
 			cli_say(c, 1, "", "the PNG is drawn at scale %g, not %d: a %d-px-wide page at scale %d "
 			    "would pass the 32767-pixel limit of PNG images", scale, request->timeline.scale,
 			    request->timeline.width, request->timeline.scale);
@@ -112,7 +143,7 @@ static int render_all(console *c, const cli_request *request, const rli_events *
 
 		if (!name)
 			continue;
-		timeline = is_raster(name) && raster ? raster : vector;
+		timeline = is_raster(name) && raster ? raster : strcmp(name, "html") == 0 && every_row ? every_row : vector;
 		snprintf(what, sizeof(what), "writing %s", name);
 		cli_show_status(c, what);
 		error = rli_render(rli_timeline_document(timeline), name, request->output_path, set);
@@ -123,14 +154,16 @@ static int render_all(console *c, const cli_request *request, const rli_events *
 		}
 		cli_say(c, 1, "", "timing: render %s %.1f ms", name, cli_now_ms() - t);
 	}
-	if (cli_wants(request, "pdf")) {
-		*report = vector;
-		vector = NULL;
+	if (wants_report) {
+		rli_timeline **kept = every_row ? &every_row : &vector;
+		*report = *kept;
+		*kept = NULL;
 	}
 
 done:
 	rli_timeline_free(vector);
 	rli_timeline_free(raster);
+	rli_timeline_free(every_row);
 	return error;
 }
 

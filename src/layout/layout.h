@@ -316,6 +316,8 @@ struct rli_document {
 	rli_color text_color;
 	const char *font_family;    /* pango/CSS family list, e.g. "DejaVu Sans, Droid Sans Fallback" */
 	double origin;              /* absolute value of x = 0 in the panels' unit (the timeline's t0, ms) */
+	/* page units an inch: 96 (CSS px) when 0, 72 for a figure set in points; a PNG records its dpi from it */
+	double units_per_inch;
 	/*
 	 * 1: every page is a file of its own in every back-end that writes files,
 	 * named by the page (the memory pages); 0: as the back-end writes.
@@ -340,10 +342,22 @@ struct rli_timeline {
 	rli_text title;
 	rli_panel panel;
 	rli_legend legend;
-	/* one series per distinct name, sorted by name; colour by that index */
+	/* one series per distinct name, sorted by name; colour by name (rli_palette_assign) */
 	size_t series_count;
 	rli_series *series;
+	/*
+	 * Non-NULL: the rows did not fit readably (more than readable_rows) and
+	 * the page shows the overview instead (timeline_overview.h): its items
+	 * are page_items after the title; the panel and legend are not drawn.
+	 */
+	struct rli_timeline_overview *overview;
+	rli_item *page_items;
+	size_t page_item_count;
+	size_t readable_rows;       /* the most rows the page shows readably */
 };
+
+/* 1 when the figure shows the overview instead of its rows (too many, and options.overview asked for it). */
+int rli_timeline_shows_overview(const rli_timeline *timeline);
 
 struct rli_stats;
 /*
@@ -356,6 +370,18 @@ int rli_timeline_layout_stats(rli_timeline **out, const rli_events *events, cons
 
 /* The first ten colours are the reference's palette; the rest extend it. */
 rli_color rli_palette_color(size_t index);
+/* How many colours the palette holds before rli_palette_color repeats. */
+size_t rli_palette_size(void);
+/* FNV-1a (32 bits) of a NUL-terminated name: where its colour lives in the palette. */
+uint32_t rli_name_hash(const char *name);
+/*
+ * A colour per name, stable across runs: name n (of count, sorted by name)
+ * gets palette slot rli_name_hash % rli_palette_size unless a name before it
+ * took that slot; then the next slot used least. Renaming one name leaves the
+ * others' colours alone unless the new name lands on a slot a later name
+ * had. Written into colors[n].
+ */
+void rli_palette_assign(rli_color *colors, const char *const *sorted_names, size_t count);
 
 /*
  * "Nice" axis ticks for [lo, hi] in about `target` steps: 1, 2, 5 x 10^k,
@@ -369,5 +395,13 @@ rli_color rli_palette_color(size_t index);
  * lo == hi gives one tick; hi < lo or a non-finite bound gives none.
  */
 size_t rli_nice_ticks(rli_tick *out, size_t max, double lo, double hi, int target);
+
+/*
+ * A time axis: lo, hi and the ticks' values in ms, the ticks placed by the
+ * same rule on [lo / unit_ms, hi / unit_ms] (the unit rli_time_unit_for
+ * chooses for the span: 1, 1000, 60000) and labelled in that unit with
+ * thousands separators ("1,500", "2.5"). render/js/core.js timeTicks ports it.
+ */
+size_t rli_time_ticks(rli_tick *out, size_t max, double lo, double hi, int target, double unit_ms);
 
 #endif

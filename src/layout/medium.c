@@ -5,7 +5,7 @@
 #include <math.h>
 
 /* The largest scale, at most `scale` and in thousandths, that keeps `size` within the limit; 0: none >= 1. */
-static double fit_scale(double size, int scale)
+static double fit_scale(double size, double scale)
 {
 	double fit = floor((double)MAX_DEVICE_PIXELS * 1000.0 / size) / 1000.0;
 	if (fit >= scale)
@@ -13,7 +13,7 @@ static double fit_scale(double size, int scale)
 	return fit >= 1.0 ? fit : 0.0;
 }
 
-void rli_fit_medium(double *height, double *raster_scale, double width, int scale, rli_medium medium)
+void rli_fit_medium(double *height, double *raster_scale, double width, double scale, rli_medium medium)
 {
 	*raster_scale = fit_scale(width, scale);
 	if (medium == RLI_MEDIUM_RASTER && *height * *raster_scale > MAX_DEVICE_PIXELS)

@@ -12,6 +12,6 @@
  * closer); on a vector medium the height stays, and *raster_scale is 0 when
  * no raster could hold the page.
  */
-void rli_fit_medium(double *height, double *raster_scale, double width, int scale, rli_medium medium);
+void rli_fit_medium(double *height, double *raster_scale, double width, double scale, rli_medium medium);
 
 #endif

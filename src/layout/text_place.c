@@ -35,38 +35,43 @@ int rli_set_text(rli_text *out, const char *text, double x, double y, double siz
 }
 
 /* Beside the plot: one column while it fits the page height, more beside it if not. */
-double rli_plan_legend_beside(legend_plan *legend, size_t series, double width, double height)
+double rli_plan_legend_beside(legend_plan *legend, const timeline_theme *theme, size_t series, double width,
+			      double height)
 {
 	legend->below = 0;
 	legend->max_text = 0.15 * width;
-	legend->entry_width = fmin(legend->widest_entry, legend->max_text) + LEGEND_SWATCH_W + LEGEND_TEXT_GAP;
-	legend->per_column = (size_t)fmax(1.0, floor((height - 2 * PAGE_PAD - LEGEND_LINE) / LEGEND_LINE));
+	legend->entry_width = fmin(legend->widest_entry, legend->max_text) + theme->legend_swatch_w +
+			      theme->legend_text_gap;
+	legend->per_column = (size_t)fmax(1.0, floor((height - 2 * theme->page_pad - theme->legend_line) /
+						     theme->legend_line));
 	legend->columns = (series + legend->per_column - 1) / legend->per_column;
 	/* More names than fit in a third of the page: the last entry says how many are left out. */
-	while (legend->columns > 1 && legend->columns * (legend->entry_width + LEGEND_COLUMN_GAP) > 0.3 * width)
+	while (legend->columns > 1 &&
+	       legend->columns * (legend->entry_width + theme->legend_column_gap) > 0.3 * width)
 		legend->columns--;
 	legend->shown = series < legend->columns * legend->per_column ? series :
 			legend->columns * legend->per_column;
 	/* The right margin it takes. */
-	return fmax(fmin(MARGIN_RIGHT, 0.05 * width),
-		    LEGEND_GAP + fmax(legend->title_width, legend->columns * (legend->entry_width +
-		    LEGEND_COLUMN_GAP) - LEGEND_COLUMN_GAP) + PAGE_PAD);
+	return fmax(fmin(theme->margin_right, 0.05 * width),
+		    theme->legend_gap + fmax(legend->title_width, legend->columns * (legend->entry_width +
+		    theme->legend_column_gap) - theme->legend_column_gap) + theme->page_pad);
 }
 
 /* Below the plot, as many entries a line as the page holds. Returns the height it adds. */
-double rli_plan_legend_below(legend_plan *legend, size_t series, double width)
+double rli_plan_legend_below(legend_plan *legend, const timeline_theme *theme, size_t series, double width)
 {
-	double room = width - 2 * PAGE_PAD;
+	double room = width - 2 * theme->page_pad;
 
 	legend->below = 1;
-	legend->max_text = fmax(MIN_TEXT_ROOM, room - LEGEND_SWATCH_W - LEGEND_TEXT_GAP);
-	legend->entry_width = fmin(legend->widest_entry, legend->max_text) + LEGEND_SWATCH_W + LEGEND_TEXT_GAP;
-	legend->columns = (size_t)fmax(1.0, floor((room + LEGEND_COLUMN_GAP) /
-						  (legend->entry_width + LEGEND_COLUMN_GAP)));
+	legend->max_text = fmax(MIN_TEXT_ROOM, room - theme->legend_swatch_w - theme->legend_text_gap);
+	legend->entry_width = fmin(legend->widest_entry, legend->max_text) + theme->legend_swatch_w +
+			      theme->legend_text_gap;
+	legend->columns = (size_t)fmax(1.0, floor((room + theme->legend_column_gap) /
+						  (legend->entry_width + theme->legend_column_gap)));
 	legend->lines = (series + legend->columns - 1) / legend->columns;
 	if (legend->lines > LEGEND_BELOW_MAX_LINES)
 		legend->lines = LEGEND_BELOW_MAX_LINES;
 	legend->per_column = legend->columns;
 	legend->shown = series < legend->columns * legend->lines ? series : legend->columns * legend->lines;
-	return LEGEND_BELOW_GAP + LEGEND_LINE * (double)(legend->lines + 1);
+	return theme->legend_below_gap + theme->legend_line * (double)(legend->lines + 1);
 }

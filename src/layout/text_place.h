@@ -3,6 +3,7 @@
 #define RLI_LAYOUT_TEXT_PLACE_H
 
 #include "layout.h"
+#include "theme.h"
 
 #include <stddef.h>
 
@@ -25,8 +26,9 @@ typedef struct {
 } legend_plan;
 
 /* Beside the plot: one column while it fits the page height, more beside it if not. Returns the right margin. */
-double rli_plan_legend_beside(legend_plan *legend, size_t series, double width, double height);
+double rli_plan_legend_beside(legend_plan *legend, const timeline_theme *theme, size_t series, double width,
+			      double height);
 /* Below the plot, as many entries a line as the page holds. Returns the height it adds. */
-double rli_plan_legend_below(legend_plan *legend, size_t series, double width);
+double rli_plan_legend_below(legend_plan *legend, const timeline_theme *theme, size_t series, double width);
 
 #endif

@@ -2,6 +2,8 @@
 #ifndef RLI_LAYOUT_THEME_H
 #define RLI_LAYOUT_THEME_H
 
+#include "rl_insight.h"
+
 /* Geometry of the reference PNG (timeline.md §9), in page units. */
 #define PAGE_UNITS_PER_ROW 50.0
 #define MIN_PAGE_HEIGHT 900.0
@@ -42,6 +44,34 @@
 
 /* cairo's image surfaces, and most PNG viewers, stop at 32767 pixels a side. */
 #define MAX_DEVICE_PIXELS 32767
+
+/*
+ * One timeline style's geometry and text sizes, in page units. The default
+ * style is the reference PNG's (the defines above, CSS px); the paper styles
+ * are in points, for a journal column at 300 dpi.
+ */
+typedef struct {
+	double units_per_inch;    /* 96: CSS px; 72: points (a PDF unit) */
+	double page_width;        /* > 0: the page is this wide whatever the options say */
+	double raster_scale;      /* > 0: device pixels per unit in a PNG (300 dpi at 72 units per inch) */
+	double units_per_row;     /* > 0: the reference's fixed row pitch; 0: as tall as the row label needs */
+	double row_text_pad;      /* units_per_row 0: added to a row label's height for the pitch */
+	double min_page_height;
+	double max_page_height;   /* > 0: the tallest page that still reads (past it: the overview) */
+	double margin_left, margin_right, margin_top;
+	double margin_bottom;     /* > 0: fixed; 0: what the tick labels and x title need */
+	double title_size, min_title_size, axis_title_size, tick_label_size, row_label_size, legend_size;
+	double page_pad, row_label_gap, y_title_gap, tick_label_gap, x_title_gap;
+	double legend_gap, legend_line, legend_swatch_w, legend_swatch_h, legend_text_gap;
+	double legend_column_gap, legend_below_gap;
+	double tick_spacing, bar_outline_width, grid_width;
+	double label_share;       /* of the page width: row labels are ellipsized past it */
+	int legend_below;         /* 1: the legend always goes under the plot (costs no plot width) */
+	int no_y_title;           /* 1: no "Module - Rank" (the row labels say it; a short plot cannot hold it) */
+} timeline_theme;
+
+/* The geometry of a style; an unknown style gets the default's. */
+const timeline_theme *rli_timeline_theme(rli_timeline_style style);
 
 #define TEXT_COLOR 0x2a3f5f
 #define GRID_COLOR 0xEAEAEA

@@ -4,9 +4,13 @@
 #include "medium.h"
 #include "text_place.h"
 #include "timeline_bars.h"
+#include "timeline_place.h"
+#include "timeline_overview.h"
+#include "stats/stats.h"
 #include "events/events.h"
 #include "text/text.h"
 #include "common/error.h"
+#include "common/numfmt.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -20,6 +24,8 @@ void rli_timeline_options_init(rli_timeline_options *options)
 	options->scale = 2;
 	options->merge_short_ms = 0.0;
 	options->medium = RLI_MEDIUM_RASTER;
+	options->style = RLI_STYLE_DEFAULT;
+	options->overview = 0;
 }
 
 double rli_document_raster_scale(const rli_document *document)
@@ -47,6 +53,10 @@ static void assemble(rli_timeline *timeline)
 	timeline->items[2].u.legend = &timeline->legend;
 	timeline->page.items = timeline->items;
 	timeline->page.item_count = sizeof(timeline->items) / sizeof(timeline->items[0]);
+	if (timeline->overview) {
+		timeline->page.items = timeline->page_items;
+		timeline->page.item_count = timeline->page_item_count;
+	}
 	timeline->document.name = "rl_timeline";
 	timeline->document.title = timeline->title.text;
 	timeline->document.pages = &timeline->page;
@@ -60,6 +70,8 @@ void rli_timeline_free(rli_timeline *timeline)
 	if (!timeline)
 		return;
 	rli_panel_dispose(&timeline->panel);
+	rli_timeline_overview_free(timeline->overview);
+	free(timeline->page_items);
 	for (size_t s = 0; s < timeline->series_count; s++) {
 		if (timeline->series)
 			free(timeline->series[s].name);
@@ -75,215 +87,74 @@ void rli_timeline_free(rli_timeline *timeline)
 }
 
 /*
- * Places everything a reader sees. Row labels and legend names are measured
- * with the bundled fonts so long names widen the margins instead of running
- * off the page.
+ * 1 when the legend would only repeat the row labels: every row's bars carry
+ * one name, and that name is the row's role (as MSTX and torch give).
  */
-static int place(rli_timeline *timeline, double width, int scale, rli_medium medium)
+static int legend_repeats_rows(const rli_timeline *timeline)
 {
+	const rli_panel *panel = &timeline->panel;
+	for (size_t r = 0; r < panel->row_count; r++)
+		for (size_t b = panel->row_first_bar[r]; b < panel->row_first_bar[r + 1]; b++)
+			if (strcmp(timeline->series[panel->bar_series[b]].name, panel->rows[r].role) != 0)
+				return 0;
+	return 1;
+}
+
+int rli_timeline_shows_overview(const rli_timeline *timeline)
+{
+	return timeline->overview != NULL;
+}
+
+/* The overview's page height: room for a band per role and the outlier table, at least the style's floor. */
+static double overview_height(const timeline_theme *theme, const rli_stats *stats)
+{
+	double line = theme->row_label_size * 1.25, bands = (double)stats->occupancy_count;
+	double table = 1.5 * line * (double)(fmin((double)stats->slowest_count, 12.0) + 1);
+	return fmax(theme->min_page_height, theme->margin_top + bands * 6.0 * line + table + 6.0 * line + theme->page_pad);
+}
+
+/*
+ * Too many rows to read: the page shows each role's occupancy and the
+ * outlier ranks (timeline_overview.h) under the title. Statistics not given
+ * are computed here, and only for this.
+ */
+static int place_overview(rli_timeline *timeline, const rli_events *events, const rli_stats *stats,
+			  const timeline_theme *theme, double width, double scale, rli_medium medium)
+{
+	rli_stats *own = NULL;
 	PangoContext *text = NULL;
-	size_t rows = timeline->panel.row_count, series = timeline->series_count;
-	double height, bottom, label_width = 0.0, label_height, y_title_height, tick_height;
-	double x_title_height, max_label_width = 0.3 * width, widest_any_label = 0.0;
-	double legend_title_height, left, right, legend_x, legend_top, w, h;
-	double title_width, title_size = TITLE_SIZE;
-	size_t label_every = 1;
-	legend_plan legend = { 0 };
-	rli_tick ticks[MAX_TICKS];
-	char title[128];
+	const rli_item *items;
+	size_t count;
+	rli_rect area;
+	double height;
 	int error;
 
-	if ((error = rli_text_context_new(&text)) < 0)
+	if (!stats && (error = rli_stats_compute(&own, events)) < 0)
 		return error;
-
-	rli_text_measure(&w, &y_title_height, text, "Module - Rank", AXIS_TITLE_SIZE, 0);
-	rli_text_measure(&w, &x_title_height, text, "Time (ms)", AXIS_TITLE_SIZE, 0);
-	rli_text_measure(&legend.title_width, &legend_title_height, text, "Task Type", LEGEND_SIZE, 0);
-	for (size_t s = 0; s < series; s++) {
-		rli_text_measure(&w, &h, text, timeline->series[s].name, LEGEND_SIZE, 0);
-		legend.widest_entry = fmax(legend.widest_entry, w);
-	}
-	for (size_t r = 0; r < rows; r++) {
-		rli_text_measure(&w, &h, text, timeline->panel.rows[r].label, ROW_LABEL_SIZE, 0);
-		widest_any_label = fmax(widest_any_label, w);
-	}
-
-	/*
-	 * The legend goes beside the plot, as the reference's does, unless that
-	 * would leave the plot less than MIN_PLOT_SHARE of a narrow page: then
-	 * it goes below, where the names have the page's width.
-	 */
-	bottom = MARGIN_BOTTOM;
-	height = fmax(MIN_PAGE_HEIGHT, PAGE_UNITS_PER_ROW * (double)rows + MARGIN_TOP + bottom);
-	right = rli_plan_legend_beside(&legend, series, width, height);
-	left = PAGE_PAD + y_title_height + Y_TITLE_GAP + fmin(widest_any_label, max_label_width) + ROW_LABEL_GAP;
-	if (width - fmax(fmin(MARGIN_LEFT, 0.2 * width), left) - right < MIN_PLOT_SHARE * width) {
-		bottom += rli_plan_legend_below(&legend, series, width);
-		height = fmax(MIN_PAGE_HEIGHT, PAGE_UNITS_PER_ROW * (double)rows + MARGIN_TOP + bottom);
-	}
-
-	/*
-	 * A raster image cannot exceed 32767 device pixels a side. A wide page
-	 * is drawn at a smaller scale; past that the page stops growing and the
-	 * rows get closer. Labels are then thinned to every k-th row so that no
-	 * two overlap (the bars all stay). A vector medium has no such limit.
-	 */
-	rli_fit_medium(&height, &timeline->document.raster_scale, width, scale, medium);
-	timeline->page.width = width;
-	timeline->page.height = height;
-	timeline->document.scale = scale;
-	timeline->document.background = WHITE;
-	timeline->document.text_color = TEXT_COLOR;
-	timeline->document.font_family = RLI_TEXT_FAMILY;
-	timeline->panel.plot.y = MARGIN_TOP;
-	timeline->panel.plot.h = height - MARGIN_TOP - bottom;
-	timeline->panel.row_pitch = timeline->panel.plot.h / (double)rows;
-	timeline->panel.bar_thickness = BAR_FRACTION_OF_PITCH * timeline->panel.row_pitch;
-	timeline->panel.bar_outline = WHITE;
-	timeline->panel.bar_outline_width = BAR_OUTLINE_WIDTH;
-	timeline->panel.bar_outline_min_size = OUTLINE_MIN_BAR_RATIO * BAR_OUTLINE_WIDTH;
-
-	/* Both fonts in the sample, so a CJK label's taller line is allowed for. */
-	rli_text_measure(&w, &label_height, text, "Rank 0 \xe6\x9b\xb4", ROW_LABEL_SIZE, 0);
-	if (timeline->panel.row_pitch < label_height)
-		label_every = (size_t)ceil(label_height / timeline->panel.row_pitch);
-	timeline->panel.row_labels = calloc(rows, sizeof(*timeline->panel.row_labels));
-	if (!timeline->panel.row_labels) {
+	if (!stats)
+		stats = own;
+	height = rli_timeline_set_page(timeline, theme, width, overview_height(theme, stats), scale, medium);
+	area = (rli_rect){ theme->page_pad, theme->margin_top, width - 2 * theme->page_pad,
+			   height - theme->margin_top - theme->page_pad };
+	if ((error = rli_text_context_new(&text)) < 0 ||
+	    (error = rli_timeline_place_title(timeline, text, theme, width)) < 0 ||
+	    (error = rli_timeline_overview_place(&timeline->overview, &items, &count, stats, timeline->document.origin,
+						 area, theme)) < 0)
+		goto done;
+	timeline->page_items = calloc(count + 1, sizeof(*timeline->page_items));
+	if (!timeline->page_items) {
 		error = rli_error_oom();
 		goto done;
 	}
-	for (size_t r = 0; r < rows; r++) {
-		const char *label = r % label_every == 0 ? timeline->panel.rows[r].label : "";
-		if ((error = rli_set_text(&timeline->panel.row_labels[r], label, 0, 0, ROW_LABEL_SIZE,
-				      RLI_ALIGN_END, RLI_ALIGN_MIDDLE)) < 0)
-			goto done;
-		timeline->panel.row_labels[r].max_width = max_label_width;
-		if (*label) {
-			rli_text_measure(&w, &h, text, label, ROW_LABEL_SIZE, 0);
-			label_width = fmax(label_width, fmin(w, max_label_width));
-		}
-	}
-	/* The reference's margins at its 2000-unit width; narrower pages keep them in proportion. */
-	left = fmax(fmin(MARGIN_LEFT, 0.2 * width),
-		    PAGE_PAD + y_title_height + Y_TITLE_GAP + label_width + ROW_LABEL_GAP);
-	if (legend.below)
-		right = fmax(fmin(MARGIN_RIGHT, 0.05 * width), PAGE_PAD);
-
-	timeline->panel.plot.x = left;
-	timeline->panel.plot.w = width - left - right;
-	if (timeline->panel.plot.w < MIN_PLOT_SHARE * width) {
-		error = rli_error_set(RLI_EUSAGE, "the page is too narrow (%g) for these labels", width);
-		goto done;
-	}
-
-	for (size_t r = 0; r < rows; r++) {
-		timeline->panel.row_labels[r].x = left - ROW_LABEL_GAP;
-		timeline->panel.row_labels[r].y = timeline->panel.plot.y + (r + 0.5) * timeline->panel.row_pitch;
-	}
-
-	/* Axes. */
-	timeline->panel.x_min = 0.0;
-	timeline->panel.x_max = 0.0;
-	for (size_t i = 0; i < timeline->panel.bar_count; i++)
-		timeline->panel.x_max = fmax(timeline->panel.x_max, timeline->panel.bar_end[i]);
-	timeline->panel.x_max *= X_RANGE_PAD;
-	timeline->panel.xtick_target = (int)fmax(2.0, round(timeline->panel.plot.w / TICK_SPACING));
-	timeline->panel.xtick_max = MAX_TICKS;
-	timeline->panel.xtick_count = rli_nice_ticks(ticks, MAX_TICKS, timeline->panel.x_min, timeline->panel.x_max,
-					       timeline->panel.xtick_target);
-	timeline->panel.xticks = calloc(timeline->panel.xtick_count ? timeline->panel.xtick_count : 1,
-				  sizeof(*timeline->panel.xticks));
-	if (!timeline->panel.xticks) {
-		error = rli_error_oom();
-		goto done;
-	}
-	memcpy(timeline->panel.xticks, ticks, timeline->panel.xtick_count * sizeof(*ticks));
-	timeline->panel.grid_color = GRID_COLOR;
-	timeline->panel.grid_width = 1.0;
-	timeline->panel.tick_label_size = TICK_LABEL_SIZE;
-	timeline->panel.tick_label_gap = TICK_LABEL_GAP;
-	rli_text_measure(&w, &tick_height, text, "0123456789", TICK_LABEL_SIZE, 0);
-
-	/* A title wider than the page gets a smaller font, down to a floor, then an ellipsis. */
-	snprintf(title, sizeof(title), "RL Timeline (Relative Time, Origin = %.3f ms)", timeline->document.origin);
-	rli_text_measure(&title_width, &h, text, title, TITLE_SIZE, 0);
-	if (title_width > width - 2 * PAGE_PAD)
-		title_size = fmax(MIN_TITLE_SIZE, floor(TITLE_SIZE * (width - 2 * PAGE_PAD) / title_width));
-	if ((error = rli_set_text(&timeline->title, title, width / 2, MARGIN_TOP / 2, title_size,
-			      RLI_ALIGN_MIDDLE, RLI_ALIGN_MIDDLE)) < 0)
-		goto done;
-	if (title_size < TITLE_SIZE)
-		timeline->title.max_width = width - 2 * PAGE_PAD;
-	if ((error = rli_set_text(&timeline->panel.x_title, "Time (ms)",
-			      timeline->panel.plot.x + timeline->panel.plot.w / 2,
-			      timeline->panel.plot.y + timeline->panel.plot.h + TICK_LABEL_GAP + tick_height + X_TITLE_GAP,
-			      AXIS_TITLE_SIZE, RLI_ALIGN_MIDDLE, RLI_ALIGN_START)) < 0)
-		goto done;
-	if ((error = rli_set_text(&timeline->panel.y_title, "Module - Rank",
-			      left - ROW_LABEL_GAP - label_width - Y_TITLE_GAP - y_title_height / 2,
-			      timeline->panel.plot.y + timeline->panel.plot.h / 2,
-			      AXIS_TITLE_SIZE, RLI_ALIGN_MIDDLE, RLI_ALIGN_MIDDLE)) < 0)
-		goto done;
-	timeline->panel.y_title.angle = 90.0;
-
-	if (legend.below) {
-		/* Under the x title, from the page's left pad, entries in reading order. */
-		legend_x = PAGE_PAD;
-		legend_top = timeline->panel.x_title.y + x_title_height + LEGEND_BELOW_GAP;
-	} else {
-		/* Middle-anchored at the plot's right edge. */
-		legend_x = timeline->panel.plot.x + timeline->panel.plot.w + LEGEND_GAP;
-		legend_top = timeline->panel.plot.y + timeline->panel.plot.h / 2 -
-			     (LEGEND_LINE + LEGEND_LINE * (double)(legend.shown < legend.per_column ?
-			      legend.shown : legend.per_column)) / 2;
-		legend_top = fmax(PAGE_PAD, legend_top);
-	}
-	if ((error = rli_set_text(&timeline->legend.title, "Task Type", legend_x,
-			      legend_top + LEGEND_LINE / 2, LEGEND_SIZE,
-			      RLI_ALIGN_START, RLI_ALIGN_MIDDLE)) < 0)
-		goto done;
-	timeline->legend.swatches = calloc(series, sizeof(*timeline->legend.swatches));
-	timeline->legend.labels = calloc(series, sizeof(*timeline->legend.labels));
-	if (!timeline->legend.swatches || !timeline->legend.labels) {
-		error = rli_error_oom();
-		goto done;
-	}
-	for (size_t s = 0; s < series; s++) {
-		/* Beside: down each column first; below: across each line first. */
-		size_t column = legend.below ? s % legend.columns : s / legend.per_column;
-		size_t line = legend.below ? s / legend.columns : s % legend.per_column;
-		double x = legend_x + (double)column * (legend.entry_width + LEGEND_COLUMN_GAP);
-		double y = legend_top + LEGEND_LINE * (double)(line + 1) + LEGEND_LINE / 2;
-		char more[64];
-		const char *label = timeline->series[s].name;
-		int has_swatch = 1;
-
-		/* Entries past the room left are not shown: empty text, zero swatch. */
-		if (s + 1 == legend.shown && legend.shown < series) {
-			snprintf(more, sizeof(more), "\xe2\x80\xa6 %zu more", series - legend.shown + 1);
-			label = more;
-			has_swatch = 0;
-		} else if (s >= legend.shown) {
-			label = "";
-			has_swatch = 0;
-		}
-		if (has_swatch) {
-			timeline->legend.swatches[s].x = x;
-			timeline->legend.swatches[s].y = y - LEGEND_SWATCH_H / 2;
-			timeline->legend.swatches[s].w = LEGEND_SWATCH_W;
-			timeline->legend.swatches[s].h = LEGEND_SWATCH_H;
-		}
-		if ((error = rli_set_text(&timeline->legend.labels[s], label,
-				      x + LEGEND_SWATCH_W + LEGEND_TEXT_GAP, y, LEGEND_SIZE,
-				      RLI_ALIGN_START, RLI_ALIGN_MIDDLE)) < 0)
-			goto done;
-		timeline->legend.labels[s].max_width = legend.max_text;
-	}
-	error = RLI_OK;
+	timeline->page_items[0].kind = RLI_ITEM_TEXT;
+	timeline->page_items[0].u.text = &timeline->title;
+	memcpy(timeline->page_items + 1, items, count * sizeof(*items));
+	timeline->page_item_count = count + 1;
 
 done:
 	if (text)
 		g_object_unref(text);
+	rli_stats_free(own);
 	return error;
 }
 
@@ -297,6 +168,9 @@ static int check_options(const rli_timeline_options *options)
 				     RLI_TIMELINE_MAX_SCALE);
 	if (options->medium != RLI_MEDIUM_RASTER && options->medium != RLI_MEDIUM_VECTOR)
 		return rli_error_set(RLI_EUSAGE, "unknown layout medium %d", (int)options->medium);
+	if (options->style != RLI_STYLE_DEFAULT && options->style != RLI_STYLE_PAPER &&
+	    options->style != RLI_STYLE_PAPER_WIDE)
+		return rli_error_set(RLI_EUSAGE, "unknown timeline style %d", (int)options->style);
 	return RLI_OK;
 }
 
@@ -310,15 +184,16 @@ int rli_timeline_layout_stats(rli_timeline **out, const rli_events *events, cons
 			      const rli_timeline_options *options)
 {
 	rli_timeline_options defaults;
+	const timeline_theme *theme;
 	rli_timeline *timeline = NULL;
 	row_index rows = { 0 };
 	uint32_t *event_row = NULL, *row_of_provisional = NULL, *series_of_name = NULL;
 	sort_bar *bars = NULL;
 	size_t count = rli_events_count(events), kept = 0, name_ids;
 	double t0 = INFINITY, previous_start = -INFINITY;
+	double width, scale;
 	int error, by_start = 1;
 
-	(void)stats; /* no part of the figure reads them yet */
 	*out = NULL;
 	if (!options) {
 		rli_timeline_options_init(&defaults);
@@ -326,6 +201,10 @@ int rli_timeline_layout_stats(rli_timeline **out, const rli_events *events, cons
 	}
 	if ((error = check_options(options)) < 0)
 		return error;
+	/* A paper style fixes the page (a journal column) and its resolution; the default takes the options'. */
+	theme = rli_timeline_theme(options->style);
+	width = theme->page_width > 0 ? theme->page_width : (double)options->width;
+	scale = theme->raster_scale > 0 ? theme->raster_scale : (double)options->scale;
 
 	for (size_t i = 0; i < count; i++)
 		if (rli_drawable(events, i)) {
@@ -400,7 +279,13 @@ int rli_timeline_layout_stats(rli_timeline **out, const rli_events *events, cons
 		kept = rli_merge_short_bars(bars, kept, options->merge_short_ms);
 
 	if ((error = rli_build_bars(timeline, bars, kept)) < 0 ||
-	    (error = place(timeline, (double)options->width, options->scale, options->medium)) < 0)
+	    (error = rli_timeline_readable_rows(&timeline->readable_rows, theme, width, scale, options->medium)) < 0)
+		goto done;
+	if (options->overview && timeline->panel.row_count > timeline->readable_rows)
+		error = place_overview(timeline, events, stats, theme, width, scale, options->medium);
+	else
+		error = rli_timeline_place(timeline, theme, width, scale, options->medium, !legend_repeats_rows(timeline));
+	if (error < 0)
 		goto done;
 	assemble(timeline);
 

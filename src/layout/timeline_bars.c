@@ -261,6 +261,28 @@ done:
 	return error;
 }
 
+/* Colours by name, stable across runs (rli_palette_assign over the sorted names). */
+static int assign_colors(rli_timeline *timeline)
+{
+	size_t count = timeline->series_count;
+	const char **names = malloc((count ? count : 1) * sizeof(*names));
+	rli_color *colors = malloc((count ? count : 1) * sizeof(*colors));
+
+	if (!names || !colors) {
+		free(names);
+		free(colors);
+		return rli_error_oom();
+	}
+	for (size_t s = 0; s < count; s++)
+		names[s] = timeline->series[s].name;
+	rli_palette_assign(colors, names, count);
+	for (size_t s = 0; s < count; s++)
+		timeline->series[s].color = colors[s];
+	free(names);
+	free(colors);
+	return RLI_OK;
+}
+
 int rli_build_series(rli_timeline *timeline, uint32_t *series_of_name, size_t name_ids,
 			const rli_events *events)
 {
@@ -289,7 +311,6 @@ int rli_build_series(rli_timeline *timeline, uint32_t *series_of_name, size_t na
 	timeline->series_count = count;
 	for (size_t s = 0; s < count; s++) {
 		series_of_name[names[s]] = (uint32_t)s;
-		timeline->series[s].color = rli_palette_color(s);
 		timeline->series[s].name = rli_valid_utf8_copy(rli_events_str(events, names[s]));
 		if (!timeline->series[s].name) {
 			free(names);
@@ -297,7 +318,7 @@ int rli_build_series(rli_timeline *timeline, uint32_t *series_of_name, size_t na
 		}
 	}
 	free(names);
-	return RLI_OK;
+	return assign_colors(timeline);
 }
 
 int rli_build_bars(rli_timeline *timeline, sort_bar *bars, size_t count)

@@ -353,6 +353,19 @@ async function main() {
       assert.deepStrictEqual(labels, known.ticks);
     });
 
+    await check('known: the zoomed axis follows rli_time_ticks: the unit the span needs, thousands separators', async () => {
+      const axis = (l, r, n) => page.evaluate(([a, b, c]) => window.rliTimeline.timeAxis(a, b, c), [l, r, n]);
+      /* 16,800 ms in about 15 steps: 1.12 s -> 2 s steps, read in seconds (as test_paper's C case) */
+      assert.deepStrictEqual(await axis(0, 16800, 15), { title: 'Time (s)', labels: ['0', '2', '4', '6', '8', '10', '12', '14', '16'] });
+      /* 2,500,000 ms = 41.7 min in 5 steps: 8.3 -> 10 min */
+      assert.deepStrictEqual(await axis(0, 2.5e6, 5), { title: 'Time (min)', labels: ['0', '10', '20', '30', '40'] });
+      /* 500 ms far from zero: ms, separated */
+      assert.deepStrictEqual(await axis(1e6, 1.0005e6, 5),
+        { title: 'Time (ms)', labels: ['1,000,000', '1,000,100', '1,000,200', '1,000,300', '1,000,400', '1,000,500'] });
+      /* 10.5 s past 1,000 s in 5 steps: 2.1 -> 5 s steps, in seconds */
+      assert.deepStrictEqual(await axis(1e6, 1.0105e6, 5), { title: 'Time (s)', labels: ['1,000', '1,005', '1,010'] });
+    });
+
     await check('known: hovering each bar shows its exact text (name, Start, End, Duration, Rank)', async () => {
       let tried = 0;
       for (const bar of known.bars) {
@@ -430,7 +443,10 @@ async function main() {
       /* the C tick rule (checked above) at the model's density mapped to this window (checked per window below) */
       const want = await page.evaluate(([l, r, n]) => window.rliTimeline.niceTicks(l, r, n).map((t) => t.label), [s.left, s.right, layout.tickTarget]);
       assert.deepStrictEqual(s.ticks, want);
-      assert.ok(s.ticks.length >= 3 && s.ticks.every((t) => Number(t) % 10 === 0), JSON.stringify(s.ticks));
+      assert.ok(s.ticks.length >= 3 && s.ticks.every((t) => Number(t.replace(/,/g, '')) % 10 === 0), JSON.stringify(s.ticks));
+      /* a 100 ms window past 1 s: milliseconds with thousands separators, the title naming the unit */
+      assert.ok(s.ticks.some((t) => /^1,\d{3}$/.test(t)), JSON.stringify(s.ticks));
+      assert.strictEqual(s.xTitle, 'Time (ms)');
 
       await page.fill('.rli-range label:nth-of-type(1) input', '123.25');
       await page.fill('.rli-range label:nth-of-type(2) input', '456.5');

@@ -14,12 +14,14 @@ typedef struct {
 	const char *name;
 	rli_events *(*make)(void);
 	int width, scale;
+	rli_timeline_style style;
 } golden_case;
 
 static const golden_case cases[] = {
-	{ "few_rows", case_few_rows, 2000, 2 },          /* CJK role, outlines, overlay */
-	{ "many_ranks", case_many_ranks, 1000, 1 },      /* 240 rows, adaptive height */
-	{ "subpixel_100k", case_subpixel, 1600, 1 },     /* 100,000 bars thinner than a pixel */
+	{ "few_rows", case_few_rows, 2000, 2, RLI_STYLE_DEFAULT },        /* CJK role, outlines, overlay */
+	{ "many_ranks", case_many_ranks, 1000, 1, RLI_STYLE_DEFAULT },    /* 240 rows, adaptive height */
+	{ "subpixel_100k", case_subpixel, 1600, 1, RLI_STYLE_DEFAULT },   /* 100,000 bars thinner than a pixel */
+	{ "few_rows_paper", case_few_rows, 2000, 2, RLI_STYLE_PAPER }, /* a 3.5 in column at 300 dpi */
 };
 
 static int same_bytes(const char *a, const char *b)
@@ -65,6 +67,7 @@ int main(int argc, char **argv)
 		rli_timeline_options_init(&options);
 		options.width = c->width;
 		options.scale = c->scale;
+		options.style = c->style;
 		snprintf(golden_path, sizeof(golden_path), "%s/%s.png", golden_dir, c->name);
 		snprintf(actual_path, sizeof(actual_path), "%s/%s.png", actual_dir, c->name);
 		snprintf(again_path, sizeof(again_path), "%s/%s.again.png", actual_dir, c->name);

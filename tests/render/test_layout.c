@@ -73,14 +73,14 @@ static void test_rows_orders_and_colours(void)
 	CHECK_INT(t->panel.order_by_role[4], 3);
 	CHECK_INT(t->panel.order_by_role[5], 5);
 
-	/* Series sorted by name, coloured by that index. */
+	/* Series sorted by name, coloured by FNV-1a of the name mod 20: alpha 7, mid 1, zeta 3. */
 	CHECK_INT(t->series_count, 3);
 	CHECK_STR(t->series[0].name, "alpha");
 	CHECK_STR(t->series[1].name, "mid");
 	CHECK_STR(t->series[2].name, "zeta");
-	CHECK_INT(t->series[0].color, 0x4e79a7);
+	CHECK_INT(t->series[0].color, 0xbab0ab);
 	CHECK_INT(t->series[1].color, 0xf28e8b);
-	CHECK_INT(t->series[2].color, 0x59a14f);
+	CHECK_INT(t->series[2].color, 0xb07aa1);
 
 	/* Bars grouped by row, then series, then start; row_first_bar brackets them. */
 	CHECK_INT(t->panel.bar_count, 7);
@@ -225,8 +225,10 @@ static void test_geometry(void)
 	CHECK_NEAR(t->panel.x_max, 1.05 * max_end, 1e-9);
 	CHECK(t->panel.xtick_count >= 5);
 	CHECK(t->panel.xticks[t->panel.xtick_count - 1].value <= t->panel.x_max);
-	CHECK_STR(t->title.text, "RL Timeline (Relative Time, Origin = 1773285888698.755 ms)");
-	CHECK_STR(t->panel.x_title.text, "Time (ms)");
+	/* An epoch origin (1773285888698.7546 ms) is told as its UTC time, to the ms. */
+	CHECK_STR(t->title.text, "RL Timeline (t = 0 at 2026-03-12 03:24:48.699 UTC)");
+	/* 16,800 ms across the axis: read in seconds. */
+	CHECK_STR(t->panel.x_title.text, "Time (s)");
 	CHECK_STR(t->panel.y_title.text, "Module - Rank");
 	CHECK_NEAR(t->panel.y_title.angle, 90, 0);
 	CHECK_NEAR(t->title.size, 24, 0);
