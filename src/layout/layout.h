@@ -219,6 +219,15 @@ typedef struct {
 	rli_color rule_color;
 	/* NULL, or row_count * column_count file stems a cell opens (NULL entries: plain text) */
 	const char *const *links;
+	/*
+	 * An aside's table (RLI_PLACE_ASIDE) has no geometry (x, y, column_x,
+	 * column_width, font_size, row_height unused): the back-end lays it
+	 * out. It may carry a caption over it, a note under it ("... 12 more
+	 * steps"), and a link from each row to a lane of the page's panel.
+	 */
+	const char *caption;        /* NULL: none */
+	const char *note;           /* NULL: none */
+	const uint32_t *row_lane;   /* NULL, or row_count lanes a row names (UINT32_MAX: none) */
 } rli_table;
 
 /* A link to another file of the document: a page, a span of the x axis it shows. */
@@ -245,8 +254,20 @@ typedef struct {
 	size_t total;              /* what all the targets hold together (the device's bars) */
 } rli_nav;
 
+/* Where an item goes. */
+typedef enum {
+	RLI_PLACE_PAGE = 0, /* on the page, at its coordinates: every back-end draws it */
+	/*
+	 * Beside the page, for a reader to open (the HTML timeline's statistics
+	 * panel), in the order the items come; no coordinates. Back-ends without
+	 * interaction (PNG, PDF) skip it, as they skip RLI_ITEM_NAV.
+	 */
+	RLI_PLACE_ASIDE
+} rli_placement;
+
 typedef struct {
 	rli_item_kind kind;
+	rli_placement placement;
 	union {
 		const rli_text *text;
 		const rli_panel *panel;
@@ -309,6 +330,8 @@ struct rli_timeline {
 	/* one series per distinct name, sorted by name; colour by that index */
 	size_t series_count;
 	rli_series *series;
+	/* NULL, or the statistics beside the figure (timeline_stats.c), whose items follow the page's */
+	struct rli_timeline_aside *aside;
 };
 
 struct rli_stats;

@@ -4,6 +4,7 @@
 #include "medium.h"
 #include "text_place.h"
 #include "timeline_bars.h"
+#include "timeline_stats.h"
 #include "events/events.h"
 #include "text/text.h"
 #include "common/error.h"
@@ -60,6 +61,7 @@ void rli_timeline_free(rli_timeline *timeline)
 	if (!timeline)
 		return;
 	rli_panel_dispose(&timeline->panel);
+	rli_timeline_aside_free(timeline->aside);
 	for (size_t s = 0; s < timeline->series_count; s++) {
 		if (timeline->series)
 			free(timeline->series[s].name);
@@ -318,7 +320,6 @@ int rli_timeline_layout_stats(rli_timeline **out, const rli_events *events, cons
 	double t0 = INFINITY, previous_start = -INFINITY;
 	int error, by_start = 1;
 
-	(void)stats; /* no part of the figure reads them yet */
 	*out = NULL;
 	if (!options) {
 		rli_timeline_options_init(&defaults);
@@ -403,6 +404,9 @@ int rli_timeline_layout_stats(rli_timeline **out, const rli_events *events, cons
 	    (error = place(timeline, (double)options->width, options->scale, options->medium)) < 0)
 		goto done;
 	assemble(timeline);
+	/* The statistics go beside the figure, for the back-ends that show asides; the page itself is unchanged. */
+	if (stats && (error = rli_timeline_add_stats_aside(timeline, stats)) < 0)
+		goto done;
 
 	*out = timeline;
 	timeline = NULL;
