@@ -45,7 +45,10 @@ static void write_table(FILE *fp, const rli_table *t)
 		else
 			fprintf(fp, "%s%" PRIu32, r ? "," : "", lane);
 	}
-	fputs("],\"note\":", fp);
+	fputs("],\"emphasis\":[", fp);
+	for (size_t r = 0; r < t->row_count; r++)
+		fprintf(fp, "%s%d", r ? "," : "", t->row_emphasis && t->row_emphasis[r] ? 1 : 0);
+	fprintf(fp, "],\"linkColumn\":%zu,\"note\":", t->row_lane && t->link_column < t->column_count ? t->link_column : 0);
 	write_string(fp, t->note);
 	putc('}', fp);
 }

@@ -10,7 +10,8 @@
 /*
  * ,"aside":[...] in the order given: a text as {"heading":text}, a table as
  * {"caption","header":[...],"align":["start"|"middle"|"end"],"rows":[[...]],
- * "lanes":[lane or -1 per row],"note"}. Nothing when count is 0. Other kinds
+ * "lanes":[lane or -1 per row],"emphasis":[0|1 per row],"linkColumn",
+ * "note"}. Nothing when count is 0. Other kinds
  * of item have no aside form: RLI_EUSAGE.
  */
 int rli_html_write_aside(FILE *fp, const rli_item *const *items, size_t count);

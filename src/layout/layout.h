@@ -228,6 +228,8 @@ typedef struct {
 	const char *caption;        /* NULL: none */
 	const char *note;           /* NULL: none */
 	const uint32_t *row_lane;   /* NULL, or row_count lanes a row names (UINT32_MAX: none) */
+	size_t link_column;         /* with row_lane: the column whose cell is the link's text */
+	const uint8_t *row_emphasis; /* NULL, or row_count flags: 1 marks a row the reader should see first (a finding) */
 } rli_table;
 
 /* A link to another file of the document: a page, a span of the x axis it shows. */

@@ -101,7 +101,8 @@ static int add_table(rli_timeline_aside *aside, const rli_stats *stats, const la
 		.column_count = source->column_count, .row_count = source->row_count, .header = source->header,
 		.cells = source->cells, .align = source->align, .font_size = ASIDE_TABLE_SIZE,
 		.text_color = TEXT_COLOR, .rule_color = ASIDE_RULE_COLOR, .caption = source->title,
-		.note = aside->notes[t], .row_lane = lanes,
+		.note = aside->notes[t], .row_lane = source->rank_column < source->column_count ? lanes : NULL,
+		.link_column = source->rank_column, .row_emphasis = source->row_finding,
 	};
 	aside->items[aside->item_count++] = (rli_item){ .kind = RLI_ITEM_TABLE, .placement = RLI_PLACE_ASIDE,
 							 .u.table = table };
