@@ -41,6 +41,26 @@ typedef struct {
 	uint32_t lane;
 } lane_key;
 
+/* What adding a table needs: the aside, the statistics, the lanes by rank and role. */
+typedef struct {
+	rli_timeline_aside *aside;
+	const rli_stats *stats;
+	const lane_key *keys;
+	size_t key_count;
+} builder;
+
+/* The aside's tables across roles and per role: how each is made, how many rows it may show, whether an empty one shows. */
+typedef struct {
+	int (*make)(rli_stats_table *out, const rli_stats *stats);
+	size_t max_rows;
+} across_table;
+
+typedef struct {
+	int (*make)(rli_stats_table *out, const rli_stats *stats, uint32_t role);
+	size_t max_rows;
+	int skip_empty;
+} role_table;
+
 static int compare_lane_key(const void *a, const void *b)
 {
 	const lane_key *x = a, *y = b;
@@ -70,8 +90,9 @@ static uint32_t find_lane(const lane_key *keys, size_t count, int64_t rank, cons
 }
 
 /* The aside's next table: the source's texts, captioned by its title, rows linked to their lanes. */
-static int add_table(rli_timeline_aside *aside, const rli_stats *stats, const lane_key *keys, size_t key_count)
+static int add_table(const builder *b)
 {
+	rli_timeline_aside *aside = b->aside;
 	size_t t = aside->table_count;
 	rli_stats_table *source = &aside->sources[t];
 	rli_table *table = &aside->tables[t];
@@ -92,9 +113,9 @@ static int add_table(rli_timeline_aside *aside, const rli_stats *stats, const la
 			continue;
 		/* the rows name roles as drawn: valid UTF-8 */
 		if (source->row_role[r] != UINT32_MAX &&
-		    !(role = rli_valid_utf8_copy(rli_events_str(stats->events, source->row_role[r]))))
+		    !(role = rli_valid_utf8_copy(rli_events_str(b->stats->events, source->row_role[r]))))
 			return rli_error_oom();
-		lanes[r] = find_lane(keys, key_count, source->row_rank[r], role);
+		lanes[r] = find_lane(b->keys, b->key_count, source->row_rank[r], role);
 		free(role);
 	}
 	*table = (rli_table){
@@ -109,11 +130,10 @@ static int add_table(rli_timeline_aside *aside, const rli_stats *stats, const la
 	return RLI_OK;
 }
 
-/* A table of the statistics, cut to max_rows, then added; an empty one is left out when skip_empty. */
-static int add_stats_table(rli_timeline_aside *aside, const rli_stats *stats, const lane_key *keys, size_t key_count,
-			   int made, size_t max_rows, int skip_empty)
+/* The source just made (made: its maker's result), cut to max_rows, then added; an empty one is left out when skip_empty. */
+static int add_stats_table(const builder *b, int made, size_t max_rows, int skip_empty)
 {
-	rli_stats_table *source = &aside->sources[aside->table_count];
+	rli_stats_table *source = &b->aside->sources[b->aside->table_count];
 	if (made < 0)
 		return made;
 	if (skip_empty && source->row_count == 0) {
@@ -121,8 +141,27 @@ static int add_stats_table(rli_timeline_aside *aside, const rli_stats *stats, co
 		return RLI_OK;
 	}
 	rli_stats_table_truncate(source, max_rows);
-	return add_table(aside, stats, keys, key_count);
+	return add_table(b);
 }
+
+static int idle_table(rli_stats_table *out, const rli_stats *stats)
+{
+	return rli_stats_table_bubbles(out, stats, ASIDE_IDLE_ROWS);
+}
+
+static const role_table per_role[] = {
+	{ rli_stats_table_phases, ASIDE_PHASE_ROWS, 0 },
+	{ rli_stats_table_steps, ASIDE_STEP_ROWS, 1 },
+};
+#define PER_ROLE (sizeof(per_role) / sizeof(per_role[0]))
+
+static const across_table across_roles[] = {
+	{ rli_stats_table_slowest, ASIDE_SLOWEST_ROWS },
+	{ idle_table, ASIDE_IDLE_ROWS },
+	{ rli_stats_table_transitions, ASIDE_PAIR_ROWS },
+	{ rli_stats_table_overlaps, ASIDE_PAIR_ROWS },
+};
+#define ACROSS_ROLES (sizeof(across_roles) / sizeof(across_roles[0]))
 
 static int add_heading(rli_timeline_aside *aside, const char *text)
 {
@@ -155,6 +194,7 @@ int rli_timeline_add_stats_aside(rli_timeline *timeline, const rli_stats *stats)
 	uint32_t *roles = malloc((stats->phase_count + 1) * sizeof(*roles));
 	lane_key *keys = malloc((panel->row_count + 1) * sizeof(*keys));
 	size_t role_count, shown, tables, headings;
+	builder b;
 	int error = RLI_OK;
 
 	if (!aside || !roles || !keys) {
@@ -165,10 +205,11 @@ int rli_timeline_add_stats_aside(rli_timeline *timeline, const rli_stats *stats)
 	for (size_t r = 0; r < panel->row_count; r++)
 		keys[r] = (lane_key){ panel->rows[r].rank, panel->rows[r].role ? panel->rows[r].role : "", (uint32_t)r };
 	qsort(keys, panel->row_count, sizeof(*keys), compare_lane_key);
+	b = (builder){ aside, stats, keys, panel->row_count };
 
 	role_count = list_roles(roles, stats);
 	shown = role_count < ASIDE_MAX_ROLES ? role_count : ASIDE_MAX_ROLES;
-	tables = 2 * shown + 4;
+	tables = PER_ROLE * shown + ACROSS_ROLES;
 	headings = shown + 2;
 	aside->table_capacity = tables;
 	aside->sources = calloc(tables, sizeof(*aside->sources));
@@ -192,14 +233,9 @@ int rli_timeline_add_stats_aside(rli_timeline *timeline, const rli_stats *stats)
 		}
 		error = add_heading(aside, name);
 		free(name);
-		if (error == RLI_OK)
-			error = add_stats_table(aside, stats, keys, panel->row_count,
-						rli_stats_table_phases(&aside->sources[aside->table_count], stats, roles[i]),
-						ASIDE_PHASE_ROWS, 0);
-		if (error == RLI_OK)
-			error = add_stats_table(aside, stats, keys, panel->row_count,
-						rli_stats_table_steps(&aside->sources[aside->table_count], stats, roles[i]),
-						ASIDE_STEP_ROWS, 1);
+		for (size_t t = 0; error == RLI_OK && t < PER_ROLE; t++)
+			error = add_stats_table(&b, per_role[t].make(&aside->sources[aside->table_count], stats, roles[i]),
+						per_role[t].max_rows, per_role[t].skip_empty);
 	}
 	if (error == RLI_OK) {
 		char *more = role_count > shown ? rli_strfmt("Across roles (%zu more roles in the PDF report and summary.json)",
@@ -207,22 +243,9 @@ int rli_timeline_add_stats_aside(rli_timeline *timeline, const rli_stats *stats)
 		error = more ? add_heading(aside, more) : rli_error_oom();
 		free(more);
 	}
-	if (error == RLI_OK)
-		error = add_stats_table(aside, stats, keys, panel->row_count,
-					rli_stats_table_slowest(&aside->sources[aside->table_count], stats),
-					ASIDE_SLOWEST_ROWS, 1);
-	if (error == RLI_OK)
-		error = add_stats_table(aside, stats, keys, panel->row_count,
-					rli_stats_table_bubbles(&aside->sources[aside->table_count], stats, ASIDE_IDLE_ROWS),
-					ASIDE_IDLE_ROWS, 1);
-	if (error == RLI_OK)
-		error = add_stats_table(aside, stats, keys, panel->row_count,
-					rli_stats_table_transitions(&aside->sources[aside->table_count], stats),
-					ASIDE_PAIR_ROWS, 1);
-	if (error == RLI_OK)
-		error = add_stats_table(aside, stats, keys, panel->row_count,
-					rli_stats_table_overlaps(&aside->sources[aside->table_count], stats),
-					ASIDE_PAIR_ROWS, 1);
+	for (size_t t = 0; error == RLI_OK && t < ACROSS_ROLES; t++)
+		error = add_stats_table(&b, across_roles[t].make(&aside->sources[aside->table_count], stats),
+					across_roles[t].max_rows, 1);
 	if (error == RLI_OK) {
 		page->items = aside->items;
 		page->item_count = aside->item_count;

@@ -1,17 +1,12 @@
 /* test_timeline_aside.c: the timeline's statistics aside: items only when stats are given, linked to the right lanes, and never drawn by the painter. */
 #include "harness.h"
+#include "stats/stats_rows.h"
 #include "cairo_paint.h"
 #include "layout/layout.h"
 #include "stats/stats.h"
 
 #include <cairo.h>
 #include <stdint.h>
-
-static void add(rli_events *ev, const char *role, const char *name, int64_t rank, double start, double duration)
-{
-	rli_event_in row = { name, role, NULL, "1", 0, rank, start, duration };
-	CHECK_INT(rli_events_append(ev, &row), 0);
-}
 
 /* The lane drawn for (role, rank), or UINT32_MAX. */
 static uint32_t lane_of(const rli_panel *panel, const char *role, int64_t rank)

@@ -1,20 +1,10 @@
 /* test_stats_tables.c: the statistics as tables of text, every cell worked out by hand (the sums are in the comments). */
 #include "harness.h"
+#include "stats_rows.h"
 #include "layout/stats_tables.h"
 #include "stats/stats.h"
 
 #include <stdint.h>
-
-static void add(rli_events *ev, const char *role, const char *name, int64_t rank, double start, double duration)
-{
-	rli_event_in row = { name, role, NULL, "1", 0, rank, start, duration };
-	CHECK_INT(rli_events_append(ev, &row), 0);
-}
-
-static uint32_t id_of(const rli_events *ev, const char *text)
-{
-	return rli_strpool_find(&ev->strings, text, strlen(text));
-}
 
 static const char *cell(const rli_stats_table *t, size_t row, size_t column)
 {
