@@ -11,8 +11,8 @@
 
 /*
  * Bounds that keep the aside the same size for a million bars as for a
- * thousand: the tables are what a reader scans beside the chart; the PDF
- * report and summary.json hold every row.
+ * thousand: the tables are what a reader scans beside the chart;
+ * summary.json holds every row.
  */
 #define ASIDE_MAX_ROLES 24
 #define ASIDE_PHASE_ROWS 25
@@ -99,10 +99,12 @@ static int add_table(const builder *b)
 	uint32_t *lanes;
 
 	aside->table_count++;
-	if (source->rows_left_out && !(aside->notes[t] = rli_strfmt("\xe2\x80\xa6 %zu more row%s: the PDF report and summary.json "
-								     "list them all", source->rows_left_out,
-								     source->rows_left_out == 1 ? "" : "s")))
-		return rli_error_oom();
+	if (source->rows_left_out) {
+		aside->notes[t] = rli_strfmt("\xe2\x80\xa6 %zu more row%s in summary.json", source->rows_left_out,
+					     source->rows_left_out == 1 ? "" : "s");
+		if (!aside->notes[t])
+			return rli_error_oom();
+	}
 	lanes = aside->lanes[t] = malloc((source->row_count + 1) * sizeof(*lanes));
 	if (!lanes)
 		return rli_error_oom();
@@ -238,7 +240,7 @@ int rli_timeline_add_stats_aside(rli_timeline *timeline, const rli_stats *stats)
 						per_role[t].max_rows, per_role[t].skip_empty);
 	}
 	if (error == RLI_OK) {
-		char *more = role_count > shown ? rli_strfmt("Across roles (%zu more roles in the PDF report and summary.json)",
+		char *more = role_count > shown ? rli_strfmt("Across roles (%zu more roles in summary.json)",
 							   role_count - shown) : rli_strdup("Across roles");
 		error = more ? add_heading(aside, more) : rli_error_oom();
 		free(more);

@@ -48,7 +48,7 @@ int main(void)
 	rli_timeline *plain = NULL, *with = NULL;
 	const rli_page *page;
 	const rli_table *steps, *idle;
-	const char *headings[3] = { NULL, NULL, NULL };
+	const char *headings[4] = { NULL, NULL, NULL, NULL };
 	size_t heading_count = 0;
 	rli_timeline_options options;
 
@@ -59,6 +59,9 @@ int main(void)
 			add(ev, "rollout", "rollout", r, 1000.0 * k + r, base[r]);
 	for (int r = 0; r < 8; r++)
 		add(ev, "actor", "update", r, 3000.0, 50);
+	/* long: one rank, 40 steps, more than the aside shows (30) */
+	for (int k = 0; k < 40; k++)
+		add(ev, "long", "tick", 0, 4000.0 + 10 * k, 5);
 	CHECK_INT(rli_stats_compute(&stats, ev), 0);
 	rli_timeline_options_init(&options);
 	options.width = 1000;
@@ -79,13 +82,23 @@ int main(void)
 	CHECK(page->item_count > 3);
 	for (size_t i = 0; i < page->item_count; i++) {
 		CHECK_INT(page->items[i].placement, i < 3 ? RLI_PLACE_PAGE : RLI_PLACE_ASIDE);
-		if (i >= 3 && page->items[i].kind == RLI_ITEM_TEXT && heading_count < 3)
+		if (i >= 3 && page->items[i].kind == RLI_ITEM_TEXT && heading_count < 4)
 			headings[heading_count++] = page->items[i].u.text->text;
 	}
-	CHECK_INT(heading_count, 3);
+	CHECK_INT(heading_count, 4);
 	CHECK_STR(headings[0], "actor");
-	CHECK_STR(headings[1], "rollout");
-	CHECK_STR(headings[2], "Across roles");
+	CHECK_STR(headings[1], "long");
+	CHECK_STR(headings[2], "rollout");
+	CHECK_STR(headings[3], "Across roles");
+
+	/* bounded: the first 30 of long's 40 steps, and a note of the rest */
+	steps = aside_table(page, "long: steps (step k is each rank's k-th bar)");
+	CHECK(steps != NULL);
+	if (steps) {
+		CHECK_INT(steps->row_count, 30);
+		CHECK_STR(steps->cells[29 * steps->column_count], "30");
+		CHECK_STR(steps->note, "\xe2\x80\xa6 10 more rows in summary.json");
+	}
 
 	/* rollout's steps: every row names rank 5, an outlier, and links to the rollout row of rank 5 */
 	steps = aside_table(page, "rollout: steps (step k is each rank's k-th bar)");
