@@ -584,6 +584,9 @@ int rli_cairo_draw_item(rli_cairo_painter *p, const rli_item *item)
 {
 	int error = RLI_OK;
 
+	/* beside the page, for a reader to open: a picture has nowhere to put it */
+	if (item->placement == RLI_PLACE_ASIDE)
+		return RLI_OK;
 	switch (item->kind) {
 	case RLI_ITEM_TEXT:
 		draw_text_item(p, item->u.text);

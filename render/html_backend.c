@@ -1,7 +1,9 @@
 /* html_backend.c: writes the page as <name>.html: its items as JSON, the bars compact, and the embedded canvas renderer. */
 #include "backend.h"
 #include "common/error.h"
+#include "common/grow.h"
 #include "common/json_write.h"
+#include "html_aside.h"
 #include "html_bytes.h"
 #include "html_pages.h"
 
@@ -16,13 +18,14 @@ extern const char rli_asset_core_js[];
 extern const char rli_asset_timeline_js[];
 extern const char rli_asset_timeline_paint_js[];
 extern const char rli_asset_timeline_input_js[];
+extern const char rli_asset_timeline_aside_js[];
 extern const char rli_asset_timeline_start_js[];
 extern const char rli_asset_timeline_css[];
 
 /* The page's script: the shared core first, then the timeline page's parts; the last one starts it. */
 static const char *const page_scripts[] = {
 	rli_asset_core_js, rli_asset_timeline_js, rli_asset_timeline_paint_js, rli_asset_timeline_input_js,
-	rli_asset_timeline_start_js,
+	rli_asset_timeline_aside_js, rli_asset_timeline_start_js,
 };
 #define PAGE_SCRIPT_COUNT (sizeof(page_scripts) / sizeof(page_scripts[0]))
 
@@ -45,6 +48,8 @@ typedef struct {
 	const rli_text *title;
 	const rli_panel *panel;
 	const rli_legend *legend;
+	const rli_item **asides; /* the page's RLI_PLACE_ASIDE items, in order: the side panel */
+	size_t aside_count, aside_capacity;
 	rli_bytes stream; /* the encoded bar stream, before base64 */
 	rli_html_pages *pages; /* a document drawn a file per page: the memory pages' writer */
 } html_output;
@@ -103,14 +108,15 @@ static void write_texts(FILE *fp, const char *key, const rli_text *texts, size_t
 	putc(']', fp);
 }
 
-/* Everything but the bars: decorations as placed, rows, series, ticks. */
-static void write_model(FILE *fp, const html_output *html)
+/* Everything but the bars: decorations as placed, rows, series, ticks, and the side panel's items. */
+static int write_model(FILE *fp, const html_output *html)
 {
 	const rli_document *doc = html->base.document;
 	const rli_page *page = html->page;
 	const rli_panel *panel = html->panel;
 	const rli_legend *legend = html->legend;
 	const rli_text *title = html->title;
+	int error;
 
 	fputs("{\"version\":1,", fp);
 	rli_html_number(fp, "width", page->width);
@@ -212,7 +218,9 @@ static void write_model(FILE *fp, const html_output *html)
 	}
 	putc(']', fp);
 	write_texts(fp, "legendLabels", legend->labels, panel->series_count);
+	error = rli_html_write_aside(fp, html->asides, html->aside_count);
 	putc('}', fp);
+	return error;
 }
 
 /*
@@ -333,6 +341,15 @@ static int html_draw_item(rli_output *out, const rli_item *item)
 	html_output *html = (html_output *)out;
 	if (out->per_page)
 		return rli_html_pages_item(html->pages, item);
+	if (item->placement == RLI_PLACE_ASIDE) {
+		if (item->kind != RLI_ITEM_TEXT && item->kind != RLI_ITEM_TABLE)
+			return rli_error_set(RLI_EUSAGE, "html: an aside holds headings and tables, not item kind %d",
+					     (int)item->kind);
+		if (RLI_GROW(&html->asides, &html->aside_capacity, html->aside_count + 1, 16) < 0)
+			return rli_error_oom();
+		html->asides[html->aside_count++] = item;
+		return RLI_OK;
+	}
 	switch (item->kind) {
 	case RLI_ITEM_TEXT:
 		html->title = item->u.text;
@@ -366,7 +383,8 @@ static int html_end_page(rli_output *out)
 		return error;
 	grid = choose_grid(panel);
 	fputs("<script type=\"application/json\" id=\"rli-model\">", fp);
-	write_model(fp, html);
+	if ((error = write_model(fp, html)) < 0)
+		return error;
 	fputs("</script>\n", fp);
 
 	html->stream.used = 0;
@@ -405,6 +423,8 @@ static void html_destroy(rli_output *out)
 	html_output *html = (html_output *)out;
 	free(html->stream.bytes);
 	html->stream.bytes = NULL;
+	free(html->asides);
+	html->asides = NULL;
 	rli_html_pages_free(html->pages);
 	html->pages = NULL;
 }

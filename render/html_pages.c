@@ -61,6 +61,9 @@ int rli_html_pages_begin_page(rli_html_pages *p, const rli_page *page)
 
 int rli_html_pages_item(rli_html_pages *p, const rli_item *item)
 {
+	/* the memory pages have no side panel: their index lists the devices */
+	if (item->placement == RLI_PLACE_ASIDE)
+		return RLI_OK;
 	switch (item->kind) {
 	case RLI_ITEM_TEXT:
 		p->title = item->u.text;

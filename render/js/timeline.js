@@ -409,7 +409,9 @@
   /* Lays the stage out for the window it is in: canvas, rows' scrollbar, legend, overlays. */
   Timeline.prototype.resize = function () {
     var root = document.documentElement;
-    var available = Math.max(320, (root.clientWidth || window.innerWidth) - 2 * APP_PAD_CSS_PX);
+    /* a side panel open at the right (timeline_aside.js) takes its width from the chart's */
+    var aside = this.asideRoom ? this.asideRoom() : 0;
+    var available = Math.max(320, (root.clientWidth || window.innerWidth) - 2 * APP_PAD_CSS_PX - aside);
     var stageTop = this.stage.getBoundingClientRect().top + (window.scrollY || 0);
     var tall = (window.innerHeight || 800) - stageTop - BOTTOM_GAP_CSS_PX;
     var g = this.windowGeometry(available, tall);

@@ -19,6 +19,11 @@
     var model = readJson('rli-model');
     var bars = decodeBars(readJson('rli-bars'), model.rows.length);
     var timeline = new Timeline(model, bars);
+    /* the statistics beside the chart, when the layout gave any */
+    if (model.aside && model.aside.length) {
+      timeline.aside = new parts.Aside(timeline, model.aside);
+      timeline.resize();
+    }
     timeline.draw();
     performance.mark('rli-first-draw');
     window.rliTimeline = {
@@ -52,6 +57,7 @@
           rowLabelRight: clientRect(canvas, plot[0] - (model.plot[0] - (model.rowLabels.length ? model.rowLabels[0].x : model.plot[0])) * g.k, 0, 0, 0).left
         };
       },
+      aside: function () { return timeline.aside ? timeline.aside.state() : null; },
       zoomTo: function (l, r) { return timeline.zoomTo(l, r); },
       reset: function () { return timeline.reset(); },
       setOrder: function (o) { timeline.setOrder(o); },

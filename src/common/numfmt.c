@@ -49,20 +49,20 @@ rli_time_unit rli_time_unit_for(double span_ms)
 	return (rli_time_unit){ "min", 60e3 };
 }
 
+int rli_fmt_decimals(double value, int significant)
+{
+	double v = fabs(value);
+	int d;
+	if (v == 0 || !isfinite(v))
+		return 0;
+	d = significant - 1 - (int)floor(log10(v));
+	return d < 0 ? 0 : d > 15 ? 15 : d;
+}
+
 /* Decimals that give three significant digits to v (>= 0), none past 100. */
 static int decimals_for(double v)
 {
-	if (v >= 100 || v == 0)
-		return 0;
-	if (v >= 10)
-		return 1;
-	if (v >= 1)
-		return 2;
-	/* below 1: as many as put three significant digits on, at most 15 */
-	{
-		int d = 2 - (int)floor(log10(v));
-		return d > 15 ? 15 : d;
-	}
+	return rli_fmt_decimals(v, 3);
 }
 
 /* value in its unit, three significant digits (more in the integer part), then the unit's name. */

@@ -24,6 +24,14 @@ typedef struct {
 rli_time_unit rli_time_unit_for(double span_ms);
 
 /*
+ * The decimals that write |value| with `significant` significant digits (none
+ * past the integer part's): 1234.5, 4 -> 0; 12.345, 4 -> 2; 0.012345, 3 -> 4.
+ * At most 15; 0 for 0 and for a value that is not finite. For a column whose
+ * every cell has the decimals its largest value needs.
+ */
+int rli_fmt_decimals(double value, int significant);
+
+/*
  * A duration in ms below 1 s, s below 10 min, min from there, with its unit and three
  * significant digits at least:
  * 0.0123 -> "0.0123 ms", 12.34 -> "12.3 ms", 1234.5 -> "1.23 s", 754000 -> "12.6 min",

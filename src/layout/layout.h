@@ -220,6 +220,17 @@ typedef struct {
 	rli_color rule_color;
 	/* NULL, or row_count * column_count file stems a cell opens (NULL entries: plain text) */
 	const char *const *links;
+	/*
+	 * An aside's table (RLI_PLACE_ASIDE) has no geometry (x, y, column_x,
+	 * column_width, font_size, row_height unused): the back-end lays it
+	 * out. It may carry a caption over it, a note under it ("... 12 more
+	 * steps"), and a link from each row to a lane of the page's panel.
+	 */
+	const char *caption;        /* NULL: none */
+	const char *note;           /* NULL: none */
+	const uint32_t *row_lane;   /* NULL, or row_count lanes a row names (UINT32_MAX: none) */
+	size_t link_column;         /* with row_lane: the column whose cell is the link's text */
+	const uint8_t *row_emphasis; /* NULL, or row_count flags: 1 marks a row the reader should see first (a finding) */
 } rli_table;
 
 /* A link to another file of the document: a page, a span of the x axis it shows. */
@@ -258,8 +269,20 @@ typedef struct {
 	rli_rect frame;
 } rli_figure;
 
+/* Where an item goes. */
+typedef enum {
+	RLI_PLACE_PAGE = 0, /* on the page, at its coordinates: every back-end draws it */
+	/*
+	 * Beside the page, for a reader to open (the HTML timeline's statistics
+	 * panel), in the order the items come; no coordinates. Back-ends without
+	 * interaction (PNG, PDF) skip it, as they skip RLI_ITEM_NAV.
+	 */
+	RLI_PLACE_ASIDE
+} rli_placement;
+
 typedef struct {
 	rli_item_kind kind;
+	rli_placement placement;
 	union {
 		const rli_text *text;
 		const rli_panel *panel;
@@ -354,6 +377,9 @@ struct rli_timeline {
 	rli_item *page_items;
 	size_t page_item_count;
 	size_t readable_rows;       /* the most rows the page shows readably */
+
+	/* NULL, or the statistics beside the figure (timeline_stats.c), whose items follow the page's */
+	struct rli_timeline_aside *aside;
 };
 
 /* 1 when the figure shows the overview instead of its rows (too many, and options.overview asked for it). */

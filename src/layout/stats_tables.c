@@ -1,4 +1,4 @@
-/* stats_tables.c: the run's statistics as tables of text: one unit per table for durations, numbers right-aligned. */
+/* stats_tables.c: the run's statistics as tables of text: one unit and one precision per table for durations, numbers right-aligned. */
 #include "stats_tables.h"
 #include "text_place.h"
 #include "common/error.h"
@@ -11,28 +11,33 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A column: its header, and whether it holds durations (then the table's unit is added to the header). */
+/*
+ * A column: its header, whether it holds durations (then the table's unit is
+ * added to the header), and whether it writes the rank its row names.
+ */
 typedef struct {
 	const char *header;
 	rli_align align;
 	double weight;
-	int duration;
+	int duration, row_rank;
 } column_def;
 
-#define TEXT_COLUMN(h) { h, RLI_ALIGN_START, 2.0, 0 }
-#define NUMBER_COLUMN(h) { h, RLI_ALIGN_END, 1.0, 0 }
-#define DURATION_COLUMN(h) { h, RLI_ALIGN_END, 1.0, 1 }
+#define TEXT_COLUMN(h) { h, RLI_ALIGN_START, 2.0, 0, 0 }
+#define NUMBER_COLUMN(h) { h, RLI_ALIGN_END, 1.0, 0, 0 }
+#define DURATION_COLUMN(h) { h, RLI_ALIGN_END, 1.0, 1, 0 }
+#define ROW_RANK_COLUMN(h) { h, RLI_ALIGN_END, 1.0, 0, 1 }
 #define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
 
-/* Decimals every duration of a table is written with, in its unit. */
-#define DURATION_DECIMALS 3
+/* Significant digits of a table's longest duration; the others get as many decimals. */
+#define DURATION_DIGITS 4
 #define PERCENT_DECIMALS 1
 
-/* A table being filled: the next cell to write, and the unit its durations are in. */
+/* A table being filled: the next cell to write, the unit and the decimals its durations are written in. */
 typedef struct {
 	rli_stats_table *t;
 	size_t at;
 	rli_time_unit unit;
+	int decimals;
 } filler;
 
 /* A role's or a phase's name. */
@@ -43,16 +48,20 @@ static const char *pool_str(const rli_stats *stats, uint32_t id)
 
 /*
  * Allocates the table's arrays for rows x the columns, writes the headers
- * (durations in unit), and takes the title. Rows name no rank until told.
+ * (durations in the unit the longest single duration reads best in), and
+ * takes the title. Rows name no rank until told.
  */
 static int table_begin(filler *f, rli_stats_table *t, const column_def *columns, size_t column_count, size_t rows,
-		       rli_time_unit unit, char *title)
+		       double longest_ms, char *title)
 {
+	rli_time_unit unit = rli_time_unit_for(longest_ms);
 	memset(t, 0, sizeof(*t));
 	f->t = t;
 	f->at = 0;
 	f->unit = unit;
+	f->decimals = rli_fmt_decimals(longest_ms / unit.ms, DURATION_DIGITS);
 	t->title = title;
+	t->rank_column = SIZE_MAX;
 	t->column_count = column_count;
 	t->row_count = rows;
 	t->header = calloc(column_count, sizeof(*t->header));
@@ -61,7 +70,9 @@ static int table_begin(filler *f, rli_stats_table *t, const column_def *columns,
 	t->weight = calloc(column_count, sizeof(*t->weight));
 	t->row_rank = calloc(rows + 1, sizeof(*t->row_rank));
 	t->row_role = calloc(rows + 1, sizeof(*t->row_role));
-	if (!title || !t->header || !t->cells || !t->align || !t->weight || !t->row_rank || !t->row_role)
+	t->row_finding = calloc(rows + 1, sizeof(*t->row_finding));
+	if (!title || !t->header || !t->cells || !t->align || !t->weight || !t->row_rank || !t->row_role ||
+	    !t->row_finding)
 		return rli_error_oom();
 	for (size_t c = 0; c < column_count; c++) {
 		t->header[c] = columns[c].duration ? rli_strfmt("%s (%s)", columns[c].header, unit.name) :
@@ -70,6 +81,8 @@ static int table_begin(filler *f, rli_stats_table *t, const column_def *columns,
 			return rli_error_oom();
 		t->align[c] = columns[c].align;
 		t->weight[c] = columns[c].weight;
+		if (columns[c].row_rank)
+			t->rank_column = c;
 	}
 	for (size_t r = 0; r < rows; r++) {
 		t->row_rank[r] = INT64_MIN;
@@ -107,7 +120,7 @@ static void put_number(filler *f, double value, int decimals)
 
 static void put_duration(filler *f, double ms)
 {
-	put_number(f, ms / f->unit.ms, DURATION_DECIMALS);
+	put_number(f, ms / f->unit.ms, f->decimals);
 }
 
 static void put_rank(filler *f, int64_t rank)
@@ -151,7 +164,7 @@ int rli_stats_table_phases(rli_stats_table *out, const rli_stats *stats, uint32_
 	};
 	const rli_phase_stats **order;
 	size_t rows = 0;
-	double largest = 0;
+	double longest = 0;
 	filler f;
 	int error;
 
@@ -163,10 +176,10 @@ int rli_stats_table_phases(rli_stats_table *out, const rli_stats *stats, uint32_
 	for (size_t i = 0; i < stats->phase_count; i++)
 		if (stats->phases[i].role == role) {
 			order[rows++] = &stats->phases[i];
-			largest = fmax(largest, stats->phases[i].duration.total);
+			longest = fmax(longest, stats->phases[i].duration.max);
 		}
 	qsort(order, rows, sizeof(*order), compare_phase_total);
-	error = table_begin(&f, out, columns, COUNT_OF(columns), rows, rli_time_unit_for(largest),
+	error = table_begin(&f, out, columns, COUNT_OF(columns), rows, longest,
 			    rli_strfmt("%s: phases across ranks", pool_str(stats, role)));
 	for (size_t r = 0; error == RLI_OK && r < rows; r++) {
 		const rli_phase_stats *p = order[r];
@@ -192,21 +205,21 @@ int rli_stats_table_phases(rli_stats_table *out, const rli_stats *stats, uint32_
 int rli_stats_table_steps(rli_stats_table *out, const rli_stats *stats, uint32_t role)
 {
 	static const column_def columns[] = {
-		NUMBER_COLUMN("Step"), NUMBER_COLUMN("Ranks"), DURATION_COLUMN("Median"),
-		NUMBER_COLUMN("Slowest rank"), DURATION_COLUMN("Slowest"), NUMBER_COLUMN("Slowdown (%)"),
-		NUMBER_COLUMN("Modified z"), TEXT_COLUMN("Outlier"),
+		NUMBER_COLUMN("Step"), NUMBER_COLUMN("Ranks"), ROW_RANK_COLUMN("Slowest rank"),
+		NUMBER_COLUMN("Slowdown (%)"), TEXT_COLUMN("Outlier"), NUMBER_COLUMN("Modified z"),
+		DURATION_COLUMN("Slowest"), DURATION_COLUMN("Median"),
 	};
 	size_t rows = 0, r = 0;
-	double largest = 0;
+	double longest = 0;
 	filler f;
 	int error;
 
 	for (size_t i = 0; i < stats->step_count; i++)
 		if (stats->steps[i].role == role) {
 			rows++;
-			largest = fmax(largest, stats->steps[i].slowest_ms);
+			longest = fmax(longest, stats->steps[i].slowest_ms);
 		}
-	error = table_begin(&f, out, columns, COUNT_OF(columns), rows, rli_time_unit_for(largest),
+	error = table_begin(&f, out, columns, COUNT_OF(columns), rows, longest,
 			    rli_strfmt("%s: steps (step k is each rank's k-th bar)", pool_str(stats, role)));
 	for (size_t i = 0; error == RLI_OK && i < stats->step_count; i++) {
 		const rli_step_stats *s = &stats->steps[i];
@@ -214,13 +227,14 @@ int rli_stats_table_steps(rli_stats_table *out, const rli_stats *stats, uint32_t
 			continue;
 		put_count(&f, (double)s->step);
 		put_count(&f, (double)s->ranks);
-		put_duration(&f, s->median_ms);
 		put_rank(&f, s->slowest_rank);
-		put_duration(&f, s->slowest_ms);
 		put_number(&f, 100 * s->slowdown, PERCENT_DECIMALS);
-		put_number(&f, s->modified_z, 2);
 		put_text(&f, s->outlier ? "yes" : "no");
+		put_number(&f, s->modified_z, 2);
+		put_duration(&f, s->slowest_ms);
+		put_duration(&f, s->median_ms);
 		out->row_rank[r] = s->slowest_rank;
+		out->row_finding[r] = (uint8_t)(s->outlier != 0);
 		out->row_role[r++] = role;
 	}
 	return error < 0 ? error : table_end(&f);
@@ -242,7 +256,7 @@ static int compare_slowest(const void *a, const void *b)
 int rli_stats_table_slowest(rli_stats_table *out, const rli_stats *stats)
 {
 	static const column_def columns[] = {
-		TEXT_COLUMN("Role"), NUMBER_COLUMN("Rank"), NUMBER_COLUMN("Slowest in (steps)"),
+		TEXT_COLUMN("Role"), ROW_RANK_COLUMN("Rank"), NUMBER_COLUMN("Slowest in (steps)"),
 		NUMBER_COLUMN("Outlier in (steps)"), TEXT_COLUMN("Straggler"),
 	};
 	const rli_rank_slowest **order = malloc((stats->slowest_count + 1) * sizeof(*order));
@@ -256,7 +270,7 @@ int rli_stats_table_slowest(rli_stats_table *out, const rli_stats *stats)
 	for (size_t i = 0; i < stats->slowest_count; i++)
 		order[i] = &stats->slowest[i];
 	qsort(order, stats->slowest_count, sizeof(*order), compare_slowest);
-	error = table_begin(&f, out, columns, COUNT_OF(columns), stats->slowest_count, rli_time_unit_for(0),
+	error = table_begin(&f, out, columns, COUNT_OF(columns), stats->slowest_count, 0,
 			    rli_strdup("Ranks that were the slowest of a step"));
 	for (size_t r = 0; error == RLI_OK && r < stats->slowest_count; r++) {
 		const rli_rank_slowest *s = order[r];
@@ -267,6 +281,7 @@ int rli_stats_table_slowest(rli_stats_table *out, const rli_stats *stats)
 		put_text(&f, s->straggler ? "yes" : "no");
 		out->row_rank[r] = s->rank;
 		out->row_role[r] = s->role;
+		out->row_finding[r] = (uint8_t)(s->straggler != 0);
 	}
 	free(order);
 	return error < 0 ? error : table_end(&f);
@@ -291,12 +306,12 @@ static double share_of_run(const rli_stats *stats, double ms)
 int rli_stats_table_bubbles(rli_stats_table *out, const rli_stats *stats, size_t max_rows)
 {
 	static const column_def columns[] = {
-		NUMBER_COLUMN("Rank"), NUMBER_COLUMN("Gaps"), DURATION_COLUMN("Idle"), NUMBER_COLUMN("Idle (% of run)"),
+		ROW_RANK_COLUMN("Rank"), NUMBER_COLUMN("Gaps"), DURATION_COLUMN("Idle"), NUMBER_COLUMN("Idle (% of run)"),
 		DURATION_COLUMN("Longest gap"), TEXT_COLUMN("Between"),
 	};
 	const rli_rank_bubbles **order = malloc((stats->bubble_count + 1) * sizeof(*order));
 	size_t rows = stats->bubble_count;
-	double largest = 0;
+	double longest = 0;
 	filler f;
 	int error;
 
@@ -306,12 +321,13 @@ int rli_stats_table_bubbles(rli_stats_table *out, const rli_stats *stats, size_t
 	}
 	for (size_t i = 0; i < stats->bubble_count; i++) {
 		order[i] = &stats->bubbles[i];
-		largest = fmax(largest, stats->bubbles[i].idle_ms);
+		if (stats->bubbles[i].longest_count)
+			longest = fmax(longest, stats->bubbles[i].longest[0].duration_ms);
 	}
 	qsort(order, rows, sizeof(*order), compare_idle);
 	if (max_rows && rows > max_rows)
 		rows = max_rows;
-	error = table_begin(&f, out, columns, COUNT_OF(columns), rows, rli_time_unit_for(largest),
+	error = table_begin(&f, out, columns, COUNT_OF(columns), rows, longest,
 			    rli_strdup("Idle gaps per rank, the most idle first"));
 	out->rows_left_out = stats->bubble_count - rows;
 	for (size_t r = 0; error == RLI_OK && r < rows; r++) {
@@ -338,15 +354,15 @@ int rli_stats_table_transitions(rli_stats_table *out, const rli_stats *stats)
 {
 	static const column_def columns[] = {
 		TEXT_COLUMN("From"), TEXT_COLUMN("To"), NUMBER_COLUMN("Waits"), DURATION_COLUMN("Mean"),
-		DURATION_COLUMN("Median"), DURATION_COLUMN("Max"), NUMBER_COLUMN("Longest wait rank"),
+		DURATION_COLUMN("Median"), DURATION_COLUMN("Max"), ROW_RANK_COLUMN("Longest wait rank"),
 	};
-	double largest = 0;
+	double longest = 0;
 	filler f;
 	int error;
 
 	for (size_t i = 0; i < stats->transition_count; i++)
-		largest = fmax(largest, stats->transitions[i].wait.max);
-	error = table_begin(&f, out, columns, COUNT_OF(columns), stats->transition_count, rli_time_unit_for(largest),
+		longest = fmax(longest, stats->transitions[i].wait.max);
+	error = table_begin(&f, out, columns, COUNT_OF(columns), stats->transition_count, longest,
 			    rli_strdup("Waits between roles (from a rank's end of one role to its next start of another)"));
 	for (size_t r = 0; error == RLI_OK && r < stats->transition_count; r++) {
 		const rli_transition_stats *t = &stats->transitions[r];
@@ -370,13 +386,13 @@ int rli_stats_table_overlaps(rli_stats_table *out, const rli_stats *stats)
 		TEXT_COLUMN("Role"), TEXT_COLUMN("With role"), DURATION_COLUMN("Overlap"),
 		NUMBER_COLUMN("Overlap (% of run)"),
 	};
-	double largest = 0;
+	double longest = 0;
 	filler f;
 	int error;
 
 	for (size_t i = 0; i < stats->overlap_count; i++)
-		largest = fmax(largest, stats->overlaps[i].overlap_ms);
-	error = table_begin(&f, out, columns, COUNT_OF(columns), stats->overlap_count, rli_time_unit_for(largest),
+		longest = fmax(longest, stats->overlaps[i].overlap_ms);
+	error = table_begin(&f, out, columns, COUNT_OF(columns), stats->overlap_count, longest,
 			    rli_strdup("Roles running at the same time"));
 	for (size_t r = 0; error == RLI_OK && r < stats->overlap_count; r++) {
 		const rli_role_overlap *o = &stats->overlaps[r];
@@ -417,5 +433,6 @@ void rli_stats_table_dispose(rli_stats_table *table)
 	free(table->weight);
 	free(table->row_rank);
 	free(table->row_role);
+	free(table->row_finding);
 	memset(table, 0, sizeof(*table));
 }

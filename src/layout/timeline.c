@@ -7,6 +7,7 @@
 #include "timeline_place.h"
 #include "timeline_overview.h"
 #include "stats/stats.h"
+#include "timeline_stats.h"
 #include "events/events.h"
 #include "text/text.h"
 #include "common/error.h"
@@ -72,6 +73,7 @@ void rli_timeline_free(rli_timeline *timeline)
 	rli_panel_dispose(&timeline->panel);
 	rli_timeline_overview_free(timeline->overview);
 	free(timeline->page_items);
+	rli_timeline_aside_free(timeline->aside);
 	for (size_t s = 0; s < timeline->series_count; s++) {
 		if (timeline->series)
 			free(timeline->series[s].name);
@@ -288,6 +290,9 @@ int rli_timeline_layout_stats(rli_timeline **out, const rli_events *events, cons
 	if (error < 0)
 		goto done;
 	assemble(timeline);
+	/* The statistics go beside the figure, for the back-ends that show asides; the page itself is unchanged. */
+	if (stats && (error = rli_timeline_add_stats_aside(timeline, stats)) < 0)
+		goto done;
 
 	*out = timeline;
 	timeline = NULL;

@@ -66,8 +66,24 @@ static void test_utc(void)
 	CHECK(!rli_is_epoch_ms(4102444800e3));
 }
 
+/* Significant digits to decimals: the integer part's digits count first. */
+static void test_decimals(void)
+{
+	CHECK_INT(rli_fmt_decimals(1234.5, 4), 0);  /* four digits before the point already */
+	CHECK_INT(rli_fmt_decimals(8000, 4), 0);
+	CHECK_INT(rli_fmt_decimals(999.9, 4), 1);
+	CHECK_INT(rli_fmt_decimals(12.345, 4), 2);
+	CHECK_INT(rli_fmt_decimals(-12.345, 4), 2); /* the magnitude counts */
+	CHECK_INT(rli_fmt_decimals(1, 4), 3);
+	CHECK_INT(rli_fmt_decimals(0.012345, 3), 4); /* 0.0123 */
+	CHECK_INT(rli_fmt_decimals(1e-20, 4), 15);  /* capped */
+	CHECK_INT(rli_fmt_decimals(0, 4), 0);
+	CHECK_INT(rli_fmt_decimals(NAN, 4), 0);
+}
+
 int main(void)
 {
+	test_decimals();
 	test_thousands();
 	test_units();
 	test_duration();

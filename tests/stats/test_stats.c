@@ -1,19 +1,9 @@
 /* test_stats.c: the run's statistics against values worked out by hand (the sums are in the comments). */
 #include "harness.h"
+#include "stats_rows.h"
 #include "stats/stats.h"
 
 #include <math.h>
-
-static void add(rli_events *ev, const char *role, const char *name, int64_t rank, double start, double duration)
-{
-	rli_event_in row = { name, role, NULL, "1", 0, rank, start, duration };
-	CHECK_INT(rli_events_append(ev, &row), 0);
-}
-
-static uint32_t id_of(const rli_events *ev, const char *text)
-{
-	return rli_strpool_find(&ev->strings, text, strlen(text));
-}
 
 static const rli_phase_stats *phase(const rli_stats *s, const char *role, const char *name)
 {

@@ -1,20 +1,10 @@
 /* test_stats_tables.c: the statistics as tables of text, every cell worked out by hand (the sums are in the comments). */
 #include "harness.h"
+#include "stats_rows.h"
 #include "layout/stats_tables.h"
 #include "stats/stats.h"
 
 #include <stdint.h>
-
-static void add(rli_events *ev, const char *role, const char *name, int64_t rank, double start, double duration)
-{
-	rli_event_in row = { name, role, NULL, "1", 0, rank, start, duration };
-	CHECK_INT(rli_events_append(ev, &row), 0);
-}
-
-static uint32_t id_of(const rli_events *ev, const char *text)
-{
-	return rli_strpool_find(&ev->strings, text, strlen(text));
-}
 
 static const char *cell(const rli_stats_table *t, size_t row, size_t column)
 {
@@ -69,7 +59,7 @@ static void test_phases(const rli_stats *s, const rli_events *ev)
 	rli_stats_table t;
 	CHECK_INT(rli_stats_table_phases(&t, s, id_of(ev, "actor")), 0);
 	CHECK_STR(t.title, "actor: phases across ranks");
-	/* the largest total is 80 ms: the table is in ms */
+	/* the longest bar is 30 ms: the table is in ms, with two decimals (four significant digits of 30) */
 	CHECK_STR(header_text(&t), "Phase|Count|Total (ms)|Mean (ms)|Median (ms)|Min (ms)|Max (ms)|Std dev (ms)|Q1 (ms)|"
 		  "Q3 (ms)|Min rank|Max rank|Dispersion");
 	CHECK_INT(t.row_count, 2);
@@ -78,13 +68,14 @@ static void test_phases(const rli_stats *s, const rli_events *ev)
 	 * max 30 on rank 1, deviations -10 0 0 10: sqrt(200 / 3) = 8.16497; Q1 at 0.75 between 10 and 20
 	 * = 17.5, Q3 at 2.25 between 20 and 30 = 22.5; dispersion (30 - 10) / 20 = 1. The most total first.
 	 */
-	CHECK_STR(row_text(&t, 0), "update|4|80.000|20.000|20.000|10.000|30.000|8.165|17.500|22.500|0|1|1.00");
+	CHECK_STR(row_text(&t, 0), "update|4|80.00|20.00|20.00|10.00|30.00|8.16|17.50|22.50|0|1|1.00");
 	/* warmup: one bar of 1 ms on rank 0: no spread */
-	CHECK_STR(row_text(&t, 1), "warmup|1|1.000|1.000|1.000|1.000|1.000|0.000|1.000|1.000|0|0|0.00");
+	CHECK_STR(row_text(&t, 1), "warmup|1|1.00|1.00|1.00|1.00|1.00|0.00|1.00|1.00|0|0|0.00");
 	CHECK_INT(t.align[0], RLI_ALIGN_START);
 	CHECK_INT(t.align[1], RLI_ALIGN_END);
 	CHECK(t.weight[0] > t.weight[1]);
 	CHECK(t.row_rank[0] == INT64_MIN);
+	CHECK(t.rank_column == SIZE_MAX);
 	rli_stats_table_dispose(&t);
 }
 
@@ -92,17 +83,19 @@ static void test_steps(const rli_stats *s, const rli_events *ev)
 {
 	rli_stats_table t;
 	CHECK_INT(rli_stats_table_steps(&t, s, id_of(ev, "actor")), 0);
-	CHECK_STR(header_text(&t), "Step|Ranks|Median (ms)|Slowest rank|Slowest (ms)|Slowdown (%)|Modified z|Outlier");
+	CHECK_STR(header_text(&t), "Step|Ranks|Slowest rank|Slowdown (%)|Outlier|Modified z|Slowest (ms)|Median (ms)");
 	CHECK_INT(t.row_count, 3);
 	/* step 1: 10 and 30, median 20, rank 1 is 30 / 20 - 1 = 50% over; two ranks: no z-score */
-	CHECK_STR(row_text(&t, 0), "1|2|20.000|1|30.000|50.0|n/a|no");
+	CHECK_STR(row_text(&t, 0), "1|2|1|50.0|no|n/a|30.00|20.00");
 	/* step 2: 20 and 20, the lowest rank named among equals, 0% over */
-	CHECK_STR(row_text(&t, 1), "2|2|20.000|0|20.000|0.0|n/a|no");
+	CHECK_STR(row_text(&t, 1), "2|2|0|0.0|no|n/a|20.00|20.00");
 	/* step 3: rank 0's warmup alone */
-	CHECK_STR(row_text(&t, 2), "3|1|1.000|0|1.000|0.0|n/a|no");
+	CHECK_STR(row_text(&t, 2), "3|1|0|0.0|no|n/a|1.00|1.00");
 	CHECK_INT(t.row_rank[0], 1);
 	CHECK_INT(t.row_role[0], id_of(ev, "actor"));
 	CHECK_INT(t.row_rank[1], 0);
+	CHECK_STR(t.header[t.rank_column], "Slowest rank");
+	CHECK_INT(t.row_finding[0], 0); /* no outlier with two ranks */
 	rli_stats_table_dispose(&t);
 }
 
@@ -118,6 +111,7 @@ static void test_slowest(const rli_stats *s, const rli_events *ev)
 	CHECK_STR(row_text(&t, 2), "ref|0|1 of 1|0|no");
 	CHECK_INT(t.row_rank[1], 1);
 	CHECK_INT(t.row_role[2], id_of(ev, "ref"));
+	CHECK_STR(t.header[t.rank_column], "Rank");
 	rli_stats_table_dispose(&t);
 }
 
@@ -126,16 +120,18 @@ static void test_bubbles(const rli_stats *s)
 	rli_stats_table t;
 	CHECK_INT(rli_stats_table_bubbles(&t, s, 0), 0);
 	CHECK_STR(header_text(&t), "Rank|Gaps|Idle (ms)|Idle (% of run)|Longest gap (ms)|Between");
+	/* in the longest gap's unit and precision (80 ms: ms, two decimals), not the idle sums' */
 	CHECK_INT(t.row_count, 2);
 	/*
 	 * The run spans 0..201 ms. Rank 0: gaps 10..40, 45..100, 120..200: 30 + 55 + 80 = 165 ms,
 	 * 165 / 201 = 82.09%; the longest, 80 ms, from update to warmup. Rank 1: 30..40, 45..100:
 	 * 10 + 55 = 65 ms, 32.34%; the longest 55 ms from log to update. The most idle first.
 	 */
-	CHECK_STR(row_text(&t, 0), "0|3|165.000|82.1|80.000|update \xe2\x86\x92 warmup");
-	CHECK_STR(row_text(&t, 1), "1|2|65.000|32.3|55.000|log \xe2\x86\x92 update");
+	CHECK_STR(row_text(&t, 0), "0|3|165.00|82.1|80.00|update \xe2\x86\x92 warmup");
+	CHECK_STR(row_text(&t, 1), "1|2|65.00|32.3|55.00|log \xe2\x86\x92 update");
 	CHECK_INT(t.row_rank[0], 0);
 	CHECK_INT(t.row_role[0], UINT32_MAX);
+	CHECK_STR(t.header[t.rank_column], "Rank");
 	rli_stats_table_dispose(&t);
 
 	CHECK_INT(rli_stats_table_bubbles(&t, s, 1), 0);
@@ -152,22 +148,23 @@ static void test_transitions_overlaps(const rli_stats *s, const rli_events *ev)
 	CHECK_STR(header_text(&t), "From|To|Waits|Mean (ms)|Median (ms)|Max (ms)|Longest wait rank");
 	CHECK_INT(t.row_count, 2);
 	/* actor -> ref: rank 0 waits 40 - 10 = 30, rank 1 40 - 30 = 10: mean and median 20, max 30 on rank 0 */
-	CHECK_STR(row_text(&t, 0), "actor|ref|2|20.000|20.000|30.000|0");
+	CHECK_STR(row_text(&t, 0), "actor|ref|2|20.00|20.00|30.00|0");
 	/* ref -> actor: both wait 100 - 45 = 55, the lowest rank named */
-	CHECK_STR(row_text(&t, 1), "ref|actor|2|55.000|55.000|55.000|0");
+	CHECK_STR(row_text(&t, 1), "ref|actor|2|55.00|55.00|55.00|0");
 	CHECK_INT(t.row_rank[0], 0);
 	CHECK_INT(t.row_role[0], id_of(ev, "ref"));
+	CHECK_STR(t.header[t.rank_column], "Longest wait rank");
 	rli_stats_table_dispose(&t);
 
 	CHECK_INT(rli_stats_table_overlaps(&t, s), 0);
 	CHECK_STR(header_text(&t), "Role|With role|Overlap (ms)|Overlap (% of run)");
-	/* actor [0, 30] [100, 120] [200, 201] and ref [40, 45] never meet */
+	/* actor [0, 30] [100, 120] [200, 201] and ref [40, 45] never meet: 0 ms, the longest, has no decimals */
 	CHECK_INT(t.row_count, 1);
-	CHECK_STR(row_text(&t, 0), "actor|ref|0.000|0.0");
+	CHECK_STR(row_text(&t, 0), "actor|ref|0|0.0");
 	rli_stats_table_dispose(&t);
 }
 
-/* A 12,345.6 ms phase: past 10 s the table is in seconds, three decimals, thousands separated. */
+/* A 12,345.6 ms bar: past 10 s the table is in seconds, two decimals (12.35: four significant digits). */
 static void test_units(void)
 {
 	rli_events *ev = NULL;
@@ -180,7 +177,7 @@ static void test_units(void)
 	CHECK_INT(rli_stats_table_phases(&t, s, id_of(ev, "train")), 0);
 	CHECK_STR(t.header[2], "Total (s)");
 	/* total 14,345.6 ms, mean 7,172.8 ms, min 2 s on rank 1; dispersion 10,345.6 / 7,172.8 = 1.44 */
-	CHECK_STR(row_text(&t, 0), "step|2|14.346|7.173|7.173|2.000|12.346|7.315|4.586|9.759|1|0|1.44");
+	CHECK_STR(row_text(&t, 0), "step|2|14.35|7.17|7.17|2.00|12.35|7.32|4.59|9.76|1|0|1.44");
 	rli_stats_table_truncate(&t, 0);
 	CHECK_INT(t.row_count, 0);
 	CHECK_INT(t.rows_left_out, 1);
