@@ -384,6 +384,11 @@ struct rli_timeline {
 
 /* 1 when the figure shows the overview instead of its rows (too many, and options.overview asked for it). */
 int rli_timeline_shows_overview(const rli_timeline *timeline);
+/*
+ * 1 when a legend would only repeat the row labels: every row's bars carry
+ * one name, and that name is the row's role (as MSTX and torch give).
+ */
+int rli_timeline_legend_repeats_rows(const rli_timeline *timeline);
 
 struct rli_stats;
 /*

@@ -88,11 +88,7 @@ void rli_timeline_free(rli_timeline *timeline)
 	free(timeline);
 }
 
-/*
- * 1 when the legend would only repeat the row labels: every row's bars carry
- * one name, and that name is the row's role (as MSTX and torch give).
- */
-static int legend_repeats_rows(const rli_timeline *timeline)
+int rli_timeline_legend_repeats_rows(const rli_timeline *timeline)
 {
 	const rli_panel *panel = &timeline->panel;
 	for (size_t r = 0; r < panel->row_count; r++)
@@ -286,7 +282,7 @@ int rli_timeline_layout_stats(rli_timeline **out, const rli_events *events, cons
 	if (options->overview && timeline->panel.row_count > timeline->readable_rows)
 		error = place_overview(timeline, events, stats, theme, width, scale, options->medium);
 	else
-		error = rli_timeline_place(timeline, theme, width, scale, options->medium, !legend_repeats_rows(timeline));
+		error = rli_timeline_place(timeline, theme, width, scale, options->medium, !rli_timeline_legend_repeats_rows(timeline));
 	if (error < 0)
 		goto done;
 	assemble(timeline);

@@ -83,7 +83,7 @@ int rli_report_layout(rli_report **out, const rli_report_input *input, const rli
 		goto done;
 	if (has_timeline && ((error = rli_report_stats(&report->book, input->stats)) < 0 ||
 			     (error = rli_book_heading(&report->book, "Timeline", 0)) < 0 ||
-			     (error = rli_report_timeline(&report->book, input->timeline)) < 0))
+			     (error = rli_report_timeline(&report->book, input->timeline, input->stats)) < 0))
 		goto done;
 	if (has_memory && (error = rli_report_memory(&report->book, input->memory, input->memory_stats)) < 0)
 		goto done;

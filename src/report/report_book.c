@@ -123,17 +123,7 @@ int rli_book_need(rli_book *book, double needed)
 
 int rli_book_add(rli_book *book, rli_item_kind kind, const void *item)
 {
-	book_page *page;
 	rli_item added = { .kind = kind };
-
-	if (!book->page_count) {
-		int error = rli_book_new_page(book);
-		if (error < 0)
-			return error;
-	}
-	page = &book->content[book->page_count - 1];
-	if (RLI_GROW(&page->items, &page->capacity, page->count + 1, 16) < 0)
-		return rli_error_oom();
 	switch (kind) {
 	case RLI_ITEM_TEXT: added.u.text = item; break;
 	case RLI_ITEM_PANEL: added.u.panel = item; break;
@@ -142,7 +132,21 @@ int rli_book_add(rli_book *book, rli_item_kind kind, const void *item)
 	case RLI_ITEM_NAV: added.u.nav = item; break;
 	case RLI_ITEM_FIGURE: added.u.figure = item; break;
 	}
-	page->items[page->count++] = added;
+	return rli_book_add_item(book, &added);
+}
+
+int rli_book_add_item(rli_book *book, const rli_item *item)
+{
+	book_page *page;
+	if (!book->page_count) {
+		int error = rli_book_new_page(book);
+		if (error < 0)
+			return error;
+	}
+	page = &book->content[book->page_count - 1];
+	if (RLI_GROW(&page->items, &page->capacity, page->count + 1, 16) < 0)
+		return rli_error_oom();
+	page->items[page->count++] = *item;
 	return RLI_OK;
 }
 

@@ -68,6 +68,8 @@ int rli_book_new_page(rli_book *book);
 /* Room left on the current page below y; a new page when less than `needed` is left. */
 int rli_book_need(rli_book *book, double needed);
 int rli_book_add(rli_book *book, rli_item_kind kind, const void *item);
+/* An item another figure placed (its placement kept), on the current page. */
+int rli_book_add_item(rli_book *book, const rli_item *item);
 
 /* A text item at (x, y) kept by the book; *out (may be NULL) receives it. */
 int rli_book_text(rli_book *book, rli_text **out, const char *text, double x, double y, double size, int bold,

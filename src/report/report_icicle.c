@@ -82,14 +82,10 @@ static int same_prefix(const stack_path *i, const stack_path *j, size_t depth)
 	return 1;
 }
 
-/* A frame's colour: a hash of its text into the palette, lightened so dark text reads on it. */
-static rli_color frame_color(const frame *f)
+/* A frame's colour: by its text as the timeline colours a name, lightened so dark text reads on it. */
+static rli_color frame_color(const char *name)
 {
-	uint32_t h = 2166136261u;
-	rli_color c;
-	for (size_t i = 0; i < f->length; i++)
-		h = (h ^ (unsigned char)f->text[i]) * 16777619u;
-	c = rli_palette_color(h % 10);
+	rli_color c = rli_palette_color(rli_name_hash(name) % rli_palette_size());
 	return (((c >> 16 & 0xff) + 255) / 2) << 16 | (((c >> 8 & 0xff) + 255) / 2) << 8 | ((c & 0xff) + 255) / 2;
 }
 
@@ -107,7 +103,7 @@ static int add_box(rli_book *book, icicle_boxes *b, const frame *f, size_t depth
 		return rli_error_set(RLI_ERROR, "icicle: more boxes than counted");
 	if (!(name = rli_book_keep(book, strndup(f->text, f->length))))
 		return rli_error_oom();
-	b->series[b->boxes] = (rli_series){ name, frame_color(f) };
+	b->series[b->boxes] = (rli_series){ name, frame_color(name) };
 	p->bar_row[b->boxes] = (uint32_t)depth;
 	p->bar_series[b->boxes] = (uint32_t)b->boxes;
 	p->bar_start[b->boxes] = start;

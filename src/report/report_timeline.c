@@ -3,6 +3,7 @@
 #include "common/error.h"
 #include "common/numfmt.h"
 #include "layout/theme.h"
+#include "layout/timeline_overview.h"
 #include "text/text.h"
 
 #include <math.h>
@@ -16,34 +17,6 @@
 #define LABEL_SHARE 0.25      /* of the content width, the most row labels may take */
 #define SWATCH 7.0
 #define MAX_REPORT_TICKS 32
-
-/* Ticks in the unit the span reads best in, at data positions in ms, labels with separators. */
-static size_t time_ticks(rli_tick *ticks, double lo, double hi, double width, rli_time_unit unit)
-{
-	size_t n = rli_nice_ticks(ticks, MAX_REPORT_TICKS, lo / unit.ms, hi / unit.ms,
-				  (int)fmax(2.0, round(width / 72.0)));
-	for (size_t i = 0; i < n; i++) {
-		const char *dot = strchr(ticks[i].label, '.');
-		int decimals = dot ? (int)strlen(dot + 1) : 0;
-		double value = ticks[i].value;
-		rli_fmt_thousands(ticks[i].label, sizeof(ticks[i].label), value, decimals);
-		ticks[i].value = value * unit.ms;
-	}
-	return n;
-}
-
-/* 1: every series names a role of the rows, so the row labels already say what each colour is. */
-static int legend_repeats_rows(const rli_panel *panel)
-{
-	for (size_t s = 0; s < panel->series_count; s++) {
-		int found = 0;
-		for (size_t r = 0; r < panel->row_count && !found; r++)
-			found = strcmp(panel->series[s].name, panel->rows[r].role) == 0;
-		if (!found)
-			return 0;
-	}
-	return 1;
-}
 
 /* The legend as a line (or lines) of swatches and names across the content width; returns its height. */
 static int add_legend(rli_book *book, const rli_panel *panel, double *height)
@@ -137,7 +110,37 @@ static int add_rows(rli_book *book, const rli_panel *all, const axis_plan *plan,
 	return RLI_OK;
 }
 
-int rli_report_timeline(rli_book *book, const rli_timeline *timeline)
+static void dispose_overview(void *holder)
+{
+	rli_timeline_overview_free(*(rli_timeline_overview **)holder);
+}
+
+/* The overview on a page of its own, in the paper style's sizes (print sizes, as the report's). */
+static int add_overview(rli_book *book, const rli_timeline *timeline, const rli_stats *stats)
+{
+	rli_timeline_overview **holder = calloc(1, sizeof(*holder));
+	const rli_item *items;
+	size_t count;
+	int error;
+
+	if (!holder)
+		return rli_error_oom();
+	if ((error = rli_book_keep_disposable(book, holder, dispose_overview)) < 0 ||
+	    (error = rli_book_bookmark(book, "Overview", 1)) < 0 ||
+	    (error = rli_timeline_overview_place(holder, &items, &count, stats, timeline->document.origin,
+						 (rli_rect){ book->left, book->y, book->right - book->left,
+							     book->bottom - book->y },
+						 rli_timeline_theme(RLI_STYLE_PAPER_WIDE))) < 0)
+		return error;
+	for (size_t i = 0; i < count; i++)
+		if ((error = rli_book_add_item(book, &items[i])) < 0)
+			return error;
+	if ((error = rli_book_new_page(book)) < 0)
+		return error;
+	return rli_book_bookmark(book, "Every rank", 1);
+}
+
+int rli_report_timeline(rli_book *book, const rli_timeline *timeline, const rli_stats *stats)
 {
 	const rli_panel *all = &timeline->panel;
 	rli_time_unit unit = rli_time_unit_for(all->x_max - all->x_min);
@@ -154,8 +157,9 @@ int rli_report_timeline(rli_book *book, const rli_timeline *timeline)
 		plan.label_width = fmax(plan.label_width, w);
 	}
 	plan.label_width = fmin(plan.label_width, LABEL_SHARE * (book->right - book->left));
-	plan.tick_count = time_ticks(plan.ticks, all->x_min, all->x_max,
-				     book->right - book->left - plan.label_width - 18, unit);
+	plan.tick_count = rli_time_ticks(plan.ticks, MAX_REPORT_TICKS, all->x_min, all->x_max,
+					 (int)fmax(2.0, round((book->right - book->left - plan.label_width - 18) / 72.0)),
+					 unit.ms);
 	if (rli_is_epoch_ms(timeline->document.origin))
 		plan.x_title = rli_book_printf(book, "Time (%s), t = 0 at %s", unit.name,
 					       rli_fmt_utc(origin, sizeof(origin), timeline->document.origin));
@@ -164,7 +168,11 @@ int rli_report_timeline(rli_book *book, const rli_timeline *timeline)
 					       rli_fmt_thousands(origin, sizeof(origin), timeline->document.origin, 3));
 	if (!plan.x_title)
 		return rli_error_oom();
-	plan.legend = !legend_repeats_rows(all);
+	plan.legend = !rli_timeline_legend_repeats_rows(timeline);
+	/* More rows than a page holds: the overview first, as the figure shows it past its readable rows. */
+	if (stats && (double)all->row_count * ROW_PITCH > book->bottom - book->top - 60 &&
+	    (error = add_overview(book, timeline, stats)) < 0)
+		return error;
 
 	while (done < all->row_count) {
 		double legend_h = 0, room;

@@ -249,9 +249,11 @@ static void run_case(const report_case *c, const char *golden_dir, const char *o
 	snprintf(pdf_again, sizeof(pdf_again), "%s/rl_insight_report.pdf", again);
 	CHECK(same_bytes(pdf, pdf_again));
 
-	first = section_page(doc, "Timeline");
+	/* the rows' pages: after the overview, when the rows need more than a page */
+	first = section_page(doc, "Every rank") != SIZE_MAX ? section_page(doc, "Every rank") : section_page(doc, "Timeline");
 	CHECK(first != SIZE_MAX);
 	timeline_pages = (memory ? section_page(doc, "Memory") : doc->page_count) - first;
+	CHECK((timeline_pages > 1) == (section_page(doc, "Overview") != SIZE_MAX));
 	if (timeline_pages < c->min_timeline_pages || timeline_pages > c->max_timeline_pages) {
 		fprintf(stderr, "%s: %zu timeline pages, expected %zu to %zu\n", c->name, timeline_pages,
 			c->min_timeline_pages, c->max_timeline_pages);
@@ -285,6 +287,7 @@ static void run_case(const report_case *c, const char *golden_dir, const char *o
 		check_golden(c, pdf, golden_dir, dir, 1, "cover", updating);
 		check_golden(c, pdf, golden_dir, dir, 2, "statistics", updating);
 		check_golden(c, pdf, golden_dir, dir, first + 1, "timeline", updating);
+		check_golden(c, pdf, golden_dir, dir, section_page(doc, "Overview") + 1, "overview", updating);
 	}
 	free(text);
 	free(info);
