@@ -274,6 +274,13 @@ typedef struct {
 	 * HTML page that scrolls needs.
 	 */
 	int overview;
+	/*
+	 * 1: the run's headline finding (of the report's findings, a straggler
+	 * first, else an outlier step, the longest wait, the idlest rank) as a
+	 * caption under the figure; needs the statistics, so only
+	 * the layouts given them show it. Default 0.
+	 */
+	int caption;
 } rli_timeline_options;
 
 void rli_timeline_options_init(rli_timeline_options *options);

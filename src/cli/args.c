@@ -440,6 +440,8 @@ static int parse_switch(cli_request *r, const char *arg)
 		r->verbosity = 2;
 	else if (strcmp(arg, "--all-rows") == 0)
 		r->timeline.overview = 0;
+	else if (strcmp(arg, "--caption") == 0)
+		r->timeline.caption = 1;
 	else
 		return 0;
 	return 1;
@@ -565,6 +567,7 @@ void cli_print_help(FILE *fp)
 	fputs("      --all-rows           draw every row: without it, a figure with more rows than its page\n"
 	      "                           shows readably (each row a label tall) shows each role's occupancy\n"
 	      "                           and the outlier ranks instead [timeline.visualizer.all_rows=true]\n"
+	      "      --caption            put the run's headline finding under the PNG and the figure PDF\n"
 	      "  -q, --quiet              print errors only\n"
 	      "  -v, --verbose            also print progress details and timings (-vv: debug)\n"
 	      "  -h, --help               print this help and exit\n"

@@ -68,8 +68,11 @@ static int lay_out(console *c, rli_timeline **out, const cli_request *request,
 	int error;
 
 	options.medium = medium;
-	if (all_rows)
+	/* The layout of every row serves the HTML and the report, which say the findings their own way. */
+	if (all_rows) {
 		options.overview = 0;
+		options.caption = 0;
+	}
 	cli_show_status(c, "laying out");
 	if ((error = rli_timeline_layout_stats(out, events, stats, &options)) < 0) {
 		cli_say(c, -1, "error: ", "%s", rli_error_last());
@@ -116,7 +119,7 @@ static int render_all(console *c, const cli_request *request, const rli_events *
 	    (error = lay_out(c, &vector, request, events, stats, RLI_MEDIUM_VECTOR, 0)) < 0)
 		goto done;
 	/* The page scrolls and zooms, and the report pages through the rows: both have every row. */
-	if ((wants_html || wants_report) && (!vector || rli_timeline_shows_overview(vector)) &&
+	if ((wants_html || wants_report) && (!vector || rli_timeline_shows_overview(vector) || request->timeline.caption) &&
 	    (error = lay_out(c, &every_row, request, events, stats, RLI_MEDIUM_VECTOR, 1)) < 0)
 		goto done;
 	if (wants_raster && (!vector || rli_timeline_shows_overview(vector) ||

@@ -378,6 +378,9 @@ struct rli_timeline {
 	size_t page_item_count;
 	size_t readable_rows;       /* the most rows the page shows readably */
 
+	/* the headline finding under the figure (timeline_caption.c); text NULL: none */
+	rli_text caption;
+	rli_item *captioned_items;
 	/* NULL, or the statistics beside the figure (timeline_stats.c), whose items follow the page's */
 	struct rli_timeline_aside *aside;
 };

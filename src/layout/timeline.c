@@ -5,6 +5,7 @@
 #include "text_place.h"
 #include "timeline_bars.h"
 #include "timeline_place.h"
+#include "timeline_caption.h"
 #include "timeline_overview.h"
 #include "stats/stats.h"
 #include "timeline_stats.h"
@@ -74,6 +75,8 @@ void rli_timeline_free(rli_timeline *timeline)
 	rli_timeline_overview_free(timeline->overview);
 	free(timeline->page_items);
 	rli_timeline_aside_free(timeline->aside);
+	free(timeline->caption.text);
+	free(timeline->captioned_items);
 	for (size_t s = 0; s < timeline->series_count; s++) {
 		if (timeline->series)
 			free(timeline->series[s].name);
@@ -286,6 +289,8 @@ int rli_timeline_layout_stats(rli_timeline **out, const rli_events *events, cons
 	if (error < 0)
 		goto done;
 	assemble(timeline);
+	if (options->caption && stats && (error = rli_timeline_add_caption(timeline, stats, theme)) < 0)
+		goto done;
 	/* The statistics go beside the figure, for the back-ends that show asides; the page itself is unchanged. */
 	if (stats && (error = rli_timeline_add_stats_aside(timeline, stats)) < 0)
 		goto done;

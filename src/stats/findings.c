@@ -12,19 +12,47 @@
 #include <string.h>
 #include <stdlib.h>
 
-int rli_findings_add(rli_findings *findings, const char *format, ...)
+static int add_line(rli_findings *findings, const char *format, va_list ap)
 {
-	va_list ap;
-	char *line;
-	va_start(ap, format);
-	line = rli_vstrfmt(format, ap);
-	va_end(ap);
+	char *line = rli_vstrfmt(format, ap);
 	if (!line || RLI_GROW(&findings->lines, &findings->capacity, findings->count + 1, 8) < 0) {
 		free(line);
 		return rli_error_oom();
 	}
 	findings->lines[findings->count++] = line;
 	return RLI_OK;
+}
+
+int rli_findings_add(rli_findings *findings, const char *format, ...)
+{
+	va_list ap;
+	int error;
+	va_start(ap, format);
+	error = add_line(findings, format, ap);
+	va_end(ap);
+	return error;
+}
+
+/* Makes the line just added the headline if it says more than the one before (rank: 4 straggler .. 1 idle). */
+static void consider_headline(rli_findings *f, int rank)
+{
+	if (f->count && rank > f->headline_rank) {
+		f->headline = f->count - 1;
+		f->headline_rank = rank;
+	}
+}
+
+/* A line that may be the headline, at rank (see consider_headline). */
+static int RLI_PRINTF(3, 4) rli_findings_add_ranked(rli_findings *findings, int rank, const char *format, ...)
+{
+	va_list ap;
+	int error;
+	va_start(ap, format);
+	error = add_line(findings, format, ap);
+	va_end(ap);
+	if (error == RLI_OK)
+		consider_headline(findings, rank);
+	return error;
 }
 
 void rli_findings_free(rli_findings *findings)
@@ -79,11 +107,11 @@ static int role_finding(rli_findings *out, const rli_stats *stats, uint32_t role
 	if (!steps)
 		return RLI_OK;
 	if (straggler)
-		return rli_findings_add(out, "%s: rank %lld was the slowest in %zu of %zu steps, %s%% over the median.",
+		return rli_findings_add_ranked(out, 4, "%s: rank %lld was the slowest in %zu of %zu steps, %s%% over the median.",
 					name_of(stats, role), (long long)straggler->rank, straggler->slowest, steps,
 					percent(p, sizeof(p), summed ? slowdown_sum / (double)summed : 0));
 	if (worst)
-		return rli_findings_add(out, "%s: no straggler across steps; the worst outlier was rank %lld in step %zu, "
+		return rli_findings_add_ranked(out, 3, "%s: no straggler across steps; the worst outlier was rank %lld in step %zu, "
 					"%s against a median of %s (%s%% over, modified z %.1f).",
 					name_of(stats, role), (long long)worst->slowest_rank, worst->step,
 					rli_fmt_duration(a, sizeof(a), worst->slowest_ms),
@@ -136,7 +164,7 @@ int rli_findings_timeline(rli_findings *out, const rli_stats *stats)
 		    (!wait || stats->transitions[i].wait.median > wait->wait.median))
 			wait = &stats->transitions[i];
 	if (wait && wait->wait.median > 0 &&
-	    (error = rli_findings_add(out, "From %s to %s, ranks waited %s at the median, up to %s (rank %lld).",
+	    (error = rli_findings_add_ranked(out, 2, "From %s to %s, ranks waited %s at the median, up to %s (rank %lld).",
 				      name_of(stats, wait->from_role), name_of(stats, wait->to_role),
 				      rli_fmt_duration(a, sizeof(a), wait->wait.median),
 				      rli_fmt_duration(b, sizeof(b), wait->wait.max), (long long)wait->wait.max_rank)) < 0)
@@ -146,7 +174,7 @@ int rli_findings_timeline(rli_findings *out, const rli_stats *stats)
 			idle = &stats->bubbles[i];
 	if (idle && idle->idle_ms > 0 && idle->longest_count) {
 		const rli_gap *g = &idle->longest[0];
-		if ((error = rli_findings_add(out, "Rank %lld was idle longest: %s in %zu gap%s, the longest %s between %s "
+		if ((error = rli_findings_add_ranked(out, 1, "Rank %lld was idle longest: %s in %zu gap%s, the longest %s between %s "
 					      "and %s.", (long long)idle->rank, rli_fmt_duration(a, sizeof(a), idle->idle_ms),
 					      idle->gaps, idle->gaps == 1 ? "" : "s",
 					      rli_fmt_duration(c, sizeof(c), g->duration_ms), name_of(stats, g->before),

@@ -12,6 +12,12 @@
 typedef struct {
 	char **lines;
 	size_t count, capacity;
+	/*
+	 * The line a one-line caption should quote: a straggler, else an outlier
+	 * step, else the longest wait, else the idlest rank, else the first line.
+	 */
+	size_t headline;
+	int headline_rank; /* internal: how strong the headline is (4 straggler .. 1 idle) */
 } rli_findings;
 
 /*

@@ -52,6 +52,7 @@ static void test_planted_straggler(void)
 			    rank == 3 ? (step < 3 ? 150 : 100) : others[rank]);
 	findings_of(&f, ev);
 	CHECK(has_line(&f, "actor: rank 3 was the slowest in 3 of 4 steps, 50% over the median."));
+	CHECK(f.count > f.headline && strstr(f.lines[f.headline], "rank 3 was the slowest") != NULL);
 	rli_findings_free(&f);
 	rli_events_free(ev);
 }
@@ -127,6 +128,8 @@ static void test_waits_and_idle(void)
 	findings_of(&f, ev);
 	CHECK(has_line(&f, "From a to b, ranks waited 12.5 ms at the median, up to 20.0 ms (rank 0)."));
 	CHECK(has_line(&f, "Rank 0 was idle longest: 20.0 ms in 1 gap, the longest 20.0 ms between a and b."));
+	/* no straggler, no outlier: the longest wait is the headline */
+	CHECK(f.count > f.headline && strncmp(f.lines[f.headline], "From a to b", 11) == 0);
 	rli_findings_free(&f);
 	rli_events_free(ev);
 }
