@@ -22,12 +22,15 @@
 
 void rli_timeline_options_init(rli_timeline_options *options)
 {
+	/* every field, the ones added later too, starts at zero before the defaults */
+	memset(options, 0, sizeof(*options));
 	options->width = 2000;
 	options->scale = 2;
 	options->merge_short_ms = 0.0;
 	options->medium = RLI_MEDIUM_RASTER;
 	options->style = RLI_STYLE_DEFAULT;
 	options->overview = 0;
+	options->caption = 0;
 }
 
 double rli_document_raster_scale(const rli_document *document)
