@@ -129,7 +129,9 @@ int rli_report_cover(rli_book *book, const rli_report_input *input, const rli_re
 				   RLI_ALIGN_START, RLI_ALIGN_START)) < 0)
 		goto done;
 	book->y += BOOK_SUBHEADING_SIZE * 1.6;
-	for (size_t i = 0; i < findings.count; i++) {
+	/* The headline first, then the rest in their order. */
+	for (size_t k = 0; k < findings.count; k++) {
+		size_t i = k == 0 ? findings.headline : k <= findings.headline ? k - 1 : k;
 		char *line = rli_book_printf(book, "\xe2\x80\xa2 %s", findings.lines[i]);
 		if (!line) {
 			error = rli_error_oom();

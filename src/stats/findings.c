@@ -77,11 +77,43 @@ static const char *percent(char *out, size_t size, double ratio)
 	return out;
 }
 
-/* What role_finding returns for a role with one rank: nothing to compare, said once for all such roles. */
-#define ONE_RANK 1
+/*
+ * What role_finding returns for a role with fewer than 3 ranks, which says
+ * nothing itself: such roles are said together, a sentence for those of one
+ * rank (nothing to compare) and one for those of two (too few for outliers).
+ */
+#define FEW_RANKS 1
+
+/* Roles said together: their names as a list (the first four), and the largest slowdown among them. */
+typedef struct {
+	const char *names[4];
+	size_t count;
+	double worst_slowdown;
+} role_group;
+
+static void group_add(role_group *g, const char *name, double slowdown)
+{
+	if (g->count < 4)
+		g->names[g->count] = name;
+	g->count++;
+	g->worst_slowdown = fmax(g->worst_slowdown, slowdown);
+}
+
+/* "a", "a and b", "a, b and c", "a, b, c, d and 2 more" */
+static void group_names(char *out, size_t size, const role_group *g)
+{
+	size_t shown = g->count < 4 ? g->count : 4;
+	out[0] = '\0';
+	for (size_t i = 0; i < shown; i++) {
+		const char *sep = i == 0 ? "" : (i + 1 == shown && g->count == shown) ? " and " : ", ";
+		snprintf(out + strlen(out), size - strlen(out), "%s%s", sep, g->names[i]);
+	}
+	if (g->count > shown)
+		snprintf(out + strlen(out), size - strlen(out), " and %zu more", g->count - shown);
+}
 
 /* The role's straggler, its worst outlier step, or that none stood out. */
-static int role_finding(rli_findings *out, const rli_stats *stats, uint32_t role)
+static int role_finding(rli_findings *out, const rli_stats *stats, uint32_t role, role_group few[2])
 {
 	const rli_rank_slowest *straggler = rli_stats_straggler(stats, role);
 	const rli_step_stats *worst = NULL;
@@ -117,12 +149,10 @@ static int role_finding(rli_findings *out, const rli_stats *stats, uint32_t role
 					rli_fmt_duration(a, sizeof(a), worst->slowest_ms),
 					rli_fmt_duration(b, sizeof(b), worst->median_ms),
 					percent(p, sizeof(p), worst->slowdown), worst->modified_z);
-	if (most_ranks == 1)
-		return ONE_RANK;
-	if (most_ranks < 3)
-		return rli_findings_add(out, "%s: %zu rank%s, too few to name an outlier; the slowest was at most %s%% over "
-					"the median.", name_of(stats, role), most_ranks, most_ranks == 1 ? "" : "s",
-					percent(p, sizeof(p), worst_slowdown));
+	if (most_ranks < 3) {
+		group_add(&few[most_ranks - 1], name_of(stats, role), worst_slowdown);
+		return FEW_RANKS;
+	}
 	return rli_findings_add(out, "%s: no rank stood out; the slowest stayed within %s%% of the median in each "
 				"of %zu step%s.", name_of(stats, role), percent(p, sizeof(p), worst_slowdown), steps,
 				steps == 1 ? "" : "s");
@@ -132,8 +162,8 @@ int rli_findings_timeline(rli_findings *out, const rli_stats *stats)
 {
 	const rli_transition_stats *wait = NULL;
 	const rli_rank_bubbles *idle = NULL;
-	char a[48], b[48], c[48], single[256] = "";
-	size_t singles = 0, named = 0;
+	char a[48], b[48], c[48], names[512], p[16];
+	role_group few[2] = { { { 0 }, 0, 0 }, { { 0 }, 0, 0 } };
 	int error;
 	uint32_t last_role = UINT32_MAX;
 
@@ -142,23 +172,21 @@ int rli_findings_timeline(rli_findings *out, const rli_stats *stats)
 		if (stats->phases[i].role == last_role)
 			continue;
 		last_role = stats->phases[i].role;
-		if ((error = role_finding(out, stats, last_role)) < 0)
+		if ((error = role_finding(out, stats, last_role, few)) < 0)
 			return error;
-		if (error == ONE_RANK) {
-			const char *name = name_of(stats, last_role);
-			singles++;
-			if (named < 4 && strlen(single) + strlen(name) + 3 < sizeof(single)) {
-				snprintf(single + strlen(single), sizeof(single) - strlen(single), "%s%s", named ? ", " : "",
-					 name);
-				named++;
-			}
-		}
 	}
-	if (singles > named)
-		snprintf(single + strlen(single), sizeof(single) - strlen(single), " and %zu more", singles - named);
-	if (singles && (error = rli_findings_add(out, "%s ran on one rank %s: no ranks to compare.", single,
-						 singles == 1 ? "only" : "each")) < 0)
-		return error;
+	if (few[0].count) {
+		group_names(names, sizeof(names), &few[0]);
+		if ((error = rli_findings_add(out, "%s ran on one rank %s: no ranks to compare.", names,
+					      few[0].count == 1 ? "only" : "each")) < 0)
+			return error;
+	}
+	if (few[1].count) {
+		group_names(names, sizeof(names), &few[1]);
+		if ((error = rli_findings_add(out, "%s ran on two ranks %s, too few to name an outlier; the slower was at "
+					      "most %s%% over the median.", names, few[1].count == 1 ? "only" : "each",
+					      percent(p, sizeof(p), few[1].worst_slowdown))) < 0)
+			return error;
 	for (size_t i = 0; i < stats->transition_count; i++)
 		if (stats->transitions[i].wait.count &&
 		    (!wait || stats->transitions[i].wait.median > wait->wait.median))
