@@ -55,6 +55,29 @@ bench_made() {
 	bench_stamp "$@" > "$made_dir/.params"
 }
 
+# The start of a script that runs rl-insight on generated inputs: its options (bench_options), then
+# rli and synth from the build, both checked, /usr/bin/time checked, and the scratch folder made.
+bench_start() {
+	bench_options "$@"
+	rli=$build/rl-insight
+	synth=$build/bench/rl-insight-synth
+	bench_need "$rli" "$synth"
+	bench_need_time
+	bench_scratch "$scratch" "$(cd "$(dirname "$0")/.." && pwd)"
+}
+
+# bench_generate AREA NAME ARGS...: the generator's input for ARGS in $scratch/AREA/NAME/in, unless
+# the same ARGS and generator build already made it.
+bench_generate() {
+	generate_dir=$scratch/$1/$2; shift 2
+	if bench_stale "$generate_dir" "$@"; then
+		rm -rf "$generate_dir"
+		mkdir -p "$generate_dir"
+		"$synth" "$@" --output "$generate_dir/in" > /dev/null
+		bench_made "$generate_dir" "$@"
+	fi
+}
+
 # Runs a command under flock $lock when a lock was given (a machine shared with others).
 locked() {
 	if [ -n "${lock:-}" ]; then flock "$lock" "$@"; else "$@"; fi

@@ -18,25 +18,7 @@ lock=
 scale=1
 me=report.sh
 . "$(dirname "$0")/lib.sh"
-bench_options "$@"
-
-rli=$build/rl-insight
-synth=$build/bench/rl-insight-synth
-bench_need "$rli" "$synth"
-bench_need_time
-bench_scratch "$scratch" "$(cd "$(dirname "$0")/.." && pwd)"
-
-# Generates a case's input into $scratch/report/NAME/in unless the same parameters already made it.
-generate() {
-	name=$1; shift
-	dir=$scratch/report/$name
-	if bench_stale "$dir" "$@"; then
-		rm -rf "$dir"
-		mkdir -p "$dir"
-		"$synth" "$@" --output "$dir/in" > /dev/null
-		bench_made "$dir" "$@"
-	fi
-}
+bench_start "$@"
 
 # The target's input: a timeline tree and a memory tree side by side, which auto detection reads both of.
 generate_with_memory() {
@@ -92,9 +74,9 @@ ranks=$((1024 / scale))
 generate_with_memory mstx-1024x6x3+memory-8x20k $((20000 / scale)) --format mstx --ranks $ranks --roles 6 --steps 3 \
 	--events-per-unit 20
 # Many steps: long step tables (cut at 60 rows a role) on few ranks.
-generate nvtx-many-steps --format nvtx --ranks 16 --roles 4 --steps 1 --events-per-unit $((20000 / scale)) --dense
+bench_generate report nvtx-many-steps --format nvtx --ranks 16 --roles 4 --steps 1 --events-per-unit $((20000 / scale)) --dense
 # Many ranks, few bars each: the timeline's pages dominate.
-generate nvtx-many-ranks --format nvtx --ranks $((2500 / scale)) --roles 4 --steps 1 --events-per-unit 40
+bench_generate report nvtx-many-ranks --format nvtx --ranks $((2500 / scale)) --roles 4 --steps 1 --events-per-unit 40
 measure mstx-1024x6x3+memory-8x20k
 measure nvtx-many-steps --profiler-type nvtx
 measure nvtx-many-ranks --profiler-type nvtx

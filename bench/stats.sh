@@ -16,25 +16,7 @@ lock=
 scale=1
 me=stats.sh
 . "$(dirname "$0")/lib.sh"
-bench_options "$@"
-
-rli=$build/rl-insight
-synth=$build/bench/rl-insight-synth
-bench_need "$rli" "$synth"
-bench_need_time
-bench_scratch "$scratch" "$(cd "$(dirname "$0")/.." && pwd)"
-
-# Generates a case unless the same parameters already made it.
-generate() {
-	name=$1; shift
-	dir=$scratch/stats/$name
-	if bench_stale "$dir" "$@"; then
-		rm -rf "$dir"
-		mkdir -p "$dir"
-		"$synth" "$@" --output "$dir/in" > /dev/null
-		bench_made "$dir" "$@"
-	fi
-}
+bench_start "$@"
 
 # measure NAME FORMAT: the fastest of N runs' parse and statistics timings (rl-insight -v), and peak memory.
 measure() {
@@ -61,10 +43,10 @@ measure() {
 
 m=$((1000000 / scale))
 # Dense NVTX: one role of many steps per rank (every bar a step); sparse: the same rows over many ranks.
-generate nvtx-dense --format nvtx --ranks 16 --roles 4 --steps 1 --events-per-unit $((m / 64)) --dense
-generate nvtx-many-ranks --format nvtx --ranks 2500 --roles 4 --steps 1 --events-per-unit $((m / 10000))
+bench_generate stats nvtx-dense --format nvtx --ranks 16 --roles 4 --steps 1 --events-per-unit $((m / 64)) --dense
+bench_generate stats nvtx-many-ranks --format nvtx --ranks 2500 --roles 4 --steps 1 --events-per-unit $((m / 10000))
 # MSTX: a bar per file, many units: 1,024 ranks x 4 roles x 3 steps.
-generate mstx-units --format mstx --ranks 1024 --roles 4 --steps 3 --events-per-unit 200
+bench_generate stats mstx-units --format mstx --ranks 1024 --roles 4 --steps 3 --events-per-unit 200
 measure nvtx-dense nvtx
 measure nvtx-many-ranks nvtx
 measure mstx-units mstx
