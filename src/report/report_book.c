@@ -186,7 +186,7 @@ int rli_book_paragraph(rli_book *book, const char *text, double size, int bold, 
 		PangoLayoutLine *line = pango_layout_get_line_readonly(layout, i);
 		const char *all = pango_layout_get_text(layout);
 		char *piece;
-		rli_text *t;
+		rli_text *t = NULL;
 		if ((error = rli_book_need(book, line_height)) < 0)
 			break;
 		if (!(piece = rli_book_keep(book, strndup(all + line->start_index, (size_t)line->length)))) {
@@ -245,7 +245,7 @@ int rli_book_finish(rli_book *book, const char *name, const char *title)
 		return rli_error_oom();
 	for (size_t p = 0; p < book->page_count; p++) {
 		book_page *content = &book->content[p];
-		rli_text *left, *middle, *number;
+		rli_text *left = NULL, *middle = NULL, *number = NULL;
 		double y = BOOK_MARGIN;
 		/* The header is added last to each page's items, which only changes their drawing order. */
 		size_t keep = book->page_count;

@@ -187,6 +187,7 @@ int rli_findings_timeline(rli_findings *out, const rli_stats *stats)
 					      "most %s%% over the median.", names, few[1].count == 1 ? "only" : "each",
 					      percent(p, sizeof(p), few[1].worst_slowdown))) < 0)
 			return error;
+	}
 	for (size_t i = 0; i < stats->transition_count; i++)
 		if (stats->transitions[i].wait.count &&
 		    (!wait || stats->transitions[i].wait.median > wait->wait.median))
