@@ -27,6 +27,10 @@ static const char usage[] =
 	"  --target-bytes SIZE   size units so the traces total about SIZE (suffixes K, M, G)\n"
 	"  --stack-depth N       memory only: call stacks N frames deep, nested module calls\n"
 	"                        added between the op's frames and the phase's entry (at most 200)\n"
+	"  --memory-events N     torch only: N [memory] events per trace (allocations paired with\n"
+	"                        frees by Addr on two CUDA devices, frees of blocks from before the\n"
+	"                        capture, blocks never freed, CPU events) and DIR/expected_memory.jsonl,\n"
+	"                        the CUDA rows of rl-insight --profiler-type torch_memory\n"
 	"  --dense               nvtx only: every event line an NVTX range (no kernel or other-domain\n"
 	"                        lines between them), the shape that costs a parser most per byte\n"
 	"  --seed X              same seed, same bytes (default 1)\n"
@@ -138,6 +142,9 @@ int main(int argc, char **argv)
 		} else if (strcmp(flag, "--stack-depth") == 0 &&
 			   (error = parse_count(&number, flag, value, 1)) >= 0) {
 			options.stack_depth = (int)(number > 200 ? 200 : number);
+		} else if (strcmp(flag, "--memory-events") == 0 &&
+			   (error = parse_count(&number, flag, value, 1)) >= 0) {
+			options.memory_events = number > 100000000 ? 100000000 : number;
 		} else if (strcmp(flag, "--seed") == 0 && (error = parse_count(&number, flag, value, 0)) >= 0) {
 			options.seed = (uint64_t)number;
 		} else if (error >= 0) {
@@ -154,6 +161,8 @@ int main(int argc, char **argv)
 		error = synth_fail(SYNTH_EUSAGE, "--dense is for --format nvtx only");
 	if (error >= 0 && options.stack_depth && (options.demo || options.format != SYNTH_MEMORY))
 		error = synth_fail(SYNTH_EUSAGE, "--stack-depth is for --format memory only");
+	if (error >= 0 && options.memory_events && (options.demo || options.format != SYNTH_TORCH))
+		error = synth_fail(SYNTH_EUSAGE, "--memory-events is for --format torch only");
 	if (error >= 0 && options.events_per_unit && options.target_bytes)
 		error = synth_fail(SYNTH_EUSAGE, "give --events-per-unit or --target-bytes, not both");
 	if (error < 0) {

@@ -200,6 +200,26 @@ void rli_memory_parse_options_init(rli_memory_parse_options *options);
  */
 int rli_memory_parse(rli_memory **out, const char *input_path, const rli_memory_parse_options *options);
 
+/* The devices whose memory a PyTorch trace's [memory] events give (bits). */
+enum { RLI_MEMORY_DEVICE_CUDA = 1, RLI_MEMORY_DEVICE_CPU = 2, RLI_MEMORY_DEVICE_ALL = 3 };
+
+typedef struct {
+	rli_memory_parse_options common; /* ranks, roles, jobs, log */
+	unsigned devices;                /* RLI_MEMORY_DEVICE_* bits; default CUDA only */
+} rli_torch_memory_options;
+
+void rli_torch_memory_options_init(rli_torch_memory_options *options);
+
+/*
+ * The memory table from PyTorch profiler traces (*.json.gz under input_path, found as the
+ * torch timeline finds them): one row per [memory] allocation event of the chosen devices,
+ * paired with its free by (Addr, device) for its duration (never freed: released 0,
+ * duration 0); a free with no allocation in the capture is a row of its own with a negative
+ * size. name "[memory]", role the trace's folder, rank its distributedInfo, device_type
+ * "CUDA:<id>" or "CPU:<id>", no call stack. Results and errors as rli_memory_parse.
+ */
+int rli_torch_memory_parse(rli_memory **out, const char *input_path, const rli_torch_memory_options *options);
+
 /*
  * How many *ascend_pt captures under input_path hold an
  * ASCEND_PROFILER_OUTPUT/operator_memory.csv (0 when none, or when the path

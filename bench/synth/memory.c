@@ -73,7 +73,21 @@ static void write_number(synth_out *out, const char *key, double value)
 	synth_out_printf(out, ", \"%s\": %.17g", key, value);
 }
 
-static int write_expected(const synth_memory_run *run, const char *path)
+int synth_memory_append(synth_memory_run *run, const synth_mem_row *row)
+{
+	if (run->count == run->capacity) {
+		size_t grown = run->capacity ? run->capacity * 2 : 4096;
+		synth_mem_row *p = realloc(run->rows, grown * sizeof(*p));
+		if (!p)
+			return synth_fail(SYNTH_ERROR, "out of memory");
+		run->rows = p;
+		run->capacity = grown;
+	}
+	run->rows[run->count++] = *row;
+	return SYNTH_OK;
+}
+
+int synth_memory_write_expected(const synth_memory_run *run, const char *path)
 {
 	static const char *const matches[] = {"none", "inside", "after_end"};
 	synth_out out;
@@ -96,8 +110,8 @@ static int write_expected(const synth_memory_run *run, const char *path)
 		write_number(&out, "total_allocated_mb", row->allocated_mb);
 		write_number(&out, "total_reserved_mb", row->reserved_mb);
 		write_number(&out, "total_active_mb", row->active_mb);
-		synth_out_printf(&out, ", \"device_type\": \"NPU:%d\", \"released\": %d, \"match\": \"%s\"", row->device,
-				 row->released, matches[row->match]);
+		synth_out_printf(&out, ", \"device_type\": \"%s:%d\", \"released\": %d, \"match\": \"%s\"",
+				 row->device_kind ? row->device_kind : "NPU", row->device, row->released, matches[row->match]);
 		write_number(&out, "match_gap_ms", row->gap_ms);
 		synth_out_puts(&out, "}\n");
 	}
@@ -209,7 +223,7 @@ int synth_write_memory(const synth_plan *plan)
 		units[parse[i]].order = i;
 	qsort(run->rows, run->count, sizeof(*run->rows), compare_rows);
 	order_units = NULL;
-	error = write_expected(run, expected);
+	error = synth_memory_write_expected(run, expected);
 done:
 	for (size_t i = 0; units && i < count; i++) {
 		free(units[i].dir);

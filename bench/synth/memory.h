@@ -15,6 +15,7 @@ typedef struct {
 	int64_t rank;
 	double size_kb, start_ms, duration_ms, allocated_mb, reserved_mb, active_mb, gap_ms;
 	int device, released, match; /* match: 0 none, 1 inside, 2 after the op ended */
+	const char *device_kind;     /* "CUDA", "CPU"; NULL: "NPU" */
 	size_t unit;                 /* the capture, for the order of ties */
 	uint64_t position;           /* the row's place in its file */
 } synth_mem_row;
@@ -28,6 +29,23 @@ typedef struct {
 	size_t count, capacity;
 	long long skipped_frees;
 } synth_memory_run;
+
+/* Adds a copy of row to run's rows. SYNTH_OK, or SYNTH_ERROR when out of memory. */
+int synth_memory_append(synth_memory_run *run, const synth_mem_row *row);
+/* Writes run's rows, in their order, as expected_memory.jsonl lines (memory.md §2.3 keys, then how matched). */
+int synth_memory_write_expected(const synth_memory_run *run, const char *path);
+
+/* ---- torch_memory.c: a torch trace's [memory] events ------------------------------ */
+
+/*
+ * Writes events [memory] instant events into a torch trace after *count events (count > 0):
+ * allocations and frees on two CUDA devices (device and device + 1) from two threads, frees of
+ * blocks from before the capture, blocks never freed, and CPU events beside them; the CUDA rows
+ * the parser must give are added to run (NULL: sizing). SYNTH_OK or SYNTH_ERROR.
+ */
+int synth_torch_write_memory(synth_out *out, long long *count, synth_memory_run *run, const synth_plan *plan,
+			     const synth_unit *unit, size_t unit_index, int64_t t0, const char *pid,
+			     const char *const tids[2], int device);
 
 /* ---- memory_ops.c: the operators and their Python call stacks ---------------- */
 

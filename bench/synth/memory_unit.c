@@ -76,22 +76,12 @@ typedef struct {
 
 static void add_expected(unit_writer *w, const synth_mem_row *row)
 {
-	synth_memory_run *run = w->run;
-	if (!run)
+	synth_mem_row positioned = *row;
+	if (!w->run)
 		return;
-	if (run->count == run->capacity) {
-		size_t grown = run->capacity ? run->capacity * 2 : 4096;
-		synth_mem_row *p = realloc(run->rows, grown * sizeof(*p));
-		if (!p) {
-			w->csv->failed = 1;
-			return;
-		}
-		run->rows = p;
-		run->capacity = grown;
-	}
-	run->rows[run->count] = *row;
-	run->rows[run->count].position = w->position++;
-	run->count++;
+	positioned.position = w->position++;
+	if (synth_memory_append(w->run, &positioned) < 0)
+		w->csv->failed = 1;
 }
 
 /* Writes a CSV row; one in a hundred swaps places with the row before (the file is not quite in time order). */

@@ -27,6 +27,7 @@ typedef struct {
 	int demo;                  /* friendlier names (one CJK range) for the README demo */
 	int dense;                 /* NVTX: (nearly) every line a range, no kernel or other-domain lines */
 	int stack_depth;           /* memory: frames a call stack is padded to with module frames (0: as found) */
+	long long memory_events;   /* torch: [memory] events per trace, and DIR/expected_memory.jsonl (0: none) */
 } synth_options;
 
 /* ---- deterministic randomness ------------------------------------------ */

@@ -1,5 +1,5 @@
 /* torch.c: PyTorch (Kineto) profiler trees, <role>/prof_rank-<r>_<hhmmss>.json.gz, timeline.md §4. */
-#include "synth.h"
+#include "memory.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +9,13 @@
 #define TORCH_CLOCK_NS INT64_C(4540967180000000000)
 /* Wall clock used for the file names (hhmmss) only. */
 #define WALL_EPOCH_NS INT64_C(1773285888000000000)
+
+/*
+ * The memory rows of the traces being written (--memory-events), and the unit's place in the
+ * writing order: write_trace's signature is the sizing callback's, so they come this way.
+ */
+static synth_memory_run *memory_run;
+static size_t memory_unit_index;
 
 typedef struct {
 	char *dir;
@@ -84,7 +91,7 @@ static int write_trace(synth_out *out, synth_rows *rows, const synth_plan *plan,
 	const int64_t t0 = TORCH_CLOCK_NS + unit->start, length = unit->length;
 	uint64_t pid_value = process_pid(plan, unit->role, unit->rank);
 	int device = unit->rank % 8;
-	char pid[24], tid[24], gpu[8], args[400];
+	char pid[24], tid[24], backward_tid[24], gpu[8], args[400];
 	long long count = 0, correlation = 1000 + 17LL * unit->step;
 	synth_envelope env;
 	synth_rng rng;
@@ -93,6 +100,7 @@ static int write_trace(synth_out *out, synth_rows *rows, const synth_plan *plan,
 	synth_envelope_init(&env);
 	snprintf(pid, sizeof(pid), "%llu", (unsigned long long)pid_value);
 	snprintf(tid, sizeof(tid), "%llu", (unsigned long long)(pid_value + 7));
+	snprintf(backward_tid, sizeof(backward_tid), "%llu", (unsigned long long)(pid_value + 9));
 	snprintf(gpu, sizeof(gpu), "%d", device);
 
 	synth_out_printf(out,
@@ -169,6 +177,13 @@ static int write_trace(synth_out *out, synth_rows *rows, const synth_plan *plan,
 			break;
 		}
 	}
+	if (options->memory_events > 0) {
+		const char *const threads[2] = {tid, backward_tid};
+		int error = synth_torch_write_memory(out, &count, rows ? memory_run : NULL, plan, unit, memory_unit_index,
+						     t0, pid, threads, device);
+		if (error < 0)
+			return error;
+	}
 	/* The profiler's own span may begin before the first op, as in the reference's samples. */
 	write_x(out, &count, &env, "Trace", "PyTorch Profiler (0)", "\"Spans\"", "\"PyTorch Profiler\"",
 		t0 - (int64_t)synth_rng_range(&rng, 1e4, 5e5), length + 2000000, "\"Op count\": 0");
@@ -193,6 +208,29 @@ static int write_trace(synth_out *out, synth_rows *rows, const synth_plan *plan,
 		return synth_rows_add(rows, &row);
 	}
 	return SYNTH_OK;
+}
+
+/* By start; ties (units of other roles or ranks at one µs) by writing order, then place in the trace. */
+static int compare_memory_rows(const void *a, const void *b)
+{
+	const synth_mem_row *x = a, *y = b;
+	if (x->start_ms != y->start_ms)
+		return x->start_ms < y->start_ms ? -1 : 1;
+	if (x->unit != y->unit)
+		return x->unit < y->unit ? -1 : 1;
+	return x->position < y->position ? -1 : x->position > y->position;
+}
+
+static int write_memory_expected(const char *output_dir)
+{
+	char *path = synth_path("%s/expected_memory.jsonl", output_dir);
+	int error;
+	if (!path)
+		return synth_fail(SYNTH_ERROR, "out of memory");
+	qsort(memory_run->rows, memory_run->count, sizeof(*memory_run->rows), compare_memory_rows);
+	error = synth_memory_write_expected(memory_run, path);
+	free(path);
+	return error;
 }
 
 static int compare_units(const void *a, const void *b)
@@ -259,6 +297,10 @@ int synth_write_torch(synth_rows *rows, const synth_plan *plan)
 	}
 	qsort(units, count, sizeof(*units), compare_units);
 	events = synth_events_per_unit(plan, (int)(count - (size_t)async_ranks), 60, write_trace);
+	if (options->memory_events > 0 && !(memory_run = calloc(1, sizeof(*memory_run)))) {
+		error = synth_fail(SYNTH_ERROR, "out of memory");
+		goto done;
+	}
 
 	for (size_t i = 0; i < count; i++) {
 		torch_unit *u = &units[i];
@@ -268,6 +310,7 @@ int synth_write_torch(synth_rows *rows, const synth_plan *plan)
 			error = synth_fail(SYNTH_ERROR, "out of memory");
 			goto done;
 		}
+		memory_unit_index = i;
 		if ((error = synth_mkdir_p(u->dir)) >= 0 && (error = synth_out_open(&out, file, 1)) >= 0) {
 			error = write_trace(&out, u->skipped ? NULL : rows, plan, &u->unit,
 					    u->skipped ? (events < 50 ? events : 50) : events);
@@ -279,11 +322,17 @@ int synth_write_torch(synth_rows *rows, const synth_plan *plan)
 		if (error < 0)
 			goto done;
 	}
+	if (memory_run)
+		error = write_memory_expected(options->output_dir);
 done:
 	for (size_t i = 0; i < count; i++) {
 		free(units[i].dir);
 		free(units[i].name);
 	}
 	free(units);
+	if (memory_run)
+		free(memory_run->rows);
+	free(memory_run);
+	memory_run = NULL;
 	return error;
 }

@@ -71,16 +71,20 @@ static int choose(size_t *index, const char *const *names, size_t n, const char 
 #define CHOOSE(index, names, item, len, spelled) \
 	choose(index, names, sizeof(names) / sizeof(names[0]), item, len, spelled)
 
-/* A timeline format names the timeline analysis; "memory" the memory analysis; "auto" whatever is there. */
+/*
+ * A timeline format names the timeline analysis; "memory" the memory analysis of Ascend records,
+ * "torch_memory" that of PyTorch traces' [memory] events; "auto" whatever is there.
+ */
 static int set_profiler(cli_request *r, const char *value, const char *spelled)
 {
-	static const char *const names[] = { "mstx", "torch", "nvtx", "memory", "auto" };
+	static const char *const names[] = { "mstx", "torch", "nvtx", "memory", "torch_memory", "auto" };
 	size_t i;
 	int error = CHOOSE(&i, names, value, strlen(value), spelled);
 	if (error < 0)
 		return error;
-	if (strcmp(names[i], "memory") == 0) {
+	if (strcmp(names[i], "memory") == 0 || strcmp(names[i], "torch_memory") == 0) {
 		r->analyses |= CLI_MEMORY;
+		r->memory_torch = names[i][0] == 't';
 		return RLI_OK;
 	}
 	if (strcmp(names[i], "auto") != 0)
@@ -96,6 +100,18 @@ static int set_memory_parser(cli_request *r, const char *value, const char *spel
 	int error = CHOOSE(&i, names, value, strlen(value), spelled);
 	if (error == RLI_OK)
 		r->analyses |= CLI_MEMORY;
+	return error;
+}
+
+/* --memory-device: whose [memory] events a torch_memory run keeps. */
+static int set_memory_device(cli_request *r, const char *value, const char *spelled)
+{
+	static const char *const names[] = { "cuda", "cpu", "all" };
+	static const unsigned devices[] = { RLI_MEMORY_DEVICE_CUDA, RLI_MEMORY_DEVICE_CPU, RLI_MEMORY_DEVICE_ALL };
+	size_t i;
+	int error = CHOOSE(&i, names, value, strlen(value), spelled);
+	if (error == RLI_OK)
+		r->memory_devices = devices[i];
 	return error;
 }
 
@@ -344,7 +360,8 @@ static int set_all_rows(cli_request *r, const char *value, const char *spelled)
 static const option_spec options[] = {
 	{ "--input-path", "input.path", "PATH", "root folder of the profiling data (required)", set_input_path },
 	{ "--output-path", "output.path", "PATH", "folder for the outputs, created if missing (default: output)", set_output_path },
-	{ "--profiler-type", "timeline.parser.type", "TYPE", "mstx, torch, nvtx, memory, or auto: every analysis the input holds (default)", set_profiler },
+	{ "--profiler-type", "timeline.parser.type", "TYPE", "mstx, torch, nvtx, memory (Ascend), torch_memory (PyTorch [memory] events), or auto: every analysis the input holds (default)", set_profiler },
+	{ "--memory-device", NULL, "DEVICE", "torch_memory: cuda (default), cpu or all", set_memory_device },
 	{ "--vis-type", "timeline.visualizer.type", "LIST", "outputs, comma-separated: png, html, pdf (the report), timeline_pdf, memory_pdf (a figure alone), none (default: html)", set_vis },
 	{ "--rank-list", "input.rank_list", "RANKS", "all, or ranks such as 0,2,4-7 (default: all)", set_rank_list },
 	{ "--export", NULL, "FORMATS", "also write the parsed table: csv, jsonl (rl_events.csv, rl_events.jsonl)", set_export },
@@ -453,6 +470,7 @@ void cli_request_init(cli_request *r)
 	r->output_path = "output";
 	r->rank_list = "all";
 	r->profiler = RLI_PROFILER_AUTO;
+	r->memory_devices = RLI_MEMORY_DEVICE_CUDA;
 	rli_timeline_options_init(&r->timeline);
 	rli_report_options_init(&r->report);
 	/* The PNG and the PDF show the overview past the readable rows unless --all-rows. */

@@ -1,4 +1,4 @@
-/* memory.c: the memory analysis: parse the Ascend memory records, export the table, lay out and render the figure and the pages. */
+/* memory.c: the memory analysis: parse the Ascend memory records or PyTorch [memory] events, export the table, lay out and render the figure and the pages. */
 #include "analyses.h"
 #include "common/strutil.h"
 
@@ -60,6 +60,7 @@ static int draw_pages(console *c, const cli_request *request, const rli_memory *
 
 int cli_run_memory(console *c, const cli_request *request, rli_output_set *set, cli_results *results)
 {
+	rli_torch_memory_options torch;
 	rli_memory_parse_options options;
 	rli_memory *memory = NULL;
 	rli_memory_match_counts matches;
@@ -73,7 +74,14 @@ int cli_run_memory(console *c, const cli_request *request, rli_output_set *set, 
 	options.log_ctx = c;
 	options.auto_detected = request->analyses == 0;
 	cli_show_status(c, "parsing memory records");
-	parse_result = rli_memory_parse(&memory, request->input_path, &options);
+	if (request->memory_torch) {
+		rli_torch_memory_options_init(&torch);
+		torch.common = options;
+		torch.devices = request->memory_devices;
+		parse_result = rli_torch_memory_parse(&memory, request->input_path, &torch);
+	} else {
+		parse_result = rli_memory_parse(&memory, request->input_path, &options);
+	}
 	if (parse_result < 0 && parse_result != RLI_EPARTIAL) {
 		cli_say(c, -1, "error: ", "%s", rli_error_last());
 		return parse_result;

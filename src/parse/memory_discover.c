@@ -47,7 +47,7 @@ void rli_role_filter_dispose(rli_role_filter *filter)
 	memset(filter, 0, sizeof(*filter));
 }
 
-static int role_kept(const rli_role_filter *filter, const char *role)
+int rli_role_filter_keeps(const rli_role_filter *filter, const char *role)
 {
 	if (filter->count == 0)
 		return 1;
@@ -110,7 +110,7 @@ static int inspect(rli_ascend_capture *capture, rli_discovery *discovery, const 
 	}
 	if ((error = rli_ascend_read_metadata(&metadata, capture)) < 0)
 		goto done;
-	if (!role_kept(roles, capture->role)) {
+	if (!rli_role_filter_keeps(roles, capture->role)) {
 		rli_notes_add(&discovery->log, RLI_LOG_DEBUG, "Role %s not in the role list: skipping %s",
 			      capture->role, capture->dir);
 		goto done;

@@ -74,6 +74,8 @@ typedef struct rli_role_filter {
 /* NULL or "" keeps every role; else a comma-separated list. RLI_OK or RLI_ERROR. */
 int rli_role_filter_parse(rli_role_filter *out, const char *text);
 void rli_role_filter_dispose(rli_role_filter *filter);
+/* 1 when the filter keeps role (an empty filter keeps every one). */
+int rli_role_filter_keeps(const rli_role_filter *filter, const char *role);
 
 /*
  * rli_format_memory (format.h) discovers one unit per capture folder the filters keep, in parse

@@ -1,4 +1,4 @@
-/* memory_parse.c: rli_memory_parse: discover the captures, validate, parse them on threads, merge in start order. */
+/* memory_parse.c: rli_memory_parse and rli_torch_memory_parse: discover the inputs, validate, parse them on threads, merge in start order. */
 #include "memory_internal.h"
 #include "format.h"
 
@@ -6,18 +6,43 @@
 #include <string.h>
 #include <sys/stat.h>
 
+/* What differs between the memory sources: the format that finds and reads them, and the words for them. */
+typedef struct {
+	const rli_format *format;
+	const char *checked;    /* "Data validation passed for <checked>" */
+	const char *files;      /* the files that held no readable row */
+	unsigned devices;       /* torch: RLI_MEMORY_DEVICE_* bits */
+	int filter_after_parse; /* torch: roles and ranks are kept or left out once the unit is read */
+} memory_source;
+
 void rli_memory_parse_options_init(rli_memory_parse_options *options)
 {
 	memset(options, 0, sizeof(*options));
 }
 
+void rli_torch_memory_options_init(rli_torch_memory_options *options)
+{
+	memset(options, 0, sizeof(*options));
+	rli_memory_parse_options_init(&options->common);
+	options->devices = RLI_MEMORY_DEVICE_CUDA;
+}
+
 static void parse_one(void *ctx, unsigned worker, rli_unit *unit)
 {
-	(void)ctx;
+	const memory_source *source = ctx;
 	(void)worker;
 	if (unit->unsearched)
 		return; /* a folder that could not be read: its failure is all there is */
-	rli_format_memory.parse_unit(unit, NULL);
+	unit->memory_devices = source->devices;
+	source->format->parse_unit(unit, NULL);
+}
+
+/* A torch unit's rows all have the file's rank and folder: kept or left out whole. */
+static int unit_kept(const rli_unit *unit, const rli_rank_filter *ranks, const rli_role_filter *roles)
+{
+	if (!rli_role_filter_keeps(roles, unit->role ? unit->role : ""))
+		return 0;
+	return !unit->memory || unit->memory->count == 0 || rli_rank_filter_keeps(ranks, unit->memory->rank_id[0]);
 }
 
 static int any_allocation(const rli_memory *memory)
@@ -30,7 +55,7 @@ static int any_allocation(const rli_memory *memory)
 
 /* The units' tables in unit order, then one stable sort: ties keep capture order (memory.md §1.4). */
 static int merge_units(rli_memory **out, rli_discovery *discovery, const rli_memory_parse_options *options,
-		       size_t *failed_units)
+		       const rli_rank_filter *ranks, const rli_role_filter *roles, size_t *failed_units)
 {
 	rli_memory *merged = NULL;
 	int error = RLI_OK;
@@ -46,7 +71,7 @@ static int merge_units(rli_memory **out, rli_discovery *discovery, const rli_mem
 			(*failed_units)++;
 			continue;
 		}
-		if (!unit->memory)
+		if (!unit->memory || (ranks && !unit_kept(unit, ranks, roles)))
 			continue;
 		if (!merged) {
 			merged = unit->memory; /* one capture, the usual case: no copy */
@@ -70,10 +95,9 @@ done:
 	return error;
 }
 
-int rli_memory_parse(rli_memory **out, const char *input_path, const rli_memory_parse_options *options_in)
+static int parse_tree(rli_memory **out, const char *input_path, const rli_memory_parse_options *options,
+		      const memory_source *source)
 {
-	rli_memory_parse_options defaults;
-	const rli_memory_parse_options *options = options_in;
 	rli_discovery discovery;
 	rli_rank_filter ranks;
 	rli_role_filter roles;
@@ -84,10 +108,6 @@ int rli_memory_parse(rli_memory **out, const char *input_path, const rli_memory_
 	int error;
 
 	*out = NULL;
-	if (!options) {
-		rli_memory_parse_options_init(&defaults);
-		options = &defaults;
-	}
 	rli_discovery_init(&discovery);
 	memset(&roles, 0, sizeof(roles));
 	if ((error = rli_rank_filter_parse(&ranks, options->rank_list)) < 0)
@@ -110,7 +130,7 @@ int rli_memory_parse(rli_memory **out, const char *input_path, const rli_memory_
 				      input_path);
 	} else {
 		rli_discover_options discover = {&ranks, &roles, options->auto_detected};
-		if ((error = rli_format_memory.discover(&discovery, root, &discover)) < 0)
+		if ((error = source->format->discover(&discovery, root, &discover)) < 0)
 			goto done;
 	}
 	rli_log_notes(options->log, options->log_ctx, &discovery.log);
@@ -125,10 +145,11 @@ int rli_memory_parse(rli_memory **out, const char *input_path, const rli_memory_
 	}
 	if (discovery.count == 0)
 		rli_log_line(options->log, options->log_ctx, RLI_LOG_INFO, "No data maps to process");
-	if ((error = rli_units_run(&discovery, parse_one, NULL, options->jobs, options->log,
+	if ((error = rli_units_run(&discovery, parse_one, (void *)source, options->jobs, options->log,
 				   options->log_ctx)) < 0)
 		goto done;
-	if ((error = merge_units(&merged, &discovery, options, &failed_units)) < 0)
+	if ((error = merge_units(&merged, &discovery, options, source->filter_after_parse ? &ranks : NULL, &roles,
+				 &failed_units)) < 0)
 		goto done;
 	rli_log_line(options->log, options->log_ctx, RLI_LOG_INFO, "Parallel processing completed: %zu/%zu ranks processed",
 		 discovery.count - failed_units, discovery.count);
@@ -144,9 +165,8 @@ int rli_memory_parse(rli_memory **out, const char *input_path, const rli_memory_
 					 input_path, options->rank_list ? options->rank_list : "all",
 					 options->role_list ? options->role_list : "all");
 		else if (merged->count == 0 && failed_units < discovery.count)
-			rli_error_append("\n  - No memory events: the operator_memory.csv files under %s hold no "
-					 "row that could be read",
-					 input_path);
+			rli_error_append("\n  - No memory events: the %s under %s hold no row that could be read",
+					 source->files, input_path);
 		else if (merged->count > 0)
 			rli_error_append("\n  - Column 'size_kb' has no positive values: the captures under %s "
 					 "hold no allocation, only frees",
@@ -161,7 +181,7 @@ int rli_memory_parse(rli_memory **out, const char *input_path, const rli_memory_
 				rli_log_line(options->log, options->log_ctx, RLI_LOG_ERROR, "%s", discovery.units[u].failures.items[i].text);
 		error = RLI_EPARTIAL;
 	} else {
-		rli_log_line(options->log, options->log_ctx, RLI_LOG_INFO, "Data validation passed for ascend_memory");
+		rli_log_line(options->log, options->log_ctx, RLI_LOG_INFO, "Data validation passed for %s", source->checked);
 		rli_error_clear();
 		error = RLI_OK;
 	}
@@ -174,4 +194,31 @@ done:
 	rli_role_filter_dispose(&roles);
 	free(root);
 	return error;
+}
+
+int rli_memory_parse(rli_memory **out, const char *input_path, const rli_memory_parse_options *options)
+{
+	static const memory_source ascend = {&rli_format_memory, "ascend_memory", "operator_memory.csv files", 0, 0};
+	rli_memory_parse_options defaults;
+	if (!options) {
+		rli_memory_parse_options_init(&defaults);
+		options = &defaults;
+	}
+	return parse_tree(out, input_path, options, &ascend);
+}
+
+int rli_torch_memory_parse(rli_memory **out, const char *input_path, const rli_torch_memory_options *options)
+{
+	rli_torch_memory_options defaults;
+	memory_source torch = {&rli_format_torch, "torch_memory", "[memory] events of the PyTorch traces", 0, 1};
+	if (!options) {
+		rli_torch_memory_options_init(&defaults);
+		options = &defaults;
+	}
+	torch.devices = options->devices & RLI_MEMORY_DEVICE_ALL;
+	if (!torch.devices) {
+		*out = NULL;
+		return rli_error_set(RLI_EUSAGE, "no memory device chosen (CUDA, CPU or both)");
+	}
+	return parse_tree(out, input_path, &options->common, &torch);
 }

@@ -77,6 +77,7 @@ typedef struct {
 	int holds_memory;   /* mstx, detected: the capture also holds operator_memory.csv */
 	int no_timeline;    /* mstx: the trace has no Overlap Analysis process */
 	int unsearched;     /* a folder the walk could not read: failed at discovery, nothing to parse */
+	unsigned memory_devices; /* torch: RLI_MEMORY_DEVICE_* whose [memory] events go to memory; 0 none */
 } rli_unit;
 
 typedef struct {

@@ -2,6 +2,7 @@
 #include "parse_internal.h"
 #include "format.h"
 #include "json_stream.h"
+#include "torch_memory.h"
 #include "walk.h"
 
 #include <math.h>
@@ -133,7 +134,7 @@ done:
 /* ---- parsing one .json.gz (timeline.md §4.3) ------------------------------ */
 
 enum { TOP_OTHER = 0, TOP_DISTRIBUTED, TOP_EVENTS };
-enum { EV_OTHER = 0, EV_PH, EV_NAME, EV_PID, EV_TID, EV_TS, EV_DUR, EV_COUNT };
+enum { EV_OTHER = 0, EV_PH, EV_NAME, EV_PID, EV_TID, EV_TS, EV_DUR, EV_ARGS, EV_COUNT };
 enum { DI_RANK = 0, DI_WORLD_SIZE, DI_BACKEND, DI_COUNT };
 
 /* Longest pid text kept as the bar's tid. */
@@ -165,6 +166,7 @@ typedef struct {
 	uint64_t valid;
 	double min_ts, max_end;
 	uint64_t negative, first_negative; /* events left out for a negative ts or dur, and the first */
+	torch_memory memory; /* the [memory] events, read in the same pass when the unit asks for them */
 } torch_ctx;
 
 static const char *kind_name(int kind)
@@ -184,6 +186,7 @@ static void event_reset(torch_ctx *t)
 	t->event_key = EV_OTHER;
 	memset(t->event_has, 0, sizeof(t->event_has));
 	t->event_has_ts_value = t->event_has_dur_value = 0;
+	torch_memory_event_reset(&t->memory);
 }
 
 static int event_done(torch_ctx *t)
@@ -204,6 +207,11 @@ static int event_done(torch_ctx *t)
 	}
 	if (t->events == 1 && t->tid_state == 0)
 		t->tid_state = 2;
+	/* An instant event has no dur: the memory events are taken before the bar's rule leaves them out. */
+	if (t->event_has_ts_value && torch_memory_event_done(&t->memory, t->event_ts) < 0) {
+		t->unit->status = RLI_ERROR;
+		return rli_json_halt(&t->json);
+	}
 	/* ts and dur default to -1, so an event without them falls out below. */
 	ts = t->event_has_ts_value ? t->event_ts : -1;
 	dur = t->event_has_dur_value ? t->event_dur : -1;
@@ -272,6 +280,10 @@ static int torch_value(torch_ctx *t, const char *text, size_t length, int kind)
 				}
 			}
 			break;
+		case EV_NAME:
+			if (kind == 's')
+				torch_memory_name(&t->memory, text, length);
+			break;
 		case EV_TS:
 		case EV_DUR:
 			if (kind != 'n' || rli_text_to_double(&value, text, length) < 0)
@@ -290,6 +302,8 @@ static int torch_value(torch_ctx *t, const char *text, size_t length, int kind)
 			break;
 		}
 	}
+	if (depth == 4 && t->top_key == TOP_EVENTS && t->event_key == EV_ARGS)
+		torch_memory_arg_value(&t->memory, text, length, kind);
 	return 1;
 }
 
@@ -322,7 +336,9 @@ static int event_key(const unsigned char *key, size_t length)
 			return key[0] == 'p' ? EV_PID : key[0] == 't' ? EV_TID : EV_OTHER;
 		return memcmp(key, "dur", 3) == 0 ? EV_DUR : EV_OTHER;
 	case 4:
-		return memcmp(key, "name", 4) == 0 ? EV_NAME : EV_OTHER;
+		if (memcmp(key, "name", 4) == 0)
+			return EV_NAME;
+		return memcmp(key, "args", 4) == 0 ? EV_ARGS : EV_OTHER;
 	default:
 		return EV_OTHER;
 	}
@@ -349,6 +365,8 @@ static int torch_key(void *ctx, const unsigned char *key, size_t length)
 	} else if (depth == 3 && t->top_key == TOP_EVENTS) {
 		t->event_key = event_key(key, length);
 		t->event_has[t->event_key] = 1;
+	} else if (depth == 4 && t->top_key == TOP_EVENTS && t->event_key == EV_ARGS) {
+		torch_memory_arg_key(&t->memory, key, length);
 	}
 	return 1;
 }
@@ -492,7 +510,7 @@ static void torch_verdict(torch_ctx *t, rli_events *rows)
 	row.rank_id = t->rank;
 	row.start_ms = t->min_ts / 1000;
 	row.duration_ms = (t->max_end - t->min_ts) / 1000;
-	if (rli_events_append(rows, &row) < 0)
+	if (rows && rli_events_append(rows, &row) < 0)
 		unit->status = RLI_ERROR;
 }
 
@@ -503,7 +521,9 @@ static void torch_parse_bytes(rli_unit *unit, rli_bytes *source, rli_events *row
 	memset(&t, 0, sizeof(t));
 	t.unit = unit;
 	strcpy(t.tid, "-1");
-	if (rli_json_open(&t.json, &torch_callbacks, &t, 1) < 0) {
+	if (torch_memory_init(&t.memory, unit->memory_devices, unit->role ? unit->role : "") < 0 ||
+	    rli_json_open(&t.json, &torch_callbacks, &t, 1) < 0) {
+		torch_memory_dispose(&t.memory);
 		unit->status = RLI_ERROR;
 		return;
 	}
@@ -513,6 +533,14 @@ static void torch_parse_bytes(rli_unit *unit, rli_bytes *source, rli_events *row
 		else
 			torch_verdict(&t, rows);
 	}
+	if (unit->status == RLI_OK && unit->failures.count == 0 && unit->memory_devices) {
+		if (t.memory.bad)
+			rli_notes_add(&unit->log, RLI_LOG_WARN, "%s: %llu [memory] event(s) without a number in "
+				      "'Bytes', 'Addr', 'Device Type' or 'Device Id' left out",
+				      unit->path, (unsigned long long)t.memory.bad);
+		torch_memory_finish(&t.memory, t.rank, &unit->memory);
+	}
+	torch_memory_dispose(&t.memory);
 	if (unit->log.oom || unit->failures.oom)
 		unit->status = RLI_ERROR;
 	rli_json_close(&t.json);
