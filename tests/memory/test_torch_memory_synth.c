@@ -128,6 +128,21 @@ int main(void)
 		CHECK(cpu > 12 * 40);
 		rli_memory_free(all);
 	}
+	/* The rank and role filters keep whole traces: rank 1 of actor_update only. */
+	{
+		rli_torch_memory_options filtered;
+		rli_memory *kept_rows = NULL;
+		size_t want = 0;
+		for (size_t i = 0; i < count; i++)
+			want += expected[i].row.rank_id == 1 && strcmp(expected[i].row.role, "actor_update") == 0;
+		CHECK(want > 100);
+		rli_torch_memory_options_init(&filtered);
+		filtered.common.rank_list = "1";
+		filtered.common.role_list = "actor_update";
+		CHECK_INT(rli_torch_memory_parse(&kept_rows, dir, &filtered), RLI_OK);
+		CHECK_INT(kept_rows ? rli_memory_count(kept_rows) : 0, want);
+		rli_memory_free(kept_rows);
+	}
 	mf_expected_free(expected, count);
 	fx_remove(root);
 	free(root);
