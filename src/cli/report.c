@@ -13,7 +13,8 @@ int cli_write_report(console *c, const cli_request *request, const cli_results *
 	int error;
 
 	options.input_path = request->input_path;
-	options.profiler = results->stats ? rli_profiler_name(results->profiler) : NULL;
+	options.profiler = results->stats ? rli_profiler_name(results->profiler) :
+			   request->memory_torch ? "torch_memory (PyTorch [memory] events)" : NULL;
 	cli_show_status(c, "writing the report");
 	if ((error = rli_report_layout(&report, &input, &options)) == RLI_OK)
 		error = rli_render(rli_report_document(report), "pdf", request->output_path, set);
