@@ -179,27 +179,17 @@ static int add_heading(rli_timeline_aside *aside, const char *text)
 }
 
 /* The roles that have phases, in the statistics' order (by name): their ids into roles, their count returned. */
-static size_t list_roles(uint32_t *roles, const rli_stats *stats)
-{
-	size_t count = 0;
-	for (size_t i = 0; i < stats->phase_count; i++)
-		if (count == 0 || roles[count - 1] != stats->phases[i].role)
-			roles[count++] = stats->phases[i].role;
-	return count;
-}
-
 int rli_timeline_add_stats_aside(rli_timeline *timeline, const rli_stats *stats)
 {
 	const rli_panel *panel = &timeline->panel;
 	rli_page *page = &timeline->page;
 	rli_timeline_aside *aside = calloc(1, sizeof(*aside));
-	uint32_t *roles = malloc((stats->phase_count + 1) * sizeof(*roles));
 	lane_key *keys = malloc((panel->row_count + 1) * sizeof(*keys));
 	size_t role_count, shown, tables, headings;
 	builder b;
 	int error = RLI_OK;
 
-	if (!aside || !roles || !keys) {
+	if (!aside || !keys) {
 		error = rli_error_oom();
 		goto done;
 	}
@@ -209,7 +199,7 @@ int rli_timeline_add_stats_aside(rli_timeline *timeline, const rli_stats *stats)
 	qsort(keys, panel->row_count, sizeof(*keys), compare_lane_key);
 	b = (builder){ aside, stats, keys, panel->row_count };
 
-	role_count = list_roles(roles, stats);
+	role_count = stats->role_count;
 	shown = role_count < ASIDE_MAX_ROLES ? role_count : ASIDE_MAX_ROLES;
 	tables = PER_ROLE * shown + ACROSS_ROLES;
 	headings = shown + 2;
@@ -228,7 +218,7 @@ int rli_timeline_add_stats_aside(rli_timeline *timeline, const rli_stats *stats)
 	aside->item_count = page->item_count;
 
 	for (size_t i = 0; error == RLI_OK && i < shown; i++) {
-		char *name = rli_valid_utf8_copy(rli_events_str(stats->events, roles[i]));
+		char *name = rli_valid_utf8_copy(rli_events_str(stats->events, rli_stats_role(stats, i)));
 		if (!name) {
 			error = rli_error_oom();
 			break;
@@ -236,7 +226,7 @@ int rli_timeline_add_stats_aside(rli_timeline *timeline, const rli_stats *stats)
 		error = add_heading(aside, name);
 		free(name);
 		for (size_t t = 0; error == RLI_OK && t < PER_ROLE; t++)
-			error = add_stats_table(&b, per_role[t].make(&aside->sources[aside->table_count], stats, roles[i]),
+			error = add_stats_table(&b, per_role[t].make(&aside->sources[aside->table_count], stats, rli_stats_role(stats, i)),
 						per_role[t].max_rows, per_role[t].skip_empty);
 	}
 	if (error == RLI_OK) {
@@ -253,7 +243,6 @@ int rli_timeline_add_stats_aside(rli_timeline *timeline, const rli_stats *stats)
 		page->item_count = aside->item_count;
 	}
 done:
-	free(roles);
 	free(keys);
 	return error;
 }

@@ -16,15 +16,9 @@
 static char *role_list(rli_book *book, const rli_stats *stats)
 {
 	char list[512] = "";
-	size_t shown = 0, roles = 0;
-	uint32_t last = UINT32_MAX;
-	for (size_t i = 0; i < stats->phase_count; i++) {
-		const char *name;
-		if (stats->phases[i].role == last)
-			continue;
-		last = stats->phases[i].role;
-		roles++;
-		name = rli_strpool_get(&stats->events->strings, last);
+	size_t shown = 0, roles = stats->role_count;
+	for (size_t r = 0; r < roles; r++) {
+		const char *name = rli_events_str(stats->events, rli_stats_role(stats, r));
 		if (strlen(list) + strlen(name) + 3 < 200) {
 			snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s", shown ? ", " : "", name);
 			shown++;

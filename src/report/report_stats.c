@@ -83,7 +83,6 @@ int rli_report_stats(rli_book *book, const rli_stats *stats)
 {
 	static const size_t role_limits[2] = { 0, REPORT_MAX_STEPS }, one_limit[1] = { 0 },
 			    idle_limit[1] = { REPORT_MAX_IDLE_RANKS };
-	uint32_t last = UINT32_MAX;
 	rli_stats_table *t[2];
 	int error;
 
@@ -91,15 +90,12 @@ int rli_report_stats(rli_book *book, const rli_stats *stats)
 	    (error = rli_book_paragraph(book, rules, BOOK_BODY_SIZE, 0, BOOK_TEXT_COLOR)) < 0)
 		return error;
 	book->y += BOOK_BODY_SIZE;
-	for (size_t i = 0; i < stats->phase_count; i++) {
-		uint32_t role = stats->phases[i].role;
-		if (role == last)
-			continue;
-		last = role;
+	for (size_t r = 0; r < stats->role_count; r++) {
+		uint32_t role = rli_stats_role(stats, r);
 		if (!NEW_TABLE(t[0]) || (error = keep_made(book, t[0], rli_stats_table_phases(t[0], stats, role))) < 0 ||
 		    !NEW_TABLE(t[1]) || (error = keep_made(book, t[1], rli_stats_table_steps(t[1], stats, role))) < 0)
 			return error < 0 ? error : rli_error_oom();
-		if ((error = section(book, rli_strpool_get(&stats->events->strings, role), t, role_limits, 2)) < 0)
+		if ((error = section(book, rli_events_str(stats->events, role), t, role_limits, 2)) < 0)
 			return error;
 	}
 	if (!NEW_TABLE(t[0]) || (error = keep_made(book, t[0], rli_stats_table_slowest(t[0], stats))) < 0 ||

@@ -66,7 +66,7 @@ void rli_findings_free(rli_findings *findings)
 
 static const char *name_of(const rli_stats *stats, uint32_t id)
 {
-	return rli_strpool_get(&stats->events->strings, id);
+	return rli_events_str(stats->events, id);
 }
 
 /* Percent of a ratio as a reader wants it: 0.184 -> "18", 0.034 -> "3.4". */
@@ -165,16 +165,10 @@ int rli_findings_timeline(rli_findings *out, const rli_stats *stats)
 	char a[48], b[48], c[48], names[512], p[16];
 	role_group few[2] = { { { 0 }, 0, 0 }, { { 0 }, 0, 0 } };
 	int error;
-	uint32_t last_role = UINT32_MAX;
 
-	/* Roles in name order, as the phases list them. */
-	for (size_t i = 0; i < stats->phase_count; i++) {
-		if (stats->phases[i].role == last_role)
-			continue;
-		last_role = stats->phases[i].role;
-		if ((error = role_finding(out, stats, last_role, few)) < 0)
+	for (size_t r = 0; r < stats->role_count; r++)
+		if ((error = role_finding(out, stats, rli_stats_role(stats, r), few)) < 0)
 			return error;
-	}
 	if (few[0].count) {
 		group_names(names, sizeof(names), &few[0]);
 		if ((error = rli_findings_add(out, "%s ran on one rank %s: no ranks to compare.", names,

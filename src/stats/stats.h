@@ -138,6 +138,15 @@ void rli_stats_free(rli_stats *stats);
  */
 size_t rli_stats_occupancy_buckets(uint32_t *max_ranks, size_t n, const rli_stats *stats, size_t index);
 
+/*
+ * The run's roles by name: index 0 .. role_count - 1, each a string id of the table. Every
+ * per-role list (the phases' roles, occupancy) follows this order; occupancy holds one entry a role.
+ */
+static inline uint32_t rli_stats_role(const rli_stats *stats, size_t index)
+{
+	return stats->occupancy[index].role;
+}
+
 /* The role's straggler, or NULL when it has none. */
 const rli_rank_slowest *rli_stats_straggler(const rli_stats *stats, uint32_t role);
 
