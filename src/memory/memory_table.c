@@ -157,6 +157,7 @@ int rli_memory_append_all(rli_memory *dst, const rli_memory *src)
 	COPY_COLUMN(flags)
 #undef COPY_COLUMN
 	dst->count += n;
+	dst->shows_reserved |= src->shows_reserved;
 	free(remap);
 	return RLI_OK;
 }

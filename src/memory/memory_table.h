@@ -34,6 +34,11 @@ struct rli_memory {
 	double *active_mb;
 	double *gap_ms;
 	uint8_t *flags;
+	/*
+	 * 1: reserved_mb is a caching allocator's reserve worth a line of its own on the
+	 * curve (PyTorch traces' Total Reserved); Ascend's curve, as the reference's, has none.
+	 */
+	int shows_reserved;
 };
 
 /* A row as the parser hands it over: strings already interned in the table. */

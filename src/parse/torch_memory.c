@@ -215,6 +215,7 @@ void torch_memory_finish(torch_memory *tm, int64_t rank, rli_memory **out)
 		return;
 	for (size_t i = 0; i < tm->memory->count; i++)
 		tm->memory->rank_id[i] = rank;
+	tm->memory->shows_reserved = 1;
 	*out = tm->memory;
 	tm->memory = NULL;
 }
