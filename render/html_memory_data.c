@@ -153,6 +153,10 @@ static int write_line(FILE *fp, const rli_line_mark *line, double origin, int64_
 		rli_html_number(fp, "width", line->width);
 		fputc(',', fp);
 		rli_html_number(fp, "fillAlpha", line->fill_alpha);
+		if (line->name) { /* only the lines a legend names: the Ascend curve's have none */
+			fputs(",\"name\":", fp);
+			rli_json_write_string(fp, line->name, RLI_JSON_HTML_SAFE);
+		}
 		fputs(",\"x\":\"", fp);
 		rli_write_base64(fp, xs.bytes, xs.used);
 		fputs("\",\"y\":\"", fp);

@@ -80,6 +80,8 @@ typedef struct {
 	rli_color color;
 	double width;       /* page units */
 	double fill_alpha;  /* > 0: the area down to y_min is filled in the line's colour at this alpha */
+	/* what a legend calls it (the memory curve's Allocated and Reserved); NULL: no entry, as for most lines */
+	const char *name;
 } rli_line_mark;
 
 /* One point marked and labelled, such as a curve's peak. */

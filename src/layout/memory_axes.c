@@ -16,6 +16,7 @@
 #define MEM_PEAK_OFFSET 8.0      /* the peak's label starts this far beside the point */
 #define MEM_PEAK_RISE 10.0       /* and ends this far above it */
 #define MEM_SUBTITLE_GAP 4.0     /* title to the origin line under it */
+#define MEM_LEGEND_SWATCH_H 3.0  /* a line's swatch: a short bar as thick as a drawn line, about */
 
 static double text_width(PangoContext *text, const char *s, double size)
 {
@@ -123,20 +124,22 @@ static int fitted_line(rli_text *out, const char *text_in, double size, double x
 	return error;
 }
 
-int rli_memory_titles(rli_text *title, rli_text *subtitle, const char *role, int64_t rank, double t_min,
+int rli_memory_titles(rli_text *title, rli_text *subtitle, const rli_memory_device *device, double t_min,
 		      double y, double width, PangoContext *text)
 {
+	const char *role = device->role ? device->role : "unknown";
 	char line[256], origin[64];
 	double room = width - 2 * PAGE_PAD, w, h;
 	int error;
 
 	snprintf(origin, sizeof(origin), "origin %.3f ms", t_min);
-	snprintf(line, sizeof(line), "Device memory: %s - Rank %lld (%s)", role ? role : "unknown", (long long)rank,
-		 origin);
+	snprintf(line, sizeof(line), "Device memory: %s - Rank %lld%s%s (%s)", role, (long long)device->rank,
+		 rli_memory_device_space(device), rli_memory_device_tag(device), origin);
 	if (text_width(text, line, TITLE_SIZE) <= room)
 		return fitted_line(title, line, TITLE_SIZE, width / 2, y, room, text);
 	/* Too wide for one line: the origin goes under the device's name, whose line can then be larger. */
-	snprintf(line, sizeof(line), "Device memory: %s - Rank %lld", role ? role : "unknown", (long long)rank);
+	snprintf(line, sizeof(line), "Device memory: %s - Rank %lld%s%s", role, (long long)device->rank,
+		 rli_memory_device_space(device), rli_memory_device_tag(device));
 	rli_text_measure(&w, &h, text, "Device", TITLE_SIZE, 0);
 	if ((error = fitted_line(title, line, TITLE_SIZE, width / 2, y - MEM_SUBTITLE_GAP, room, text)) < 0)
 		return error;
@@ -198,4 +201,52 @@ int rli_memory_peak_label(rli_point_mark *peak, const rli_panel *curve, double p
 	if (pick == 2 && text_width(text, brief, LEGEND_SIZE) > room[side])
 		peak->label.max_width = fmax(MIN_TEXT_ROOM, room[side]);
 	return RLI_OK;
+}
+
+int rli_memory_line_legend(rli_legend *legend, rli_series *series, const rli_panel *curve, double x, double y,
+			   double room, PangoContext *text)
+{
+	size_t count = 0;
+	double at = x;
+	int error;
+
+	memset(legend, 0, sizeof(*legend));
+	for (size_t l = 0; l < curve->line_count; l++)
+		count += curve->lines[l].name != NULL;
+	legend->swatches = calloc(count ? count : 1, sizeof(*legend->swatches));
+	legend->labels = calloc(count ? count : 1, sizeof(*legend->labels));
+	if (!legend->swatches || !legend->labels)
+		return rli_error_oom();
+	legend->series = series;
+	for (size_t l = 0, s = 0; l < curve->line_count; l++) {
+		const rli_line_mark *line = &curve->lines[l];
+		double left;
+		if (!line->name)
+			continue;
+		series[s] = (rli_series){ (char *)line->name, line->color };
+		legend->swatches[s] = (rli_rect){ at, y - MEM_LEGEND_SWATCH_H / 2, LEGEND_SWATCH_W, MEM_LEGEND_SWATCH_H };
+		left = at + LEGEND_SWATCH_W + LEGEND_TEXT_GAP;
+		if ((error = rli_set_text(&legend->labels[s], line->name, left, y, LEGEND_SIZE, RLI_ALIGN_START,
+					  RLI_ALIGN_MIDDLE)) < 0)
+			return error;
+		legend->series_count = ++s;
+		/* An entry past the room is cut; none starts where not even "…" would fit. */
+		if (x + room - left < MIN_TEXT_ROOM) {
+			legend->labels[s - 1].text[0] = '\0';
+			legend->swatches[s - 1].w = 0;
+		} else if (text_width(text, line->name, LEGEND_SIZE) > x + room - left) {
+			legend->labels[s - 1].max_width = x + room - left;
+		}
+		at = left + text_width(text, line->name, LEGEND_SIZE) + LEGEND_COLUMN_GAP;
+	}
+	return RLI_OK;
+}
+
+void rli_memory_legend_dispose(rli_legend *legend)
+{
+	for (size_t s = 0; legend->labels && s < legend->series_count; s++)
+		free(legend->labels[s].text);
+	free(legend->swatches);
+	free(legend->labels);
+	memset(legend, 0, sizeof(*legend));
 }

@@ -26,16 +26,19 @@
 #define MEM_TABLE_GAP 36.0
 #define MEM_CURVE_COLOR 0x4e79a7
 #define MEM_PEAK_COLOR 0xd62728
+#define MEM_LEGEND_RISE 14.0 /* the curve's legend: this far above the plot, its row's middle */
 
 typedef struct {
-	rli_item items[6];
+	rli_item items[7];
 	rli_text title;
 	rli_text subtitle;          /* the origin, on pages too narrow for it in the title */
 	rli_text table_title;
 	rli_panel curve;
 	rli_panel gantt;
 	rli_table table;
-	rli_line_mark line;
+	rli_line_mark lines[2];      /* the curve; with a table that shows it, the Total Reserved */
+	rli_legend legend;          /* the two lines' names, when there are two */
+	rli_series legend_series[2];
 	rli_point_mark peak;
 	rli_series *series;         /* one per operator, in order of first appearance */
 	size_t series_count;
@@ -75,10 +78,11 @@ static int compare_lanes(const void *a, const void *b)
 
 /* ---- placing a page --------------------------------------------------- */
 
-/* A file name from role and rank: letters, digits, '-', '.', '_' kept, anything else '_'. */
-static char *file_stem(const char *role, int64_t rank)
+/* A file name from role, rank (and the device where they are shared): letters, digits, '-', '.', '_' kept, anything else '_'. */
+static char *file_stem(const rli_memory_device *device)
 {
-	char *stem = rli_strfmt("memory_timeline_%s_rank%lld", role ? role : "unknown", (long long)rank);
+	char *stem = rli_strfmt("memory_timeline_%s_rank%lld%s%s", device->role ? device->role : "unknown",
+				(long long)device->rank, device->shares_rank ? "_" : "", rli_memory_device_tag(device));
 	for (char *c = stem ? stem + strlen("memory_timeline_") : NULL; c && *c; c++)
 		if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') ||
 		      *c == '-' || *c == '.' || *c == '_'))
@@ -94,7 +98,7 @@ static int lay_out_device(memory_page *m, rli_page *page, const rli_memory_devic
 	uint32_t *lane_of_op = NULL;
 	rli_strpool ops;
 	double t_min = INFINITY, t_end = -INFINITY, label_width = 0, w, h, y_title_height, tick_height;
-	double left, right, gantt_top, gantt_height, height, pitch;
+	double left, right, gantt_top, gantt_height, height, pitch, reserved_mb = 0;
 	size_t count = 0, label_every = 1;
 	int error = RLI_OK;
 
@@ -113,7 +117,10 @@ static int lay_out_device(memory_page *m, rli_page *page, const rli_memory_devic
 			goto done;
 		}
 	}
-	if ((error = rli_memory_curve(&m->summary, &m->line.x, &m->line.y, &m->line.count, blocks, count)) < 0)
+	if ((error = rli_memory_curve(&m->summary, &m->lines[0].x, &m->lines[0].y, &m->lines[0].count, blocks,
+				      count)) < 0 ||
+	    (error = rli_memory_reserved_line(&m->lines[1].x, &m->lines[1].y, &m->lines[1].count, &reserved_mb,
+					      &m->summary, device)) < 0)
 		goto done;
 
 	/* Operators: a series each (colour by first appearance), a lane each (longest block first). */
@@ -157,7 +164,7 @@ static int lay_out_device(memory_page *m, rli_page *page, const rli_memory_devic
 	page->height = height;
 
 	/* The value axis first: its labels share the column left of the plots with the lane labels. */
-	if ((error = rli_memory_y_ticks(&m->curve, m->summary.peak_mb)) < 0)
+	if ((error = rli_memory_y_ticks(&m->curve, fmax(m->summary.peak_mb, reserved_mb))) < 0)
 		goto done;
 	for (uint32_t l = 0; l < ops.count; l++) {
 		rli_text_measure(&w, &h, text, lanes[l].name, ROW_LABEL_SIZE, 0);
@@ -180,11 +187,22 @@ static int lay_out_device(memory_page *m, rli_page *page, const rli_memory_devic
 		goto done;
 
 	/* The curve, and its peak marked with value and time. */
-	m->line.color = MEM_CURVE_COLOR;
-	m->line.width = 1.5;
-	m->line.fill_alpha = 0.25;
-	m->curve.lines = &m->line;
+	m->lines[0].color = MEM_CURVE_COLOR;
+	m->lines[0].width = 1.5;
+	m->lines[0].fill_alpha = 0.25;
+	m->curve.lines = m->lines;
 	m->curve.line_count = 1;
+	/* The allocator's cache over what the blocks hold: its own colour, no fill, both named in a legend. */
+	if (m->lines[1].count) {
+		m->lines[1].color = RLI_MEMORY_RESERVED_COLOR;
+		m->lines[1].width = 1.5;
+		m->lines[0].name = RLI_MEMORY_ALLOCATED_NAME;
+		m->lines[1].name = RLI_MEMORY_RESERVED_NAME;
+		m->curve.line_count = 2;
+		if ((error = rli_memory_line_legend(&m->legend, m->legend_series, &m->curve, left,
+						    MEM_CURVE_TOP - MEM_LEGEND_RISE, width - left - right, text)) < 0)
+			goto done;
+	}
 	m->peak.x = m->summary.peak_ms;
 	m->peak.y = m->summary.peak_mb;
 	m->peak.color = MEM_PEAK_COLOR;
@@ -196,7 +214,7 @@ static int lay_out_device(memory_page *m, rli_page *page, const rli_memory_devic
 	m->curve.point_count = 1;
 	m->curve.series = m->series;
 	m->curve.series_count = m->series_count;
-	if ((error = rli_set_text(&m->curve.y_title, "Allocated (MB)", PAGE_PAD + y_title_height / 2,
+	if ((error = rli_set_text(&m->curve.y_title, RLI_MEMORY_Y_TITLE(m->lines[1].count), PAGE_PAD + y_title_height / 2,
 				  MEM_CURVE_TOP + MEM_CURVE_HEIGHT / 2, AXIS_TITLE_SIZE, RLI_ALIGN_MIDDLE,
 				  RLI_ALIGN_MIDDLE)) < 0)
 		goto done;
@@ -267,8 +285,7 @@ static int lay_out_device(memory_page *m, rli_page *page, const rli_memory_devic
 		goto done;
 	m->gantt.y_title.angle = 90.0;
 
-	if ((error = rli_memory_titles(&m->title, &m->subtitle, device->role, device->rank, t_min, MEM_TITLE_Y, width,
-				       text)) < 0)
+	if ((error = rli_memory_titles(&m->title, &m->subtitle, device, t_min, MEM_TITLE_Y, width, text)) < 0)
 		goto done;
 	{
 		static const char table_title[] = "Largest blocks live at the peak";
@@ -297,7 +314,9 @@ static int lay_out_device(memory_page *m, rli_page *page, const rli_memory_devic
 	m->items[5] = (rli_item){ .kind = RLI_ITEM_TEXT, .u.text = &m->subtitle };
 	page->items = m->items;
 	page->item_count = m->subtitle.text ? 6 : 5;
-	if (!(m->name = file_stem(device->role, device->rank)))
+	if (m->legend.series_count)
+		m->items[page->item_count++] = (rli_item){ .kind = RLI_ITEM_LEGEND, .u.legend = &m->legend };
+	if (!(m->name = file_stem(device)))
 		error = rli_error_oom();
 	page->name = m->name;
 
@@ -322,8 +341,11 @@ static void page_dispose(memory_page *m)
 	m->gantt.bar_start = m->gantt.bar_end = NULL;
 	rli_panel_dispose(&m->curve);
 	rli_panel_dispose(&m->gantt);
-	rli_bigmem_free(m->line.x);
-	rli_bigmem_free(m->line.y);
+	rli_bigmem_free(m->lines[0].x);
+	rli_bigmem_free(m->lines[0].y);
+	free(m->lines[1].x);
+	free(m->lines[1].y);
+	rli_memory_legend_dispose(&m->legend);
 	free(m->peak.label.text);
 	free(m->title.text);
 	free(m->subtitle.text);

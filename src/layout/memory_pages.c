@@ -158,7 +158,9 @@ int rli_memory_pages_layout(rli_memory_pages **out, const rli_memory *memory, co
 		const char *role = from->role;
 		device->role = role && *role ? role : "unknown";
 		device->rank = from->rank;
-		if (!(device->label = rli_strfmt("%s - Rank %lld", device->role, (long long)device->rank)) ||
+		device->tag = rli_memory_device_tag(from);
+		if (!(device->label = rli_strfmt("%s - Rank %lld%s%s", device->role, (long long)device->rank,
+						 rli_memory_device_space(from), device->tag)) ||
 		    (error = mp_device_suffix(device, mp->device_count > 1)) < 0) {
 			error = rli_error_oom();
 			goto done;

@@ -35,15 +35,18 @@ typedef struct {
 	char *name, *data_name;
 } mp_page;
 
-/* One device, that is one (role, rank): its operators, curve, segments and pages. */
+/* One device, that is one (role, rank, device type): its operators, curve, segments and pages. */
 typedef struct {
-	char *label;              /* "<role> - Rank <rank>" */
-	char *suffix;             /* "" for the only device, else "_<role>_rank<r>" made file-safe */
+	char *label;              /* "<role> - Rank <rank>", and " <type>" where the (role, rank) has several */
+	char *suffix;             /* "" for the only device, else "_<role>_rank<r>[_<type>]" made file-safe */
 	const char *role;
 	int64_t rank;
+	const char *tag;          /* its device type where its (role, rank) has other devices, else "" */
 	rli_series *series;       /* operators, in order of first appearance: colours as the PNG's */
 	size_t series_count;
-	rli_line_mark envelope[2];/* the curve's per-column max and min over the whole device */
+	/* the curve's per-column max and min over the whole device; [2] its Total Reserved, when shown (count 0 if not) */
+	rli_line_mark envelope[3];
+	double reserved_mb;       /* the greatest Total Reserved drawn, 0 without the line */
 	rli_link *links;          /* a link per segment; target NULL for an empty one */
 	size_t segment_count;
 	double t_min, span, peak_mb, peak_ms; /* absolute first allocation; the rest relative to it */
@@ -80,7 +83,7 @@ struct rli_memory_pages {
  */
 int mp_lay_out_device(rli_memory_pages *pages, mp_device *device, const rli_memory *memory,
 		      const rli_memory_device *from, const uint32_t *rows, double width, void *text_context);
-/* The device's part of every file name: "" for the only device, else "_<role>_rank<r>" made file-safe. */
+/* The device's part of every file name: "" for the only device, else "_<role>_rank<r>[_<type>]" made file-safe. */
 int mp_device_suffix(mp_device *device, int several);
 void mp_page_dispose(mp_page *page);
 void mp_device_dispose(mp_device *device);

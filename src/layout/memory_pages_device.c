@@ -93,10 +93,26 @@ static int build_envelope(mp_device *d, const block *blocks, size_t count, size_
 	return RLI_OK;
 }
 
-/* "_<role>_rank<r>" with anything but letters, digits, '-', '.', '_' made '_': a file-safe part of a name. */
-static char *file_suffix(const char *role, int64_t rank)
+/* The device's Total Reserved as the figure draws it, on the pages' x, named with the curve in a legend. */
+static int reserved_line(mp_device *d, const rli_memory_summary *summary, const rli_memory_device *device)
 {
-	char *suffix = rli_strfmt("_%s_rank%lld", role, (long long)rank);
+	rli_line_mark *line = &d->envelope[2];
+	int error = rli_memory_reserved_line(&line->x, &line->y, &line->count, &d->reserved_mb, summary, device);
+	if (error < 0 || !line->count)
+		return error;
+	for (size_t i = 0; i < line->count; i++)
+		line->x[i] += d->shift;
+	line->color = RLI_MEMORY_RESERVED_COLOR;
+	line->width = 1.5;
+	line->name = RLI_MEMORY_RESERVED_NAME;
+	d->envelope[0].name = RLI_MEMORY_ALLOCATED_NAME;
+	return RLI_OK;
+}
+
+/* "_<role>_rank<r>[_<type>]" with anything but letters, digits, '-', '.', '_' made '_': a file-safe part of a name. */
+static char *file_suffix(const char *role, int64_t rank, const char *tag)
+{
+	char *suffix = rli_strfmt("_%s_rank%lld%s%s", role, (long long)rank, *tag ? "_" : "", tag);
 	for (char *c = suffix; c && *c; c++)
 		if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') || *c == '-' ||
 		      *c == '.' || *c == '_'))
@@ -146,11 +162,11 @@ static int lay_out_segment(mp_page *m, rli_page *page, const mp_device *d, const
 		       PAGE_PAD;
 	if ((error = set_x_axis(&m->curve, link->x_min, link->x_max, 0)) < 0 ||
 	    (error = set_x_axis(&m->gantt, link->x_min, link->x_max, 1)) < 0 ||
-	    (error = rli_memory_y_ticks(&m->curve, d->peak_mb)) < 0)
+	    (error = rli_memory_y_ticks(&m->curve, fmax(d->peak_mb, d->reserved_mb))) < 0)
 		goto done;
 
 	m->curve.lines = (rli_line_mark *)d->envelope;
-	m->curve.line_count = 2;
+	m->curve.line_count = d->envelope[2].count ? 3 : 2;
 	m->peak.x = d->shift + d->peak_ms;
 	m->peak.y = d->peak_mb;
 	m->peak.color = MP_PEAK_COLOR;
@@ -166,8 +182,9 @@ static int lay_out_segment(mp_page *m, rli_page *page, const mp_device *d, const
 	m->curve.point_count = 1;
 	m->curve.series = d->series;
 	m->curve.series_count = d->series_count;
-	if ((error = rli_set_text(&m->curve.y_title, "Allocated (MB)", PAGE_PAD, MP_CURVE_TOP + MP_CURVE_HEIGHT / 2,
-				  AXIS_TITLE_SIZE, RLI_ALIGN_MIDDLE, RLI_ALIGN_MIDDLE)) < 0 ||
+	if ((error = rli_set_text(&m->curve.y_title, RLI_MEMORY_Y_TITLE(d->envelope[2].count), PAGE_PAD,
+				  MP_CURVE_TOP + MP_CURVE_HEIGHT / 2, AXIS_TITLE_SIZE, RLI_ALIGN_MIDDLE,
+				  RLI_ALIGN_MIDDLE)) < 0 ||
 	    (error = rli_set_text(&m->gantt.y_title, "Operator", PAGE_PAD, gantt_top + gantt_h / 2, AXIS_TITLE_SIZE,
 				  RLI_ALIGN_MIDDLE, RLI_ALIGN_MIDDLE)) < 0 ||
 	    (error = rli_set_text(&m->gantt.x_title, "Time (ms from the first allocation)", left + plot_w / 2,
@@ -354,7 +371,7 @@ int mp_lay_out_device(rli_memory_pages *pages, mp_device *d, const rli_memory *m
 	}
 	columns = (size_t)fmax(100.0, width - (PAGE_PAD + AXIS_TITLE_SIZE * 1.2 + Y_TITLE_GAP + d->label_width +
 						ROW_LABEL_GAP) - MP_RIGHT);
-	if ((error = build_envelope(d, blocks, count, columns)) < 0)
+	if ((error = build_envelope(d, blocks, count, columns)) < 0 || (error = reserved_line(d, &summary, device)) < 0)
 		goto done;
 
 	/* Segments: equal slices of the span; a bar goes to every one it overlaps, a zero-length one to one. */
@@ -428,7 +445,7 @@ done:
 
 int mp_device_suffix(mp_device *d, int several)
 {
-	d->suffix = several ? file_suffix(d->role, d->rank) : rli_strdup("");
+	d->suffix = several ? file_suffix(d->role, d->rank, d->tag ? d->tag : "") : rli_strdup("");
 	return d->suffix ? RLI_OK : rli_error_oom();
 }
 
@@ -458,7 +475,7 @@ void mp_device_dispose(mp_device *d)
 	for (size_t s = 0; d->links && s < d->segment_count; s++)
 		free(d->links[s].label);
 	free(d->links);
-	for (int e = 0; e < 2; e++) {
+	for (int e = 0; e < 3; e++) {
 		free(d->envelope[e].x);
 		free(d->envelope[e].y);
 	}

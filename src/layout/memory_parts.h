@@ -11,6 +11,13 @@
 #define MEM_TABLE_ROWS 10  /* blocks listed at the peak, at most */
 #define MEM_TABLE_ROW 22.0 /* page units a table row, the header's too */
 
+/* The curve's two lines, as a legend names them when the table shows the Total Reserved (PyTorch's). */
+#define RLI_MEMORY_ALLOCATED_NAME "Allocated (from the blocks)"
+#define RLI_MEMORY_RESERVED_NAME "Reserved (allocator cache)"
+#define RLI_MEMORY_RESERVED_COLOR 0xf28e2b
+/* The value axis: what the blocks hold, or with the Reserved line beside it, both. */
+#define RLI_MEMORY_Y_TITLE(reserved_shown) ((reserved_shown) ? "Memory (MB)" : "Allocated (MB)")
+
 /*
  * The x axis both panels share, ticks as dense as TICK_SPACING asks but
  * thinned until the widest label fits between neighbours, and a label that
@@ -34,8 +41,19 @@ double rli_memory_y_label_width(const rli_panel *curve, PangoContext *text);
  * when not needed).
  * Both shrink down to MIN_TITLE_SIZE, then end in "…".
  */
-int rli_memory_titles(rli_text *title, rli_text *subtitle, const char *role, int64_t rank, double t_min,
+int rli_memory_titles(rli_text *title, rli_text *subtitle, const rli_memory_device *device, double t_min,
 		      double y, double width, PangoContext *text);
+
+/*
+ * A legend of the curve panel's named lines (the Allocated and Reserved
+ * lines), an entry each in a row from (x, y) (the row's left end and
+ * middle): a short bar in the line's colour, then its name; the last name
+ * cut with "…" where the row would pass x + room. series: one per named
+ * line (its colour), legend's parts malloc'ed (rli_memory_legend_dispose).
+ */
+int rli_memory_line_legend(rli_legend *legend, rli_series *series, const rli_panel *curve, double x, double y,
+			   double room, PangoContext *text);
+void rli_memory_legend_dispose(rli_legend *legend);
 
 /* The x title under the Gantt's tick labels at top y: shortened, and moved along, to stay on the page. */
 int rli_memory_x_title(rli_panel *gantt, double y, double page_width, PangoContext *text);

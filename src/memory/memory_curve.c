@@ -192,3 +192,52 @@ int rli_memory_live_at(size_t **live_out, size_t *live_count, const rli_memory_b
 	*live_count = alive;
 	return RLI_OK;
 }
+
+int rli_memory_reserved_line(double **x, double **y, size_t *points, double *max_mb,
+			     const rli_memory_summary *summary, const rli_memory_device *device)
+{
+	const double end = summary->t_max_ms - summary->t_min_ms;
+	size_t n = 0;
+	double value = 0;
+
+	*x = *y = NULL;
+	*points = 0;
+	*max_mb = 0;
+	if (!device->reserved_count || !(end >= 0))
+		return RLI_OK;
+	/* at most two points a row, and the end */
+	*x = malloc((2 * device->reserved_count + 1) * sizeof(double));
+	*y = malloc((2 * device->reserved_count + 1) * sizeof(double));
+	if (!*x || !*y) {
+		free(*x);
+		free(*y);
+		*x = *y = NULL;
+		return rli_error_oom();
+	}
+	for (size_t i = 0; i < device->reserved_count; i++) {
+		double t = fmax(device->reserved_ms[i] - summary->t_min_ms, 0), v = device->reserved_mb[i];
+		if (t > end)
+			break; /* rows are in time order: past the last block, nothing left to draw */
+		if (n && v == value)
+			continue;
+		/* Before the first allocation: the value the line starts at 0 with, not a step of its own. */
+		if (n && t == 0 && (*x)[n - 1] == 0) {
+			(*y)[n - 1] = v;
+		} else {
+			if (n) {
+				(*x)[n] = t;
+				(*y)[n++] = value;
+			}
+			(*x)[n] = t;
+			(*y)[n++] = v;
+		}
+		value = v;
+	}
+	/* Held to the end of the capture; the first value counts only once it is drawn, which it now is. */
+	(*x)[n] = end;
+	(*y)[n++] = value;
+	for (size_t i = 0; i < n; i++)
+		*max_mb = fmax(*max_mb, (*y)[i]);
+	*points = n;
+	return RLI_OK;
+}

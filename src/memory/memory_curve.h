@@ -50,6 +50,20 @@ int rli_memory_curve(rli_memory_summary *summary, double **x, double **y, size_t
 		     const rli_memory_block *blocks, size_t count);
 
 /*
+ * The device's Total Reserved (a caching allocator's, as rows carry it) as
+ * a step line relative to summary's t_min_ms over [0, summary's t_max_ms -
+ * t_min_ms]: its value holds from one row to the next, and changes at the
+ * row's start (two points: the value before, then after); rows before x = 0
+ * give only the value the line starts with, rows after the end nothing, and
+ * rows that do not change it no point. The line ends at the
+ * end with its last value. *max_mb: the greatest value drawn (0 without
+ * one). No point (*points 0, *x and *y NULL) when the device has no reserved
+ * row; else *x and *y malloc'ed (free them).
+ */
+int rli_memory_reserved_line(double **x, double **y, size_t *points, double *max_mb,
+			     const rli_memory_summary *summary, const rli_memory_device *device);
+
+/*
  * The blocks live at moment t (start <= t < end: one ending at t is gone, one
  * starting at t is there, as on the curve after t's changes) as indices into
  * blocks, the largest first, then the earlier, then in block order. *live is

@@ -1,34 +1,39 @@
-/* memory_devices.c: the memory table's allocations grouped by device, that is by (role, rank), by a counting sort. */
+/* memory_devices.c: the memory table's allocations grouped by device, that is by (role, rank, device type), by a counting sort. */
 #include "memory_devices.h"
 #include "memory_table.h"
 #include "common/bigmem.h"
 #include "common/error.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 typedef struct {
-	uint32_t role;  /* string id in the table */
-	const char *role_name;
+	uint32_t role, type; /* string ids in the table */
+	const char *role_name, *type_name;
 	int64_t rank;
-	size_t count;   /* allocations */
-	size_t next;    /* where its next row goes in the grouped columns */
+	size_t count;        /* allocations */
+	size_t next;         /* where its next row goes in the grouped columns */
+	size_t reserved;     /* rows on its reserved line; then where the next one goes */
 } device_key;
 
-/* Devices in ascending (role, rank) order, as the reference groups them. */
+/* Devices in ascending (role, rank) order, as the reference groups them, then by device type. */
 static int compare_device(const void *a, const void *b)
 {
 	const device_key *x = a, *y = b;
 	int c = strcmp(x->role_name, y->role_name);
 	if (c)
 		return c;
-	return (x->rank > y->rank) - (x->rank < y->rank);
+	if (x->rank != y->rank)
+		return (x->rank > y->rank) - (x->rank < y->rank);
+	return strcmp(x->type_name, y->type_name);
 }
 
 /*
  * The device of each allocation, by an open-addressed table of (role id,
- * rank): a capture has one device, a run a few hundred at most, and the
- * rows of many devices come interleaved in start order.
+ * rank, device type id): a capture has one device (a PyTorch rank a few), a
+ * run a few hundred at most, and the rows of many devices come interleaved
+ * in start order.
  */
 typedef struct {
 	device_key *keys;
@@ -36,20 +41,33 @@ typedef struct {
 	uint32_t *slots; /* index + 1 into keys; 0 empty; capacity * 2 slots */
 } device_set;
 
-static size_t slot_of(const device_set *set, uint32_t role, int64_t rank)
+static size_t slot_of(const device_set *set, uint32_t role, int64_t rank, uint32_t type)
 {
 	size_t mask = set->capacity * 2 - 1;
-	size_t h = ((size_t)role * 0x9E3779B1u) ^ ((size_t)(uint64_t)rank * 0x85EBCA77u);
+	size_t h = ((size_t)role * 0x9E3779B1u) ^ ((size_t)(uint64_t)rank * 0x85EBCA77u) ^ ((size_t)type * 0xC2B2AE3Du);
 	for (h &= mask;; h = (h + 1) & mask) {
 		uint32_t at = set->slots[h];
-		if (!at || (set->keys[at - 1].role == role && set->keys[at - 1].rank == rank))
+		if (!at || (set->keys[at - 1].role == role && set->keys[at - 1].rank == rank &&
+			    set->keys[at - 1].type == type))
 			return h;
 	}
 }
 
-/* The device's index, added when new; SIZE_MAX when out of memory. */
-static size_t device_of(device_set *set, const rli_memory *memory, uint32_t role, int64_t rank)
+/* The index of row i's device, or SIZE_MAX when none of the allocations is on it. */
+static size_t known_device(const device_set *set, const rli_memory *memory, size_t i)
 {
+	uint32_t at;
+	if (!set->count)
+		return SIZE_MAX;
+	at = set->slots[slot_of(set, memory->role[i], memory->rank_id[i], memory->device_type[i])];
+	return at ? at - 1 : SIZE_MAX;
+}
+
+/* Row `row`'s device, added when new; SIZE_MAX when out of memory. */
+static size_t device_of(device_set *set, const rli_memory *memory, size_t row)
+{
+	uint32_t role = memory->role[row], type = memory->device_type[row];
+	int64_t rank = memory->rank_id[row];
 	size_t h;
 	if (set->count == set->capacity) {
 		size_t grown = set->capacity ? set->capacity * 2 : 16;
@@ -66,12 +84,13 @@ static size_t device_of(device_set *set, const rli_memory *memory, uint32_t role
 		set->slots = slots;
 		set->capacity = grown;
 		for (size_t i = 0; i < set->count; i++)
-			set->slots[slot_of(set, keys[i].role, keys[i].rank)] = (uint32_t)(i + 1);
+			set->slots[slot_of(set, keys[i].role, keys[i].rank, keys[i].type)] = (uint32_t)(i + 1);
 	}
-	h = slot_of(set, role, rank);
+	h = slot_of(set, role, rank, type);
 	if (set->slots[h])
 		return set->slots[h] - 1;
-	set->keys[set->count] = (device_key){ role, rli_strpool_get(&memory->strings, role), rank, 0, 0 };
+	set->keys[set->count] = (device_key){ role, type, rli_strpool_get(&memory->strings, role),
+					      rli_strpool_get(&memory->strings, type), rank, 0, 0, 0 };
 	set->slots[h] = (uint32_t)(set->count + 1);
 	return set->count++;
 }
@@ -82,6 +101,12 @@ static void *big_array(size_t count, size_t size)
 	return rli_bigmem_resize(NULL, (count ? count : 1) * size);
 }
 
+/* Row i is on its device's reserved line: a table that shows one, a finite start and value. */
+static int on_reserved_line(const rli_memory *memory, size_t i)
+{
+	return memory->shows_reserved && isfinite(memory->start_ms[i]) && isfinite(memory->reserved_mb[i]);
+}
+
 /*
  * Straight from the table's columns: each allocation's device is found once,
  * then the rows are placed device by device in table order (a counting
@@ -89,7 +114,7 @@ static void *big_array(size_t count, size_t size)
  */
 int rli_memory_devices_split(rli_memory_devices *out, const rli_memory *memory)
 {
-	size_t total = rli_memory_count(memory);
+	size_t total = rli_memory_count(memory), reserved_total = 0;
 	uint32_t *device_index = big_array(total, sizeof(*device_index));
 	size_t *rank_of_device = NULL;
 	device_set set = { 0 };
@@ -109,21 +134,34 @@ int rli_memory_devices_split(rli_memory_devices *out, const rli_memory *memory)
 	}
 	for (size_t i = 0; i < total; i++) {
 		size_t d;
+		device_index[i] = UINT32_MAX;
 		if (!(memory->size_kb[i] > 0))
 			continue;
-		if ((d = device_of(&set, memory, memory->role[i], memory->rank_id[i])) == SIZE_MAX) {
+		if ((d = device_of(&set, memory, i)) == SIZE_MAX) {
 			error = rli_error_oom();
 			goto done;
 		}
 		device_index[i] = (uint32_t)d;
 		set.keys[d].count++;
 	}
-	/* The devices in (role, rank) order; each one's rows in a run of the columns, in table order. */
+	/* The reserved line takes the frees too, of the devices the allocations made. */
+	for (size_t i = 0; memory->shows_reserved && i < total; i++) {
+		size_t d = device_index[i] != UINT32_MAX ? device_index[i] : known_device(&set, memory, i);
+		device_index[i] = d == SIZE_MAX ? UINT32_MAX : (uint32_t)d;
+		if (d != SIZE_MAX && on_reserved_line(memory, i)) {
+			set.keys[d].reserved++;
+			reserved_total++;
+		}
+	}
+	out->reserved_ms = big_array(reserved_total, sizeof(double));
+	out->reserved_mb = big_array(reserved_total, sizeof(double));
+	/* The devices in (role, rank, type) order; each one's rows in a run of the columns, in table order. */
 	rank_of_device = malloc((set.count ? set.count : 1) * sizeof(*rank_of_device));
 	out->devices = calloc(set.count ? set.count : 1, sizeof(*out->devices));
 	out->first = malloc((set.count ? set.count : 1) * sizeof(*out->first));
 	out->device_type = calloc(set.count ? set.count : 1, sizeof(*out->device_type));
-	if (!rank_of_device || !out->devices || !out->first || !out->device_type) {
+	if (!rank_of_device || !out->devices || !out->first || !out->device_type || !out->reserved_ms ||
+	    !out->reserved_mb) {
 		error = rli_error_oom();
 		goto done;
 	}
@@ -131,25 +169,37 @@ int rli_memory_devices_split(rli_memory_devices *out, const rli_memory *memory)
 		set.keys[d].next = d; /* remembers the discovery index through the sort */
 	if (set.count) /* keys is NULL for a table without an allocation */
 		qsort(set.keys, set.count, sizeof(*set.keys), compare_device);
-	for (size_t d = 0, at = 0; d < set.count; d++) {
+	for (size_t d = 0, at = 0, reserved_at = 0; d < set.count; d++) {
 		device_key *k = &set.keys[d];
 		rank_of_device[k->next] = d;
 		out->devices[d] = (rli_memory_device){ k->role_name, k->rank, k->count, out->start_ms + at,
 						       out->duration_ms + at, out->size_kb + at, out->op_name + at,
-						       out->call_stack_top + at };
+						       out->call_stack_top + at, k->reserved, out->reserved_ms + reserved_at,
+						       out->reserved_mb + reserved_at, k->type_name, 0 };
+		/* Neighbours in this order share (role, rank): both are named by their type. */
+		if (d > 0 && set.keys[d - 1].rank == k->rank && strcmp(set.keys[d - 1].role_name, k->role_name) == 0)
+			out->devices[d - 1].shares_rank = out->devices[d].shares_rank = 1;
+		out->device_type[d] = k->type_name;
 		out->first[d] = at;
 		k->next = at;
 		at += k->count;
+		k->reserved = reserved_at;
+		reserved_at += out->devices[d].reserved_count;
 	}
 	out->count = set.count;
 	for (size_t i = 0; i < total; i++) {
 		size_t d, at;
-		if (!(memory->size_kb[i] > 0))
+		if (device_index[i] == UINT32_MAX)
 			continue;
 		d = rank_of_device[device_index[i]];
+		if (on_reserved_line(memory, i)) {
+			at = set.keys[d].reserved++;
+			out->reserved_ms[at] = memory->start_ms[i];
+			out->reserved_mb[at] = memory->reserved_mb[i];
+		}
+		if (!(memory->size_kb[i] > 0))
+			continue;
 		at = set.keys[d].next++;
-		if (!out->device_type[d])
-			out->device_type[d] = rli_strpool_get(&memory->strings, memory->device_type[i]);
 		out->row[at] = (uint32_t)i;
 		out->start_ms[at] = memory->start_ms[i];
 		out->duration_ms[at] = memory->flags[i] & RLI_MEMORY_RELEASED ? memory->duration_ms[i] : 0;
@@ -173,6 +223,8 @@ void rli_memory_devices_dispose(rli_memory_devices *devices)
 	rli_bigmem_free(devices->size_kb);
 	rli_bigmem_free(devices->op_name);
 	rli_bigmem_free(devices->call_stack_top);
+	rli_bigmem_free(devices->reserved_ms);
+	rli_bigmem_free(devices->reserved_mb);
 	free(devices->devices);
 	free(devices->first);
 	free((void *)devices->device_type);

@@ -1,4 +1,4 @@
-/* memory_devices.h: the memory table's allocations split by device, that is by (role, rank): what the figure, the pages and the statistics read. */
+/* memory_devices.h: the memory table's allocations split by device, that is by (role, rank, device type): what the figure, the pages and the statistics read. */
 #ifndef RLI_MEMORY_DEVICES_H
 #define RLI_MEMORY_DEVICES_H
 
@@ -21,6 +21,21 @@ typedef struct {
 	const double *size_kb;
 	const char *const *op_name;
 	const char *const *call_stack_top;  /* "" when unknown */
+	/*
+	 * With a table that shows_reserved: every row of the device (frees too)
+	 * with a finite start and Total Reserved, in table (start) order, as
+	 * (absolute start, reserved MB); reserved_count 0 otherwise.
+	 */
+	size_t reserved_count;
+	const double *reserved_ms;
+	const double *reserved_mb;
+	/* last, so a device built by hand (the tests) may leave them out: NULL reads as "" */
+	const char *device_type;            /* "CUDA:1", "NPU:0"; "" when the CSV had none */
+	/*
+	 * 1: its (role, rank) holds other devices too (a PyTorch rank's CUDA:0 and
+	 * CUDA:1), so its names carry device_type; 0 keeps the (role, rank) names.
+	 */
+	int shares_rank;
 } rli_memory_device;
 
 /*
@@ -28,17 +43,19 @@ typedef struct {
  * allocation i is the table's row row[first[d] + i] (rli_memory_device_rows).
  */
 typedef struct {
-	rli_memory_device *devices; /* in ascending (role by strcmp, rank) order, as the reference groups them */
+	rli_memory_device *devices; /* in ascending (role by strcmp, rank, device type by strcmp) order */
 	size_t count;
 	size_t *first;              /* per device: where its run starts in the columns */
-	const char **device_type;   /* per device: its first allocation's ("NPU:0"; "" when the CSV had none) */
+	const char **device_type;   /* per device: its devices[d].device_type */
 	uint32_t *row;
 	double *start_ms, *duration_ms, *size_kb;
 	const char **op_name, **call_stack_top;
+	double *reserved_ms, *reserved_mb; /* the devices' reserved runs, one after another */
 } rli_memory_devices;
 
 /*
- * Splits the table's allocations by (role, rank). A block never released
+ * Splits the table's allocations by (role, rank, device type); a free
+ * joins the reserved line of its device when that has an allocation. A block never released
  * (Duration empty) has duration_ms 0 here whatever the table holds. The
  * strings are the table's: free the split before the table. An empty table
  * gives no device. Dispose with rli_memory_devices_dispose, also after a failure.
@@ -50,6 +67,17 @@ void rli_memory_devices_dispose(rli_memory_devices *devices);
 static inline const uint32_t *rli_memory_device_rows(const rli_memory_devices *devices, size_t d)
 {
 	return devices->row + devices->first[d];
+}
+
+/* What names the device beside its role and rank: " CUDA:1" as (space, type) when it shares them, else ("", ""). */
+static inline const char *rli_memory_device_space(const rli_memory_device *device)
+{
+	return device->shares_rank && device->device_type ? " " : "";
+}
+
+static inline const char *rli_memory_device_tag(const rli_memory_device *device)
+{
+	return device->shares_rank && device->device_type ? device->device_type : "";
 }
 
 #endif

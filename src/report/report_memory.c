@@ -141,14 +141,21 @@ static int sites_table(rli_book *book, const rli_memory_device_stats *dev, const
 	return error < 0 ? error : rli_book_table(book, &t);
 }
 
+/* 1 when the split device is the statistics' device: the same (role, rank, device type). */
+static int same_device(const rli_memory_device *device, const rli_memory_device_stats *dev)
+{
+	return device->rank == dev->rank && strcmp(device->role, dev->role) == 0 &&
+	       strcmp(device->device_type, dev->device_type) == 0;
+}
+
 /* The split device of the statistics' device (the same order, checked). */
 static const rli_memory_device *device_of(const rli_memory_devices *devices, const rli_memory_device_stats *dev,
 					  size_t d)
 {
-	if (d < devices->count && devices->devices[d].rank == dev->rank && strcmp(devices->devices[d].role, dev->role) == 0)
+	if (d < devices->count && same_device(&devices->devices[d], dev))
 		return &devices->devices[d];
 	for (size_t i = 0; i < devices->count; i++)
-		if (devices->devices[i].rank == dev->rank && strcmp(devices->devices[i].role, dev->role) == 0)
+		if (same_device(&devices->devices[i], dev))
 			return &devices->devices[i];
 	return NULL;
 }

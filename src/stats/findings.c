@@ -228,11 +228,13 @@ int rli_findings_memory(rli_findings *out, const rli_memory_stats *stats)
 	rli_fmt_duration(b, sizeof(b), top->peak_ms);
 	if (top->sites_by_live_count) {
 		const rli_memory_site *site = &top->sites[top->sites_by_live[0]];
-		error = rli_findings_add(out, "Peak memory %s on %s rank %lld at %s, %s%% of it from %s.", a, top->role,
-					 (long long)top->rank, b, percent(p, sizeof(p), site->peak_share),
+		error = rli_findings_add(out, "Peak memory %s on %s rank %lld%s%s at %s, %s%% of it from %s.", a,
+					 top->role, (long long)top->rank, top->shares_rank ? " " : "",
+					 top->shares_rank ? top->device_type : "", b, percent(p, sizeof(p), site->peak_share),
 					 *site->text ? site->text : "allocations without a call stack");
 	} else {
-		error = rli_findings_add(out, "Peak memory %s on %s rank %lld at %s.", a, top->role, (long long)top->rank,
+		error = rli_findings_add(out, "Peak memory %s on %s rank %lld%s%s at %s.", a, top->role,
+					 (long long)top->rank, top->shares_rank ? " " : "", top->shares_rank ? top->device_type : "",
 					 b);
 	}
 	if (error == RLI_OK && never)

@@ -148,7 +148,8 @@ static int device_stats(rli_memory_device_stats *st, const rli_memory *memory, c
 
 	st->role = device->role;
 	st->rank = device->rank;
-	st->device_type = split->device_type[d] ? split->device_type[d] : "";
+	st->device_type = device->device_type ? device->device_type : "";
+	st->shares_rank = device->shares_rank;
 	st->allocations = device->count;
 	if (!blocks || !live_mark) {
 		error = rli_error_oom();

@@ -59,7 +59,8 @@ typedef struct {
 typedef struct {
 	const char *role;
 	int64_t rank;
-	const char *device_type;   /* its first allocation's ("NPU:0"), "" when unknown */
+	const char *device_type;   /* its allocations' ("NPU:0", "CUDA:1"), "" when unknown */
+	int shares_rank;           /* 1: its (role, rank) has other devices, which its name tells apart by type */
 	size_t allocations;
 	double allocated_kb;
 	double first_ms;           /* absolute: its first allocation (x = 0) */
