@@ -108,7 +108,7 @@
         x[j] = px / scale;
         y[j] = py * vunit;
       }
-      return { x: x, y: y, color: line.color, width: line.width, fillAlpha: line.fillAlpha };
+      return { x: x, y: y, color: line.color, width: line.width, fillAlpha: line.fillAlpha, name: line.name };
     });
     d.curve = buildCurve(d);
     return d;
@@ -206,6 +206,13 @@
   MemoryPage.prototype.curveAt = function (t) {
     var c = this.d.curve, i = core.upperBound(c.t, 0, c.count, t) - 1;
     return i < 0 ? 0 : c.v[i];
+  };
+
+  /* The Total Reserved at t (MB): the reserved line's (the third, when the trace has one) last point at or before t; null without it. */
+  MemoryPage.prototype.reservedAt = function (t) {
+    var line = this.d.lines[2];
+    if (!line || !line.x.length || t < line.x[0]) return null;
+    return line.y[core.upperBound(line.x, 0, line.x.length, t) - 1];
   };
 
   /* Blocks alive at t (start <= t < end), the largest first: count and the top `top`. */

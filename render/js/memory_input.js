@@ -93,7 +93,9 @@
       return lines;
     }
     var live = this.liveAt(t, TOP_LIVE);
+    var reserved = this.reservedAt(t);
     lines.push({ text: 'Total memory: ' + this.curveAt(t).toFixed(3) + ' MB' });
+    if (reserved !== null) lines.push({ text: 'Reserved: ' + reserved.toFixed(3) + ' MB' });
     lines.push({ text: 'Active: ' + live.count + ' events' });
     live.top.forEach(function (i) { lines.push({ text: self.opName(i) + ': ' + mb(self.d.sizeKb[i], 2) + ' MB' }); });
     return lines;

@@ -163,6 +163,7 @@
       var yh = this.yOfValue(hi[col]), yl = this.yOfValue(lo[col]);
       ctx.fillRect(geom.left + col, yh - 0.75, 1, Math.max(1.5, yl - yh + 1.5));
     }
+    this.drawOtherLines(ctx);
     c.points.forEach(function (point) {
       var x = self.xOf(point.x), y = self.yOfValue(point.y);
       if (x < geom.left - 4 || x > geom.left + geom.plotW + 4) return;
@@ -176,6 +177,59 @@
       ctx.textAlign = right ? 'right' : 'left';
       ctx.fillText(point.label.text, x + (right ? -8 : 8), Math.max(14, y - 4));
     });
+    ctx.restore();
+    this.drawLineLegend(ctx);
+  };
+
+  /*
+   * The lines after the envelope's two (the Total Reserved of a PyTorch trace,
+   * already steps): each as a polyline in its colour, the points in view and
+   * one either side; a line with more points than columns is drawn as its
+   * least and greatest value per column, as the envelope is.
+   */
+  MemoryPage.prototype.drawOtherLines = function (ctx) {
+    var self = this, lines = this.d.lines, lo = this.range.lo, hi = this.range.hi;
+    for (var l = 2; l < lines.length; l++) {
+      var line = lines[l], n = line.x.length;
+      if (!n) continue;
+      var from = Math.max(0, core.upperBound(line.x, 0, n, lo) - 1);
+      var to = Math.min(n, core.upperBound(line.x, 0, n, hi) + 1);
+      ctx.strokeStyle = line.color;
+      ctx.lineWidth = line.width || 1.5;
+      ctx.lineJoin = 'round';
+      ctx.beginPath();
+      for (var i = from; i < to; i++) {
+        var x = self.xOf(line.x[i]), y = self.yOfValue(line.y[i]);
+        if (i === from) ctx.moveTo(x, y); else ctx.lineTo(x, y);
+      }
+      ctx.stroke();
+    }
+  };
+
+  /* With named lines (Allocated and Reserved), their legend in the plot's top left corner, on white. */
+  MemoryPage.prototype.drawLineLegend = function (ctx) {
+    var named = this.d.lines.filter(function (line) { return line.name; });
+    if (!named.length) return;
+    var geom = this.geom, x = geom.left + 8, y = TOP_PX + 6, swatch = 18, gap = 6, pad = 4, widths = [];
+    ctx.save();
+    ctx.font = '12px ' + core.cssFontFamily(this.model.fontFamily);
+    ctx.textBaseline = 'middle';
+    ctx.textAlign = 'left';
+    var total = 0;
+    named.forEach(function (line) {
+      var w = ctx.measureText(line.name).width;
+      widths.push(w);
+      total += swatch + gap + w + 14;
+    });
+    ctx.fillStyle = 'rgba(255, 255, 255, 0.85)';
+    ctx.fillRect(x - pad, y - pad, Math.min(total - 14 + 2 * pad, geom.plotW - 16), 16 + 2 * pad);
+    named.forEach(function (line, k) {
+      ctx.fillStyle = line.color;
+      ctx.fillRect(x, y + 8 - 1.5, swatch, 3);
+      ctx.fillStyle = this.model.textColor;
+      ctx.fillText(line.name, x + swatch + gap, y + 8);
+      x += swatch + gap + widths[k] + 14;
+    }, this);
     ctx.restore();
   };
 

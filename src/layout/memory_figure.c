@@ -27,6 +27,7 @@
 #define MEM_CURVE_COLOR 0x4e79a7
 #define MEM_PEAK_COLOR 0xd62728
 #define MEM_LEGEND_RISE 14.0 /* the curve's legend: this far above the plot, its row's middle */
+#define MEM_LEGEND_ROOM 24.0 /* the curve moves down this far for it, clear of the origin's line on narrow pages */
 
 typedef struct {
 	rli_item items[7];
@@ -98,7 +99,7 @@ static int lay_out_device(memory_page *m, rli_page *page, const rli_memory_devic
 	uint32_t *lane_of_op = NULL;
 	rli_strpool ops;
 	double t_min = INFINITY, t_end = -INFINITY, label_width = 0, w, h, y_title_height, tick_height;
-	double left, right, gantt_top, gantt_height, height, pitch, reserved_mb = 0;
+	double left, right, gantt_top, gantt_height, height, pitch, reserved_mb = 0, curve_top;
 	size_t count = 0, label_every = 1;
 	int error = RLI_OK;
 
@@ -122,6 +123,8 @@ static int lay_out_device(memory_page *m, rli_page *page, const rli_memory_devic
 	    (error = rli_memory_reserved_line(&m->lines[1].x, &m->lines[1].y, &m->lines[1].count, &reserved_mb,
 					      &m->summary, device)) < 0)
 		goto done;
+
+	curve_top = MEM_CURVE_TOP + (m->lines[1].count ? MEM_LEGEND_ROOM : 0);
 
 	/* Operators: a series each (colour by first appearance), a lane each (longest block first). */
 	m->series_count = ops.count;
@@ -149,7 +152,7 @@ static int lay_out_device(memory_page *m, rli_page *page, const rli_memory_devic
 	/* The page: title, curve, Gantt, then the table; a raster medium may set lanes closer. */
 	gantt_height = fmax(MEM_MIN_GANTT, MEM_LANE_PITCH * (double)ops.count);
 	rli_text_measure(&w, &tick_height, text, "0123456789", TICK_LABEL_SIZE, 0);
-	height = MEM_CURVE_TOP + MEM_CURVE_HEIGHT + MEM_PANEL_GAP + gantt_height + TICK_LABEL_GAP + tick_height +
+	height = curve_top + MEM_CURVE_HEIGHT + MEM_PANEL_GAP + gantt_height + TICK_LABEL_GAP + tick_height +
 		 X_TITLE_GAP + AXIS_TITLE_SIZE + MEM_TABLE_GAP + MEM_TABLE_ROW * (MEM_TABLE_ROWS + 2) + PAGE_PAD;
 	{
 		double fitted = height;
@@ -178,9 +181,9 @@ static int lay_out_device(memory_page *m, rli_page *page, const rli_memory_devic
 	if (width - left - right < MIN_PLOT_SHARE * width)
 		left = width - right - MIN_PLOT_SHARE * width;
 	label_width = left - PAGE_PAD - y_title_height - Y_TITLE_GAP - ROW_LABEL_GAP;
-	gantt_top = MEM_CURVE_TOP + MEM_CURVE_HEIGHT + MEM_PANEL_GAP;
+	gantt_top = curve_top + MEM_CURVE_HEIGHT + MEM_PANEL_GAP;
 
-	m->curve.plot = (rli_rect){ left, MEM_CURVE_TOP, width - left - right, MEM_CURVE_HEIGHT };
+	m->curve.plot = (rli_rect){ left, curve_top, width - left - right, MEM_CURVE_HEIGHT };
 	m->gantt.plot = (rli_rect){ left, gantt_top, width - left - right, gantt_height };
 	if ((error = rli_memory_x_ticks(&m->curve, &m->gantt, fmax(t_end - t_min, 1e-3) * X_RANGE_PAD, width,
 					text)) < 0)
@@ -200,7 +203,7 @@ static int lay_out_device(memory_page *m, rli_page *page, const rli_memory_devic
 		m->lines[1].name = RLI_MEMORY_RESERVED_NAME;
 		m->curve.line_count = 2;
 		if ((error = rli_memory_line_legend(&m->legend, m->legend_series, &m->curve, left,
-						    MEM_CURVE_TOP - MEM_LEGEND_RISE, width - left - right, text)) < 0)
+						    curve_top - MEM_LEGEND_RISE, width - left - right, text)) < 0)
 			goto done;
 	}
 	m->peak.x = m->summary.peak_ms;
@@ -215,7 +218,7 @@ static int lay_out_device(memory_page *m, rli_page *page, const rli_memory_devic
 	m->curve.series = m->series;
 	m->curve.series_count = m->series_count;
 	if ((error = rli_set_text(&m->curve.y_title, RLI_MEMORY_Y_TITLE(m->lines[1].count), PAGE_PAD + y_title_height / 2,
-				  MEM_CURVE_TOP + MEM_CURVE_HEIGHT / 2, AXIS_TITLE_SIZE, RLI_ALIGN_MIDDLE,
+				  curve_top + MEM_CURVE_HEIGHT / 2, AXIS_TITLE_SIZE, RLI_ALIGN_MIDDLE,
 				  RLI_ALIGN_MIDDLE)) < 0)
 		goto done;
 	m->curve.y_title.angle = 90.0;
