@@ -5,6 +5,7 @@ const fs = require('fs');
 const os = require('os');
 const path = require('path');
 const { spawnSync } = require('child_process');
+const zlib = require('zlib');
 const assert = require('assert');
 const { openBrowser, SKIP, makeChecks } = require('./browser_common');
 
@@ -46,9 +47,9 @@ function writeCapture(root, dir, rank, role, rows, ops) {
   fs.writeFileSync(path.join(base, 'ASCEND_PROFILER_OUTPUT', 'trace_view.json'), JSON.stringify(events));
 }
 
-function run(input, out, extra) {
+function run(input, out, extra, profiler) {
   fs.rmSync(out, { recursive: true, force: true });
-  const result = spawnSync(binary, ['--input-path', input, '--profiler-type', 'memory', '--vis-type', 'html',
+  const result = spawnSync(binary, ['--input-path', input, '--profiler-type', profiler || 'memory', '--vis-type', 'html',
     '--output-path', out].concat(extra || []), { encoding: 'utf8', env: process.env });
   if (result.status !== 0) throw new Error('rl-insight exit ' + result.status + ': ' + result.stderr);
   /* summary.json comes with every run that parses; the pages' files are the rest */
@@ -58,6 +59,29 @@ function run(input, out, extra) {
 }
 
 const T0 = 1779785515000000; /* us */
+
+/*
+ * A PyTorch trace of rank 0 with [memory] events on CUDA:0 and CUDA:1 (us from T0, MiB):
+ *   CUDA:0: A 1 MiB at 0 (reserved 4), B 2 MiB at 100 (reserved 8), A freed at 500, B at 800 (reserved 6)
+ *   CUDA:1: C 1 MiB at 50 (reserved 2), freed at 300
+ * Rows are the allocations, each with the Total Reserved at its event: CUDA:0's reserved line is 4 from
+ * its first allocation (x 0 ms), 8 from 0.1 ms, to its last block's end at 0.8 ms.
+ */
+const MIB = 1048576;
+const TORCH_EVENTS = [[0, 1, 0xA000, 0, 4, 1], [50, 1, 0xC000, 1, 2, 1], [100, 2, 0xB000, 0, 8, 3], [300, -1, 0xC000, 1, 2, 0],
+  [500, -1, 0xA000, 0, 8, 2], [800, -2, 0xB000, 0, 6, 0]];
+const RESERVED_CUDA0 = { x: [0, 0.1, 0.1, 0.8], y: [4, 4, 8, 8] };
+
+function writeTorchTrace(root) {
+  const dir = path.join(root, 'actor');
+  fs.mkdirSync(dir, { recursive: true });
+  const events = [{ ph: 'X', cat: 'cpu_op', name: 'aten::mm', pid: 1, tid: 1, ts: T0 - 10, dur: 1000 }].concat(
+    TORCH_EVENTS.map(([at, mib, addr, id, reserved, allocated]) => ({ ph: 'i', cat: 'cpu_instant_event', s: 't',
+      name: '[memory]', pid: 1, tid: 1, ts: T0 + at, args: { Bytes: mib * MIB, Addr: addr, 'Device Type': 1,
+        'Device Id': id, 'Total Allocated': allocated * MIB, 'Total Reserved': reserved * MIB } })));
+  const trace = { distributedInfo: { backend: 'nccl', rank: 0, world_size: 1 }, traceEvents: events };
+  fs.writeFileSync(path.join(dir, 'prof_rank-0_000000.json.gz'), zlib.gzipSync(JSON.stringify(trace)));
+}
 
 /* Overlaps: one operator's blocks (ms from T0), and a second operator to show the rule stays within one. */
 /* bar 0's midpoint is 5 ms: one block ends there, one starts there (both hold it), one starts just after */
@@ -305,6 +329,68 @@ async function main() {
       const hostile = rows.find((r) => r[0].includes(HOSTILE_ROLE));
       assert.ok(hostile, JSON.stringify(rows));
       assert.deepStrictEqual(hostile.slice(2, 5), ['0.07', ((T0 + 1200) / 1000).toFixed(3), '1']);
+    });
+    await page.close();
+
+    /* 5. a PyTorch trace: a device per CUDA id, named by it; the Total Reserved as a second line with a legend */
+    const torchIn = path.join(work, 'torch-in');
+    fs.rmSync(torchIn, { recursive: true, force: true });
+    writeTorchTrace(torchIn);
+    const torchOut = path.join(work, 'torch');
+    const torchFiles = run(torchIn, torchOut, [], 'torch_memory');
+    await check('torch: a page per CUDA device of the rank, named by its id, and an index', async () => {
+      assert.deepStrictEqual(torchFiles, ['detail_data_actor_rank0_CUDA_0_00.js', 'detail_data_actor_rank0_CUDA_1_00.js',
+        'index.html', 'memory_timeline_actor_rank0_CUDA_0_00.html', 'memory_timeline_actor_rank0_CUDA_1_00.html']);
+    });
+    page = await browser.open(path.join(torchOut, 'memory_timeline_actor_rank0_CUDA_0_00.html'));
+    await check('torch: the reserved line\'s points are the rows\' Total Reserved, as steps', async () => {
+      const state = await page.evaluate(() => ({ title: document.querySelector('h1').textContent,
+        lines: window.rliMemory.d.lines.map((l) => ({ x: Array.from(l.x), y: Array.from(l.y), name: l.name || null })) }));
+      assert.ok(state.title.includes('actor - Rank 0 CUDA:0'), state.title);
+      assert.strictEqual(state.lines.length, 3);
+      const reserved = state.lines[2];
+      assert.strictEqual(reserved.name, 'Reserved (allocator cache)');
+      assert.strictEqual(state.lines[0].name, 'Allocated (from the blocks)');
+      assert.strictEqual(reserved.x.length, RESERVED_CUDA0.x.length, JSON.stringify(reserved));
+      reserved.x.forEach((x, i) => assert.ok(Math.abs(x - RESERVED_CUDA0.x[i]) < 1e-6, JSON.stringify(reserved)));
+      assert.deepStrictEqual(reserved.y, RESERVED_CUDA0.y);
+    });
+    await check('torch: the page draws the reserved line in its colour, over the y range it needs', async () => {
+      /* the canvas at the line's 8 MiB step, halfway along it: orange (#f28e2b) within a pixel or two */
+      const found = await page.evaluate(() => {
+        const m = window.rliMemory, ratio = window.devicePixelRatio || 1, ctx = m.curveCanvas.getContext('2d');
+        const x = Math.round(m.xOf(0.45) * ratio), y = Math.round(m.yOfValue(8) * ratio);
+        const px = ctx.getImageData(x - 2, y - 2, 5, 5).data;
+        let orange = 0;
+        for (let i = 0; i < px.length; i += 4)
+          if (px[i] > 200 && px[i + 1] > 110 && px[i + 1] < 170 && px[i + 2] < 90) orange++;
+        return { orange, yMax: m.curveModel.yMax };
+      });
+      assert.ok(found.orange > 0, JSON.stringify(found));
+      assert.ok(found.yMax >= 8, JSON.stringify(found));
+    });
+    await check('torch: hovering the curve tells the reserved value there', async () => {
+      const point = await page.evaluate(() => {
+        const m = window.rliMemory, box = m.curveCanvas.getBoundingClientRect();
+        return { x: box.left + m.xOf(0.45), y: box.top + m.yOfValue(1) };
+      });
+      await page.mouse.move(point.x, point.y);
+      const tip = await page.evaluate(() => document.querySelector('.rli-tooltip').innerText);
+      assert.ok(tip.includes('Reserved: 8.000 MB'), tip);
+    });
+    await page.close();
+    page = await browser.open(path.join(overlapOut, 'memory_timeline_00.html'));
+    await check('Ascend: the curve has no reserved line and no named line', async () => {
+      const lines = await page.evaluate(() => window.rliMemory.d.lines.map((l) => l.name || null));
+      assert.deepStrictEqual(lines, [null, null]);
+    });
+    await page.close();
+    page = await browser.context.newPage();
+    await page.goto('file://' + path.join(torchOut, 'index.html'));
+    await check('torch index: the two devices of rank 0 by their ids', async () => {
+      const names = await page.evaluate(() => Array.from(document.querySelectorAll('table.rli-devices tbody tr'))
+        .map((tr) => tr.querySelector('td').textContent));
+      assert.deepStrictEqual(names, ['actor - Rank 0 CUDA:0', 'actor - Rank 0 CUDA:1']);
     });
     await page.close();
     await check('no page asked the network for anything, and none raised an error', async () => {

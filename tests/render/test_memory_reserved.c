@@ -1,0 +1,279 @@
+/* test_memory_reserved.c: a PyTorch-like table's devices (one per role, rank and device type) and its Total Reserved line on the figure and the pages, against values worked out here; an Ascend-like table gets neither. */
+#include "harness.h"
+#include "render_cases.h"
+#include "layout/memory_figure.h"
+#include "layout/memory_parts.h"
+#include "memory/memory_devices.h"
+#include "memory/memory_table.h"
+#include "common/atomic_file.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+	const char *role, *device;
+	double size_kb, start_ms, duration_ms, reserved_mb;
+	int released;
+} row;
+
+/*
+ * Rows in start order (ms). actor rank 0 has two devices, CUDA:0 and CUDA:1;
+ * ref rank 0 one. CUDA:1 (times from its first allocation at 1000):
+ *   a free at -5 (reserved 3), alloc 1024 KB [0, 30) (reserved 4), a free at 5 (4),
+ *   alloc 2048 KB [10, 20) (6), alloc 1024 KB never freed at 20 (6), a free at 25 (5),
+ *   a free at 40 (2), past the last block's end (30).
+ * Its curve: 1 MB from 0, 3 MB from 10 (the peak), 2 MB from 20, 0 at 30.
+ * Its reserved line: 3 at -5 only sets where it starts, 4 at 0 replaces it;
+ * unchanged values add no point; the free at 40 is past the end:
+ *   (0, 4) (10, 4) (10, 6) (25, 6) (25, 5) (30, 5), at most 6 MB.
+ * CUDA:2 has only a free: no device.
+ */
+static const row rows[] = {
+	{ "actor", "CUDA:1", -128, 995, 0, 3, 0 },
+	{ "actor", "CUDA:1", 1024, 1000, 30, 4, 1 },
+	{ "actor", "CUDA:0", 512, 1000, 5, 2, 1 },
+	{ "ref", "CUDA:0", 256, 1001, 4, 1, 1 },
+	{ "actor", "CUDA:1", -512, 1005, 0, 4, 0 },
+	{ "actor", "CUDA:2", -64, 1006, 0, 9, 0 },
+	{ "actor", "CUDA:1", 2048, 1010, 10, 6, 1 },
+	{ "actor", "CUDA:1", 1024, 1020, 0, 6, 0 },
+	{ "actor", "CUDA:1", -256, 1025, 0, 5, 0 },
+	{ "actor", "CUDA:1", -64, 1040, 0, 2, 0 },
+};
+#define ROWS (sizeof(rows) / sizeof(rows[0]))
+
+static const double want_x[] = { 0, 10, 10, 25, 25, 30 };
+static const double want_y[] = { 4, 4, 6, 6, 5, 5 };
+#define POINTS (sizeof(want_x) / sizeof(want_x[0]))
+
+static uint32_t intern(rli_memory *m, const char *text)
+{
+	return rli_memory_intern(m, text, strlen(text));
+}
+
+static rli_memory *table(int shows_reserved)
+{
+	rli_memory *m = NULL;
+	CHECK_INT(rli_memory_new(&m), RLI_OK);
+	if (!m)
+		exit(1);
+	for (size_t i = 0; i < ROWS; i++) {
+		const row *r = &rows[i];
+		rli_memory_in in = { intern(m, "[memory]"), intern(m, r->role), intern(m, r->device), m->empty, m->empty,
+				     0, r->size_kb, r->start_ms, r->duration_ms, 0, r->reserved_mb, 0, 0, r->released,
+				     RLI_MEMORY_UNMATCHED };
+		CHECK_INT(rli_memory_append(m, &in), RLI_OK);
+	}
+	m->shows_reserved = shows_reserved;
+	return m;
+}
+
+/* The split: three devices in (role, rank, type) order, named by type only where a rank has two. */
+static void test_split(void)
+{
+	rli_memory *m = table(1);
+	rli_memory_devices split;
+
+	CHECK_INT(rli_memory_devices_split(&split, m), RLI_OK);
+	CHECK_INT((int)split.count, 3);
+	if (split.count == 3) {
+		const rli_memory_device *c0 = &split.devices[0], *c1 = &split.devices[1], *ref = &split.devices[2];
+		CHECK_STR(c0->role, "actor");
+		CHECK_STR(c0->device_type, "CUDA:0");
+		CHECK_STR(c1->device_type, "CUDA:1");
+		CHECK_STR(ref->role, "ref");
+		CHECK(c0->shares_rank && c1->shares_rank && !ref->shares_rank);
+		CHECK_STR(rli_memory_device_tag(c1), "CUDA:1");
+		CHECK_STR(rli_memory_device_tag(ref), "");
+		CHECK_INT((int)c0->count, 1);
+		CHECK_INT((int)c1->count, 3);
+		CHECK_NEAR(c1->start_ms[1], 1010, 0);
+		/* every row of CUDA:1 with its reserved value, frees too, in table order */
+		CHECK_INT((int)c1->reserved_count, 7);
+		CHECK_NEAR(c1->reserved_ms[0], 995, 0);
+		CHECK_NEAR(c1->reserved_mb[0], 3, 0);
+		CHECK_NEAR(c1->reserved_ms[6], 1040, 0);
+		CHECK_INT((int)ref->reserved_count, 1);
+	}
+	rli_memory_devices_dispose(&split);
+	/* Ascend-like: the same devices, no reserved line */
+	m->shows_reserved = 0;
+	CHECK_INT(rli_memory_devices_split(&split, m), RLI_OK);
+	CHECK_INT((int)split.count, 3);
+	for (size_t d = 0; d < split.count; d++)
+		CHECK_INT((int)split.devices[d].reserved_count, 0);
+	rli_memory_devices_dispose(&split);
+	rli_memory_free(m);
+}
+
+static const rli_item *item_of_kind(const rli_page *page, rli_item_kind kind)
+{
+	for (size_t i = 0; i < page->item_count; i++)
+		if (page->items[i].kind == kind)
+			return &page->items[i];
+	return NULL;
+}
+
+/* The figure of a torch table: CUDA:1's page draws the reserved line and names both lines; golden/memory_reserved.png. */
+static void test_figure(const char *golden_dir, const char *actual_dir, int updating)
+{
+	rli_memory *m = table(1);
+	rli_memory_devices split;
+	rli_memory_figure *figure = NULL;
+	char golden[4096], actual[4096];
+
+	CHECK_INT(rli_memory_devices_split(&split, m), RLI_OK);
+	CHECK_INT(rli_memory_figure_layout(&figure, split.devices, split.count, NULL), RLI_OK);
+	if (figure) {
+		const rli_document *doc = rli_memory_figure_document(figure);
+		const rli_page *page = &doc->pages[1];
+		const rli_panel *curve = page->items[1].u.panel;
+		const rli_item *legend = item_of_kind(page, RLI_ITEM_LEGEND);
+		CHECK_INT((int)doc->page_count, 3);
+		CHECK_STR(doc->pages[0].name, "memory_timeline_actor_rank0_CUDA_0");
+		CHECK_STR(page->name, "memory_timeline_actor_rank0_CUDA_1");
+		CHECK_STR(doc->pages[2].name, "memory_timeline_ref_rank0");
+		CHECK(strstr(page->items[0].u.text->text, "actor - Rank 0 CUDA:1 (origin 1000.000 ms)") != NULL);
+		CHECK(strstr(doc->pages[2].items[0].u.text->text, "ref - Rank 0 (origin") != NULL);
+		CHECK_NEAR(rli_memory_figure_summary(figure, 1)->peak_mb, 3, 1e-12);
+		CHECK_INT((int)curve->line_count, 2);
+		if (curve->line_count == 2) {
+			const rli_line_mark *reserved = &curve->lines[1];
+			CHECK_INT((int)reserved->count, (int)POINTS);
+			for (size_t i = 0; i < POINTS && i < reserved->count; i++) {
+				CHECK_NEAR(reserved->x[i], want_x[i], 1e-9);
+				CHECK_NEAR(reserved->y[i], want_y[i], 1e-12);
+			}
+			CHECK(reserved->color != curve->lines[0].color);
+			CHECK(reserved->fill_alpha == 0);
+			CHECK_STR(curve->lines[0].name, RLI_MEMORY_ALLOCATED_NAME);
+			CHECK_STR(reserved->name, RLI_MEMORY_RESERVED_NAME);
+		}
+		/* the y range covers the reserved 6 MB, not only the 3 MB peak */
+		CHECK(curve->y_max >= 6);
+		CHECK_STR(curve->y_title.text, "Memory (MB)");
+		CHECK(legend != NULL);
+		if (legend) {
+			CHECK_INT((int)legend->u.legend->series_count, 2);
+			CHECK_STR(legend->u.legend->labels[0].text, "Allocated (from the blocks)");
+			CHECK_STR(legend->u.legend->labels[1].text, "Reserved (allocator cache)");
+			CHECK(legend->u.legend->labels[1].x > legend->u.legend->labels[0].x);
+			/* above the plot, below the title */
+			CHECK(legend->u.legend->labels[0].y < curve->plot.y && legend->u.legend->labels[0].y > 48);
+		}
+		snprintf(golden, sizeof(golden), "%s/memory_reserved.png", golden_dir);
+		snprintf(actual, sizeof(actual), "%s/memory_reserved.png", actual_dir);
+		{
+			rli_document one = *doc;
+			/* CUDA:1's page as its own one-page document, to compare with the golden image */
+			one.pages = &doc->pages[1];
+			one.page_count = 1;
+			CHECK_INT(case_render_document(&one, "png", updating ? golden : actual), RLI_OK);
+		}
+		if (!updating)
+			CHECK(case_compare_png("memory_reserved", golden, actual) == 0);
+		CHECK_INT(rli_render(doc, "pdf", actual_dir, NULL), RLI_OK);
+		rli_memory_figure_free(figure);
+	}
+	rli_memory_devices_dispose(&split);
+	rli_memory_free(m);
+}
+
+/* The same table as Ascend's (shows_reserved 0): one line, unnamed, no legend, the y range the peak's. */
+static void test_figure_without(void)
+{
+	rli_memory *m = table(0);
+	rli_memory_devices split;
+	rli_memory_figure *figure = NULL;
+
+	CHECK_INT(rli_memory_devices_split(&split, m), RLI_OK);
+	CHECK_INT(rli_memory_figure_layout(&figure, split.devices, split.count, NULL), RLI_OK);
+	if (figure) {
+		const rli_page *page = &rli_memory_figure_document(figure)->pages[1];
+		const rli_panel *curve = page->items[1].u.panel;
+		CHECK_INT((int)curve->line_count, 1);
+		CHECK(curve->lines[0].name == NULL);
+		CHECK(item_of_kind(page, RLI_ITEM_LEGEND) == NULL);
+		CHECK_INT((int)page->item_count, 5);
+		CHECK(curve->y_max < 6);
+		CHECK_STR(curve->y_title.text, "Allocated (MB)");
+		CHECK_NEAR(curve->plot.y, 96, 0);
+		rli_memory_figure_free(figure);
+	}
+	rli_memory_devices_dispose(&split);
+	rli_memory_free(m);
+}
+
+/* The interactive pages: the device named by its type, its pages' curve carrying the reserved line on the pages' x. */
+static void test_pages(void)
+{
+	rli_memory *m = table(1);
+	rli_memory_pages *pages = NULL;
+
+	CHECK_INT(rli_memory_pages_layout(&pages, m, NULL), RLI_OK);
+	if (pages) {
+		const rli_document *doc = rli_memory_pages_document(pages);
+		const rli_page *page = NULL;
+		for (size_t p = 0; p < doc->page_count; p++)
+			if (doc->pages[p].name && strcmp(doc->pages[p].name, "memory_timeline_actor_rank0_CUDA_1_00") == 0)
+				page = &doc->pages[p];
+		CHECK(page != NULL);
+		if (page) {
+			const rli_panel *curve = page->items[1].u.panel;
+			CHECK(strstr(page->items[0].u.text->text, "actor - Rank 0 CUDA:1") != NULL);
+			CHECK_INT((int)curve->line_count, 3);
+			if (curve->line_count == 3) {
+				/* the pages' x is from the document's origin, the first allocation of all (1000): no shift here */
+				const rli_line_mark *reserved = &curve->lines[2];
+				CHECK_INT((int)reserved->count, (int)POINTS);
+				for (size_t i = 0; i < POINTS && i < reserved->count; i++) {
+					CHECK_NEAR(reserved->x[i], want_x[i], 1e-9);
+					CHECK_NEAR(reserved->y[i], want_y[i], 1e-12);
+				}
+				CHECK_STR(curve->lines[0].name, RLI_MEMORY_ALLOCATED_NAME);
+				CHECK(curve->lines[1].name == NULL);
+				CHECK_STR(reserved->name, RLI_MEMORY_RESERVED_NAME);
+			}
+			CHECK(curve->y_max >= 6);
+		}
+		/* ref's device starts 1 ms after the origin: its line is shifted so */
+		for (size_t p = 0; p < doc->page_count; p++)
+			if (doc->pages[p].name && strcmp(doc->pages[p].name, "memory_timeline_ref_rank0_00") == 0) {
+				const rli_panel *curve = doc->pages[p].items[1].u.panel;
+				CHECK_INT((int)curve->line_count, 3);
+				if (curve->line_count == 3 && curve->lines[2].count) {
+					CHECK_NEAR(curve->lines[2].x[0], 1, 1e-9);
+					CHECK_NEAR(curve->lines[2].y[0], 1, 0);
+				}
+			}
+		rli_memory_pages_free(pages);
+	}
+	/* Ascend-like: the envelope's two lines only */
+	m->shows_reserved = 0;
+	CHECK_INT(rli_memory_pages_layout(&pages, m, NULL), RLI_OK);
+	if (pages) {
+		const rli_document *doc = rli_memory_pages_document(pages);
+		CHECK_INT((int)doc->pages[0].items[1].u.panel->line_count, 2);
+		CHECK(doc->pages[0].items[1].u.panel->lines[0].name == NULL);
+		rli_memory_pages_free(pages);
+	}
+	rli_memory_free(m);
+}
+
+int main(int argc, char **argv)
+{
+	const char *update = getenv("RLI_UPDATE_GOLDEN");
+	int updating = update && strcmp(update, "1") == 0;
+
+	if (argc != 3 || rli_mkdir_p(argv[2]) < 0) {
+		fprintf(stderr, "usage: %s GOLDEN_DIR ACTUAL_DIR\n", argv[0]);
+		return 2;
+	}
+	test_split();
+	test_figure(argv[1], argv[2], updating);
+	test_figure_without();
+	test_pages();
+	TEST_DONE();
+}
