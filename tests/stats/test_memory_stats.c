@@ -1,6 +1,7 @@
 /* test_memory_stats.c: the memory statistics against values worked out by hand on small tables (the sums are in the comments). */
 #include "harness.h"
 #include "memory/memory_table.h"
+#include "stats/findings.h"
 #include "stats/memory_stats.h"
 
 #include <string.h>
@@ -244,8 +245,51 @@ static void test_zero_allocations(void)
 	rli_memory_free(empty);
 }
 
+/*
+ * One rank's two CUDA devices (a PyTorch trace's): a device each, CUDA:0 before
+ * CUDA:1, both marked as sharing the rank; the finding names the one with the
+ * peak by its type. CUDA:0: 10 KB [0, 4); CUDA:1: 30 KB [1, 3), 20 KB [2, 5):
+ * its peak 50 KB at 2 ms from its first allocation (1 ms). rank 1: one device, unnamed.
+ */
+static void test_device_types(void)
+{
+	static const row rows[] = {
+		{ "r", 0, "x", 10, 0, 4, 1, "", "", RLI_MEMORY_UNMATCHED, 0 },
+		{ "r", 0, "y", 30, 1, 2, 1, "", "", RLI_MEMORY_UNMATCHED, 0 },
+		{ "r", 0, "z", 20, 2, 3, 1, "", "", RLI_MEMORY_UNMATCHED, 0 },
+		{ "r", 1, "w", 1, 0, 1, 1, "", "", RLI_MEMORY_UNMATCHED, 0 },
+	};
+	rli_memory *m = table(rows, 4);
+	rli_memory_stats *s = NULL;
+	rli_findings f = { 0 };
+	uint32_t cuda0 = intern(m, "CUDA:0"), cuda1 = intern(m, "CUDA:1");
+
+	m->device_type[0] = cuda0;
+	m->device_type[1] = m->device_type[2] = cuda1;
+	CHECK_INT(rli_memory_stats_compute(&s, m), RLI_OK);
+	if (s && s->device_count == 3) {
+		CHECK_STR(s->devices[0].device_type, "CUDA:0");
+		CHECK_STR(s->devices[1].device_type, "CUDA:1");
+		CHECK_STR(s->devices[2].device_type, "NPU:0");
+		CHECK(s->devices[0].shares_rank && s->devices[1].shares_rank && !s->devices[2].shares_rank);
+		CHECK_INT(s->devices[0].allocations, 1);
+		CHECK_NEAR(s->devices[1].peak_mb, 50.0 / 1024, 1e-15);
+		CHECK_NEAR(s->devices[1].peak_ms, 1, 0);
+		CHECK_INT(rli_findings_memory(&f, s), RLI_OK);
+		CHECK(f.count >= 1);
+		if (f.count)
+			CHECK(strstr(f.lines[0], " on r rank 0 CUDA:1 at ") != NULL);
+		rli_findings_free(&f);
+	} else {
+		CHECK(0);
+	}
+	rli_memory_stats_free(s);
+	rli_memory_free(m);
+}
+
 int main(void)
 {
+	test_device_types();
 	test_several_devices();
 	test_one_device_ties();
 	test_zero_allocations();
