@@ -1,5 +1,6 @@
 /* render_cases.c: event tables the render tests draw, and a PNG reader for comparing what they drew. */
 #include "render_cases.h"
+#include "common/atomic_file.h"
 #include "common/error.h"
 
 #include <math.h>
@@ -255,4 +256,16 @@ int case_compare_lanes(const char *what, const rli_panel *panel, double s, const
 		}
 	}
 	return failed;
+}
+
+int case_golden_args(int argc, char **argv, int *updating)
+{
+	const char *update = getenv("RLI_UPDATE_GOLDEN");
+
+	*updating = update && strcmp(update, "1") == 0;
+	if (argc != 3 || rli_mkdir_p(argv[2]) < 0) {
+		fprintf(stderr, "usage: %s GOLDEN_DIR ACTUAL_DIR\n", argv[0]);
+		return 2;
+	}
+	return 0;
 }

@@ -41,5 +41,12 @@ int case_compare_lanes(const char *what, const rli_panel *panel, double s, const
 /* Reads a PNG as 8-bit RGB into *pixels (free it); -1 when it cannot. */
 int case_read_png(png_image *image, png_bytep *pixels, const char *path);
 
+/*
+ * A golden test's command line, GOLDEN_DIR ACTUAL_DIR (the second created),
+ * and whether RLI_UPDATE_GOLDEN=1 asks to rewrite the golden images: 0, or 2
+ * after printing the usage.
+ */
+int case_golden_args(int argc, char **argv, int *updating);
+
 
 #endif

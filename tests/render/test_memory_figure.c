@@ -2,7 +2,6 @@
 #include "harness.h"
 #include "render_cases.h"
 #include "layout/memory_figure.h"
-#include "common/atomic_file.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -150,13 +149,10 @@ static void test_million(const char *golden_dir, const char *actual_dir, int upd
 
 int main(int argc, char **argv)
 {
-	const char *update = getenv("RLI_UPDATE_GOLDEN");
-	int updating = update && strcmp(update, "1") == 0;
+	int updating;
 
-	if (argc != 3 || rli_mkdir_p(argv[2]) < 0) {
-		fprintf(stderr, "usage: %s GOLDEN_DIR ACTUAL_DIR\n", argv[0]);
+	if (case_golden_args(argc, argv, &updating))
 		return 2;
-	}
 	test_few(argv[1], argv[2], updating);
 	test_million(argv[1], argv[2], updating);
 	TEST_DONE();

@@ -5,7 +5,6 @@
 #include "layout/memory_parts.h"
 #include "memory/memory_devices.h"
 #include "memory/memory_table.h"
-#include "common/atomic_file.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -47,6 +46,17 @@ static const row rows[] = {
 static const double want_x[] = { 0, 10, 10, 25, 25, 30 };
 static const double want_y[] = { 4, 4, 6, 6, 5, 5 };
 #define POINTS (sizeof(want_x) / sizeof(want_x[0]))
+
+/* The reserved line as worked out above, on the figure's x (the pages' too, this device starting at their origin). */
+static void check_reserved_points(const rli_line_mark *reserved)
+{
+	CHECK_INT((int)reserved->count, (int)POINTS);
+	for (size_t i = 0; i < POINTS && i < reserved->count; i++) {
+		CHECK_NEAR(reserved->x[i], want_x[i], 1e-9);
+		CHECK_NEAR(reserved->y[i], want_y[i], 1e-12);
+	}
+	CHECK_STR(reserved->name, RLI_MEMORY_RESERVED_NAME);
+}
 
 static uint32_t intern(rli_memory *m, const char *text)
 {
@@ -141,15 +151,10 @@ static void test_figure(const char *golden_dir, const char *actual_dir, int upda
 		CHECK_INT((int)curve->line_count, 2);
 		if (curve->line_count == 2) {
 			const rli_line_mark *reserved = &curve->lines[1];
-			CHECK_INT((int)reserved->count, (int)POINTS);
-			for (size_t i = 0; i < POINTS && i < reserved->count; i++) {
-				CHECK_NEAR(reserved->x[i], want_x[i], 1e-9);
-				CHECK_NEAR(reserved->y[i], want_y[i], 1e-12);
-			}
+			check_reserved_points(reserved);
 			CHECK(reserved->color != curve->lines[0].color);
 			CHECK(reserved->fill_alpha == 0);
 			CHECK_STR(curve->lines[0].name, RLI_MEMORY_ALLOCATED_NAME);
-			CHECK_STR(reserved->name, RLI_MEMORY_RESERVED_NAME);
 		}
 		/* the y range covers the reserved 6 MB, not only the 3 MB peak */
 		CHECK(curve->y_max >= 6);
@@ -226,15 +231,9 @@ static void test_pages(void)
 			CHECK_INT((int)curve->line_count, 3);
 			if (curve->line_count == 3) {
 				/* the pages' x is from the document's origin, the first allocation of all (1000): no shift here */
-				const rli_line_mark *reserved = &curve->lines[2];
-				CHECK_INT((int)reserved->count, (int)POINTS);
-				for (size_t i = 0; i < POINTS && i < reserved->count; i++) {
-					CHECK_NEAR(reserved->x[i], want_x[i], 1e-9);
-					CHECK_NEAR(reserved->y[i], want_y[i], 1e-12);
-				}
+				check_reserved_points(&curve->lines[2]);
 				CHECK_STR(curve->lines[0].name, RLI_MEMORY_ALLOCATED_NAME);
 				CHECK(curve->lines[1].name == NULL);
-				CHECK_STR(reserved->name, RLI_MEMORY_RESERVED_NAME);
 			}
 			CHECK(curve->y_max >= 6);
 		}
@@ -264,13 +263,10 @@ static void test_pages(void)
 
 int main(int argc, char **argv)
 {
-	const char *update = getenv("RLI_UPDATE_GOLDEN");
-	int updating = update && strcmp(update, "1") == 0;
+	int updating;
 
-	if (argc != 3 || rli_mkdir_p(argv[2]) < 0) {
-		fprintf(stderr, "usage: %s GOLDEN_DIR ACTUAL_DIR\n", argv[0]);
+	if (case_golden_args(argc, argv, &updating))
 		return 2;
-	}
 	test_split();
 	test_figure(argv[1], argv[2], updating);
 	test_figure_without();
