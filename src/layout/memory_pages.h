@@ -19,6 +19,7 @@
 #define MP_RIGHT 40.0
 #define MP_CURVE_COLOR 0x4e79a7
 #define MP_PEAK_COLOR 0xd62728
+#define MP_RESERVED_SLICES 16 /* the reserved line: at most four points a sixteenth of a plot column */
 
 /* One segment's page: the curve over the Gantt of the segment's allocations, and the links between segments. */
 typedef struct {

@@ -261,6 +261,51 @@ static void test_pages(void)
 	rli_memory_free(m);
 }
 
+/*
+ * A reserve that changes at every one of 100,000 allocations (1 KB each, 0.01 ms apart, 0.005 ms long):
+ * 10 and 11 MB in turn, 61 MB once (row 31337). Two points a change are ~200,000, more than four a
+ * slice (16 a plot column): the pages keep at most four a slice, the 61 MB among them, the line
+ * still reaching the last block's end.
+ */
+static void test_pages_thinned(void)
+{
+	enum { N = 100000 };
+	rli_memory *m = NULL;
+	rli_memory_pages *pages = NULL;
+
+	CHECK_INT(rli_memory_new(&m), RLI_OK);
+	if (!m)
+		return;
+	for (size_t i = 0; i < N; i++) {
+		rli_memory_in in = { intern(m, "[memory]"), intern(m, "actor"), intern(m, "CUDA:0"), m->empty, m->empty, 0, 1,
+				     1000 + 0.01 * (double)i, 0.005, 0, 10 + (double)(i % 2) + (i == 31337 ? 50 : 0), 0, 0,
+				     1, RLI_MEMORY_UNMATCHED };
+		CHECK_INT(rli_memory_append(m, &in), RLI_OK);
+	}
+	m->shows_reserved = 1;
+	CHECK_INT(rli_memory_pages_layout(&pages, m, NULL), RLI_OK);
+	if (pages) {
+		const rli_panel *curve = rli_memory_pages_document(pages)->pages[0].items[1].u.panel;
+		const rli_line_mark *reserved = curve->line_count == 3 ? &curve->lines[2] : NULL;
+		double highest = 0;
+		CHECK(reserved != NULL);
+		if (reserved) {
+			double plot_columns = curve->plot.w + 1; /* the layout's columns: the plot's width, about */
+			/* unthinned: ~2 * N points; the bound is ~4 * 16 * 1900, well under that */
+			CHECK(reserved->count <= 4 * 16 * (size_t)plot_columns);
+			for (size_t i = 0; i < reserved->count; i++) {
+				highest = fmax(highest, reserved->y[i]);
+				if (i)
+					CHECK(reserved->x[i] >= reserved->x[i - 1]);
+			}
+			CHECK_NEAR(highest, 61, 0);
+			CHECK_NEAR(reserved->x[reserved->count - 1], 0.01 * (N - 1) + 0.005, 1e-9);
+		}
+		rli_memory_pages_free(pages);
+	}
+	rli_memory_free(m);
+}
+
 int main(int argc, char **argv)
 {
 	int updating;
@@ -271,5 +316,6 @@ int main(int argc, char **argv)
 	test_figure(argv[1], argv[2], updating);
 	test_figure_without();
 	test_pages();
+	test_pages_thinned();
 	TEST_DONE();
 }
