@@ -183,9 +183,9 @@
 
   /*
    * The lines after the envelope's two (the Total Reserved of a PyTorch trace,
-   * already steps): each as a polyline in its colour, the points in view and
-   * one either side; a line with more points than columns is drawn as its
-   * least and greatest value per column, as the envelope is.
+   * already steps, thinned by the layout to a few points a pixel column at
+   * most): each as a polyline in its colour, the points in view and one
+   * either side.
    */
   MemoryPage.prototype.drawOtherLines = function (ctx) {
     var self = this, lines = this.d.lines, lo = this.range.lo, hi = this.range.hi;
