@@ -238,6 +238,14 @@ int rli_memory_reserved_line(double **x, double **y, size_t *points, double *max
 	(*y)[n++] = value;
 	for (size_t i = 0; i < n; i++)
 		*max_mb = fmax(*max_mb, (*y)[i]);
+	/* Nothing reserved throughout (a CPU device's events): no allocator cache to draw. */
+	if (!(*max_mb > 0)) {
+		free(*x);
+		free(*y);
+		*x = *y = NULL;
+		*max_mb = 0;
+		return RLI_OK;
+	}
 	*points = n;
 	return RLI_OK;
 }

@@ -58,7 +58,8 @@ int rli_memory_curve(rli_memory_summary *summary, double **x, double **y, size_t
  * rows that do not change it no point. The line ends at the
  * end with its last value. *max_mb: the greatest value drawn (0 without
  * one). No point (*points 0, *x and *y NULL) when the device has no reserved
- * row; else *x and *y malloc'ed (free them).
+ * row, or none above 0 (a CPU device: no allocator cache); else *x and *y
+ * malloc'ed (free them).
  */
 int rli_memory_reserved_line(double **x, double **y, size_t *points, double *max_mb,
 			     const rli_memory_summary *summary, const rli_memory_device *device);

@@ -27,7 +27,7 @@ typedef struct {
  * Its reserved line: 3 at -5 only sets where it starts, 4 at 0 replaces it;
  * unchanged values add no point; the free at 40 is past the end:
  *   (0, 4) (10, 4) (10, 6) (25, 6) (25, 5) (30, 5), at most 6 MB.
- * CUDA:2 has only a free: no device.
+ * CUDA:2 has only a free: no device. vllm's CPU:0 reserves nothing: no line.
  */
 static const row rows[] = {
 	{ "actor", "CUDA:1", -128, 995, 0, 3, 0 },
@@ -40,6 +40,7 @@ static const row rows[] = {
 	{ "actor", "CUDA:1", 1024, 1020, 0, 6, 0 },
 	{ "actor", "CUDA:1", -256, 1025, 0, 5, 0 },
 	{ "actor", "CUDA:1", -64, 1040, 0, 2, 0 },
+	{ "vllm", "CPU:0", 8, 1050, 1, 0, 1 },
 };
 #define ROWS (sizeof(rows) / sizeof(rows[0]))
 
@@ -87,8 +88,8 @@ static void test_split(void)
 	rli_memory_devices split;
 
 	CHECK_INT(rli_memory_devices_split(&split, m), RLI_OK);
-	CHECK_INT((int)split.count, 3);
-	if (split.count == 3) {
+	CHECK_INT((int)split.count, 4);
+	if (split.count == 4) {
 		const rli_memory_device *c0 = &split.devices[0], *c1 = &split.devices[1], *ref = &split.devices[2];
 		CHECK_STR(c0->role, "actor");
 		CHECK_STR(c0->device_type, "CUDA:0");
@@ -106,12 +107,14 @@ static void test_split(void)
 		CHECK_NEAR(c1->reserved_mb[0], 3, 0);
 		CHECK_NEAR(c1->reserved_ms[6], 1040, 0);
 		CHECK_INT((int)ref->reserved_count, 1);
+		/* its one row counts; the line it would make is 0 throughout, and not drawn */
+		CHECK_INT((int)split.devices[3].reserved_count, 1);
 	}
 	rli_memory_devices_dispose(&split);
 	/* Ascend-like: the same devices, no reserved line */
 	m->shows_reserved = 0;
 	CHECK_INT(rli_memory_devices_split(&split, m), RLI_OK);
-	CHECK_INT((int)split.count, 3);
+	CHECK_INT((int)split.count, 4);
 	for (size_t d = 0; d < split.count; d++)
 		CHECK_INT((int)split.devices[d].reserved_count, 0);
 	rli_memory_devices_dispose(&split);
@@ -141,7 +144,12 @@ static void test_figure(const char *golden_dir, const char *actual_dir, int upda
 		const rli_page *page = &doc->pages[1];
 		const rli_panel *curve = page->items[1].u.panel;
 		const rli_item *legend = item_of_kind(page, RLI_ITEM_LEGEND);
-		CHECK_INT((int)doc->page_count, 3);
+		CHECK_INT((int)doc->page_count, 4);
+		/* vllm's CPU:0 reserves nothing: one line, no legend, the Ascend figure's look */
+		if (doc->page_count == 4) {
+			CHECK_INT((int)doc->pages[3].items[1].u.panel->line_count, 1);
+			CHECK(item_of_kind(&doc->pages[3], RLI_ITEM_LEGEND) == NULL);
+		}
 		CHECK_STR(doc->pages[0].name, "memory_timeline_actor_rank0_CUDA_0");
 		CHECK_STR(page->name, "memory_timeline_actor_rank0_CUDA_1");
 		CHECK_STR(doc->pages[2].name, "memory_timeline_ref_rank0");
