@@ -128,7 +128,7 @@ int rli_memory_titles(rli_text *title, rli_text *subtitle, const rli_memory_devi
 		      double y, double width, PangoContext *text)
 {
 	const char *role = device->role ? device->role : "unknown";
-	char line[256], origin[64];
+	char line[256], origin[96];
 	double room = width - 2 * PAGE_PAD, w, h;
 	int error;
 
@@ -137,9 +137,13 @@ int rli_memory_titles(rli_text *title, rli_text *subtitle, const rli_memory_devi
 		 rli_memory_device_space(device), rli_memory_device_tag(device), origin);
 	if (text_width(text, line, TITLE_SIZE) <= room)
 		return fitted_line(title, line, TITLE_SIZE, width / 2, y, room, text);
-	/* Too wide for one line: the origin goes under the device's name, whose line can then be larger. */
-	snprintf(line, sizeof(line), "Device memory: %s - Rank %lld%s%s", role, (long long)device->rank,
-		 rli_memory_device_space(device), rli_memory_device_tag(device));
+	/*
+	 * Too wide for one line: the origin goes under the device's name, whose line can then be larger;
+	 * the device's type with it, where it tells the rank's devices apart, so a cut name keeps it.
+	 */
+	snprintf(line, sizeof(line), "Device memory: %s - Rank %lld", role, (long long)device->rank);
+	if (device->shares_rank && device->device_type)
+		snprintf(origin, sizeof(origin), "%s, origin %.3f ms", device->device_type, t_min);
 	rli_text_measure(&w, &h, text, "Device", TITLE_SIZE, 0);
 	if ((error = fitted_line(title, line, TITLE_SIZE, width / 2, y - MEM_SUBTITLE_GAP, room, text)) < 0)
 		return error;
@@ -203,41 +207,66 @@ int rli_memory_peak_label(rli_point_mark *peak, const rli_panel *curve, double p
 	return RLI_OK;
 }
 
-int rli_memory_line_legend(rli_legend *legend, rli_series *series, const rli_panel *curve, double x, double y,
-			   double room, PangoContext *text)
+/* One entry's width: its swatch, the gap, its name. */
+static double legend_entry_width(const rli_line_mark *line, PangoContext *text)
 {
-	size_t count = 0;
-	double at = x;
+	return LEGEND_SWATCH_W + LEGEND_TEXT_GAP + text_width(text, line->name, LEGEND_SIZE);
+}
+
+/* The named lines' entries side by side, with the gaps between them; *named their count. */
+static double legend_row_width(const rli_line_mark *lines, size_t count, size_t *named, PangoContext *text)
+{
+	double row = 0;
+	*named = 0;
+	for (size_t l = 0; l < count; l++)
+		if (lines[l].name)
+			row += (*named)++ ? LEGEND_COLUMN_GAP + legend_entry_width(&lines[l], text)
+					  : legend_entry_width(&lines[l], text);
+	return row;
+}
+
+size_t rli_memory_legend_rows(const rli_line_mark *lines, size_t count, double page_width, PangoContext *text)
+{
+	size_t named;
+	double row = legend_row_width(lines, count, &named, text);
+	return named && row > page_width - 2 * PAGE_PAD ? named : named > 0;
+}
+
+int rli_memory_line_legend(rli_legend *legend, rli_series *series, const rli_line_mark *lines, size_t count,
+			   double plot_x, double y, double page_width, PangoContext *text)
+{
+	size_t named, rows = rli_memory_legend_rows(lines, count, page_width, text);
+	double row = legend_row_width(lines, count, &named, text);
+	double x = row <= page_width - PAGE_PAD - plot_x ? plot_x : PAGE_PAD, at = x;
 	int error;
 
 	memset(legend, 0, sizeof(*legend));
-	for (size_t l = 0; l < curve->line_count; l++)
-		count += curve->lines[l].name != NULL;
-	legend->swatches = calloc(count ? count : 1, sizeof(*legend->swatches));
-	legend->labels = calloc(count ? count : 1, sizeof(*legend->labels));
+	legend->swatches = calloc(named ? named : 1, sizeof(*legend->swatches));
+	legend->labels = calloc(named ? named : 1, sizeof(*legend->labels));
 	if (!legend->swatches || !legend->labels)
 		return rli_error_oom();
 	legend->series = series;
-	for (size_t l = 0, s = 0; l < curve->line_count; l++) {
-		const rli_line_mark *line = &curve->lines[l];
-		double left;
+	y -= (double)(rows - (rows > 0)) * LEGEND_LINE; /* the first row's middle */
+	for (size_t l = 0, s = 0; l < count; l++) {
+		const rli_line_mark *line = &lines[l];
+		double left, room;
 		if (!line->name)
 			continue;
 		series[s] = (rli_series){ (char *)line->name, line->color };
 		legend->swatches[s] = (rli_rect){ at, y - MEM_LEGEND_SWATCH_H / 2, LEGEND_SWATCH_W, MEM_LEGEND_SWATCH_H };
 		left = at + LEGEND_SWATCH_W + LEGEND_TEXT_GAP;
+		room = page_width - PAGE_PAD - left;
 		if ((error = rli_set_text(&legend->labels[s], line->name, left, y, LEGEND_SIZE, RLI_ALIGN_START,
 					  RLI_ALIGN_MIDDLE)) < 0)
 			return error;
+		if (text_width(text, line->name, LEGEND_SIZE) > room)
+			legend->labels[s].max_width = fmax(MIN_TEXT_ROOM, room);
 		legend->series_count = ++s;
-		/* An entry past the room is cut; none starts where not even "…" would fit. */
-		if (x + room - left < MIN_TEXT_ROOM) {
-			legend->labels[s - 1].text[0] = '\0';
-			legend->swatches[s - 1].w = 0;
-		} else if (text_width(text, line->name, LEGEND_SIZE) > x + room - left) {
-			legend->labels[s - 1].max_width = x + room - left;
+		if (rows > 1) {
+			y += LEGEND_LINE; /* an entry a row */
+		} else {
+			at = left + text_width(text, line->name, LEGEND_SIZE) + LEGEND_COLUMN_GAP;
 		}
-		at = left + text_width(text, line->name, LEGEND_SIZE) + LEGEND_COLUMN_GAP;
 	}
 	return RLI_OK;
 }

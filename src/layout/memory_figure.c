@@ -100,7 +100,7 @@ static int lay_out_device(memory_page *m, rli_page *page, const rli_memory_devic
 	rli_strpool ops;
 	double t_min = INFINITY, t_end = -INFINITY, label_width = 0, w, h, y_title_height, tick_height;
 	double left, right, gantt_top, gantt_height, height, pitch, reserved_mb = 0, curve_top;
-	size_t count = 0, label_every = 1;
+	size_t count = 0, label_every = 1, legend_rows;
 	int error = RLI_OK;
 
 	rli_strpool_init(&ops);
@@ -124,7 +124,13 @@ static int lay_out_device(memory_page *m, rli_page *page, const rli_memory_devic
 					      &m->summary, device)) < 0)
 		goto done;
 
-	curve_top = MEM_CURVE_TOP + (m->lines[1].count ? MEM_LEGEND_ROOM : 0);
+	/* The allocator's cache over what the blocks hold: both named in a legend, above the curve. */
+	if (m->lines[1].count) {
+		m->lines[0].name = RLI_MEMORY_ALLOCATED_NAME;
+		m->lines[1].name = RLI_MEMORY_RESERVED_NAME;
+	}
+	legend_rows = rli_memory_legend_rows(m->lines, 2, width, text);
+	curve_top = MEM_CURVE_TOP + (legend_rows ? MEM_LEGEND_ROOM + (double)(legend_rows - 1) * LEGEND_LINE : 0);
 
 	/* Operators: a series each (colour by first appearance), a lane each (longest block first). */
 	m->series_count = ops.count;
@@ -195,15 +201,13 @@ static int lay_out_device(memory_page *m, rli_page *page, const rli_memory_devic
 	m->lines[0].fill_alpha = 0.25;
 	m->curve.lines = m->lines;
 	m->curve.line_count = 1;
-	/* The allocator's cache over what the blocks hold: its own colour, no fill, both named in a legend. */
+	/* The allocator's cache: its own colour, no fill. */
 	if (m->lines[1].count) {
 		m->lines[1].color = RLI_MEMORY_RESERVED_COLOR;
 		m->lines[1].width = 1.5;
-		m->lines[0].name = RLI_MEMORY_ALLOCATED_NAME;
-		m->lines[1].name = RLI_MEMORY_RESERVED_NAME;
 		m->curve.line_count = 2;
-		if ((error = rli_memory_line_legend(&m->legend, m->legend_series, &m->curve, left,
-						    curve_top - MEM_LEGEND_RISE, width - left - right, text)) < 0)
+		if ((error = rli_memory_line_legend(&m->legend, m->legend_series, m->lines, 2, left,
+						    curve_top - MEM_LEGEND_RISE, width, text)) < 0)
 			goto done;
 	}
 	m->peak.x = m->summary.peak_ms;

@@ -45,14 +45,17 @@ int rli_memory_titles(rli_text *title, rli_text *subtitle, const rli_memory_devi
 		      double y, double width, PangoContext *text);
 
 /*
- * A legend of the curve panel's named lines (the Allocated and Reserved
- * lines), an entry each in a row from (x, y) (the row's left end and
- * middle): a short bar in the line's colour, then its name; the last name
- * cut with "…" where the row would pass x + room. series: one per named
- * line (its colour), legend's parts malloc'ed (rli_memory_legend_dispose).
+ * A legend of the named lines (the curve's Allocated and Reserved), an
+ * entry each (a short bar in the line's colour, then its name): in one row
+ * from the plot's left edge where it fits before the page's pad, else from
+ * the page's pad, else an entry a row (a name too long for even that cut
+ * with "…"). The last row's middle is at y. series: one per named line (its
+ * colour); the legend's parts malloc'ed (rli_memory_legend_dispose).
  */
-int rli_memory_line_legend(rli_legend *legend, rli_series *series, const rli_panel *curve, double x, double y,
-			   double room, PangoContext *text);
+int rli_memory_line_legend(rli_legend *legend, rli_series *series, const rli_line_mark *lines, size_t count,
+			   double plot_x, double y, double page_width, PangoContext *text);
+/* The rows rli_memory_line_legend takes on a page this wide: 0 without a named line. */
+size_t rli_memory_legend_rows(const rli_line_mark *lines, size_t count, double page_width, PangoContext *text);
 void rli_memory_legend_dispose(rli_legend *legend);
 
 /* The x title under the Gantt's tick labels at top y: shortened, and moved along, to stay on the page. */

@@ -194,6 +194,44 @@ static void test_figure(const char *golden_dir, const char *actual_dir, int upda
 	rli_memory_free(m);
 }
 
+/* 400 units wide: the legend's entries a row each, on the page; the device's type on the origin's line, whole. */
+static void test_figure_narrow(void)
+{
+	rli_memory *m = table(1);
+	rli_memory_devices split;
+	rli_memory_figure *figure = NULL;
+	rli_timeline_options options;
+
+	rli_timeline_options_init(&options);
+	options.width = 400;
+	CHECK_INT(rli_memory_devices_split(&split, m), RLI_OK);
+	CHECK_INT(rli_memory_figure_layout(&figure, split.devices, split.count, &options), RLI_OK);
+	if (figure) {
+		const rli_page *page = &rli_memory_figure_document(figure)->pages[1];
+		const rli_item *legend = item_of_kind(page, RLI_ITEM_LEGEND);
+		const rli_panel *curve = page->items[1].u.panel;
+		const rli_text *subtitle = NULL;
+		for (size_t i = 0; i < page->item_count; i++)
+			if (page->items[i].kind == RLI_ITEM_TEXT && page->items[i].u.text->text &&
+			    strncmp(page->items[i].u.text->text, "CUDA:1, origin", 14) == 0)
+				subtitle = page->items[i].u.text;
+		CHECK(subtitle != NULL);
+		CHECK(legend != NULL);
+		if (legend && legend->u.legend->series_count == 2) {
+			const rli_text *a = &legend->u.legend->labels[0], *b = &legend->u.legend->labels[1];
+			CHECK_NEAR(a->x, b->x, 0);
+			CHECK(b->y > a->y && b->y < curve->plot.y);
+			CHECK(a->max_width == 0 && b->max_width == 0); /* both names whole */
+			CHECK(subtitle == NULL || a->y - a->size / 2 > subtitle->y + subtitle->size / 2);
+		} else {
+			CHECK(0);
+		}
+		rli_memory_figure_free(figure);
+	}
+	rli_memory_devices_dispose(&split);
+	rli_memory_free(m);
+}
+
 /* The same table as Ascend's (shows_reserved 0): one line, unnamed, no legend, the y range the peak's. */
 static void test_figure_without(void)
 {
@@ -322,6 +360,7 @@ int main(int argc, char **argv)
 		return 2;
 	test_split();
 	test_figure(argv[1], argv[2], updating);
+	test_figure_narrow();
 	test_figure_without();
 	test_pages();
 	test_pages_thinned();
