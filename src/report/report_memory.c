@@ -6,6 +6,7 @@
 #include "common/numfmt.h"
 #include "layout/memory_figure.h"
 #include "memory/memory_devices.h"
+#include "memory/memory_table.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -25,8 +26,13 @@ static void dispose_figure(void *holder)
 	rli_memory_figure_free(*(rli_memory_figure **)holder);
 }
 
+static const char device_rule[] = "A device is a role and rank. ";
+/* A PyTorch trace's table: devices by id too, and the reserve drawn beside the blocks. */
+static const char torch_device_rule[] =
+	"A device is a role, rank and device (CUDA:0, CUDA:1...); the second line on its curve is the trace's "
+	"Total Reserved, what the caching allocator held at each event. ";
 static const char rules[] =
-	"A device is a role and rank. Its curve is the sum of the blocks allocated and not yet freed; a block "
+	"Its curve is the sum of the blocks allocated and not yet freed; a block "
 	"never freed in the capture lives to its end. Times are from the device's first allocation. Call sites "
 	"are the first frame of the call stack matched to the allocation's operator (an allocation without one "
 	"is its own site).";
@@ -163,7 +169,8 @@ static const rli_memory_device *device_of(const rli_memory_devices *devices, con
 int rli_report_memory(rli_book *book, const rli_memory *memory, const rli_memory_stats *stats)
 {
 	rli_memory_devices *devices = calloc(1, sizeof(*devices));
-	int error;
+	const char *intro = NULL;
+	int error = RLI_OK;
 
 	if (!devices)
 		return rli_error_oom();
@@ -174,8 +181,9 @@ int rli_report_memory(rli_book *book, const rli_memory *memory, const rli_memory
 	}
 	if ((error = rli_book_keep_disposable(book, devices, dispose_devices)) < 0 ||
 	    (error = rli_book_heading(book, "Memory", 0)) < 0 ||
-	    (error = rli_book_paragraph(book, rules, BOOK_BODY_SIZE, 0, BOOK_TEXT_COLOR)) < 0)
-		return error;
+	    !(intro = rli_book_printf(book, "%s%s", memory->shows_reserved ? torch_device_rule : device_rule, rules)) ||
+	    (error = rli_book_paragraph(book, intro, BOOK_BODY_SIZE, 0, BOOK_TEXT_COLOR)) < 0)
+		return error < 0 ? error : rli_error_oom();
 	book->y += BOOK_BODY_SIZE;
 	for (size_t d = 0; d < stats->device_count; d++) {
 		const rli_memory_device_stats *dev = &stats->devices[d];
