@@ -129,16 +129,30 @@ static const rli_item *item_of_kind(const rli_page *page, rli_item_kind kind)
 	return NULL;
 }
 
+/* The table's devices and their figure (NULL after a failure, checked). */
+static rli_memory_figure *lay_out(rli_memory *m, rli_memory_devices *split, const rli_timeline_options *options)
+{
+	rli_memory_figure *figure = NULL;
+	CHECK_INT(rli_memory_devices_split(split, m), RLI_OK);
+	CHECK_INT(rli_memory_figure_layout(&figure, split->devices, split->count, options), RLI_OK);
+	return figure;
+}
+
+static void dispose_all(rli_memory_figure *figure, rli_memory_devices *split, rli_memory *m)
+{
+	rli_memory_figure_free(figure);
+	rli_memory_devices_dispose(split);
+	rli_memory_free(m);
+}
+
 /* The figure of a torch table: CUDA:1's page draws the reserved line and names both lines; golden/memory_reserved.png. */
 static void test_figure(const char *golden_dir, const char *actual_dir, int updating)
 {
 	rli_memory *m = table(1);
 	rli_memory_devices split;
-	rli_memory_figure *figure = NULL;
+	rli_memory_figure *figure = lay_out(m, &split, NULL);
 	char golden[4096], actual[4096];
 
-	CHECK_INT(rli_memory_devices_split(&split, m), RLI_OK);
-	CHECK_INT(rli_memory_figure_layout(&figure, split.devices, split.count, NULL), RLI_OK);
 	if (figure) {
 		const rli_document *doc = rli_memory_figure_document(figure);
 		const rli_page *page = &doc->pages[1];
@@ -188,10 +202,8 @@ static void test_figure(const char *golden_dir, const char *actual_dir, int upda
 		if (!updating)
 			CHECK(case_compare_png("memory_reserved", golden, actual) == 0);
 		CHECK_INT(rli_render(doc, "pdf", actual_dir, NULL), RLI_OK);
-		rli_memory_figure_free(figure);
 	}
-	rli_memory_devices_dispose(&split);
-	rli_memory_free(m);
+	dispose_all(figure, &split, m);
 }
 
 /* 400 units wide: the legend's entries a row each, on the page; the device's type on the origin's line, whole. */
@@ -199,14 +211,12 @@ static void test_figure_narrow(void)
 {
 	rli_memory *m = table(1);
 	rli_memory_devices split;
-	rli_memory_figure *figure = NULL;
+	rli_memory_figure *figure;
 	rli_timeline_options options;
 
 	rli_timeline_options_init(&options);
 	options.width = 400;
-	CHECK_INT(rli_memory_devices_split(&split, m), RLI_OK);
-	CHECK_INT(rli_memory_figure_layout(&figure, split.devices, split.count, &options), RLI_OK);
-	if (figure) {
+	if ((figure = lay_out(m, &split, &options))) {
 		const rli_page *page = &rli_memory_figure_document(figure)->pages[1];
 		const rli_item *legend = item_of_kind(page, RLI_ITEM_LEGEND);
 		const rli_panel *curve = page->items[1].u.panel;
@@ -226,10 +236,8 @@ static void test_figure_narrow(void)
 		} else {
 			CHECK(0);
 		}
-		rli_memory_figure_free(figure);
 	}
-	rli_memory_devices_dispose(&split);
-	rli_memory_free(m);
+	dispose_all(figure, &split, m);
 }
 
 /* The same table as Ascend's (shows_reserved 0): one line, unnamed, no legend, the y range the peak's. */
@@ -237,10 +245,8 @@ static void test_figure_without(void)
 {
 	rli_memory *m = table(0);
 	rli_memory_devices split;
-	rli_memory_figure *figure = NULL;
+	rli_memory_figure *figure = lay_out(m, &split, NULL);
 
-	CHECK_INT(rli_memory_devices_split(&split, m), RLI_OK);
-	CHECK_INT(rli_memory_figure_layout(&figure, split.devices, split.count, NULL), RLI_OK);
 	if (figure) {
 		const rli_page *page = &rli_memory_figure_document(figure)->pages[1];
 		const rli_panel *curve = page->items[1].u.panel;
@@ -251,10 +257,8 @@ static void test_figure_without(void)
 		CHECK(curve->y_max < 6);
 		CHECK_STR(curve->y_title.text, "Allocated (MB)");
 		CHECK_NEAR(curve->plot.y, 96, 0);
-		rli_memory_figure_free(figure);
 	}
-	rli_memory_devices_dispose(&split);
-	rli_memory_free(m);
+	dispose_all(figure, &split, m);
 }
 
 /* The interactive pages: the device named by its type, its pages' curve carrying the reserved line on the pages' x. */
