@@ -3,6 +3,7 @@
 #define RLI_LAYOUT_MEMORY_PAGES_H
 
 #include "layout.h"
+#include "memory/memory_curve.h"
 #include "memory/memory_devices.h"
 #include "memory/memory_table.h"
 
@@ -84,6 +85,14 @@ struct rli_memory_pages {
  */
 int mp_lay_out_device(rli_memory_pages *pages, mp_device *device, const rli_memory *memory,
 		      const rli_memory_device *from, const uint32_t *rows, double width, void *text_context);
+/*
+ * The device's Total Reserved (its rows', a table that shows it) as
+ * envelope[2], the figure's step line on the pages' x, named with the curve
+ * for the legend, and d->reserved_mb; none (count 0) otherwise. columns: the
+ * plot's, for thinning a line of many changes.
+ */
+int mp_reserved_line(mp_device *d, const rli_memory_summary *summary, const rli_memory_device *device,
+		     size_t columns);
 /* The device's part of every file name: "" for the only device, else "_<role>_rank<r>[_<type>]" made file-safe. */
 int mp_device_suffix(mp_device *device, int several);
 void mp_page_dispose(mp_page *page);
