@@ -320,7 +320,8 @@ static int pair_events(torch_memory *tm, rli_memory *memory, uint32_t role, doub
 		slot = find_slot(&map, event->addr, device);
 		if (event->bytes < 0 && slot->row != TM_NO_ROW) {
 			size_t row = slot->row;
-			memory->duration_ms[row] = event->ts_us / 1000 - memory->start_ms[row];
+			/* In µs first, as written: 1300 - 1000 is 300 exactly, 1.3 - 1.0 is not 0.3. */
+			memory->duration_ms[row] = (event->ts_us - row_ts[row]) / 1000;
 			memory->flags[row] |= RLI_MEMORY_RELEASED;
 			remove_slot(&map, slot);
 			continue;
