@@ -5,6 +5,7 @@
 #include "common/sort.h"
 #include "memory/memory_table.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +21,7 @@ void torch_memory_init(torch_memory *tm, unsigned devices, const char *role)
 	memset(tm, 0, sizeof(*tm));
 	tm->arg = -1;
 	tm->span_kind = -1;
+	tm->last_tid = RLI_STRPOOL_NONE;
 	tm->devices = devices;
 	tm->role = role;
 	rli_strpool_init(&tm->names);
@@ -43,7 +45,14 @@ void torch_memory_event_reset(torch_memory *tm)
 	tm->span_kind = -1;
 	tm->arg = -1;
 	tm->have = 0;
+	tm->cat_seen = 0;
 	tm->name.set = tm->tid.set = 0;
+}
+
+/* Whether the event read so far may be ours: a [memory] event, a span, or one whose cat is still to come. */
+static int may_matter(const torch_memory *tm)
+{
+	return tm->is_memory || tm->span_kind >= 0 || !tm->cat_seen;
 }
 
 static int keep_text(torch_memory_text *text, const char *data, size_t length)
@@ -62,13 +71,15 @@ int torch_memory_name(torch_memory *tm, const char *text, size_t length)
 	if (!tm->devices)
 		return RLI_OK;
 	tm->is_memory = length == 8 && memcmp(text, "[memory]", 8) == 0;
-	return keep_text(&tm->name, text, length);
+	/* Kineto writes cat before name: a kernel's or a runtime call's name is not kept. */
+	return may_matter(tm) ? keep_text(&tm->name, text, length) : RLI_OK;
 }
 
 void torch_memory_cat(torch_memory *tm, const char *text, size_t length)
 {
 	if (!tm->devices)
 		return;
+	tm->cat_seen = 1;
 	if (length == 6 && memcmp(text, "cpu_op", 6) == 0)
 		tm->span_kind = TM_SPAN_OP;
 	else if (length == 15 && memcmp(text, "python_function", 15) == 0)
@@ -79,7 +90,7 @@ void torch_memory_cat(torch_memory *tm, const char *text, size_t length)
 
 int torch_memory_tid(torch_memory *tm, const char *text, size_t length)
 {
-	return tm->devices ? keep_text(&tm->tid, text, length) : RLI_OK;
+	return tm->devices && may_matter(tm) ? keep_text(&tm->tid, text, length) : RLI_OK;
 }
 
 void torch_memory_arg_key(torch_memory *tm, const unsigned char *key, size_t length)
@@ -94,13 +105,32 @@ void torch_memory_arg_key(torch_memory *tm, const unsigned char *key, size_t len
 			tm->arg = i;
 }
 
+/*
+ * Byte counts and device numbers are integers: up to 15 digits they are exact in a double, read
+ * here without the general reader (six numbers a [memory] event, millions of events). 0 when
+ * the text is anything else, for rli_text_to_double to read.
+ */
+static int small_integer(double *out, const char *text, size_t length)
+{
+	size_t i = text[0] == '-';
+	int64_t value = 0;
+	if (length <= i || length - i > 15)
+		return 0;
+	for (size_t k = i; k < length; k++) {
+		unsigned digit = (unsigned)(unsigned char)text[k] - '0';
+		if (digit > 9)
+			return 0;
+		value = value * 10 + digit;
+	}
+	*out = i ? -(double)value : (double)value;
+	return 1;
+}
+
 void torch_memory_arg_value(torch_memory *tm, const char *text, size_t length, int kind)
 {
 	char digits[32];
 	char *end;
 	if (tm->arg < 0 || kind != 'n')
-		return;
-	if (rli_text_to_double(&tm->value[tm->arg], text, length) < 0)
 		return;
 	if (tm->arg == TM_ADDR) {
 		/* Addresses pass 2^53: read exactly, not through a double. */
@@ -108,9 +138,13 @@ void torch_memory_arg_value(torch_memory *tm, const char *text, size_t length, i
 			return;
 		memcpy(digits, text, length);
 		digits[length] = '\0';
+		errno = 0;
 		tm->addr = strtoull(digits, &end, 10);
-		if (*end)
+		if (*end || errno)
 			return;
+	} else if (!small_integer(&tm->value[tm->arg], text, length) &&
+		   rli_text_to_double(&tm->value[tm->arg], text, length) < 0) {
+		return;
 	}
 	tm->have |= 1u << tm->arg;
 }
@@ -127,8 +161,13 @@ static int wanted_device(const torch_memory *tm, int type)
 /* The event's thread; an event without a tid shares the thread "" with the others that lack one. */
 static uint32_t thread_of(torch_memory *tm)
 {
-	return tm->tid.set ? rli_strpool_intern(&tm->tids, tm->tid.data, tm->tid.length)
-			   : rli_strpool_intern(&tm->tids, "", 0);
+	const char *text = tm->tid.set ? tm->tid.data : "";
+	size_t length = tm->tid.set ? tm->tid.length : 0;
+	/* Events come in runs on one thread: the last one's id, without hashing, most of the time. */
+	if (tm->last_tid != RLI_STRPOOL_NONE && rli_strpool_length(&tm->tids, tm->last_tid) == length &&
+	    memcmp(rli_strpool_get(&tm->tids, tm->last_tid), text, length) == 0)
+		return tm->last_tid;
+	return tm->last_tid = rli_strpool_intern(&tm->tids, text, length);
 }
 
 static int keep_memory_event(torch_memory *tm, double ts_us)
@@ -269,24 +308,34 @@ static void remove_slot(pending_map *map, pending_slot *slot)
 	}
 }
 
-static int append_row(rli_memory *memory, uint32_t role, const torch_memory_event *event)
+/* The strings every row of a file shares, interned once; the device's name for the last device seen. */
+typedef struct {
+	uint32_t role, name;
+	int64_t device_key;
+	uint32_t device;
+} row_strings;
+
+static int append_row(rli_memory *memory, row_strings *strings, int64_t device_key, const torch_memory_event *event)
 {
-	char device[48];
 	rli_memory_in row;
-	int length = snprintf(device, sizeof(device), "%s:%lld", event->type == TM_DEVICE_CUDA ? "CUDA" : "CPU",
-			      (long long)event->device_id);
+	if (device_key != strings->device_key || strings->device == RLI_STRPOOL_NONE) {
+		char device[48];
+		int length = snprintf(device, sizeof(device), "%s:%lld", event->type == TM_DEVICE_CUDA ? "CUDA" : "CPU",
+				      (long long)event->device_id);
+		strings->device_key = device_key;
+		if ((strings->device = rli_memory_intern(memory, device, (size_t)length)) == RLI_STRPOOL_NONE)
+			return rli_error_oom();
+	}
 	memset(&row, 0, sizeof(row));
-	row.name = rli_memory_intern(memory, "[memory]", 8);
-	row.role = role;
-	row.device_type = rli_memory_intern(memory, device, (size_t)length);
+	row.name = strings->name;
+	row.role = strings->role;
+	row.device_type = strings->device;
 	row.call_stack = row.call_stack_top = memory->empty;
 	row.size_kb = event->bytes / 1024;
 	row.start_ms = event->ts_us / 1000;
 	row.allocated_mb = event->has_allocated ? event->allocated / 1048576 : 0;
 	row.reserved_mb = event->has_reserved ? event->reserved / 1048576 : 0;
 	row.match = RLI_MEMORY_UNMATCHED;
-	if (row.name == RLI_STRPOOL_NONE || row.device_type == RLI_STRPOOL_NONE)
-		return rli_error_oom();
 	return rli_memory_append(memory, &row);
 }
 
@@ -297,9 +346,12 @@ static int append_row(rli_memory *memory, uint32_t role, const torch_memory_even
 static int pair_events(torch_memory *tm, rli_memory *memory, uint32_t role, double *row_ts, uint32_t *row_tid)
 {
 	pending_map map = {NULL, 0, 0};
+	row_strings strings = {role, rli_memory_intern(memory, "[memory]", 8), 0, RLI_STRPOOL_NONE};
 	size_t *order = NULL;
 	int error = RLI_OK;
 
+	if (strings.name == RLI_STRPOOL_NONE)
+		return rli_error_oom();
 	if (tm->out_of_order) {
 		double *ts = malloc((tm->event_count ? tm->event_count : 1) * sizeof(*ts));
 		if (!ts)
@@ -329,7 +381,7 @@ static int pair_events(torch_memory *tm, rli_memory *memory, uint32_t role, doub
 		/* A free of a block allocated before the capture stays a row of its own, negative, as Ascend's do. */
 		row_ts[memory->count] = event->ts_us;
 		row_tid[memory->count] = event->tid;
-		if ((error = append_row(memory, role, event)) < 0)
+		if ((error = append_row(memory, &strings, device, event)) < 0)
 			goto done;
 		if (event->bytes < 0) {
 			tm->orphan_frees++;

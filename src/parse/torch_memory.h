@@ -49,9 +49,11 @@ typedef struct {
 	torch_memory_span *spans;
 	size_t span_count, span_capacity;
 	rli_strpool names, tids;
+	uint32_t last_tid;  /* the last thread looked up */
 	/* the event being read */
 	int is_memory;
 	int span_kind;      /* TM_SPAN_*, or -1: neither a cpu_op nor a python_function */
+	int cat_seen;       /* the event's cat was read (Kineto writes it before name and tid) */
 	int arg;            /* TM_* of the args key just read, or -1 */
 	unsigned have;      /* bit per TM_* seen with a number */
 	double value[TM_ARG_COUNT];
