@@ -29,6 +29,16 @@ typedef struct {
 	int64_t before_live; /* bytes allocated before the capture still live (weights and blocks not yet freed) */
 } device_state;
 
+/*
+ * --memory-shuffle: some allocations (one event in 16) are written three events late, and
+ * their block is freed within two events, so the file holds the free before its allocation.
+ */
+typedef struct {
+	device_state *device;
+	size_t index;  /* in the device's live blocks, kept up to date as others are freed */
+	long long due; /* -1: none */
+} forced_free;
+
 typedef struct {
 	synth_out *out;
 	long long *count;
@@ -45,6 +55,7 @@ typedef struct {
 	synth_torch_group group;    /* the event being made */
 	synth_torch_group deferred; /* --memory-shuffle: a group held back, written after a later one */
 	long long deferred_until;   /* the event after which it is written; -1: none held */
+	forced_free forced;         /* the held-back allocation's block, to be freed before it is written */
 } writer;
 
 static void write_memory_event(writer *w, const synth_torch_group *g)
@@ -140,6 +151,12 @@ static void free_block(writer *w, device_state *d, size_t pick)
 {
 	live_block block = d->live[pick];
 	d->live[pick] = d->live[--d->live_count];
+	if (w->forced.device == d && w->forced.due >= 0) {
+		if (w->forced.index == pick)
+			w->forced.due = -1; /* freed already */
+		else if (w->forced.index == d->live_count)
+			w->forced.index = pick; /* moved into the freed place */
+	}
 	d->allocated -= block.bytes;
 	d->spare[d->spare_count++] = block.addr;
 	set_event(w, 1, d->id, block.addr, -block.bytes, d->allocated, d->reserved);
@@ -149,25 +166,6 @@ static void free_block(writer *w, device_state *d, size_t pick)
 		row->released = 1;
 	}
 }
-
-/* The live block at addr, or SIZE_MAX. */
-static size_t find_block(const device_state *d, uint64_t addr)
-{
-	for (size_t k = 0; k < d->live_count; k++)
-		if (d->live[k].addr == addr)
-			return k;
-	return SIZE_MAX;
-}
-
-/*
- * --memory-shuffle: some allocations (one event in 16) are written three events late, and
- * their block is freed within two events, so the file holds the free before its allocation.
- */
-typedef struct {
-	device_state *device;
-	uint64_t addr;
-	long long due; /* -1: none */
-} forced_free;
 
 /* Writes the event just made, or holds it back; writes a held-back one whose turn has come. */
 static void emit(writer *w, long long i, int hold)
@@ -192,9 +190,9 @@ int synth_torch_write_memory(synth_out *out, long long *count, synth_memory_run 
 	const long long events = options->memory_events;
 	const int with_stack = synth_torch_with_stack(plan, unit);
 	writer w = {.out = out, .count = count, .run = run, .ops = run ? ops : NULL, .plan = plan, .unit = unit,
-		    .unit_index = unit_index, .pid = pid, .tids = tids, .next_id = 1, .deferred_until = -1};
+		    .unit_index = unit_index, .pid = pid, .tids = tids, .next_id = 1, .deferred_until = -1,
+		    .forced = {NULL, 0, -1}};
 	device_state devices[2];
-	forced_free forced = {NULL, 0, -1};
 	synth_rng rng, ops_rng;
 	long long before = events / 25 + 1; /* frees of blocks from before the capture, first */
 	int64_t step = unit->length / (events + 1);
@@ -248,16 +246,15 @@ int synth_torch_write_memory(synth_out *out, long long *count, synth_memory_run 
 			/* CPU memory (Device Type 0, Id -1) at a CUDA block's address: left out by default. */
 			uint64_t addr = BLOCK_BASE + BLOCK_STEP * synth_rng_below(&rng, 4);
 			set_event(&w, 0, -1, addr, i % 2 ? -4096 : 4096, 0, 0);
-		} else if (forced.due >= 0 && i >= forced.due &&
-			   (index = find_block(forced.device, forced.addr)) != SIZE_MAX) {
-			free_block(&w, forced.device, index);
-			forced.due = -1;
+		} else if (w.forced.due >= 0 && i >= w.forced.due) {
+			w.forced.due = -1;
+			free_block(&w, w.forced.device, w.forced.index);
 		} else if (d->live_count && synth_rng_below(&rng, 100) < 45) {
 			free_block(&w, d, (size_t)synth_rng_below(&rng, d->live_count));
 		} else {
 			error = allocate(&w, d, &rng);
-			if (options->memory_shuffle && i % 16 == 5 && forced.due < 0 && w.deferred_until < 0) {
-				forced = (forced_free){d, w.group.addr, i + 2};
+			if (options->memory_shuffle && i % 16 == 5 && w.forced.due < 0 && w.deferred_until < 0) {
+				w.forced = (forced_free){d, d->live_count - 1, i + 2};
 				hold = 1;
 			}
 		}

@@ -94,38 +94,32 @@ static size_t check_device(const device_rows *device, const rli_memory_row *got,
 
 static void check_curves(const char *root, const char *name, const tf_set *set)
 {
-	char *dir = tf_generate(root, name, set);
-	size_t count, n, device_count = 0, checked = 0, frees_before = 0;
-	int in_start_order;
-	mf_expected *expected = mf_read_expected(fx_text("%s/expected_memory.jsonl", dir), &count);
-	rli_memory *memory = tf_parse(dir, RLI_MEMORY_DEVICE_CUDA, 2);
-	rli_memory_row *got = tf_sorted_rows(memory, &n, &in_start_order);
-	device_rows *devices = calloc(n + 1, sizeof(*devices));
+	tf_run run;
+	size_t device_count = 0, checked = 0, frees_before = 0;
+	device_rows *devices;
 
-	CHECK(memory != NULL);
-	CHECK_INT(n, count);
-	tf_sort_expected(expected, count);
+	tf_run_open(&run, root, name, set, 2);
+	CHECK(run.memory != NULL);
+	CHECK_INT(run.got_count, run.count);
+	devices = calloc(run.got_count + 1, sizeof(*devices));
 	/* The rows pair up by the sort: the curve takes the parsed ones, the offset the generator's. */
-	for (size_t i = 0; i < count && i < n; i++) {
-		device_rows *device = device_of(devices, &device_count, &got[i], n);
-		CHECK(tf_compare_rows(&got[i], &expected[i].row) == 0);
+	for (size_t i = 0; i < run.count && i < run.got_count; i++) {
+		device_rows *device = device_of(devices, &device_count, &run.got[i], run.got_count);
+		CHECK(tf_compare_rows(&run.got[i], &run.expected[i].row) == 0);
 		device->rows[device->count++] = i;
-		frees_before += got[i].size_kb < 0;
+		frees_before += run.got[i].size_kb < 0;
 	}
 	/* 3 roles x 2 ranks, each with its devices rank and rank + 1 */
 	CHECK_INT(device_count, 12);
 	for (size_t d = 0; d < device_count; d++) {
-		checked += check_device(&devices[d], got, expected, name);
+		checked += check_device(&devices[d], run.got, run.expected, name);
 		free(devices[d].rows);
 	}
-	CHECK_INT(checked, count);
+	CHECK_INT(checked, run.count);
 	/* The offset falls as blocks from before the capture are freed. */
 	CHECK(frees_before > 12);
 	free(devices);
-	free(got);
-	rli_memory_free(memory);
-	mf_expected_free(expected, count);
-	free(dir);
+	tf_run_close(&run);
 }
 
 /* argv[1]: "in_order" (the default options) or "shuffled" (--memory-ops --memory-shuffle: a free before its allocation). */

@@ -114,38 +114,36 @@ static int top_is_first_frame(const rli_memory_row *got)
 
 static void check_generated(const char *root, const char *name, const tf_set *set)
 {
-	char *dir = tf_generate(root, name, set);
-	size_t count, n, wrong = 0, with_stack = 0, inside = 0;
-	int in_start_order;
-	mf_expected *expected = mf_read_expected(fx_text("%s/expected_memory.jsonl", dir), &count);
-	rli_memory *memory = tf_parse(dir, RLI_MEMORY_DEVICE_CUDA, 2);
-	rli_memory_row *got = tf_sorted_rows(memory, &n, &in_start_order);
+	tf_run run;
+	size_t wrong = 0, with_stack = 0, inside = 0;
 	case_tally tally[] = {{"nested", 0, 0},     {"other_tid", 0, 0},  {"outside", 0, 0}, {"both_tids", 0, 0},
 			      {"start_edge", 0, 0}, {"end_edge", 0, 0}, {"plain", 0, 0}};
 
-	CHECK(memory != NULL);
-	CHECK(in_start_order);
-	CHECK_INT(n, count);
-	tf_sort_expected(expected, count);
-	for (size_t i = 0; i < count && i < n; i++) {
+	tf_run_open(&run, root, name, set, 2);
+	CHECK(run.memory != NULL);
+	CHECK(run.in_start_order);
+	CHECK_INT(run.got_count, run.count);
+	for (size_t i = 0; i < run.count && i < run.got_count; i++) {
+		const mf_expected *want = &run.expected[i];
+		const rli_memory_row *got = &run.got[i];
 		/* Every field of every row, the operator, stack and match included. */
-		if (!mf_row_equal(&expected[i], &got[i]) && wrong++ < 3)
+		if (!mf_row_equal(want, got) && wrong++ < 3)
 			fprintf(stderr, "%s row %zu (%s): got %s %.17g %s [%s] match %d\n  want %s %.17g %s [%s] match %d\n",
-				name, i, expected[i].op_case, got[i].role, got[i].start_time_ms, got[i].name,
-				got[i].call_stack_top, got[i].match, expected[i].row.role, expected[i].row.start_time_ms,
-				expected[i].row.name, expected[i].row.call_stack_top, expected[i].row.match);
-		CHECK(top_is_first_frame(&got[i]));
-		with_stack += got[i].call_stack[0] != '\0';
-		inside += got[i].match == RLI_MEMORY_INSIDE;
+				name, i, want->op_case, got->role, got->start_time_ms, got->name, got->call_stack_top,
+				got->match, want->row.role, want->row.start_time_ms, want->row.name, want->row.call_stack_top,
+				want->row.match);
+		CHECK(top_is_first_frame(got));
+		with_stack += got->call_stack[0] != '\0';
+		inside += got->match == RLI_MEMORY_INSIDE;
 		for (size_t t = 0; t < sizeof(tally) / sizeof(tally[0]); t++) {
-			if (!strcmp(expected[i].op_case, tally[t].op_case)) {
+			if (!strcmp(want->op_case, tally[t].op_case)) {
 				tally[t].rows++;
-				tally[t].as_laid_out += as_laid_out(tally[t].op_case, &got[i]);
+				tally[t].as_laid_out += as_laid_out(tally[t].op_case, got);
 			}
 		}
 	}
 	if (wrong)
-		fprintf(stderr, "%s: %zu of %zu rows differ\n", name, wrong, count);
+		fprintf(stderr, "%s: %zu of %zu rows differ\n", name, wrong, run.count);
 	CHECK_INT(wrong, 0);
 	/* Some rows inside the timeline's own cpu_ops, whatever the options. */
 	CHECK(inside > 0);
@@ -159,14 +157,11 @@ static void check_generated(const char *root, const char *name, const tf_set *se
 			CHECK(tally[t].as_laid_out * 10 >= tally[t].rows * 9);
 		}
 		/* Traces taken with_stack and traces without. */
-		CHECK(with_stack > count / 4 && with_stack < count * 3 / 4);
+		CHECK(with_stack > run.count / 4 && with_stack < run.count * 3 / 4);
 	} else {
 		CHECK_INT(with_stack, 0);
 	}
-	free(got);
-	rli_memory_free(memory);
-	mf_expected_free(expected, count);
-	free(dir);
+	tf_run_close(&run);
 }
 
 int main(void)

@@ -91,3 +91,21 @@ rli_memory_row *tf_sorted_rows(const rli_memory *memory, size_t *count, int *in_
 	*count = n;
 	return rows;
 }
+
+void tf_run_open(tf_run *run, const char *root, const char *name, const tf_set *set, unsigned jobs)
+{
+	run->dir = tf_generate(root, name, set);
+	run->expected = mf_read_expected(fx_text("%s/expected_memory.jsonl", run->dir), &run->count);
+	tf_sort_expected(run->expected, run->count);
+	run->memory = tf_parse(run->dir, RLI_MEMORY_DEVICE_CUDA, jobs);
+	run->got = tf_sorted_rows(run->memory, &run->got_count, &run->in_start_order);
+}
+
+void tf_run_close(tf_run *run)
+{
+	free(run->got);
+	rli_memory_free(run->memory);
+	mf_expected_free(run->expected, run->count);
+	free(run->dir);
+	memset(run, 0, sizeof(*run));
+}

@@ -29,4 +29,19 @@ void tf_sort_expected(mf_expected *rows, size_t count);
  */
 rli_memory_row *tf_sorted_rows(const rli_memory *memory, size_t *count, int *in_start_order);
 
+/* A generated tree with its expected rows and the parser's, both in tf_compare_rows order. */
+typedef struct {
+	char *dir;
+	mf_expected *expected;
+	size_t count;
+	rli_memory *memory; /* NULL when the parse failed */
+	rli_memory_row *got;
+	size_t got_count;
+	int in_start_order; /* the table had its rows in start order */
+} tf_run;
+
+/* Generates root/name, reads its expected_memory.jsonl, parses it (CUDA, jobs), sorts both. */
+void tf_run_open(tf_run *run, const char *root, const char *name, const tf_set *set, unsigned jobs);
+void tf_run_close(tf_run *run);
+
 #endif
