@@ -124,7 +124,8 @@ static const char *intern(synth_torch_ops *ops, synth_memory_run *run, const cha
 /*
  * One thread's queries against its spans of one kind, in time order: the spans started by the
  * query's time are pushed in start order; those ended before it are popped off the top (they end
- * before every later query too); what is left on top is the innermost containing span.
+ * before every later query too); what is left on top is the innermost containing span. Before a
+ * span is pushed, those ended before it starts are popped too, so none stays buried under it.
  */
 typedef struct {
 	size_t *active;
@@ -133,8 +134,11 @@ typedef struct {
 
 static void advance(span_stack *stack, const synth_torch_span *spans, size_t *next, size_t end, double at)
 {
-	while (*next < end && spans[*next].start <= at)
+	while (*next < end && spans[*next].start <= at) {
+		while (stack->count && spans[stack->active[stack->count - 1]].end < spans[*next].start)
+			stack->count--;
 		stack->active[stack->count++] = (*next)++;
+	}
 	while (stack->count && spans[stack->active[stack->count - 1]].end < at)
 		stack->count--;
 }
