@@ -11,6 +11,7 @@
 typedef struct {
 	uint64_t addr;
 	int64_t bytes;
+	int64_t at; /* when it was allocated */
 	size_t row; /* its expected row, SIZE_MAX when sizing */
 } live_block;
 
@@ -143,6 +144,7 @@ static int allocate(writer *w, device_state *d, synth_rng *rng)
 	block = &d->live[d->live_count++];
 	block->addr = addr;
 	block->bytes = bytes;
+	block->at = w->group.at;
 	return add_row(w, d, bytes, &block->row);
 }
 
@@ -162,7 +164,8 @@ static void free_block(writer *w, device_state *d, size_t pick)
 	set_event(w, 1, d->id, block.addr, -block.bytes, d->allocated, d->reserved);
 	if (block.row != SIZE_MAX) {
 		synth_mem_row *row = &w->run->rows[block.row];
-		row->duration_ms = read_ms(w->group.at) - row->start_ms;
+		/* As the parser works it out: the µs read from the two events' texts, subtracted, then in ms. */
+		row->duration_ms = (synth_torch_micros(w->group.at) - synth_torch_micros(block.at)) / 1000;
 		row->released = 1;
 	}
 }
