@@ -70,8 +70,9 @@ target=$((1000000000 / scale))
 # Few big files: one trace of 1 GB holding every memory event.
 bench_generate torch_memory one-big --format torch --ranks 1 --roles 1 --steps 1 --target-bytes $target \
 	--memory-events $events
-# Many small files: 4 ranks x 4 roles x 8 steps, the same bytes and events spread over 128 traces.
-bench_generate torch_memory many-small --format torch --ranks 4 --roles 4 --steps 8 --target-bytes $target \
+# Many small files: 4 ranks x 4 roles x 8 steps, the same bytes and events spread over 128 traces,
+# with operators and (every other trace) Python frames around the events to attribute them to.
+bench_generate torch_memory many-small --format torch --ranks 4 --roles 4 --steps 8 --target-bytes $target --memory-ops \
 	--memory-events $((events / 128))
 measure one-big
 measure many-small

@@ -411,8 +411,8 @@ int torch_memory_finish(torch_memory *tm, int64_t rank, rli_memory **out)
 	int error;
 
 	*out = NULL;
-	if (!tm->devices)
-		return RLI_OK;
+	if (!tm->devices || tm->event_count == 0)
+		return RLI_OK; /* a trace taken without profile_memory: no table to carry around */
 	if ((error = rli_memory_new(&memory)) < 0)
 		return error;
 	role = rli_memory_intern(memory, tm->role ? tm->role : "", tm->role ? strlen(tm->role) : 0);
