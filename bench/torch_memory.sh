@@ -12,11 +12,6 @@
 # timeline and memory outputs from auto detection within 1.3x the time of the timeline alone.
 set -eu
 
-build=build
-scratch=/tmp/rl-insight-bench
-repeat=3
-lock=
-scale=1
 vis=html
 me=torch_memory.sh
 . "$(dirname "$0")/lib.sh"
