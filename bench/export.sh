@@ -9,11 +9,7 @@
 #   --quick         inputs 10x smaller, to try the script out
 set -eu
 
-build=build
-scratch=/tmp/rl-insight-bench
 repeat=5
-lock=
-scale=1
 me=export.sh
 . "$(dirname "$0")/lib.sh"
 bench_options "$@"

@@ -1,5 +1,12 @@
 # lib.sh: what the benchmark scripts share (sourced): tool checks, the scratch folder, inputs made once per generator build.
-# The caller sets `me` (its name in messages), `build`, and `synth` (the generator) before using these.
+# The caller sets `me` (its name in messages) before sourcing, and `synth` (the generator) before using these.
+
+# The defaults every script starts from (a script may set repeat before sourcing this file).
+build=build
+scratch=/tmp/rl-insight-bench
+repeat=${repeat:-3}
+lock=
+scale=1
 
 # Reads the options of the scripts that take exactly --build, --scratch, --repeat, --lock and --quick
 # (export.sh, stats.sh) into build, scratch, repeat, lock and scale, over the defaults the caller

@@ -11,11 +11,6 @@
 # written in under 2 s. The report's time is rl-insight -v's "timing: report"; the parse is apart.
 set -eu
 
-build=build
-scratch=/tmp/rl-insight-bench
-repeat=3
-lock=
-scale=1
 me=report.sh
 . "$(dirname "$0")/lib.sh"
 bench_start "$@"

@@ -8,10 +8,8 @@
 #   --quick         inputs 10x smaller, to try the script out
 set -eu
 
-build=build
-scratch=/tmp/rl-insight-bench
-repeat=3
-scale=1
+me=run.sh
+. "$(dirname "$0")/lib.sh"
 while [ $# -gt 0 ]; do
 	case $1 in
 	--build) build=$2; shift 2 ;;
@@ -23,11 +21,9 @@ while [ $# -gt 0 ]; do
 	esac
 done
 
-me=run.sh
 rli=$build/rl-insight
 synth=$build/bench/rl-insight-synth
 bare=$build/bench/yajl-bare
-. "$(dirname "$0")/lib.sh"
 bench_need "$rli" "$synth" "$bare"
 bench_need_time
 bench_scratch "$scratch" "$(cd "$(dirname "$0")/.." && pwd)"

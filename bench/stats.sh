@@ -9,11 +9,6 @@
 #   --quick         inputs 10x smaller, to try the script out
 set -eu
 
-build=build
-scratch=/tmp/rl-insight-bench
-repeat=3
-lock=
-scale=1
 me=stats.sh
 . "$(dirname "$0")/lib.sh"
 bench_start "$@"

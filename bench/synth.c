@@ -8,6 +8,7 @@
 static const char usage[] =
 	"Usage: rl-insight-synth --format mstx|torch|nvtx|memory --ranks N --roles R --steps S\n"
 	"                        [--events-per-unit K | --target-bytes SIZE] [--dense] [--seed X] --output DIR\n"
+	"                        [--memory-events N [--memory-ops] [--memory-shuffle]]\n"
 	"       rl-insight-synth --demo [--seed X] --output DIR\n"
 	"\n"
 	"Writes a profile tree as the profilers lay it out (timeline.md sections 3-5) and\n"
@@ -31,6 +32,12 @@ static const char usage[] =
 	"                        frees by Addr on two CUDA devices, frees of blocks from before the\n"
 	"                        capture, blocks never freed, CPU events) and DIR/expected_memory.jsonl,\n"
 	"                        the CUDA rows of rl-insight --profiler-type torch_memory\n"
+	"  --memory-ops          with --memory-events: cpu_op events around the [memory] events (nested,\n"
+	"                        on the other thread, ending before, at their very start or end) and, in\n"
+	"                        every other trace (with_stack), nested python_function frames; the rows'\n"
+	"                        name, call_stack and match follow (the timeline's own cpu_ops count too)\n"
+	"  --memory-shuffle      with --memory-events: the ops after the events they contain in every\n"
+	"                        other group, and one allocation in 16 written after its own free\n"
 	"  --dense               nvtx only: every event line an NVTX range (no kernel or other-domain\n"
 	"                        lines between them), the shape that costs a parser most per byte\n"
 	"  --seed X              same seed, same bytes (default 1)\n"
@@ -109,6 +116,14 @@ int main(int argc, char **argv)
 			options.dense = 1;
 			continue;
 		}
+		if (strcmp(flag, "--memory-ops") == 0) {
+			options.memory_ops = 1;
+			continue;
+		}
+		if (strcmp(flag, "--memory-shuffle") == 0) {
+			options.memory_shuffle = 1;
+			continue;
+		}
 		if (!value) {
 			error = synth_fail(SYNTH_EUSAGE, "%s needs a value", flag);
 			break;
@@ -163,6 +178,8 @@ int main(int argc, char **argv)
 		error = synth_fail(SYNTH_EUSAGE, "--stack-depth is for --format memory only");
 	if (error >= 0 && options.memory_events && (options.demo || options.format != SYNTH_TORCH))
 		error = synth_fail(SYNTH_EUSAGE, "--memory-events is for --format torch only");
+	if (error >= 0 && (options.memory_ops || options.memory_shuffle) && !options.memory_events)
+		error = synth_fail(SYNTH_EUSAGE, "--memory-ops and --memory-shuffle need --memory-events");
 	if (error >= 0 && options.events_per_unit && options.target_bytes)
 		error = synth_fail(SYNTH_EUSAGE, "give --events-per-unit or --target-bytes, not both");
 	if (error < 0) {

@@ -17,6 +17,13 @@ add() { # add TARGET FILE: copies FILE into the target's corpus under its hash
 	cp "$2" "$corpus/$1/$(sha1sum < "$2" | cut -c1-40)"
 }
 
+add_raw() { # add_raw TARGET TEXT (as it is)
+	tmp=$(mktemp)
+	printf '%s' "$2" > "$tmp"
+	add "$1" "$tmp"
+	rm -f "$tmp"
+}
+
 add_text() { # add_text TARGET TEXT (printf format)
 	tmp=$(mktemp)
 	printf -- "$2" > "$tmp"
@@ -36,13 +43,24 @@ inputs | while read -r file; do
 	*.json.gz)
 		add torch "$file"
 		plain=$(mktemp)
-		if gzip -dc "$file" > "$plain" 2>/dev/null; then add torch "$plain"; fi
+		if gzip -dc "$file" > "$plain" 2>/dev/null; then
+			add torch "$plain"
+			if grep -q '\[memory\]' "$plain"; then add torch_memory "$file"; add torch_memory "$plain"; fi
+		fi
 		rm -f "$plain" ;;
 	*.jsonl) add nvtx "$file" ;;
 	*/operator_memory.csv) add memory_csv "$file" ;;
 	*/profiler_info_*.json|*/profiler_metadata.json) add ascend_json "$file" ;;
 	esac
 done
+
+# PyTorch [memory] events: pairs, a free first, ops and frames around them, and the keys' wrong types.
+tm_head='{"distributedInfo":{"backend":"nccl","rank":0,"world_size":1},"traceEvents":['
+tm_op='{"ph":"X","cat":"cpu_op","name":"aten::mm","pid":1,"tid":2,"ts":10,"dur":100},{"ph":"X","cat":"python_function","name":"a.py(1): f","pid":1,"tid":2,"ts":5,"dur":200}'
+tm_mem() { printf '{"ph":"i","cat":"cpu_instant_event","s":"t","name":"[memory]","pid":1,"tid":2,"ts":%s,"args":{"Bytes":%s,"Addr":%s,"Device Type":1,"Device Id":0,"Total Allocated":%s,"Total Reserved":4194304}}' "$@"; }
+add_raw torch_memory "$tm_head$tm_op,$(tm_mem 20 1024 4096 1024),$(tm_mem 50 -1024 4096 0),$(tm_mem 60 -512 99 0)]}"
+add_raw torch_memory "$tm_head$(tm_mem 90 -1024 4096 0),$(tm_mem 20 1024 4096 1024),$tm_op,$(tm_mem 30 2048 4096 3072)]}"
+add_raw torch_memory "$tm_head$(tm_mem 20 '"1024"' 4096 1024),$(tm_mem 20 1024 null 1024),$(tm_mem 1e400 1024 18446744073709551615 0)]}"
 
 # Command lines: every args: line of the CLI cases, arguments split at NUL bytes as fuzz_cli reads them.
 for case in "$root"/tests/cli/cases/*.case; do

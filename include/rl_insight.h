@@ -100,6 +100,13 @@ typedef struct {
 int rli_parse(rli_events **out, rli_profiler *detected,
 	      const char *input_path, const rli_parse_options *options);
 
+/*
+ * How many input files this process has opened to read, and how many bytes it read from them
+ * (as stored: a gzip's compressed bytes), so far, over every thread: what -v reports, and what
+ * tests count reads with. Either pointer may be NULL.
+ */
+void rli_input_totals(uint64_t *files, uint64_t *bytes);
+
 /* ---- output sets ------------------------------------------------------ */
 
 /*
@@ -219,6 +226,19 @@ void rli_torch_memory_options_init(rli_torch_memory_options *options);
  * "CUDA:<id>" or "CPU:<id>", no call stack. Results and errors as rli_memory_parse.
  */
 int rli_torch_memory_parse(rli_memory **out, const char *input_path, const rli_torch_memory_options *options);
+
+/*
+ * rli_parse, and from the same read of each PyTorch trace the memory table
+ * rli_torch_memory_parse would give: one pass over every file for both.
+ * *memory receives it when the format read is torch and the kept traces hold
+ * at least one [memory] row of memory_options->devices (else NULL): of the
+ * memory options only devices and common.role_list count; the ranks, jobs and
+ * log are options'. Results and errors are rli_parse's: the memory table is
+ * not validated (an input without memory events is no error).
+ */
+int rli_parse_with_memory(rli_events **events, rli_memory **memory, rli_profiler *detected,
+			  const char *input_path, const rli_parse_options *options,
+			  const rli_torch_memory_options *memory_options);
 
 /*
  * How many *ascend_pt captures under input_path hold an

@@ -113,6 +113,11 @@ int synth_memory_write_expected(const synth_memory_run *run, const char *path)
 		synth_out_printf(&out, ", \"device_type\": \"%s:%d\", \"released\": %d, \"match\": \"%s\"",
 				 row->device_kind ? row->device_kind : "NPU", row->device, row->released, matches[row->match]);
 		write_number(&out, "match_gap_ms", row->gap_ms);
+		if (row->op_case) {
+			/* torch rows: the layout of the ops around the event, and the curve's offset */
+			synth_out_printf(&out, ", \"op_case\": \"%s\"", row->op_case);
+			write_number(&out, "before_capture_mb", row->before_capture_mb);
+		}
 		synth_out_puts(&out, "}\n");
 	}
 	return synth_out_close(&out);

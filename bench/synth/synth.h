@@ -28,6 +28,8 @@ typedef struct {
 	int dense;                 /* NVTX: (nearly) every line a range, no kernel or other-domain lines */
 	int stack_depth;           /* memory: frames a call stack is padded to with module frames (0: as found) */
 	long long memory_events;   /* torch: [memory] events per trace, and DIR/expected_memory.jsonl (0: none) */
+	int memory_ops;            /* torch: cpu_ops around the [memory] events, Python stacks in every other trace */
+	int memory_shuffle;        /* torch: some [memory] events written out of time order, a free before its allocation */
 } synth_options;
 
 /* ---- deterministic randomness ------------------------------------------ */

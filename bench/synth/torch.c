@@ -15,6 +15,7 @@
  * writing order: write_trace's signature is the sizing callback's, so they come this way.
  */
 static synth_memory_run *memory_run;
+static synth_torch_ops memory_ops; /* the spans of the trace being written, for the rows' operators */
 static size_t memory_unit_index;
 
 typedef struct {
@@ -118,10 +119,10 @@ static int write_trace(synth_out *out, synth_rows *rows, const synth_plan *plan,
 			 "\"nccl_version\": \"2.21.5\"},\n",
 			 unit->rank, options->ranks, options->ranks);
 	synth_out_printf(out,
-			 "  \"record_shapes\": 0,\n  \"with_stack\": 0,\n  \"trace_id\": \"%016llX%016llX\",\n"
+			 "  \"record_shapes\": 0,\n  \"with_stack\": %d,\n  \"trace_id\": \"%016llX%016llX\",\n"
 			 "  \"displayTimeUnit\": \"ms\",\n  \"baseTimeNanoseconds\": 1767189312000000000,\n"
 			 "  \"traceEvents\": [",
-			 (unsigned long long)synth_rng_next(&rng), (unsigned long long)synth_rng_next(&rng));
+			 synth_torch_with_stack(plan, unit), (unsigned long long)synth_rng_next(&rng), (unsigned long long)synth_rng_next(&rng));
 
 	/* The first event's pid is the row's tid, so it is the process's own. */
 	snprintf(args, sizeof(args), "\"name\": \"ray::WorkerDict.%s\"", role->dir_name);
@@ -142,12 +143,17 @@ static int write_trace(synth_out *out, synth_rows *rows, const synth_plan *plan,
 		int64_t dur = (int64_t)((double)span * synth_rng_range(&rng, 0.2, 0.45)) + 1000;
 		long long external = i + 2;
 		switch (i % 5) {
-		case 0:
+		case 0: {
+			const char *name;
 			snprintf(args, sizeof(args),
 				 "\"External id\": %lld, \"Record function id\": 0, \"Ev Idx\": %lld", external, i + 1);
-			write_x(out, &count, &env, "cpu_op", cpu_ops[synth_rng_below(&rng, 8)], pid, tid, at, dur * 2,
-				args);
+			name = cpu_ops[synth_rng_below(&rng, 8)];
+			write_x(out, &count, &env, "cpu_op", name, pid, tid, at, dur * 2, args);
+			/* The [memory] events of the main thread inside it are its. */
+			if (rows && memory_run && synth_torch_ops_span(&memory_ops, 0, 0, name, at, dur * 2) < 0)
+				return SYNTH_ERROR;
 			break;
+		}
 		case 1:
 			snprintf(args, sizeof(args), "\"cbid\": 211, \"correlation\": %lld", ++correlation);
 			write_x(out, &count, &env, "cuda_runtime", "cudaLaunchKernel", pid, tid, at, dur / 4 + 2000, args);
@@ -179,8 +185,11 @@ static int write_trace(synth_out *out, synth_rows *rows, const synth_plan *plan,
 	}
 	if (options->memory_events > 0) {
 		const char *const threads[2] = {tid, backward_tid};
-		int error = synth_torch_write_memory(out, &count, rows ? memory_run : NULL, plan, unit, memory_unit_index,
-						     t0, pid, threads, device);
+		synth_memory_run *run = rows ? memory_run : NULL;
+		int error = synth_torch_write_memory(out, &count, run, &memory_ops, plan, unit, memory_unit_index, t0,
+						     pid, threads, device);
+		if (error >= 0 && run)
+			error = synth_torch_ops_resolve(&memory_ops, run);
 		if (error < 0)
 			return error;
 	}
@@ -330,9 +339,12 @@ done:
 		free(units[i].name);
 	}
 	free(units);
-	if (memory_run)
+	if (memory_run) {
 		free(memory_run->rows);
+		synth_memory_run_strings_free(memory_run);
+	}
 	free(memory_run);
 	memory_run = NULL;
+	synth_torch_ops_free(&memory_ops);
 	return error;
 }

@@ -11,6 +11,7 @@
 typedef struct {
 	uint64_t addr;
 	int64_t bytes;
+	int64_t at; /* when it was allocated */
 	size_t row; /* its expected row, SIZE_MAX when sizing */
 } live_block;
 
@@ -26,41 +27,81 @@ typedef struct {
 	uint64_t next_slot;  /* the next fresh address (the same for both devices: Addr alone pairs wrongly) */
 	int64_t *before;     /* sizes of the blocks allocated before the capture and freed in it */
 	size_t before_count;
+	int64_t before_live; /* bytes allocated before the capture still live (weights and blocks not yet freed) */
 } device_state;
+
+/*
+ * --memory-shuffle: some allocations (one event in 16) are written three events late, and
+ * their block is freed within two events, so the file holds the free before its allocation.
+ */
+typedef struct {
+	device_state *device;
+	size_t index;  /* in the device's live blocks, kept up to date as others are freed */
+	long long due; /* -1: none */
+} forced_free;
 
 typedef struct {
 	synth_out *out;
 	long long *count;
 	synth_memory_run *run;
+	synth_torch_ops *ops; /* NULL when sizing */
 	const synth_plan *plan;
 	const synth_unit *unit;
 	size_t unit_index;
 	const char *pid;
+	const char *const *tids;
 	uint64_t position;
+	long long next_id;    /* the ops' External id / Python id */
+	int op_case;          /* of the event being made */
+	synth_torch_group group;    /* the event being made */
+	synth_torch_group deferred; /* --memory-shuffle: a group held back, written after a later one */
+	long long deferred_until;   /* the event after which it is written; -1: none held */
+	forced_free forced;         /* the held-back allocation's block, to be freed before it is written */
 } writer;
 
-static void write_event(writer *w, const char *tid, int64_t at, int type, int id, uint64_t addr, int64_t bytes,
-			int64_t allocated, int64_t reserved)
+static void write_memory_event(writer *w, const synth_torch_group *g)
 {
 	synth_out_puts(w->out, (*w->count)++ ? ",\n  {\n" : "\n  {\n");
 	synth_out_printf(w->out, "    \"ph\": \"i\", \"cat\": \"cpu_instant_event\", \"s\": \"t\", \"name\": \"[memory]\",\n"
-				 "    \"pid\": %s, \"tid\": %s,\n    \"ts\": ", w->pid, tid);
-	synth_out_micros(w->out, at);
+				 "    \"pid\": %s, \"tid\": %s,\n    \"ts\": ", w->pid, w->tids[g->thread]);
+	synth_out_micros(w->out, g->at);
 	/* Total Reserved first: the parser must not rely on the profiler's key order. */
 	synth_out_printf(w->out, ",\n    \"args\": {\n      \"Total Reserved\": %lld, \"Bytes\": %lld, \"Total Allocated\": %lld, "
 				 "\"Addr\": %llu, \"Device Id\": %d, \"Device Type\": %d\n    }\n  }",
-			 (long long)reserved, (long long)bytes, (long long)allocated, (unsigned long long)addr, id, type);
+			 (long long)g->reserved, (long long)g->bytes, (long long)g->allocated, (unsigned long long)g->addr,
+			 g->device_id, g->type);
+}
+
+/* A group as the profiler might order it: its ops (outermost first) and the [memory] event. */
+static void write_group(writer *w, const synth_torch_group *g)
+{
+	if (g->memory_first)
+		write_memory_event(w, g);
+	for (int k = 0; k < g->x_count; k++)
+		synth_torch_write_x(w->out, w->count, &g->x[k], w->pid, w->tids, w->next_id++);
+	if (!g->memory_first)
+		write_memory_event(w, g);
+}
+
+/* Fills the group's [memory] event (the thread and time are already set). */
+static void set_event(writer *w, int type, int id, uint64_t addr, int64_t bytes, int64_t allocated, int64_t reserved)
+{
+	w->group.type = type;
+	w->group.device_id = id;
+	w->group.addr = addr;
+	w->group.bytes = bytes;
+	w->group.allocated = allocated;
+	w->group.reserved = reserved;
 }
 
 /* The time the parser reads back: the µs text the trace holds, as ms. */
 static double read_ms(int64_t at)
 {
-	char text[32];
-	synth_format_micros(text, sizeof(text), at);
-	return strtod(text, NULL) / 1000;
+	return synth_torch_micros(at) / 1000;
 }
 
-static int add_row(writer *w, const device_state *d, int64_t at, int64_t bytes, size_t *index)
+/* The row of the group's event; its operator and stack are worked out once the trace is written. */
+static int add_row(writer *w, const device_state *d, int64_t bytes, size_t *index)
 {
 	synth_mem_row row;
 	*index = SIZE_MAX;
@@ -74,16 +115,20 @@ static int add_row(writer *w, const device_state *d, int64_t at, int64_t bytes, 
 	row.device = d->id;
 	row.device_kind = "CUDA";
 	row.size_kb = (double)bytes / 1024;
-	row.start_ms = read_ms(at);
+	row.start_ms = read_ms(w->group.at);
 	row.allocated_mb = (double)d->allocated / MIB;
 	row.reserved_mb = (double)d->reserved / MIB;
+	row.op_case = synth_torch_ops_case_name(w->op_case);
+	row.before_capture_mb = (double)d->before_live / MIB;
 	row.unit = w->unit_index;
 	row.position = w->position++;
 	*index = w->run->count;
-	return synth_memory_append(w->run, &row);
+	if (synth_memory_append(w->run, &row) < 0)
+		return SYNTH_ERROR;
+	return w->ops ? synth_torch_ops_query(w->ops, *index, w->group.thread, w->group.at) : SYNTH_OK;
 }
 
-static int allocate(writer *w, device_state *d, synth_rng *rng, const char *tid, int64_t at)
+static int allocate(writer *w, device_state *d, synth_rng *rng)
 {
 	int64_t bytes = 512 * (int64_t)(1 + synth_rng_below(rng, 16384));
 	uint64_t addr;
@@ -95,42 +140,71 @@ static int allocate(writer *w, device_state *d, synth_rng *rng, const char *tid,
 	d->allocated += bytes;
 	while (d->reserved < d->allocated)
 		d->reserved += 2 * (int64_t)MIB;
-	write_event(w, tid, at, 1, d->id, addr, bytes, d->allocated, d->reserved);
+	set_event(w, 1, d->id, addr, bytes, d->allocated, d->reserved);
 	block = &d->live[d->live_count++];
 	block->addr = addr;
 	block->bytes = bytes;
-	return add_row(w, d, at, bytes, &block->row);
+	block->at = w->group.at;
+	return add_row(w, d, bytes, &block->row);
 }
 
-static void free_block(writer *w, device_state *d, synth_rng *rng, const char *tid, int64_t at)
+/* Frees the live block at pick. */
+static void free_block(writer *w, device_state *d, size_t pick)
 {
-	size_t pick = (size_t)synth_rng_below(rng, d->live_count);
 	live_block block = d->live[pick];
 	d->live[pick] = d->live[--d->live_count];
+	if (w->forced.device == d && w->forced.due >= 0) {
+		if (w->forced.index == pick)
+			w->forced.due = -1; /* freed already */
+		else if (w->forced.index == d->live_count)
+			w->forced.index = pick; /* moved into the freed place */
+	}
 	d->allocated -= block.bytes;
 	d->spare[d->spare_count++] = block.addr;
-	write_event(w, tid, at, 1, d->id, block.addr, -block.bytes, d->allocated, d->reserved);
+	set_event(w, 1, d->id, block.addr, -block.bytes, d->allocated, d->reserved);
 	if (block.row != SIZE_MAX) {
 		synth_mem_row *row = &w->run->rows[block.row];
-		row->duration_ms = read_ms(at) - row->start_ms;
+		/* As the parser works it out: the µs read from the two events' texts, subtracted, then in ms. */
+		row->duration_ms = (synth_torch_micros(w->group.at) - synth_torch_micros(block.at)) / 1000;
 		row->released = 1;
 	}
 }
 
-int synth_torch_write_memory(synth_out *out, long long *count, synth_memory_run *run, const synth_plan *plan,
-			     const synth_unit *unit, size_t unit_index, int64_t t0, const char *pid,
-			     const char *const tids[2], int device)
+/* Writes the event just made, or holds it back; writes a held-back one whose turn has come. */
+static void emit(writer *w, long long i, int hold)
 {
-	const long long events = plan->options->memory_events;
-	writer w = {out, count, run, plan, unit, unit_index, pid, 0};
+	if (hold && w->deferred_until < 0) {
+		w->deferred = w->group;
+		w->deferred_until = i + 3;
+		return;
+	}
+	write_group(w, &w->group);
+	if (w->deferred_until >= 0 && i >= w->deferred_until) {
+		write_group(w, &w->deferred);
+		w->deferred_until = -1;
+	}
+}
+
+int synth_torch_write_memory(synth_out *out, long long *count, synth_memory_run *run, synth_torch_ops *ops,
+			     const synth_plan *plan, const synth_unit *unit, size_t unit_index, int64_t t0,
+			     const char *pid, const char *const tids[2], int device)
+{
+	const synth_options *options = plan->options;
+	const long long events = options->memory_events;
+	const int with_stack = synth_torch_with_stack(plan, unit);
+	writer w = {.out = out, .count = count, .run = run, .ops = run ? ops : NULL, .plan = plan, .unit = unit,
+		    .unit_index = unit_index, .pid = pid, .tids = tids, .next_id = 1, .deferred_until = -1,
+		    .forced = {NULL, 0, -1}};
 	device_state devices[2];
-	synth_rng rng;
+	synth_rng rng, ops_rng;
 	long long before = events / 25 + 1; /* frees of blocks from before the capture, first */
 	int64_t step = unit->length / (events + 1);
 	int error = SYNTH_OK;
 	size_t index;
 
-	synth_rng_init(&rng, plan->options->seed, 22, (uint64_t)unit->role, (uint64_t)unit->rank, (uint64_t)unit->step);
+	synth_rng_init(&rng, options->seed, 22, (uint64_t)unit->role, (uint64_t)unit->rank, (uint64_t)unit->step);
+	/* The ops draw from their own stream: the [memory] events are the same with --memory-ops or without. */
+	synth_rng_init(&ops_rng, options->seed, 23, (uint64_t)unit->role, (uint64_t)unit->rank, (uint64_t)unit->step);
 	memset(devices, 0, sizeof(devices));
 	for (int d = 0; d < 2; d++) {
 		devices[d].id = (device + d) % 8;
@@ -148,30 +222,53 @@ int synth_torch_write_memory(synth_out *out, long long *count, synth_memory_run 
 			devices[d].before[devices[d].before_count++] = bytes;
 			devices[d].allocated += bytes;
 		}
+		devices[d].before_live = devices[d].allocated;
 		devices[d].reserved = (devices[d].allocated / (2 * (int64_t)MIB) + 4) * 2 * (int64_t)MIB;
 	}
 	for (long long i = 0; i < events && error >= 0; i++) {
 		int64_t at = t0 + step * (i + 1) + (int64_t)synth_rng_below(&rng, (uint64_t)(step / 2 + 1));
 		device_state *d = &devices[synth_rng_below(&rng, 2)];
-		const char *tid = tids[i % 3 == 2];
+		int hold = 0;
+		memset(&w.group, 0, sizeof(w.group));
+		w.group.thread = i % 3 == 2;
+		w.op_case = options->memory_ops ? synth_torch_ops_draw_case(&ops_rng) : SYNTH_OPS_NONE;
+		if (w.op_case == SYNTH_OPS_END_EDGE)
+			at -= (at % 1000 + 1000) % 1000; /* whole µs: see synth_torch_ops_around */
+		w.group.at = at;
+		w.group.memory_first = options->memory_shuffle && i % 2;
 		if (i < before) {
 			/* A block allocated before the capture, freed in it: a negative row of its own. */
 			d = &devices[i % 2];
 			int64_t bytes = d->before[--d->before_count];
 			uint64_t addr = BLOCK_BASE - BLOCK_STEP * (uint64_t)(i + 1);
 			d->allocated -= bytes;
-			write_event(&w, tid, at, 1, d->id, addr, -bytes, d->allocated, d->reserved);
-			error = add_row(&w, d, at, -bytes, &index);
+			d->before_live -= bytes;
+			set_event(&w, 1, d->id, addr, -bytes, d->allocated, d->reserved);
+			error = add_row(&w, d, -bytes, &index);
 		} else if (i % 7 == 6) {
 			/* CPU memory (Device Type 0, Id -1) at a CUDA block's address: left out by default. */
 			uint64_t addr = BLOCK_BASE + BLOCK_STEP * synth_rng_below(&rng, 4);
-			write_event(&w, tid, at, 0, -1, addr, i % 2 ? -4096 : 4096, 0, 0);
+			set_event(&w, 0, -1, addr, i % 2 ? -4096 : 4096, 0, 0);
+		} else if (w.forced.due >= 0 && i >= w.forced.due) {
+			w.forced.due = -1;
+			free_block(&w, w.forced.device, w.forced.index);
 		} else if (d->live_count && synth_rng_below(&rng, 100) < 45) {
-			free_block(&w, d, &rng, tid, at);
+			free_block(&w, d, (size_t)synth_rng_below(&rng, d->live_count));
 		} else {
-			error = allocate(&w, d, &rng, tid, at);
+			error = allocate(&w, d, &rng);
+			if (options->memory_shuffle && i % 16 == 5 && w.forced.due < 0 && w.deferred_until < 0) {
+				w.forced = (forced_free){d, d->live_count - 1, i + 2};
+				hold = 1;
+			}
 		}
+		if (error >= 0)
+			error = synth_torch_ops_around(&w.group, w.ops, &ops_rng, w.op_case, with_stack,
+						       plan->roles[unit->role].phase_name, step / 4);
+		if (error >= 0)
+			emit(&w, i, hold);
 	}
+	if (error >= 0 && w.deferred_until >= 0)
+		write_group(&w, &w.deferred);
 done:
 	for (int d = 0; d < 2; d++) {
 		free(devices[d].live);

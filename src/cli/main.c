@@ -56,6 +56,18 @@ static int run(console *c, const cli_request *request)
 			outcome = RLI_OK;
 		result = worse(result, outcome);
 	}
+	if (results.memory) {
+		/* The PyTorch traces held [memory] events, read with the bars: the memory analysis draws them. */
+		rli_memory_match_counts counts;
+		rli_memory_count_matches(&counts, results.memory);
+		if (counts.allocations) {
+			memory = 1;
+			cli_say(c, 0, "", "found %zu [memory] allocations in the PyTorch traces under %s", counts.allocations,
+				request->input_path);
+		} else {
+			cli_say(c, 1, "", "the PyTorch traces' [memory] events hold no allocation: no memory analysis");
+		}
+	}
 	if (memory && (result == RLI_OK || result == RLI_EPARTIAL))
 		result = worse(result, cli_run_memory(c, request, set, &results));
 	if (set && (result == RLI_OK || result == RLI_EPARTIAL) && (results.stats || results.memory_stats)) {
@@ -69,6 +81,12 @@ static int run(console *c, const cli_request *request)
 		int written = cli_write_report(c, request, &results, set);
 		if (written < 0)
 			result = written;
+	}
+	if (timeline || memory) {
+		uint64_t files, bytes;
+		rli_input_totals(&files, &bytes);
+		cli_say(c, 1, "", "read: %llu input file%s, %.1f MiB", (unsigned long long)files,
+			files == 1 ? "" : "s", (double)bytes / 1048576);
 	}
 	if (set && (result == RLI_OK || result == RLI_EPARTIAL)) {
 		int committed = rli_output_set_commit(set);

@@ -64,7 +64,7 @@ int cli_run_memory(console *c, const cli_request *request, rli_output_set *set, 
 	rli_memory_parse_options options;
 	rli_memory *memory = NULL;
 	rli_memory_match_counts matches;
-	int parse_result, result = RLI_OK;
+	int parse_result, result = RLI_OK, from_torch = request->memory_torch;
 
 	rli_memory_parse_options_init(&options);
 	options.rank_list = request->rank_list;
@@ -74,7 +74,11 @@ int cli_run_memory(console *c, const cli_request *request, rli_output_set *set, 
 	options.log_ctx = c;
 	options.auto_detected = request->analyses == 0;
 	cli_show_status(c, "parsing memory records");
-	if (request->memory_torch) {
+	if (results->memory) {
+		memory = results->memory; /* read with the timeline, from the same PyTorch traces */
+		parse_result = RLI_OK;
+		from_torch = 1;
+	} else if (request->memory_torch) {
 		rli_torch_memory_options_init(&torch);
 		torch.common = options;
 		torch.devices = request->memory_devices;
@@ -96,9 +100,13 @@ int cli_run_memory(console *c, const cli_request *request, rli_output_set *set, 
 		cli_say(c, 1, "", "timing: memory statistics %.1f ms", cli_now_ms() - t);
 	}
 	rli_memory_count_matches(&matches, memory);
-	cli_say(c, 1, "", "memory: %zu allocations; call stacks matched inside their op: %zu, only to an op that "
-		"had ended: %zu (up to %.3f ms earlier), none: %zu", matches.allocations, matches.matched_inside,
-		matches.matched_after_end, matches.max_gap_ms, matches.unmatched);
+	if (from_torch)
+		cli_say(c, 1, "", "memory: %zu allocations; an operator found around %zu, none around %zu",
+			matches.allocations, matches.matched_inside, matches.unmatched);
+	else
+		cli_say(c, 1, "", "memory: %zu allocations; call stacks matched inside their op: %zu, only to an op "
+			"that had ended: %zu (up to %.3f ms earlier), none: %zu", matches.allocations,
+			matches.matched_inside, matches.matched_after_end, matches.max_gap_ms, matches.unmatched);
 	if (set && request->export_csv)
 		result = export_table(c, memory, RLI_EXPORT_CSV, request->output_path, "memory_events.csv", set);
 	if (set && result == RLI_OK && request->export_jsonl)

@@ -13,8 +13,11 @@ int cli_write_report(console *c, const cli_request *request, const cli_results *
 	int error;
 
 	options.input_path = request->input_path;
-	options.profiler = results->stats ? rli_profiler_name(results->profiler) :
-			   request->memory_torch ? "torch_memory (PyTorch [memory] events)" : NULL;
+	if (results->stats && results->profiler == RLI_PROFILER_TORCH && results->memory_stats)
+		options.profiler = "torch, with its [memory] events"; /* auto read both from the same traces */
+	else
+		options.profiler = results->stats ? rli_profiler_name(results->profiler) :
+				   request->memory_torch ? "torch_memory (PyTorch [memory] events)" : NULL;
 	cli_show_status(c, "writing the report");
 	if ((error = rli_report_layout(&report, &input, &options)) == RLI_OK)
 		error = rli_render(rli_report_document(report), "pdf", request->output_path, set);

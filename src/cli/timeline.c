@@ -227,7 +227,17 @@ int cli_run_timeline(console *c, const cli_request *request, rli_output_set *set
 	options.log_ctx = optional ? (void *)&held : (void *)c;
 
 	cli_show_status(c, "parsing");
-	parse_result = rli_parse(&events, &detected, request->input_path, &options);
+	if (request->analyses == 0) {
+		/* Whatever the input holds: a PyTorch trace's [memory] events come from the same read. */
+		rli_torch_memory_options memory;
+		rli_torch_memory_options_init(&memory);
+		memory.devices = request->memory_devices;
+		memory.common.role_list = request->role_list;
+		parse_result = rli_parse_with_memory(&events, &results->memory, &detected, request->input_path,
+						     &options, &memory);
+	} else {
+		parse_result = rli_parse(&events, &detected, request->input_path, &options);
+	}
 	release_lines(&held, !(optional && parse_result == RLI_EINVALID));
 	if (parse_result == RLI_EINVALID && optional) {
 		/* The first failure says why: "Data validation failed\n  - <why>". */

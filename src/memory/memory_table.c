@@ -131,6 +131,9 @@ int rli_memory_append_all(rli_memory *dst, const rli_memory *src)
 {
 	uint32_t *remap;
 	size_t base = dst->count, n = src->count;
+	dst->shows_reserved |= src->shows_reserved;
+	if (n == 0)
+		return RLI_OK; /* and its columns may not exist yet: nothing to copy */
 	if (rli_memory_reserve(dst, base + n) < 0)
 		return RLI_ERROR;
 	remap = malloc((src->strings.count ? src->strings.count : 1) * sizeof(*remap));
@@ -157,7 +160,6 @@ int rli_memory_append_all(rli_memory *dst, const rli_memory *src)
 	COPY_COLUMN(flags)
 #undef COPY_COLUMN
 	dst->count += n;
-	dst->shows_reserved |= src->shows_reserved;
 	free(remap);
 	return RLI_OK;
 }

@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -41,6 +42,17 @@ struct rli_bytes {
 	int failed;
 };
 
+/* What the process has read from files, for -v and for the tests that count reads: all threads add to it. */
+static atomic_uint_least64_t files_opened, bytes_read;
+
+void rli_input_totals(uint64_t *files, uint64_t *bytes)
+{
+	if (files)
+		*files = atomic_load(&files_opened);
+	if (bytes)
+		*bytes = atomic_load(&bytes_read);
+}
+
 /* ---- raw bytes --------------------------------------------------------------- */
 
 static int fail_errno(rli_bytes *s, int error)
@@ -68,6 +80,7 @@ static int raw_fill(rli_bytes *s)
 		return 0;
 	}
 	s->in_length = (size_t)got;
+	atomic_fetch_add(&bytes_read, (uint64_t)got);
 	return 1;
 }
 
@@ -189,6 +202,7 @@ rli_read_result rli_bytes_open(rli_bytes **out, const char *path, char **failure
 	}
 	if (!(s->in = malloc(RLI_PARSE_CHUNK)))
 		goto oom;
+	atomic_fetch_add(&files_opened, 1);
 	/* The first chunk says whether the file is a gzip; read as a plain file, it is the first handed out. */
 	if (raw_fill(s) < 0) {
 		*failure = s->failure;

@@ -53,25 +53,14 @@ static int any_allocation(const rli_memory *memory)
 	return 0;
 }
 
-/* The units' tables in unit order, then one stable sort: ties keep capture order (memory.md §1.4). */
-static int merge_units(rli_memory **out, rli_discovery *discovery, const rli_memory_parse_options *options,
-		       const rli_rank_filter *ranks, const rli_role_filter *roles, size_t *failed_units)
+int rli_memory_gather_units(rli_memory **out, rli_discovery *discovery, const rli_rank_filter *ranks,
+			    const rli_role_filter *roles)
 {
 	rli_memory *merged = NULL;
 	int error = RLI_OK;
-	*failed_units = 0;
 	for (size_t u = 0; u < discovery->count; u++) {
 		rli_unit *unit = &discovery->units[u];
-		if (unit->status < 0 || unit->log.oom || unit->failures.oom) {
-			error = rli_error_oom();
-			goto done;
-		}
-		rli_log_notes(options->log, options->log_ctx, &unit->log);
-		if (unit->failures.count) {
-			(*failed_units)++;
-			continue;
-		}
-		if (!unit->memory || (ranks && !unit_kept(unit, ranks, roles)))
+		if (unit->failures.count || !unit->memory || (ranks && !unit_kept(unit, ranks, roles)))
 			continue;
 		if (!merged) {
 			merged = unit->memory; /* one capture, the usual case: no copy */
@@ -93,6 +82,22 @@ done:
 	}
 	*out = merged;
 	return error;
+}
+
+/* Says each unit's notes and counts the failed ones, then gathers the others' tables. */
+static int merge_units(rli_memory **out, rli_discovery *discovery, const rli_memory_parse_options *options,
+		       const rli_rank_filter *ranks, const rli_role_filter *roles, size_t *failed_units)
+{
+	*out = NULL;
+	*failed_units = 0;
+	for (size_t u = 0; u < discovery->count; u++) {
+		rli_unit *unit = &discovery->units[u];
+		if (unit->status < 0 || unit->log.oom || unit->failures.oom)
+			return rli_error_oom();
+		rli_log_notes(options->log, options->log_ctx, &unit->log);
+		*failed_units += unit->failures.count != 0;
+	}
+	return rli_memory_gather_units(out, discovery, ranks, roles);
 }
 
 static int parse_tree(rli_memory **out, const char *input_path, const rli_memory_parse_options *options,

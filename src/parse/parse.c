@@ -1,6 +1,7 @@
 /* parse.c: rli_parse: detect the profiler, discover units, validate, parse on threads, merge deterministically. */
 #include "parse_internal.h"
 #include "format.h"
+#include "memory_internal.h"
 #include "walk.h"
 
 #include <stdio.h>
@@ -169,7 +170,8 @@ static int detect(const rli_format **out, const char *root)
  */
 typedef struct {
 	const rli_format *format;
-	rli_events **tables; /* one per worker */
+	rli_events **tables;     /* one per worker */
+	unsigned memory_devices; /* torch: the [memory] events of these devices are read too */
 } parse_work;
 
 static void parse_unit(void *ctx, unsigned worker, rli_unit *unit)
@@ -179,6 +181,7 @@ static void parse_unit(void *ctx, unsigned worker, rli_unit *unit)
 	size_t begin = rows->count;
 	if (unit->failures.count)
 		return; /* failed at discovery already (an unreadable profiler_metadata.json or folder) */
+	unit->memory_devices = work->memory_devices;
 	work->format->parse_unit(unit, rows);
 	/* A failed unit contributes nothing, not even the rows before its failure. */
 	if (unit->failures.count || unit->status != RLI_OK)
@@ -190,9 +193,9 @@ static void parse_unit(void *ctx, unsigned worker, rli_unit *unit)
 
 /* Parses every unit; tables[0..*table_count) receive the rows (the caller frees them). */
 static int run_units(rli_discovery *discovery, const rli_format *format, const rli_parse_options *options,
-		     rli_events **tables, unsigned *table_count)
+		     unsigned memory_devices, rli_events **tables, unsigned *table_count)
 {
-	parse_work work = { format, tables };
+	parse_work work = { format, tables, format == &rli_format_torch ? memory_devices : 0 };
 	unsigned count = rli_units_workers(options->jobs, discovery->count);
 
 	*table_count = 0;
@@ -345,8 +348,29 @@ static void leave_memory_captures(rli_discovery *discovery)
 	}
 }
 
-int rli_parse(rli_events **out, rli_profiler *detected, const char *input_path,
-	      const rli_parse_options *options_in)
+/*
+ * The memory tables the torch units read besides their bars, kept as the timeline keeps its rows
+ * (the rank list, the units that did not fail) and by the memory options' roles.
+ */
+static int gather_memory(rli_memory **out, rli_discovery *discovery, const rli_rank_filter *ranks,
+			 const rli_torch_memory_options *memory_options)
+{
+	rli_role_filter roles;
+	int error;
+	*out = NULL;
+	if ((error = rli_role_filter_parse(&roles, memory_options->common.role_list)) < 0)
+		return error;
+	error = rli_memory_gather_units(out, discovery, ranks, &roles);
+	rli_role_filter_dispose(&roles);
+	if (error == RLI_OK && (*out)->count == 0) {
+		rli_memory_free(*out);
+		*out = NULL;
+	}
+	return error;
+}
+
+static int parse_tree(rli_events **out, rli_memory **memory, rli_profiler *detected, const char *input_path,
+		      const rli_parse_options *options_in, const rli_torch_memory_options *memory_options)
 {
 	static const rli_parse_options defaults = {RLI_PROFILER_AUTO, NULL, 0, NULL, NULL};
 	const rli_parse_options *options = options_in ? options_in : &defaults;
@@ -364,6 +388,8 @@ int rli_parse(rli_events **out, rli_profiler *detected, const char *input_path,
 	void *log_ctx = options->log_ctx;
 
 	*out = NULL;
+	if (memory)
+		*memory = NULL;
 	rli_discovery_init(&discovery);
 	error = rli_rank_filter_parse(&ranks, options->rank_list);
 	if (error < 0)
@@ -414,7 +440,7 @@ int rli_parse(rli_events **out, rli_profiler *detected, const char *input_path,
 	if (discovery.count == 0)
 		rli_log_line(log, log_ctx, RLI_LOG_INFO, "No data maps to process");
 
-	error = run_units(&discovery, format, options, tables, &table_count);
+	error = run_units(&discovery, format, options, memory ? memory_options->devices : 0, tables, &table_count);
 	if (error < 0)
 		goto done;
 	if (options->profiler == RLI_PROFILER_AUTO)
@@ -472,6 +498,14 @@ int rli_parse(rli_events **out, rli_profiler *detected, const char *input_path,
 		rli_error_clear();
 		error = RLI_OK;
 	}
+	/* error holds RLI_OK or RLI_EPARTIAL here, which the gathering must not overwrite. */
+	if (memory && format == &rli_format_torch) {
+		int gathered = gather_memory(memory, &discovery, &ranks, memory_options);
+		if (gathered < 0) {
+			error = gathered;
+			goto done;
+		}
+	}
 	*out = merged;
 	merged = NULL;
 done:
@@ -482,4 +516,21 @@ done:
 	rli_rank_filter_dispose(&ranks);
 	free(root);
 	return error;
+}
+
+int rli_parse(rli_events **out, rli_profiler *detected, const char *input_path, const rli_parse_options *options)
+{
+	return parse_tree(out, NULL, detected, input_path, options, NULL);
+}
+
+int rli_parse_with_memory(rli_events **events, rli_memory **memory, rli_profiler *detected,
+			  const char *input_path, const rli_parse_options *options,
+			  const rli_torch_memory_options *memory_options)
+{
+	rli_torch_memory_options defaults;
+	if (!memory_options) {
+		rli_torch_memory_options_init(&defaults);
+		memory_options = &defaults;
+	}
+	return parse_tree(events, memory, detected, input_path, options, memory_options);
 }

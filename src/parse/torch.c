@@ -134,7 +134,7 @@ done:
 /* ---- parsing one .json.gz (timeline.md §4.3) ------------------------------ */
 
 enum { TOP_OTHER = 0, TOP_DISTRIBUTED, TOP_EVENTS };
-enum { EV_OTHER = 0, EV_PH, EV_NAME, EV_PID, EV_TID, EV_TS, EV_DUR, EV_ARGS, EV_COUNT };
+enum { EV_OTHER = 0, EV_PH, EV_NAME, EV_PID, EV_TID, EV_TS, EV_DUR, EV_ARGS, EV_CAT, EV_COUNT };
 enum { DI_RANK = 0, DI_WORLD_SIZE, DI_BACKEND, DI_COUNT };
 
 /* Longest pid text kept as the bar's tid. */
@@ -208,7 +208,8 @@ static int event_done(torch_ctx *t)
 	if (t->events == 1 && t->tid_state == 0)
 		t->tid_state = 2;
 	/* An instant event has no dur: the memory events are taken before the bar's rule leaves them out. */
-	if (t->event_has_ts_value && torch_memory_event_done(&t->memory, t->event_ts) < 0) {
+	if (torch_memory_event_done(&t->memory, t->event_has_ts_value, t->event_ts, t->event_has_dur_value,
+				    t->event_dur) < 0) {
 		t->unit->status = RLI_ERROR;
 		return rli_json_halt(&t->json);
 	}
@@ -230,6 +231,13 @@ static int event_done(torch_ctx *t)
 		t->max_end = ts + dur;
 	t->valid++;
 	return 1;
+}
+
+/* Out of memory while keeping a memory event: the unit fails as a whole. */
+static int memory_failed(torch_ctx *t)
+{
+	t->unit->status = RLI_ERROR;
+	return rli_json_halt(&t->json);
 }
 
 static int torch_value(torch_ctx *t, const char *text, size_t length, int kind)
@@ -281,8 +289,16 @@ static int torch_value(torch_ctx *t, const char *text, size_t length, int kind)
 			}
 			break;
 		case EV_NAME:
+			if (kind == 's' && torch_memory_name(&t->memory, text, length) < 0)
+				return memory_failed(t);
+			break;
+		case EV_CAT:
 			if (kind == 's')
-				torch_memory_name(&t->memory, text, length);
+				torch_memory_cat(&t->memory, text, length);
+			break;
+		case EV_TID:
+			if ((kind == 'n' || kind == 's') && torch_memory_tid(&t->memory, text, length) < 0)
+				return memory_failed(t);
 			break;
 		case EV_TS:
 		case EV_DUR:
@@ -334,6 +350,8 @@ static int event_key(const unsigned char *key, size_t length)
 	case 3:
 		if (key[1] == 'i' && key[2] == 'd')
 			return key[0] == 'p' ? EV_PID : key[0] == 't' ? EV_TID : EV_OTHER;
+		if (memcmp(key, "cat", 3) == 0)
+			return EV_CAT;
 		return memcmp(key, "dur", 3) == 0 ? EV_DUR : EV_OTHER;
 	case 4:
 		if (memcmp(key, "name", 4) == 0)
@@ -521,8 +539,8 @@ static void torch_parse_bytes(rli_unit *unit, rli_bytes *source, rli_events *row
 	memset(&t, 0, sizeof(t));
 	t.unit = unit;
 	strcpy(t.tid, "-1");
-	if (torch_memory_init(&t.memory, unit->memory_devices, unit->role ? unit->role : "") < 0 ||
-	    rli_json_open(&t.json, &torch_callbacks, &t, 1) < 0) {
+	torch_memory_init(&t.memory, unit->memory_devices, unit->role ? unit->role : "");
+	if (rli_json_open(&t.json, &torch_callbacks, &t, 1) < 0) {
 		torch_memory_dispose(&t.memory);
 		unit->status = RLI_ERROR;
 		return;
@@ -534,11 +552,10 @@ static void torch_parse_bytes(rli_unit *unit, rli_bytes *source, rli_events *row
 			torch_verdict(&t, rows);
 	}
 	if (unit->status == RLI_OK && unit->failures.count == 0 && unit->memory_devices) {
-		if (t.memory.bad)
-			rli_notes_add(&unit->log, RLI_LOG_WARN, "%s: %llu [memory] event(s) without a number in "
-				      "'Bytes', 'Addr', 'Device Type' or 'Device Id' left out",
-				      unit->path, (unsigned long long)t.memory.bad);
-		torch_memory_finish(&t.memory, t.rank, &unit->memory);
+		if (torch_memory_finish(&t.memory, t.rank, &unit->memory) < 0)
+			unit->status = RLI_ERROR;
+		else
+			torch_memory_notes(&t.memory, unit);
 	}
 	torch_memory_dispose(&t.memory);
 	if (unit->log.oom || unit->failures.oom)

@@ -1,8 +1,11 @@
-/* torch_memory.c: [memory] instant events to memory rows: allocations paired with their frees by (Addr, device). */
+/* torch_memory.c: [memory] instant events to memory rows: gathered in the read, put in time order, allocations paired with their frees by (Addr, device). */
 #include "torch_memory.h"
 #include "json_stream.h"
+#include "common/grow.h"
+#include "common/sort.h"
 #include "memory/memory_table.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,36 +16,81 @@
 /* The profiler's Device Type values (c10::DeviceType): 0 CPU, 1 CUDA. */
 enum { TM_DEVICE_CPU = 0, TM_DEVICE_CUDA = 1 };
 
-int torch_memory_init(torch_memory *tm, unsigned devices, const char *role)
+void torch_memory_init(torch_memory *tm, unsigned devices, const char *role)
 {
 	memset(tm, 0, sizeof(*tm));
 	tm->arg = -1;
+	tm->span_kind = -1;
+	tm->last_tid = RLI_STRPOOL_NONE;
 	tm->devices = devices;
-	if (!devices)
-		return RLI_OK;
-	if (rli_memory_new(&tm->memory) < 0)
-		return RLI_ERROR;
-	tm->role = rli_memory_intern(tm->memory, role, strlen(role));
-	return tm->role == RLI_STRPOOL_NONE ? rli_error_oom() : RLI_OK;
+	tm->role = role;
+	rli_strpool_init(&tm->names);
+	rli_strpool_init(&tm->tids);
 }
 
 void torch_memory_dispose(torch_memory *tm)
 {
-	rli_memory_free(tm->memory);
-	free(tm->slots);
+	free(tm->events);
+	free(tm->spans);
+	free(tm->name.data);
+	free(tm->tid.data);
+	rli_strpool_dispose(&tm->names);
+	rli_strpool_dispose(&tm->tids);
 	memset(tm, 0, sizeof(*tm));
 }
 
 void torch_memory_event_reset(torch_memory *tm)
 {
 	tm->is_memory = 0;
+	tm->span_kind = -1;
 	tm->arg = -1;
 	tm->have = 0;
+	tm->cat_seen = 0;
+	tm->name.set = tm->tid.set = 0;
 }
 
-void torch_memory_name(torch_memory *tm, const char *text, size_t length)
+/* Whether the event read so far may be ours: a [memory] event, a span, or one whose cat is still to come. */
+static int may_matter(const torch_memory *tm)
 {
-	tm->is_memory = tm->devices && length == 8 && memcmp(text, "[memory]", 8) == 0;
+	return tm->is_memory || tm->span_kind >= 0 || !tm->cat_seen;
+}
+
+static int keep_text(torch_memory_text *text, const char *data, size_t length)
+{
+	if (RLI_GROW(&text->data, &text->capacity, length + 1, 64) < 0)
+		return RLI_ERROR;
+	memcpy(text->data, data, length);
+	text->data[length] = '\0';
+	text->length = length;
+	text->set = 1;
+	return RLI_OK;
+}
+
+int torch_memory_name(torch_memory *tm, const char *text, size_t length)
+{
+	if (!tm->devices)
+		return RLI_OK;
+	tm->is_memory = length == 8 && memcmp(text, "[memory]", 8) == 0;
+	/* Kineto writes cat before name: a kernel's or a runtime call's name is not kept. */
+	return may_matter(tm) ? keep_text(&tm->name, text, length) : RLI_OK;
+}
+
+void torch_memory_cat(torch_memory *tm, const char *text, size_t length)
+{
+	if (!tm->devices)
+		return;
+	tm->cat_seen = 1;
+	if (length == 6 && memcmp(text, "cpu_op", 6) == 0)
+		tm->span_kind = TM_SPAN_OP;
+	else if (length == 15 && memcmp(text, "python_function", 15) == 0)
+		tm->span_kind = TM_SPAN_FRAME;
+	else
+		tm->span_kind = -1;
+}
+
+int torch_memory_tid(torch_memory *tm, const char *text, size_t length)
+{
+	return tm->devices && may_matter(tm) ? keep_text(&tm->tid, text, length) : RLI_OK;
 }
 
 void torch_memory_arg_key(torch_memory *tm, const unsigned char *key, size_t length)
@@ -50,11 +98,32 @@ void torch_memory_arg_key(torch_memory *tm, const unsigned char *key, size_t len
 	static const char *const names[TM_ARG_COUNT] = {"Bytes", "Addr", "Device Type", "Device Id",
 							 "Total Allocated", "Total Reserved"};
 	tm->arg = -1;
-	if (!tm->devices || length < 4 || length > 15)
+	if (!tm->devices || !tm->is_memory || length < 4 || length > 15)
 		return;
 	for (int i = 0; i < TM_ARG_COUNT; i++)
 		if (strlen(names[i]) == length && memcmp(names[i], key, length) == 0)
 			tm->arg = i;
+}
+
+/*
+ * Byte counts and device numbers are integers: up to 15 digits they are exact in a double, read
+ * here without the general reader (six numbers a [memory] event, millions of events). 0 when
+ * the text is anything else, for rli_text_to_double to read.
+ */
+static int small_integer(double *out, const char *text, size_t length)
+{
+	size_t i = text[0] == '-';
+	int64_t value = 0;
+	if (length <= i || length - i > 15)
+		return 0;
+	for (size_t k = i; k < length; k++) {
+		unsigned digit = (unsigned)(unsigned char)text[k] - '0';
+		if (digit > 9)
+			return 0;
+		value = value * 10 + digit;
+	}
+	*out = i ? -(double)value : (double)value;
+	return 1;
 }
 
 void torch_memory_arg_value(torch_memory *tm, const char *text, size_t length, int kind)
@@ -63,76 +132,21 @@ void torch_memory_arg_value(torch_memory *tm, const char *text, size_t length, i
 	char *end;
 	if (tm->arg < 0 || kind != 'n')
 		return;
-	if (rli_text_to_double(&tm->value[tm->arg], text, length) < 0)
-		return;
 	if (tm->arg == TM_ADDR) {
 		/* Addresses pass 2^53: read exactly, not through a double. */
 		if (length >= sizeof(digits) || text[0] == '-')
 			return;
 		memcpy(digits, text, length);
 		digits[length] = '\0';
+		errno = 0;
 		tm->addr = strtoull(digits, &end, 10);
-		if (*end)
+		if (*end || errno)
 			return;
+	} else if (!small_integer(&tm->value[tm->arg], text, length) &&
+		   rli_text_to_double(&tm->value[tm->arg], text, length) < 0) {
+		return;
 	}
 	tm->have |= 1u << tm->arg;
-}
-
-static size_t slot_of(const torch_memory *tm, uint64_t addr, int64_t device)
-{
-	uint64_t h = (addr ^ ((uint64_t)device * 0x9E3779B97F4A7C15ull)) * 0xff51afd7ed558ccdull;
-	return (size_t)(h >> 17) & (tm->slot_count - 1);
-}
-
-/* The slot holding (addr, device), or the empty one where it would go. */
-static torch_memory_slot *find_slot(torch_memory *tm, uint64_t addr, int64_t device)
-{
-	size_t i = slot_of(tm, addr, device);
-	while (tm->slots[i].row != TM_NO_ROW && (tm->slots[i].addr != addr || tm->slots[i].device != device))
-		i = (i + 1) & (tm->slot_count - 1);
-	return &tm->slots[i];
-}
-
-/* Keeps the map at most half full, so probes stay short. */
-static int make_room(torch_memory *tm)
-{
-	torch_memory_slot *old = tm->slots;
-	size_t old_count = tm->slot_count, count = old_count ? old_count * 2 : TM_FIRST_SLOTS;
-	if (tm->pending + 1 <= old_count / 2)
-		return RLI_OK;
-	if (count > SIZE_MAX / sizeof(*old) || !(tm->slots = malloc(count * sizeof(*old)))) {
-		tm->slots = old;
-		return rli_error_oom();
-	}
-	tm->slot_count = count;
-	for (size_t i = 0; i < count; i++)
-		tm->slots[i].row = TM_NO_ROW;
-	for (size_t i = 0; i < old_count; i++)
-		if (old[i].row != TM_NO_ROW)
-			*find_slot(tm, old[i].addr, old[i].device) = old[i];
-	free(old);
-	return RLI_OK;
-}
-
-/* Empties a slot, moving later ones of its probe run back so every lookup still finds them. */
-static void remove_slot(torch_memory *tm, torch_memory_slot *slot)
-{
-	size_t mask = tm->slot_count - 1, hole = (size_t)(slot - tm->slots), i = hole;
-	tm->slots[hole].row = TM_NO_ROW;
-	tm->pending--;
-	for (;;) {
-		size_t home;
-		i = (i + 1) & mask;
-		if (tm->slots[i].row == TM_NO_ROW)
-			return;
-		home = slot_of(tm, tm->slots[i].addr, tm->slots[i].device);
-		/* The entry may fill the hole when the hole lies on its way from home to i. */
-		if (((i - home) & mask) >= ((i - hole) & mask)) {
-			tm->slots[hole] = tm->slots[i];
-			tm->slots[i].row = TM_NO_ROW;
-			hole = i;
-		}
-	}
 }
 
 static int wanted_device(const torch_memory *tm, int type)
@@ -144,78 +158,305 @@ static int wanted_device(const torch_memory *tm, int type)
 	return 0;
 }
 
-static int append_row(torch_memory *tm, double ts_us, int type, int64_t id)
+/* The event's thread; an event without a tid shares the thread "" with the others that lack one. */
+static uint32_t thread_of(torch_memory *tm)
 {
-	char device[48];
-	rli_memory_in row;
-	int length = snprintf(device, sizeof(device), "%s:%lld", type == TM_DEVICE_CUDA ? "CUDA" : "CPU", (long long)id);
-	memset(&row, 0, sizeof(row));
-	row.name = rli_memory_intern(tm->memory, "[memory]", 8);
-	row.role = tm->role;
-	row.device_type = rli_memory_intern(tm->memory, device, (size_t)length);
-	row.call_stack = row.call_stack_top = tm->memory->empty;
-	row.size_kb = tm->value[TM_BYTES] / 1024;
-	row.start_ms = ts_us / 1000;
-	row.allocated_mb = tm->have & (1u << TM_TOTAL_ALLOCATED) ? tm->value[TM_TOTAL_ALLOCATED] / 1048576 : 0;
-	row.reserved_mb = tm->have & (1u << TM_TOTAL_RESERVED) ? tm->value[TM_TOTAL_RESERVED] / 1048576 : 0;
-	row.match = RLI_MEMORY_UNMATCHED;
-	if (row.name == RLI_STRPOOL_NONE || row.device_type == RLI_STRPOOL_NONE)
-		return rli_error_oom();
-	return rli_memory_append(tm->memory, &row);
+	const char *text = tm->tid.set ? tm->tid.data : "";
+	size_t length = tm->tid.set ? tm->tid.length : 0;
+	/* Events come in runs on one thread: the last one's id, without hashing, most of the time. */
+	if (tm->last_tid != RLI_STRPOOL_NONE && rli_strpool_length(&tm->tids, tm->last_tid) == length &&
+	    memcmp(rli_strpool_get(&tm->tids, tm->last_tid), text, length) == 0)
+		return tm->last_tid;
+	return tm->last_tid = rli_strpool_intern(&tm->tids, text, length);
 }
 
-int torch_memory_event_done(torch_memory *tm, double ts_us)
+static int keep_memory_event(torch_memory *tm, double ts_us)
 {
 	const unsigned needed = 1u << TM_BYTES | 1u << TM_ADDR | 1u << TM_DEVICE_TYPE | 1u << TM_DEVICE_ID;
-	double bytes = tm->value[TM_BYTES];
-	int type = (int)tm->value[TM_DEVICE_TYPE];
-	int64_t id, device;
-	torch_memory_slot *slot;
-	int error;
+	torch_memory_event *event;
+	int type;
 
-	if (!tm->is_memory)
-		return RLI_OK;
 	if ((tm->have & needed) != needed || !(tm->value[TM_DEVICE_ID] > -1e9 && tm->value[TM_DEVICE_ID] < 1e9)) {
 		tm->bad++;
 		return RLI_OK;
 	}
-	if (!wanted_device(tm, type) || bytes == 0)
+	type = tm->value[TM_DEVICE_TYPE] == TM_DEVICE_CUDA ? TM_DEVICE_CUDA
+	       : tm->value[TM_DEVICE_TYPE] == TM_DEVICE_CPU ? TM_DEVICE_CPU
+							    : -1;
+	if (!wanted_device(tm, type) || tm->value[TM_BYTES] == 0)
 		return RLI_OK;
-	id = (int64_t)tm->value[TM_DEVICE_ID];
-	device = (int64_t)type * ((int64_t)1 << 32) + id;
-	if ((error = make_room(tm)) < 0)
-		return error;
-	slot = find_slot(tm, tm->addr, device);
-	if (bytes < 0 && slot->row != TM_NO_ROW) {
-		size_t row = slot->row;
-		tm->memory->duration_ms[row] = ts_us / 1000 - tm->memory->start_ms[row];
-		tm->memory->flags[row] |= RLI_MEMORY_RELEASED;
-		remove_slot(tm, slot);
-		return RLI_OK;
-	}
-	/* A free of a block allocated before the capture stays a row of its own, negative, as Ascend's do. */
-	if ((error = append_row(tm, ts_us, type, id)) < 0)
-		return error;
-	if (bytes > 0) {
-		/* A second allocation at a pending address replaces the first, which then lives to the end. */
-		if (slot->row == TM_NO_ROW) {
-			slot->addr = tm->addr;
-			slot->device = device;
-			tm->pending++;
-		}
-		slot->row = tm->memory->count - 1;
-	}
+	if (RLI_GROW(&tm->events, &tm->event_capacity, tm->event_count + 1, 1024) < 0)
+		return RLI_ERROR;
+	event = &tm->events[tm->event_count];
+	if (tm->event_count && ts_us < event[-1].ts_us)
+		tm->out_of_order++;
+	event->ts_us = ts_us;
+	event->bytes = tm->value[TM_BYTES];
+	event->allocated = tm->value[TM_TOTAL_ALLOCATED];
+	event->reserved = tm->value[TM_TOTAL_RESERVED];
+	event->has_allocated = (tm->have >> TM_TOTAL_ALLOCATED) & 1;
+	event->has_reserved = (tm->have >> TM_TOTAL_RESERVED) & 1;
+	event->addr = tm->addr;
+	event->device_id = (int64_t)tm->value[TM_DEVICE_ID];
+	event->type = (uint8_t)type;
+	if ((event->tid = thread_of(tm)) == RLI_STRPOOL_NONE)
+		return rli_error_oom();
+	tm->event_count++;
 	return RLI_OK;
 }
 
-void torch_memory_finish(torch_memory *tm, int64_t rank, rli_memory **out)
+/* A cpu_op or python_function with a time and a length: where later [memory] events may lie. */
+static int keep_span(torch_memory *tm, double ts_us, double dur_us)
 {
+	torch_memory_span *span;
+	if (!tm->name.set || !(dur_us >= 0) || !(ts_us + dur_us >= ts_us))
+		return RLI_OK;
+	if (RLI_GROW(&tm->spans, &tm->span_capacity, tm->span_count + 1, 1024) < 0)
+		return RLI_ERROR;
+	span = &tm->spans[tm->span_count];
+	span->start_us = ts_us;
+	span->end_us = ts_us + dur_us;
+	span->kind = (uint32_t)tm->span_kind;
+	span->order = (uint32_t)tm->span_count;
+	span->name = rli_strpool_intern(&tm->names, tm->name.data, tm->name.length);
+	span->tid = thread_of(tm);
+	if (span->name == RLI_STRPOOL_NONE || span->tid == RLI_STRPOOL_NONE)
+		return rli_error_oom();
+	tm->span_count++;
+	return RLI_OK;
+}
+
+int torch_memory_event_done(torch_memory *tm, int has_ts, double ts_us, int has_dur, double dur_us)
+{
+	if (!tm->devices || !has_ts)
+		return RLI_OK;
+	if (tm->is_memory)
+		return keep_memory_event(tm, ts_us);
+	if (tm->span_kind >= 0 && has_dur && tm->span_count < UINT32_MAX)
+		return keep_span(tm, ts_us, dur_us);
+	return RLI_OK;
+}
+
+/* ---- pairing ------------------------------------------------------------ */
+
+/* A pending allocation: the open-addressing map's slot, keyed by (Addr, device). */
+typedef struct {
+	uint64_t addr;
+	int64_t device; /* device type * 2^32 + id; the slot is free when row is TM_NO_ROW */
+	size_t row;
+} pending_slot;
+
+typedef struct {
+	pending_slot *slots;
+	size_t count, used;
+} pending_map;
+
+static size_t slot_of(const pending_map *map, uint64_t addr, int64_t device)
+{
+	uint64_t h = (addr ^ ((uint64_t)device * 0x9E3779B97F4A7C15ull)) * 0xff51afd7ed558ccdull;
+	return (size_t)(h >> 17) & (map->count - 1);
+}
+
+/* The slot holding (addr, device), or the empty one where it would go. */
+static pending_slot *find_slot(pending_map *map, uint64_t addr, int64_t device)
+{
+	size_t i = slot_of(map, addr, device);
+	while (map->slots[i].row != TM_NO_ROW && (map->slots[i].addr != addr || map->slots[i].device != device))
+		i = (i + 1) & (map->count - 1);
+	return &map->slots[i];
+}
+
+/* Keeps the map at most half full, so probes stay short. */
+static int make_room(pending_map *map)
+{
+	pending_slot *old = map->slots;
+	size_t old_count = map->count, count = old_count ? old_count * 2 : TM_FIRST_SLOTS;
+	if (map->used + 1 <= old_count / 2)
+		return RLI_OK;
+	if (count > SIZE_MAX / sizeof(*old) || !(map->slots = malloc(count * sizeof(*old)))) {
+		map->slots = old;
+		return rli_error_oom();
+	}
+	map->count = count;
+	for (size_t i = 0; i < count; i++)
+		map->slots[i].row = TM_NO_ROW;
+	for (size_t i = 0; i < old_count; i++)
+		if (old[i].row != TM_NO_ROW)
+			*find_slot(map, old[i].addr, old[i].device) = old[i];
+	free(old);
+	return RLI_OK;
+}
+
+/* Empties a slot, moving later ones of its probe run back so every lookup still finds them. */
+static void remove_slot(pending_map *map, pending_slot *slot)
+{
+	size_t mask = map->count - 1, hole = (size_t)(slot - map->slots), i = hole;
+	map->slots[hole].row = TM_NO_ROW;
+	map->used--;
+	for (;;) {
+		size_t home;
+		i = (i + 1) & mask;
+		if (map->slots[i].row == TM_NO_ROW)
+			return;
+		home = slot_of(map, map->slots[i].addr, map->slots[i].device);
+		/* The entry may fill the hole when the hole lies on its way from home to i. */
+		if (((i - home) & mask) >= ((i - hole) & mask)) {
+			map->slots[hole] = map->slots[i];
+			map->slots[i].row = TM_NO_ROW;
+			hole = i;
+		}
+	}
+}
+
+/* The strings every row of a file shares, interned once; the device's name for the last device seen. */
+typedef struct {
+	uint32_t role, name;
+	int64_t device_key;
+	uint32_t device;
+} row_strings;
+
+static int append_row(rli_memory *memory, row_strings *strings, int64_t device_key, const torch_memory_event *event)
+{
+	rli_memory_in row;
+	if (device_key != strings->device_key || strings->device == RLI_STRPOOL_NONE) {
+		char device[48];
+		int length = snprintf(device, sizeof(device), "%s:%lld", event->type == TM_DEVICE_CUDA ? "CUDA" : "CPU",
+				      (long long)event->device_id);
+		strings->device_key = device_key;
+		if ((strings->device = rli_memory_intern(memory, device, (size_t)length)) == RLI_STRPOOL_NONE)
+			return rli_error_oom();
+	}
+	memset(&row, 0, sizeof(row));
+	row.name = strings->name;
+	row.role = strings->role;
+	row.device_type = strings->device;
+	row.call_stack = row.call_stack_top = memory->empty;
+	row.size_kb = event->bytes / 1024;
+	row.start_ms = event->ts_us / 1000;
+	row.allocated_mb = event->has_allocated ? event->allocated / 1048576 : 0;
+	row.reserved_mb = event->has_reserved ? event->reserved / 1048576 : 0;
+	row.match = RLI_MEMORY_UNMATCHED;
+	return rli_memory_append(memory, &row);
+}
+
+/*
+ * The events in time order (ties in file order), each allocation a row that its free closes;
+ * row_ts[row] and row_tid[row] the time (µs, as written) and thread of the row's event.
+ */
+static int pair_events(torch_memory *tm, rli_memory *memory, uint32_t role, double *row_ts, uint32_t *row_tid)
+{
+	pending_map map = {NULL, 0, 0};
+	row_strings strings = {role, rli_memory_intern(memory, "[memory]", 8), 0, RLI_STRPOOL_NONE};
+	size_t *order = NULL;
+	int error = RLI_OK;
+
+	if (strings.name == RLI_STRPOOL_NONE)
+		return rli_error_oom();
+	if (tm->out_of_order) {
+		double *ts = malloc((tm->event_count ? tm->event_count : 1) * sizeof(*ts));
+		if (!ts)
+			return rli_error_oom();
+		for (size_t i = 0; i < tm->event_count; i++)
+			ts[i] = tm->events[i].ts_us;
+		order = rli_sorted_rows(ts, tm->event_count);
+		free(ts);
+		if (!order)
+			return rli_error_oom();
+	}
+	for (size_t k = 0; k < tm->event_count; k++) {
+		const torch_memory_event *event = &tm->events[order ? order[k] : k];
+		int64_t device = (int64_t)event->type * ((int64_t)1 << 32) + event->device_id;
+		pending_slot *slot;
+		if ((error = make_room(&map)) < 0)
+			goto done;
+		slot = find_slot(&map, event->addr, device);
+		if (event->bytes < 0 && slot->row != TM_NO_ROW) {
+			size_t row = slot->row;
+			/* In µs first, as written: 1300 - 1000 is 300 exactly, 1.3 - 1.0 is not 0.3. */
+			memory->duration_ms[row] = (event->ts_us - row_ts[row]) / 1000;
+			memory->flags[row] |= RLI_MEMORY_RELEASED;
+			remove_slot(&map, slot);
+			continue;
+		}
+		/* A free of a block allocated before the capture stays a row of its own, negative, as Ascend's do. */
+		row_ts[memory->count] = event->ts_us;
+		row_tid[memory->count] = event->tid;
+		if ((error = append_row(memory, &strings, device, event)) < 0)
+			goto done;
+		if (event->bytes < 0) {
+			tm->orphan_frees++;
+			continue;
+		}
+		/* A second allocation at a pending address replaces the first, which then lives to the end. */
+		if (slot->row == TM_NO_ROW) {
+			slot->addr = event->addr;
+			slot->device = device;
+			map.used++;
+		} else {
+			tm->reallocated++;
+		}
+		slot->row = memory->count - 1;
+	}
+done:
+	free(map.slots);
+	free(order);
+	return error;
+}
+
+int torch_memory_finish(torch_memory *tm, int64_t rank, rli_memory **out)
+{
+	rli_memory *memory = NULL;
+	uint32_t *row_tid = NULL, role;
+	double *row_ts = NULL;
+	int error;
+
 	*out = NULL;
-	if (!tm->memory)
-		return;
-	for (size_t i = 0; i < tm->memory->count; i++)
-		tm->memory->rank_id[i] = rank;
-	tm->memory->shows_reserved = 1;
-	*out = tm->memory;
-	tm->memory = NULL;
+	if (!tm->devices || tm->event_count == 0)
+		return RLI_OK; /* a trace taken without profile_memory: no table to carry around */
+	if ((error = rli_memory_new(&memory)) < 0)
+		return error;
+	role = rli_memory_intern(memory, tm->role ? tm->role : "", tm->role ? strlen(tm->role) : 0);
+	/* Every event is at most a row: room for all of them at once. */
+	if (role == RLI_STRPOOL_NONE || (error = rli_memory_reserve(memory, tm->event_count)) < 0 ||
+	    !(row_tid = malloc((tm->event_count ? tm->event_count : 1) * sizeof(*row_tid))) ||
+	    !(row_ts = malloc((tm->event_count ? tm->event_count : 1) * sizeof(*row_ts)))) {
+		error = rli_error_oom();
+		goto done;
+	}
+	if ((error = pair_events(tm, memory, role, row_ts, row_tid)) < 0 ||
+	    (error = torch_memory_attribute(tm, memory, row_ts, row_tid)) < 0)
+		goto done;
+	for (size_t i = 0; i < memory->count; i++)
+		memory->rank_id[i] = rank;
+	memory->shows_reserved = 1;
+	tm->rows = memory->count;
+	*out = memory;
+	memory = NULL;
+done:
+	free(row_tid);
+	free(row_ts);
+	rli_memory_free(memory);
+	return error;
+}
+
+void torch_memory_notes(const torch_memory *tm, rli_unit *unit)
+{
+	if (tm->bad)
+		rli_notes_add(&unit->log, RLI_LOG_WARN, "%s: %llu [memory] event(s) without a number in "
+			      "'Bytes', 'Addr', 'Device Type' or 'Device Id' left out",
+			      unit->path, (unsigned long long)tm->bad);
+	if (tm->reallocated)
+		rli_notes_add(&unit->log, RLI_LOG_WARN, "%s: %llu [memory] allocation(s) at an address whose block "
+			      "was not freed; the earlier block is taken as live to the end of the capture",
+			      unit->path, (unsigned long long)tm->reallocated);
+	if (tm->out_of_order)
+		rli_notes_add(&unit->log, RLI_LOG_INFO, "%s: %llu [memory] event(s) written out of time order; "
+			      "paired in time order", unit->path, (unsigned long long)tm->out_of_order);
+	if (tm->orphan_frees)
+		rli_notes_add(&unit->log, RLI_LOG_INFO, "%s: %llu free(s) of blocks allocated before the capture "
+			      "kept as negative rows", unit->path, (unsigned long long)tm->orphan_frees);
+	if (tm->rows)
+		rli_notes_add(&unit->log, RLI_LOG_INFO, "%s: %llu memory row(s); an operator found for %llu, "
+			      "a Python stack for %llu", unit->path, (unsigned long long)tm->rows,
+			      (unsigned long long)tm->with_op, (unsigned long long)tm->with_stack);
 }

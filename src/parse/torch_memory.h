@@ -3,6 +3,7 @@
 #define RLI_TORCH_MEMORY_H
 
 #include "parse_internal.h"
+#include "common/strpool.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -10,40 +11,85 @@
 /* The args of one trace event that a [memory] event carries (the profiler's spelling, issue 10 §1). */
 enum { TM_BYTES = 0, TM_ADDR, TM_DEVICE_TYPE, TM_DEVICE_ID, TM_TOTAL_ALLOCATED, TM_TOTAL_RESERVED, TM_ARG_COUNT };
 
-/* A pending allocation: the open-addressing map's slot, keyed by (Addr, device). */
+/* What an event is to the memory analysis, from its name and "cat". */
+enum { TM_SPAN_OP = 0, TM_SPAN_FRAME = 1 };
+
+/* One [memory] event as read: paired with the others once the whole file is in. */
 typedef struct {
+	double ts_us, bytes, allocated, reserved;
 	uint64_t addr;
-	int64_t device; /* device type * 2^32 + id; the slot is free when row is SIZE_MAX */
-	size_t row;
-} torch_memory_slot;
+	int64_t device_id;
+	uint32_t tid;  /* in torch_memory.tids */
+	uint8_t type;  /* Device Type: 1 CUDA, 0 CPU */
+	uint8_t has_allocated, has_reserved;
+} torch_memory_event;
+
+/* A cpu_op (an operator) or a python_function (a Python frame), which a [memory] event on its thread may lie in. */
+typedef struct {
+	double start_us, end_us;
+	uint32_t tid;  /* in torch_memory.tids */
+	uint32_t name; /* in torch_memory.names */
+	uint32_t kind; /* TM_SPAN_* */
+	uint32_t order; /* its place in the file, the last tie rule */
+} torch_memory_span;
+
+/* A text of the event being read, kept until the event ends. */
+typedef struct {
+	char *data;
+	size_t length, capacity;
+	int set;
+} torch_memory_text;
 
 typedef struct {
 	unsigned devices;   /* RLI_MEMORY_DEVICE_* bits; 0: memory events are not gathered */
-	rli_memory *memory; /* the rows so far, in event order */
-	uint32_t role;
-	torch_memory_slot *slots;
-	size_t slot_count, pending;
+	const char *role;
+	/* gathered in the read */
+	torch_memory_event *events;
+	size_t event_count, event_capacity;
+	torch_memory_span *spans;
+	size_t span_count, span_capacity;
+	rli_strpool names, tids;
+	uint32_t last_tid;  /* the last thread looked up */
 	/* the event being read */
 	int is_memory;
+	int span_kind;      /* TM_SPAN_*, or -1: neither a cpu_op nor a python_function */
+	int cat_seen;       /* the event's cat was read (Kineto writes it before name and tid) */
 	int arg;            /* TM_* of the args key just read, or -1 */
 	unsigned have;      /* bit per TM_* seen with a number */
 	double value[TM_ARG_COUNT];
 	uint64_t addr;
-	uint64_t bad;       /* [memory] events left out: an arg missing or not a number */
+	torch_memory_text name, tid;
+	/* what the file held that a reader should hear of */
+	uint64_t bad;            /* [memory] events left out: an arg missing or not a number */
+	uint64_t out_of_order;   /* [memory] events written before an earlier one */
+	uint64_t reallocated;    /* allocations at an address already allocated and not freed */
+	uint64_t orphan_frees;   /* frees of blocks allocated before the capture */
+	uint64_t with_op, with_stack, rows;
 } torch_memory;
 
-/* devices 0: off, every other call then does nothing. RLI_OK or RLI_ERROR. */
-int torch_memory_init(torch_memory *tm, unsigned devices, const char *role);
+/* devices 0: off, every other call then does nothing. */
+void torch_memory_init(torch_memory *tm, unsigned devices, const char *role);
 void torch_memory_dispose(torch_memory *tm);
 void torch_memory_event_reset(torch_memory *tm);
-/* The event's name: is it "[memory]"? */
-void torch_memory_name(torch_memory *tm, const char *text, size_t length);
+/* The event's name and cat (strings), and its tid (a number or a string, as text). */
+int torch_memory_name(torch_memory *tm, const char *text, size_t length);
+void torch_memory_cat(torch_memory *tm, const char *text, size_t length);
+int torch_memory_tid(torch_memory *tm, const char *text, size_t length);
 /* A key of the event's args object, then its value (kind 'n' for a number). */
 void torch_memory_arg_key(torch_memory *tm, const unsigned char *key, size_t length);
 void torch_memory_arg_value(torch_memory *tm, const char *text, size_t length, int kind);
-/* The event ended at ts_us: a [memory] event becomes a row, or closes its allocation's. RLI_OK or RLI_ERROR. */
-int torch_memory_event_done(torch_memory *tm, double ts_us);
-/* Every row gets the file's rank; the table moves to *out (NULL when off). */
-void torch_memory_finish(torch_memory *tm, int64_t rank, rli_memory **out);
+/* The event ended (ts and dur in µs, each when it had a number): it is kept when it is ours. RLI_OK or RLI_ERROR. */
+int torch_memory_event_done(torch_memory *tm, int has_ts, double ts_us, int has_dur, double dur_us);
+/*
+ * The file is read: the events in time order, each allocation paired with its free by (Addr,
+ * device), each row given its operator and Python stack; every row gets the file's rank.
+ * *out receives the table (NULL when off). RLI_OK or RLI_ERROR.
+ */
+int torch_memory_finish(torch_memory *tm, int64_t rank, rli_memory **out);
+/* What the reader should hear of the file's memory events, into the unit's log. */
+void torch_memory_notes(const torch_memory *tm, rli_unit *unit);
+
+/* torch_memory_attribute.c: each row's innermost operator and its Python frames, on the event's thread. */
+int torch_memory_attribute(torch_memory *tm, rli_memory *memory, const double *row_ts_us, const uint32_t *row_tid);
 
 #endif

@@ -197,8 +197,8 @@ mf_expected *mf_read_expected(const char *path, size_t *count)
 	while (getline(&line, &size, file) > 0) {
 		yajl_val object = yajl_tree_parse(line, error, sizeof(error));
 		mf_expected *e;
-		const char *match_key[] = {"match", NULL};
-		yajl_val match;
+		const char *match_key[] = {"match", NULL}, *case_key[] = {"op_case", NULL};
+		yajl_val match, op_case;
 		if (!object || !YAJL_IS_OBJECT(object) || object->u.object.len < 12) {
 			fprintf(stderr, "%s:%zu: not a row: %s\n", path, *count + 1, error);
 			exit(1);
@@ -238,6 +238,14 @@ mf_expected *mf_read_expected(const char *path, size_t *count)
 			e->row.match_gap_ms = number_at(object, "match_gap_ms", path, *count);
 			e->row.released = (int)YAJL_GET_INTEGER(value_at(object, "released", yajl_t_number, path, *count));
 		}
+		op_case = yajl_tree_get(object, case_key, yajl_t_string);
+		e->op_case = op_case ? text_at(object, "op_case", path, *count) : strdup("");
+		if (!e->op_case)
+			abort();
+		if (op_case) {
+			e->has_before = 1;
+			e->before_capture_mb = number_at(object, "before_capture_mb", path, *count);
+		}
 		yajl_tree_free(object);
 	}
 	free(line);
@@ -253,6 +261,7 @@ void mf_expected_free(mf_expected *rows, size_t count)
 		free((char *)rows[i].row.call_stack);
 		free((char *)rows[i].row.call_stack_top);
 		free((char *)rows[i].row.device_type);
+		free(rows[i].op_case);
 	}
 	free(rows);
 }

@@ -53,6 +53,11 @@ rli_memory_row mf_get(const rli_memory *memory, size_t i);
 typedef struct {
 	rli_memory_row row; /* strings owned */
 	int has_match;      /* the generator's extra keys were there: released, match, match_gap_ms */
+	/* torch rows: how the generator laid out the ops around the event ("" when not said), and
+	 * the bytes allocated before the capture still live after it (MB; has_before when said) */
+	char *op_case;
+	double before_capture_mb;
+	int has_before;
 } mf_expected;
 
 /*

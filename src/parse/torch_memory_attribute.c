@@ -1,0 +1,197 @@
+/* torch_memory_attribute.c: each memory row's operator (the innermost cpu_op on its thread around it) and Python stack (the python_function frames around it). */
+#include "torch_memory.h"
+#include "common/grow.h"
+#include "memory/memory_table.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* The separator of the Ascend "Call stack" value, which the torch stacks are written with too. */
+#define FRAME_SEPARATOR ";\r\n"
+
+typedef struct {
+	double ts_us;
+	uint32_t tid;
+	uint32_t row;
+} row_key;
+
+static int compare_rows(const void *a, const void *b)
+{
+	const row_key *x = a, *y = b;
+	if (x->tid != y->tid)
+		return x->tid < y->tid ? -1 : 1;
+	if (x->ts_us != y->ts_us)
+		return x->ts_us < y->ts_us ? -1 : 1;
+	return (x->row > y->row) - (x->row < y->row);
+}
+
+/* By thread, then start; of spans starting together the longer first, so the inner one ends up on top. */
+static int compare_spans(const void *a, const void *b)
+{
+	const torch_memory_span *x = a, *y = b;
+	if (x->tid != y->tid)
+		return x->tid < y->tid ? -1 : 1;
+	if (x->start_us != y->start_us)
+		return x->start_us < y->start_us ? -1 : 1;
+	if (x->end_us != y->end_us)
+		return x->end_us > y->end_us ? -1 : 1;
+	return (x->order > y->order) - (x->order < y->order);
+}
+
+/* The sweep's state: the spans begun and not yet known to have ended, and the last stack made. */
+typedef struct {
+	torch_memory *tm;
+	rli_memory *memory;
+	size_t *open;           /* indices into tm->spans, outermost first */
+	size_t open_count, open_capacity;
+	uint32_t *frames, *last_frames; /* the current and the previous row's frame names */
+	size_t frame_count, last_frame_count, frames_capacity, last_capacity;
+	uint32_t last_stack, last_top;
+	char *text;
+	size_t text_capacity;
+} sweep;
+
+/* The frames' names joined innermost first, interned in the table: the row's call stack and its top. */
+static int make_stack(sweep *s, uint32_t *stack, uint32_t *top)
+{
+	size_t length = 0, first = 0;
+	const rli_strpool *names = &s->tm->names;
+	if (s->frame_count == 0) {
+		*stack = *top = s->memory->empty;
+		return RLI_OK;
+	}
+	if (s->frame_count == s->last_frame_count &&
+	    memcmp(s->frames, s->last_frames, s->frame_count * sizeof(*s->frames)) == 0) {
+		*stack = s->last_stack;
+		*top = s->last_top;
+		return RLI_OK;
+	}
+	for (size_t i = 0; i < s->frame_count; i++)
+		length += rli_strpool_length(names, s->frames[i]) + strlen(FRAME_SEPARATOR);
+	if (RLI_GROW(&s->text, &s->text_capacity, length + 1, 256) < 0)
+		return RLI_ERROR;
+	length = 0;
+	for (size_t i = 0; i < s->frame_count; i++) {
+		size_t n = rli_strpool_length(names, s->frames[i]);
+		if (i) {
+			memcpy(s->text + length, FRAME_SEPARATOR, strlen(FRAME_SEPARATOR));
+			length += strlen(FRAME_SEPARATOR);
+		}
+		memcpy(s->text + length, rli_strpool_get(names, s->frames[i]), n);
+		length += n;
+		if (i == 0)
+			first = n;
+	}
+	*stack = rli_memory_intern(s->memory, s->text, length);
+	*top = rli_memory_intern(s->memory, s->text, first);
+	if (*stack == RLI_STRPOOL_NONE || *top == RLI_STRPOOL_NONE)
+		return rli_error_oom();
+	/* Rows in a row mostly share a stack: the next one compares ids rather than joining text. */
+	if (RLI_GROW(&s->last_frames, &s->last_capacity, s->frame_count, 64) < 0)
+		return RLI_ERROR;
+	memcpy(s->last_frames, s->frames, s->frame_count * sizeof(*s->frames));
+	s->last_frame_count = s->frame_count;
+	s->last_stack = *stack;
+	s->last_top = *top;
+	return RLI_OK;
+}
+
+/* The row at ts: its operator and frames from the open spans that contain ts. */
+static int attribute_row(sweep *s, uint32_t row, double ts_us)
+{
+	const torch_memory_span *spans = s->tm->spans;
+	const torch_memory_span *op = NULL;
+	uint32_t stack, top;
+	int error;
+
+	s->frame_count = 0;
+	for (size_t k = s->open_count; k-- > 0;) {
+		const torch_memory_span *span = &spans[s->open[k]];
+		if (span->end_us < ts_us)
+			continue; /* ended; below a longer span that overlaps it, not nested in it */
+		if (span->kind == TM_SPAN_OP) {
+			if (!op)
+				op = span;
+			continue;
+		}
+		if (RLI_GROW(&s->frames, &s->frames_capacity, s->frame_count + 1, 64) < 0)
+			return RLI_ERROR;
+		s->frames[s->frame_count++] = span->name;
+	}
+	if (op) {
+		const rli_strpool *names = &s->tm->names;
+		uint32_t name = rli_memory_intern(s->memory, rli_strpool_get(names, op->name),
+						  rli_strpool_length(names, op->name));
+		if (name == RLI_STRPOOL_NONE)
+			return rli_error_oom();
+		s->memory->name[row] = name;
+		s->memory->flags[row] = (uint8_t)((s->memory->flags[row] & RLI_MEMORY_RELEASED) |
+						  ((unsigned)RLI_MEMORY_INSIDE << RLI_MEMORY_MATCH_SHIFT));
+		s->tm->with_op++;
+	}
+	if ((error = make_stack(s, &stack, &top)) < 0)
+		return error;
+	s->memory->call_stack[row] = stack;
+	s->memory->call_stack_top[row] = top;
+	s->tm->with_stack += s->frame_count > 0;
+	return RLI_OK;
+}
+
+/*
+ * One sweep per thread through the rows and the spans, both in time order: a span is opened when
+ * its start is reached and closed once it has ended before the current row, so each row sees the
+ * spans around it. Profilers nest a thread's spans; one that overlaps without nesting is still
+ * found, as it stays open until everything above it has ended.
+ */
+int torch_memory_attribute(torch_memory *tm, rli_memory *memory, const double *row_ts_us, const uint32_t *row_tid)
+{
+	sweep s;
+	row_key *rows = NULL;
+	size_t next = 0;
+	uint32_t thread = UINT32_MAX;
+	int error = RLI_OK;
+
+	if (memory->count == 0 || tm->span_count == 0)
+		return RLI_OK;
+	memset(&s, 0, sizeof(s));
+	s.tm = tm;
+	s.memory = memory;
+	if (!(rows = malloc(memory->count * sizeof(*rows))))
+		return rli_error_oom();
+	for (size_t i = 0; i < memory->count; i++) {
+		rows[i].ts_us = row_ts_us[i]; /* as written: start_ms went through a division */
+		rows[i].tid = row_tid[i];
+		rows[i].row = (uint32_t)i;
+	}
+	qsort(rows, memory->count, sizeof(*rows), compare_rows);
+	qsort(tm->spans, tm->span_count, sizeof(*tm->spans), compare_spans);
+	for (size_t i = 0; i < memory->count && error == RLI_OK; i++) {
+		double ts = rows[i].ts_us;
+		if (rows[i].tid != thread) {
+			thread = rows[i].tid;
+			s.open_count = 0;
+			while (next < tm->span_count && tm->spans[next].tid < thread)
+				next++;
+		}
+		for (; next < tm->span_count && tm->spans[next].tid == thread && tm->spans[next].start_us <= ts; next++) {
+			/* What ended before this span began ends before every row still to come. */
+			while (s.open_count && tm->spans[s.open[s.open_count - 1]].end_us < tm->spans[next].start_us)
+				s.open_count--;
+			if (RLI_GROW(&s.open, &s.open_capacity, s.open_count + 1, 64) < 0) {
+				error = RLI_ERROR;
+				break;
+			}
+			s.open[s.open_count++] = next;
+		}
+		while (s.open_count && tm->spans[s.open[s.open_count - 1]].end_us < ts)
+			s.open_count--;
+		if (error == RLI_OK)
+			error = attribute_row(&s, rows[i].row, ts);
+	}
+	free(rows);
+	free(s.open);
+	free(s.frames);
+	free(s.last_frames);
+	free(s.text);
+	return error;
+}

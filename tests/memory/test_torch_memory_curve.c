@@ -1,0 +1,142 @@
+/* test_torch_memory_curve.c: the memory curve the figure draws from a torch trace's allocation/free pairs is the trace's own Total Allocated at every row, less what was allocated before the capture. */
+#include "harness.h"
+#include "memory/memory_curve.h"
+#include "common/bigmem.h"
+#include "torch_fixture.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* One device of the trace: (role, rank, device_type); one trace each, the generator's steps being 1. */
+typedef struct {
+	const char *role, *device_type;
+	int64_t rank;
+	size_t *rows; /* into the sorted rows, in start order */
+	size_t count;
+} device_rows;
+
+static device_rows *device_of(device_rows *devices, size_t *device_count, const rli_memory_row *row, size_t total)
+{
+	for (size_t d = 0; d < *device_count; d++)
+		if (devices[d].rank == row->rank_id && !strcmp(devices[d].role, row->role) &&
+		    !strcmp(devices[d].device_type, row->device_type))
+			return &devices[d];
+	devices[*device_count] = (device_rows){row->role, row->device_type, row->rank_id, calloc(total, sizeof(size_t)), 0};
+	if (!devices[*device_count].rows)
+		abort();
+	return &devices[(*device_count)++];
+}
+
+/* The curve's value after the changes at t (relative to the first allocation): the last step point not after t. */
+static double curve_at(const double *x, const double *y, size_t points, double t)
+{
+	size_t low = 0, high = points; /* the first point after t */
+	while (low < high) {
+		size_t mid = low + (high - low) / 2;
+		if (x[mid] <= t)
+			low = mid + 1;
+		else
+			high = mid;
+	}
+	return low ? y[low - 1] : 0;
+}
+
+/*
+ * The device's allocations as the figure takes them (rli_memory_blocks, rli_memory_curve), and
+ * each of its rows checked: curve + before the capture == Total Allocated. Returns the rows checked.
+ */
+static size_t check_device(const device_rows *device, const rli_memory_row *got, const mf_expected *expected,
+			   const char *name)
+{
+	double *start = calloc(device->count + 1, sizeof(double)), *duration = calloc(device->count + 1, sizeof(double));
+	double *size = calloc(device->count + 1, sizeof(double)), *x = NULL, *y = NULL;
+	rli_memory_block *blocks = calloc(device->count + 1, sizeof(*blocks));
+	rli_memory_device columns = {device->role, device->rank, 0, start, duration, size, NULL, NULL};
+	rli_memory_summary summary;
+	size_t points = 0, block_count, checked = 0, wrong = 0;
+
+	if (!start || !duration || !size || !blocks)
+		abort();
+	for (size_t k = 0; k < device->count; k++) {
+		const rli_memory_row *row = &got[device->rows[k]];
+		if (row->size_kb <= 0)
+			continue;
+		start[columns.count] = row->start_time_ms;
+		duration[columns.count] = row->released ? row->duration_ms : 0;
+		size[columns.count++] = row->size_kb;
+	}
+	block_count = rli_memory_blocks(blocks, &summary, &columns);
+	CHECK_INT(rli_memory_curve(&summary, &x, &y, &points, blocks, block_count), RLI_OK);
+	for (size_t k = 0; k < device->count && x; k++) {
+		const rli_memory_row *row = &got[device->rows[k]];
+		const mf_expected *want = &expected[device->rows[k]];
+		double t = row->start_time_ms - summary.t_min_ms, value = curve_at(x, y, points, t);
+		/* The blocks never freed end with the capture, at its last moment: there they are still held. */
+		if (block_count && t >= summary.t_max_ms - summary.t_min_ms)
+			value += summary.never_freed_kb / 1024;
+		CHECK(want->has_before);
+		if (fabs(value + want->before_capture_mb - row->total_allocated_mb) > 1e-9 && wrong++ < 3)
+			fprintf(stderr, "%s %s rank %lld %s at %.17g: curve %.17g + before %.17g != %.17g\n", name,
+				device->role, (long long)device->rank, device->device_type, row->start_time_ms, value,
+				want->before_capture_mb, row->total_allocated_mb);
+		checked++;
+	}
+	CHECK_INT(wrong, 0);
+	rli_bigmem_free(x);
+	rli_bigmem_free(y);
+	free(blocks);
+	free(start);
+	free(duration);
+	free(size);
+	return checked;
+}
+
+static void check_curves(const char *root, const char *name, const tf_set *set)
+{
+	tf_run run;
+	size_t device_count = 0, checked = 0, frees_before = 0;
+	device_rows *devices;
+
+	tf_run_open(&run, root, name, set, 2);
+	CHECK(run.memory != NULL);
+	CHECK_INT(run.got_count, run.count);
+	devices = calloc(run.got_count + 1, sizeof(*devices));
+	/* The rows pair up by the sort: the curve takes the parsed ones, the offset the generator's. */
+	for (size_t i = 0; i < run.count && i < run.got_count; i++) {
+		device_rows *device = device_of(devices, &device_count, &run.got[i], run.got_count);
+		CHECK(tf_compare_rows(&run.got[i], &run.expected[i].row) == 0);
+		device->rows[device->count++] = i;
+		frees_before += run.got[i].size_kb < 0;
+	}
+	/* 3 roles x 2 ranks, each with its devices rank and rank + 1 */
+	CHECK_INT(device_count, 12);
+	for (size_t d = 0; d < device_count; d++) {
+		checked += check_device(&devices[d], run.got, run.expected, name);
+		free(devices[d].rows);
+	}
+	CHECK_INT(checked, run.count);
+	/* The offset falls as blocks from before the capture are freed. */
+	CHECK(frees_before > 12);
+	free(devices);
+	tf_run_close(&run);
+}
+
+/* argv[1]: "in_order" (the default options) or "shuffled" (--memory-ops --memory-shuffle: a free before its allocation). */
+int main(int argc, char **argv)
+{
+	static const tf_set in_order = {.steps = 1, .memory_events = 400, .seed = 11};
+	static const tf_set shuffled = {.steps = 1, .memory_events = 400, .ops = 1, .shuffle = 1, .seed = 12};
+	const char *which = argc > 1 ? argv[1] : "in_order";
+	char *root;
+
+	if (strcmp(which, "in_order") != 0 && strcmp(which, "shuffled") != 0) {
+		fprintf(stderr, "usage: %s in_order|shuffled\n", argv[0]);
+		return 2;
+	}
+	root = fx_tempdir();
+	check_curves(root, which, strcmp(which, "in_order") == 0 ? &in_order : &shuffled);
+	fx_remove(root);
+	free(root);
+	TEST_DONE();
+}
