@@ -52,7 +52,7 @@ static size_t check_device(const device_rows *device, const rli_memory_row *got,
 	double *start = calloc(device->count + 1, sizeof(double)), *duration = calloc(device->count + 1, sizeof(double));
 	double *size = calloc(device->count + 1, sizeof(double)), *x = NULL, *y = NULL;
 	rli_memory_block *blocks = calloc(device->count + 1, sizeof(*blocks));
-	rli_memory_device columns = {device->role, device->rank, 0, start, duration, size, NULL, NULL};
+	rli_memory_device columns = {.role = device->role, .rank = device->rank, .start_ms = start, .duration_ms = duration, .size_kb = size};
 	rli_memory_summary summary;
 	size_t points = 0, block_count, checked = 0, wrong = 0;
 
