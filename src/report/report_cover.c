@@ -72,12 +72,16 @@ static int memory_facts(rli_book *book, facts *f, const rli_memory_stats *stats)
 	char a[64], b[64];
 	size_t allocations = 0;
 	double kb = 0;
+	int per_id = 0;
 	for (size_t d = 0; d < stats->device_count; d++) {
 		allocations += stats->devices[d].allocations;
 		kb += stats->devices[d].allocated_kb;
+		per_id |= stats->devices[d].shares_rank;
 	}
-	return fact(book, f, "Memory", rli_book_printf(book, "%zu device%s (role and rank), %s allocations, %s in all",
+	/* A PyTorch rank may use several devices: then a device is told apart by its id too. */
+	return fact(book, f, "Memory", rli_book_printf(book, "%zu device%s (%s), %s allocations, %s in all",
 						       stats->device_count, stats->device_count == 1 ? "" : "s",
+						       per_id ? "role, rank and device id" : "role and rank",
 						       rli_fmt_thousands(a, sizeof(a), (double)allocations, 0),
 						       rli_fmt_size_kb(b, sizeof(b), kb)));
 }
