@@ -5,6 +5,7 @@
 #include "memory_segments.h"
 #include "text_place.h"
 #include "theme.h"
+#include "common/bigmem.h"
 #include "common/error.h"
 #include "common/strutil.h"
 #include "text/text.h"
@@ -17,22 +18,6 @@
 /* A block is the shared curve's; its index is the allocation's place in the device's columns. */
 typedef rli_memory_block block;
 
-typedef struct {
-	double time, delta_kb;
-} step;
-
-static int compare_steps(const void *a, const void *b)
-{
-	const step *x = a, *y = b;
-	return (x->time > y->time) - (x->time < y->time);
-}
-
-/* A sum of sizes that cancels out exactly is 0, not a rounding residue. */
-static double kb_to_mb(double kb)
-{
-	return fabs(kb) < 1e-9 ? 0 : kb / 1024.0;
-}
-
 /*
  * The curve (sizes of the blocks alive, changes at one moment summed first)
  * kept as its least and greatest value in each of `columns` equal slices of
@@ -41,10 +26,9 @@ static double kb_to_mb(double kb)
  * segment from its bars (every block alive in a segment is one of its bars);
  * the envelope shows the rest of the device.
  */
-static int build_envelope(mp_device *d, const block *blocks, size_t count, size_t columns)
+static int build_envelope(mp_device *d, const double *x, const double *y, size_t points, size_t columns)
 {
-	step *steps = malloc((2 * count + 1) * sizeof(*steps));
-	double value = 0, lo = 0, hi = 0;
+	double lo = 0, hi = 0;
 	size_t column = 0;
 
 	for (int e = 0; e < 2; e++) {
@@ -53,43 +37,31 @@ static int build_envelope(mp_device *d, const block *blocks, size_t count, size_
 		d->envelope[e].count = columns;
 		d->envelope[e].color = MP_CURVE_COLOR;
 		d->envelope[e].width = 1.5;
-		if (!d->envelope[e].x || !d->envelope[e].y) {
-			free(steps);
+		if (!d->envelope[e].x || !d->envelope[e].y)
 			return rli_error_oom();
-		}
 	}
 	d->envelope[0].fill_alpha = 0.18;
-	if (!steps)
-		return rli_error_oom();
 	for (size_t c = 0; c < columns; c++)
 		d->envelope[0].x[c] = d->envelope[1].x[c] = d->shift + d->span * (double)c / (double)columns;
-	for (size_t i = 0; i < count; i++) {
-		steps[2 * i] = (step){ blocks[i].start, blocks[i].size_kb };
-		steps[2 * i + 1] = (step){ blocks[i].end, -blocks[i].size_kb };
-	}
-	qsort(steps, 2 * count, sizeof(*steps), compare_steps);
-	for (size_t i = 0; i < 2 * count;) {
-		double t = steps[i].time;
-		size_t at = d->span > 0 ? (size_t)(t / d->span * (double)columns) : 0;
+	/* The curve's points, two a moment (the value before, then after): each column's extremes. */
+	for (size_t i = 0; i < points; i++) {
+		size_t at = d->span > 0 ? (size_t)(x[i] / d->span * (double)columns) : 0;
 		if (at >= columns)
 			at = columns - 1;
 		/* columns the curve crossed without a change hold the value it carried */
 		for (; column < at; column++) {
-			d->envelope[0].y[column] = kb_to_mb(hi);
-			d->envelope[1].y[column] = kb_to_mb(lo);
-			lo = hi = value;
+			d->envelope[0].y[column] = hi;
+			d->envelope[1].y[column] = lo;
+			lo = hi = y[i];
 		}
-		for (; i < 2 * count && steps[i].time == t; i++)
-			value += steps[i].delta_kb;
-		lo = fmin(lo, value);
-		hi = fmax(hi, value);
+		lo = fmin(lo, y[i]);
+		hi = fmax(hi, y[i]);
 	}
 	for (; column < columns; column++) {
-		d->envelope[0].y[column] = kb_to_mb(hi);
-		d->envelope[1].y[column] = kb_to_mb(lo);
-		lo = hi = value;
+		d->envelope[0].y[column] = hi;
+		d->envelope[1].y[column] = lo;
+		lo = hi = points ? y[points - 1] : 0;
 	}
-	free(steps);
 	return RLI_OK;
 }
 
@@ -305,7 +277,8 @@ int mp_lay_out_device(rli_memory_pages *pages, mp_device *d, const rli_memory *m
 	block *blocks = malloc((device->count ? device->count : 1) * sizeof(*blocks));
 	double bounds[RLI_MEMORY_MAX_SEGMENTS + 1];
 	rli_memory_summary summary;
-	size_t ops = 0, columns;
+	size_t ops = 0, columns, points = 0;
+	double *curve_x = NULL, *curve_y = NULL;
 	int error = RLI_OK;
 
 	if (!op_of_name || !blocks) {
@@ -314,7 +287,7 @@ int mp_lay_out_device(rli_memory_pages *pages, mp_device *d, const rli_memory *m
 	}
 	/* The blocks and the peak as the figure has them: never freed ones live to the end of the capture. */
 	count = rli_memory_blocks(blocks, &summary, device);
-	if ((error = rli_memory_curve(&summary, NULL, NULL, NULL, blocks, count)) < 0)
+	if ((error = rli_memory_curve(&summary, &curve_x, &curve_y, &points, blocks, count)) < 0)
 		goto done;
 	for (size_t i = 0; i < pool; i++)
 		op_of_name[i] = UINT32_MAX;
@@ -356,7 +329,7 @@ int mp_lay_out_device(rli_memory_pages *pages, mp_device *d, const rli_memory *m
 	}
 	columns = (size_t)fmax(100.0, width - (PAGE_PAD + AXIS_TITLE_SIZE * 1.2 + Y_TITLE_GAP + d->label_width +
 						ROW_LABEL_GAP) - MP_RIGHT);
-	if ((error = build_envelope(d, blocks, count, columns)) < 0 ||
+	if ((error = build_envelope(d, curve_x, curve_y, points, columns)) < 0 ||
 	    (error = mp_reserved_line(d, &summary, device, columns)) < 0)
 		goto done;
 
@@ -420,6 +393,8 @@ int mp_lay_out_device(rli_memory_pages *pages, mp_device *d, const rli_memory *m
 	}
 	d->page_count = pages->seg_count - d->first_page;
 done:
+	rli_bigmem_free(curve_x);
+	rli_bigmem_free(curve_y);
 	free(op_of_name);
 	free(blocks);
 	free(first);

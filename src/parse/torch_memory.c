@@ -1,6 +1,7 @@
 /* torch_memory.c: [memory] instant events to memory rows: gathered in the read, put in time order, allocations paired with their frees by (Addr, device). */
 #include "torch_memory.h"
 #include "json_stream.h"
+#include "common/bigmem.h"
 #include "common/grow.h"
 #include "common/sort.h"
 #include "memory/memory_table.h"
@@ -30,8 +31,8 @@ void torch_memory_init(torch_memory *tm, unsigned devices, const char *role)
 
 void torch_memory_dispose(torch_memory *tm)
 {
-	free(tm->events);
-	free(tm->spans);
+	rli_bigmem_free(tm->events);
+	rli_bigmem_free(tm->spans);
 	free(tm->name.data);
 	free(tm->tid.data);
 	rli_strpool_dispose(&tm->names);
@@ -158,6 +159,21 @@ static int wanted_device(const torch_memory *tm, int type)
 	return 0;
 }
 
+/*
+ * Room for one more item in an array of *capacity that is full: millions of events are kept, so
+ * the array lives in 2 MiB pages that grow in place (common/bigmem.c) rather than being copied.
+ */
+static int grow_big(void **items, size_t *capacity, size_t item_size)
+{
+	size_t count = *capacity ? *capacity * 2 : 4096;
+	void *grown;
+	if (count > SIZE_MAX / item_size || !(grown = rli_bigmem_resize(*items, count * item_size)))
+		return rli_error_oom();
+	*items = grown;
+	*capacity = count;
+	return RLI_OK;
+}
+
 /* The event's thread; an event without a tid shares the thread "" with the others that lack one. */
 static uint32_t thread_of(torch_memory *tm)
 {
@@ -185,7 +201,8 @@ static int keep_memory_event(torch_memory *tm, double ts_us)
 							    : -1;
 	if (!wanted_device(tm, type) || tm->value[TM_BYTES] == 0)
 		return RLI_OK;
-	if (RLI_GROW(&tm->events, &tm->event_capacity, tm->event_count + 1, 1024) < 0)
+	if (tm->event_count == tm->event_capacity &&
+	    grow_big((void **)&tm->events, &tm->event_capacity, sizeof(*tm->events)) < 0)
 		return RLI_ERROR;
 	event = &tm->events[tm->event_count];
 	if (tm->event_count && ts_us < event[-1].ts_us)
@@ -211,7 +228,8 @@ static int keep_span(torch_memory *tm, double ts_us, double dur_us)
 	torch_memory_span *span;
 	if (!tm->name.set || !(dur_us >= 0) || !(ts_us + dur_us >= ts_us))
 		return RLI_OK;
-	if (RLI_GROW(&tm->spans, &tm->span_capacity, tm->span_count + 1, 1024) < 0)
+	if (tm->span_count == tm->span_capacity &&
+	    grow_big((void **)&tm->spans, &tm->span_capacity, sizeof(*tm->spans)) < 0)
 		return RLI_ERROR;
 	span = &tm->spans[tm->span_count];
 	span->start_us = ts_us;

@@ -15,14 +15,31 @@ typedef struct {
 	uint32_t row;
 } row_key;
 
-static int compare_rows(const void *a, const void *b)
+/*
+ * The rows by thread, each thread's in time order. The table's rows come in time order already
+ * (paired so), so a stable counting sort by thread (a handful of them) is all it takes.
+ */
+static row_key *rows_by_thread(const torch_memory *tm, size_t count, const double *row_ts_us, const uint32_t *row_tid)
 {
-	const row_key *x = a, *y = b;
-	if (x->tid != y->tid)
-		return x->tid < y->tid ? -1 : 1;
-	if (x->ts_us != y->ts_us)
-		return x->ts_us < y->ts_us ? -1 : 1;
-	return (x->row > y->row) - (x->row < y->row);
+	size_t threads = tm->tids.count, *next = calloc(threads + 1, sizeof(*next));
+	row_key *rows = malloc((count ? count : 1) * sizeof(*rows));
+	if (!next || !rows) {
+		free(next);
+		free(rows);
+		return NULL;
+	}
+	for (size_t i = 0; i < count; i++)
+		next[row_tid[i] + 1]++;
+	for (size_t t = 1; t <= threads; t++)
+		next[t] += next[t - 1];
+	for (size_t i = 0; i < count; i++) {
+		row_key *key = &rows[next[row_tid[i]]++];
+		key->ts_us = row_ts_us[i]; /* as written: start_ms went through a division */
+		key->tid = row_tid[i];
+		key->row = (uint32_t)i;
+	}
+	free(next);
+	return rows;
 }
 
 /* By thread, then start; of spans starting together the longer first, so the inner one ends up on top. */
@@ -156,14 +173,8 @@ int torch_memory_attribute(torch_memory *tm, rli_memory *memory, const double *r
 	memset(&s, 0, sizeof(s));
 	s.tm = tm;
 	s.memory = memory;
-	if (!(rows = malloc(memory->count * sizeof(*rows))))
+	if (!(rows = rows_by_thread(tm, memory->count, row_ts_us, row_tid)))
 		return rli_error_oom();
-	for (size_t i = 0; i < memory->count; i++) {
-		rows[i].ts_us = row_ts_us[i]; /* as written: start_ms went through a division */
-		rows[i].tid = row_tid[i];
-		rows[i].row = (uint32_t)i;
-	}
-	qsort(rows, memory->count, sizeof(*rows), compare_rows);
 	qsort(tm->spans, tm->span_count, sizeof(*tm->spans), compare_spans);
 	for (size_t i = 0; i < memory->count && error == RLI_OK; i++) {
 		double ts = rows[i].ts_us;
