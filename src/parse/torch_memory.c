@@ -96,14 +96,23 @@ int torch_memory_tid(torch_memory *tm, const char *text, size_t length)
 
 void torch_memory_arg_key(torch_memory *tm, const unsigned char *key, size_t length)
 {
-	static const char *const names[TM_ARG_COUNT] = {"Bytes", "Addr", "Device Type", "Device Id",
-							 "Total Allocated", "Total Reserved"};
+	/* The six keys have six lengths: one comparison a key, for millions of events. */
+	static const struct {
+		size_t length;
+		const char *name;
+		int arg;
+	} keys[] = {{4, "Addr", TM_ADDR}, {5, "Bytes", TM_BYTES}, {9, "Device Id", TM_DEVICE_ID},
+		    {11, "Device Type", TM_DEVICE_TYPE}, {14, "Total Reserved", TM_TOTAL_RESERVED},
+		    {15, "Total Allocated", TM_TOTAL_ALLOCATED}};
 	tm->arg = -1;
-	if (!tm->devices || !tm->is_memory || length < 4 || length > 15)
+	if (!tm->devices || !tm->is_memory)
 		return;
-	for (int i = 0; i < TM_ARG_COUNT; i++)
-		if (strlen(names[i]) == length && memcmp(names[i], key, length) == 0)
-			tm->arg = i;
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		if (keys[i].length == length) {
+			if (memcmp(keys[i].name, key, length) == 0)
+				tm->arg = keys[i].arg;
+			return;
+		}
 }
 
 /*
