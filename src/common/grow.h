@@ -16,4 +16,12 @@ int rli_grow(void **items, size_t *capacity, size_t needed, size_t item_size, si
 #define RLI_GROW(items, capacity, needed, first) \
 	rli_grow((void **)(items), (capacity), (needed), sizeof(**(items)), (first))
 
+/*
+ * The same for arrays that grow to millions of items: kept in 2 MiB pages that grow in place
+ * (common/bigmem.h) rather than being copied. Free them with rli_bigmem_free.
+ */
+int rli_grow_big(void **items, size_t *capacity, size_t needed, size_t item_size, size_t first);
+#define RLI_GROW_BIG(items, capacity, needed, first) \
+	rli_grow_big((void **)(items), (capacity), (needed), sizeof(**(items)), (first))
+
 #endif

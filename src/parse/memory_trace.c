@@ -2,6 +2,7 @@
 #include "memory_internal.h"
 #include "json_stream.h"
 #include "common/bigmem.h"
+#include "common/grow.h"
 #include "common/sort.h"
 
 #include <stdlib.h>
@@ -77,14 +78,8 @@ static int add_op(trace_ctx *t)
 		index->bad_dur++;
 		dur = 0;
 	}
-	if (index->count == index->capacity) {
-		size_t grown = index->capacity ? index->capacity * 2 : 1024;
-		rli_stack_op *p = rli_bigmem_resize(index->ops, grown * sizeof(*p));
-		if (!p)
-			return oom(t);
-		index->ops = p;
-		index->capacity = grown;
-	}
+	if (RLI_GROW_BIG(&index->ops, &index->capacity, index->count + 1, 1024) < 0)
+		return oom(t);
 	op = &index->ops[index->count];
 	op->ts = ts;
 	op->dur = dur;
