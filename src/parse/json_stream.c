@@ -278,6 +278,11 @@ static int plain_decimal(double *out, const char *text, size_t length)
 	}
 	if (!any || scale >= sizeof(powers_of_ten) / sizeof(powers_of_ten[0]))
 		return 0;
+	/* An integer of up to 15 digits (byte counts, ids) is exact in a double as it is. */
+	if (scale == 0 && significant <= 15) {
+		*out = negative ? -(double)digits : (double)digits;
+		return 1;
+	}
 	quotient = (long double)digits / powers_of_ten[scale];
 	memcpy(&low_bits, &quotient, sizeof(low_bits)); /* the x87 format's 64-bit significand comes first */
 	if ((low_bits & 0x7ff) == 0x400)

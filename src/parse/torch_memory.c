@@ -115,27 +115,6 @@ void torch_memory_arg_key(torch_memory *tm, const unsigned char *key, size_t len
 		}
 }
 
-/*
- * Byte counts and device numbers are integers: up to 15 digits they are exact in a double, read
- * here without the general reader (six numbers a [memory] event, millions of events). 0 when
- * the text is anything else, for rli_text_to_double to read.
- */
-static int small_integer(double *out, const char *text, size_t length)
-{
-	size_t i = text[0] == '-';
-	int64_t value = 0;
-	if (length <= i || length - i > 15)
-		return 0;
-	for (size_t k = i; k < length; k++) {
-		unsigned digit = (unsigned)(unsigned char)text[k] - '0';
-		if (digit > 9)
-			return 0;
-		value = value * 10 + digit;
-	}
-	*out = i ? -(double)value : (double)value;
-	return 1;
-}
-
 void torch_memory_arg_value(torch_memory *tm, const char *text, size_t length, int kind)
 {
 	char digits[32];
@@ -152,8 +131,7 @@ void torch_memory_arg_value(torch_memory *tm, const char *text, size_t length, i
 		tm->addr = strtoull(digits, &end, 10);
 		if (*end || errno)
 			return;
-	} else if (!small_integer(&tm->value[tm->arg], text, length) &&
-		   rli_text_to_double(&tm->value[tm->arg], text, length) < 0) {
+	} else if (rli_text_to_double(&tm->value[tm->arg], text, length) < 0) {
 		return;
 	}
 	tm->have |= 1u << tm->arg;
@@ -166,21 +144,6 @@ static int wanted_device(const torch_memory *tm, int type)
 	if (type == TM_DEVICE_CPU)
 		return (tm->devices & RLI_MEMORY_DEVICE_CPU) != 0;
 	return 0;
-}
-
-/*
- * Room for one more item in an array of *capacity that is full: millions of events are kept, so
- * the array lives in 2 MiB pages that grow in place (common/bigmem.c) rather than being copied.
- */
-static int grow_big(void **items, size_t *capacity, size_t item_size)
-{
-	size_t count = *capacity ? *capacity * 2 : 4096;
-	void *grown;
-	if (count > SIZE_MAX / item_size || !(grown = rli_bigmem_resize(*items, count * item_size)))
-		return rli_error_oom();
-	*items = grown;
-	*capacity = count;
-	return RLI_OK;
 }
 
 /* The event's thread; an event without a tid shares the thread "" with the others that lack one. */
@@ -210,8 +173,8 @@ static int keep_memory_event(torch_memory *tm, double ts_us)
 							    : -1;
 	if (!wanted_device(tm, type) || tm->value[TM_BYTES] == 0)
 		return RLI_OK;
-	if (tm->event_count == tm->event_capacity &&
-	    grow_big((void **)&tm->events, &tm->event_capacity, sizeof(*tm->events)) < 0)
+	/* Millions of events: in pages that grow in place, not copied. */
+	if (RLI_GROW_BIG(&tm->events, &tm->event_capacity, tm->event_count + 1, 4096) < 0)
 		return RLI_ERROR;
 	event = &tm->events[tm->event_count];
 	if (tm->event_count && ts_us < event[-1].ts_us)
@@ -237,8 +200,7 @@ static int keep_span(torch_memory *tm, double ts_us, double dur_us)
 	torch_memory_span *span;
 	if (!tm->name.set || !(dur_us >= 0) || !(ts_us + dur_us >= ts_us))
 		return RLI_OK;
-	if (tm->span_count == tm->span_capacity &&
-	    grow_big((void **)&tm->spans, &tm->span_capacity, sizeof(*tm->spans)) < 0)
+	if (RLI_GROW_BIG(&tm->spans, &tm->span_capacity, tm->span_count + 1, 4096) < 0)
 		return RLI_ERROR;
 	span = &tm->spans[tm->span_count];
 	span->start_us = ts_us;
