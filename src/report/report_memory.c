@@ -37,20 +37,31 @@ static const char rules[] =
 	"are the first frame of the call stack matched to the allocation's operator (an allocation without one "
 	"is its own site).";
 
-static int facts(rli_book *book, const rli_memory_device_stats *dev)
+/*
+ * How the allocations found where they came from: an Ascend row's call stack by its operator's
+ * name and time; a PyTorch row its operator (and frames) around it on its thread, or none.
+ */
+static char *match_sentence(rli_book *book, const rli_memory_match_counts *m, int torch)
+{
+	if (torch)
+		return rli_book_printf(book, "Operators: %zu found around the allocation, %zu none.", m->matched_inside,
+				       m->unmatched);
+	return rli_book_printf(book, "Call stacks: %zu matched inside their operator, %zu only to one that had "
+			       "ended, %zu none.", m->matched_inside, m->matched_after_end, m->unmatched);
+}
+
+static int facts(rli_book *book, const rli_memory_device_stats *dev, int torch)
 {
 	char peak[48], at[48], total[48], never[48], abs[48];
-	const rli_memory_match_counts *m = &dev->matches;
-	char *text = rli_book_printf(book,
-		"Peak %s at %s%s%s%s; %zu allocations, %s in all; %zu never freed (%s). Call stacks: %zu matched "
-		"inside their operator, %zu only to one that had ended, %zu none.",
+	const char *matches = match_sentence(book, &dev->matches, torch);
+	char *text = !matches ? NULL : rli_book_printf(book,
+		"Peak %s at %s%s%s%s; %zu allocations, %s in all; %zu never freed (%s). %s",
 		rli_fmt_size_kb(peak, sizeof(peak), dev->peak_mb * 1024.0), rli_fmt_duration(at, sizeof(at), dev->peak_ms),
 		rli_is_epoch_ms(dev->peak_abs_ms) ? " (" : "",
 		rli_is_epoch_ms(dev->peak_abs_ms) ? rli_fmt_utc(abs, sizeof(abs), dev->peak_abs_ms) : "",
 		rli_is_epoch_ms(dev->peak_abs_ms) ? ")" : "", dev->allocations,
 		rli_fmt_size_kb(total, sizeof(total), dev->allocated_kb), dev->never_freed,
-		rli_fmt_size_kb(never, sizeof(never), dev->never_freed_kb), m->matched_inside, m->matched_after_end,
-		m->unmatched);
+		rli_fmt_size_kb(never, sizeof(never), dev->never_freed_kb), matches);
 	if (!text)
 		return rli_error_oom();
 	return rli_book_paragraph(book, text, BOOK_BODY_SIZE, 0, BOOK_TEXT_COLOR);
@@ -195,7 +206,7 @@ int rli_report_memory(rli_book *book, const rli_memory *memory, const rli_memory
 		/* Each device opens a page: its figure and tables read together. */
 		if (d > 0 && (error = rli_book_new_page(book)) < 0)
 			return error;
-		if ((error = rli_book_heading(book, title, 1)) < 0 || (error = facts(book, dev)) < 0)
+		if ((error = rli_book_heading(book, title, 1)) < 0 || (error = facts(book, dev, memory->shows_reserved)) < 0)
 			return error;
 		book->y += BOOK_BODY_SIZE / 2;
 		if (device && (error = figure(book, device)) < 0)
