@@ -3,6 +3,8 @@
 #define RLI_CLI_ANALYSES_H
 
 #include "args.h"
+#include "baseline.h"
+#include "compare/compare.h"
 #include "console.h"
 #include "stats/memory_stats.h"
 #include "stats/stats.h"
@@ -22,6 +24,8 @@ typedef struct {
 	rli_profiler profiler;      /* the format the timeline read */
 	rli_memory *memory;
 	rli_memory_stats *memory_stats;
+	rli_compare_side *current_side; /* with --baseline: this run, as the comparison reads it */
+	rli_comparison *comparison;
 } cli_results;
 
 /*
@@ -42,6 +46,13 @@ int cli_run_memory(console *c, const cli_request *request, rli_output_set *set, 
 /* Writes summary.json from whichever statistics results holds. */
 int cli_write_summary(console *c, const cli_request *request, const cli_results *results, rli_output_set *set);
 void cli_results_dispose(cli_results *results);
+
+/*
+ * --baseline: waits for the baseline, compares, says each regression on a line of its own
+ * (kept under -q when --fail-on-regression asks for a verdict), and leaves the comparison in
+ * results for the summary, the report and the comparison's figures.
+ */
+int cli_run_compare(console *c, const cli_request *request, cli_baseline *baseline, cli_results *results);
 
 /* The report (rl_insight_report.pdf) from what the analyses kept. */
 int cli_write_report(console *c, const cli_request *request, const cli_results *results, rli_output_set *set);

@@ -335,6 +335,29 @@ static int set_merge(cli_request *r, const char *value, const char *spelled)
 	return RLI_OK;
 }
 
+static int set_baseline(cli_request *r, const char *value, const char *spelled)
+{
+	if (!*value)
+		return rli_error_set(RLI_EUSAGE, "%s needs a profile folder, a folder of exported tables or a summary.json",
+				     spelled);
+	r->baseline = value;
+	return RLI_OK;
+}
+
+/* A percentage, "5%" or "5": a phase slower than this (and beyond the noise) fails the run. */
+static int set_fail_on_regression(cli_request *r, const char *value, const char *spelled)
+{
+	char *end;
+	double percent = strtod(value, &end);
+	if (end != value && *end == '%')
+		end++;
+	if (end == value || *end || !(percent >= 0) || percent > 1e6)
+		return rli_error_set(RLI_EUSAGE, "%s: '%s' is not a percentage such as 5%%", spelled, value);
+	r->fail_on_regression = 1;
+	r->regression_threshold = percent / 100;
+	return RLI_OK;
+}
+
 static int set_style(cli_request *r, const char *value, const char *spelled)
 {
 	static const char *const names[] = { "default", "paper", "paper-wide" };
@@ -365,6 +388,8 @@ static const option_spec options[] = {
 	{ "--vis-type", "timeline.visualizer.type", "LIST", "outputs, comma-separated: png, html, pdf (the report), timeline_pdf, memory_pdf (a figure alone), none (default: html)", set_vis },
 	{ "--rank-list", "input.rank_list", "RANKS", "all, or ranks such as 0,2,4-7 (default: all)", set_rank_list },
 	{ "--export", NULL, "FORMATS", "also write the parsed table: csv, jsonl (rl_events.csv, rl_events.jsonl)", set_export },
+	{ "--baseline", "compare.baseline", "PATH", "compare with this run: a profile folder, a folder of tables from --export, or its summary.json", set_baseline },
+	{ "--fail-on-regression", "compare.fail_on_regression", "PCT", "with --baseline: exit 6 when a phase's median got slower by more than PCT (e.g. 5%) and beyond the noise", set_fail_on_regression },
 	{ "--merge-short-ms", NULL, "MS", "merge chains of bars of at most MS ms, 2 ms apart (default: off)", set_merge },
 	{ "--width", "timeline.visualizer.width", "PX", "page width in CSS pixels, 300 to 20000 (default: 2000)", set_width },
 	{ "--scale", "timeline.visualizer.scale", "N", "device pixels per CSS pixel in the PNG (default: 2)", set_scale },
@@ -553,6 +578,8 @@ int cli_parse_args(cli_request *r, int argc, char **argv)
 	if (!r->input_path)
 		return rli_error_set(RLI_EUSAGE, "Missing mandatory value: input.path (give --input-path PATH)");
 	/* An export-only run draws nothing unless asked; otherwise the reference's default, HTML. */
+	if (r->fail_on_regression && !r->baseline)
+		return rli_error_set(RLI_EUSAGE, "--fail-on-regression needs --baseline, the run to compare with");
 	if (!explicit_vis && !r->export_csv && !r->export_jsonl)
 		r->vis_types[r->vis_count++] = "html";
 	return RLI_OK;
@@ -608,10 +635,13 @@ void cli_print_help(FILE *fp)
 	      "  3  input invalid, or nothing to draw\n"
 	      "  4  an output could not be written\n"
 	      "  5  some input units failed and were skipped; the rest were drawn\n"
+	      "  6  with --fail-on-regression: a phase got slower than the baseline by more than\n"
+	      "     the threshold and beyond the noise (each named on stderr); every output written\n"
 	      "\n"
 	      "Examples:\n"
 	      "  rl-insight --input-path prof/ --vis-type png,html,pdf --output-path out/\n"
 	      "  rl-insight input.path=prof/ timeline.parser.type=mstx timeline.visualizer.type=png output.path=out/\n"
-	      "  rl-insight --input-path prof/ --export csv --rank-list 0-7\n",
+	      "  rl-insight --input-path prof/ --export csv --rank-list 0-7\n"
+	      "  rl-insight --input-path tonight/ --baseline last_night/summary.json --fail-on-regression 5% -q\n",
 	      fp);
 }

@@ -31,6 +31,9 @@ typedef struct {
 	rli_timeline_options timeline;
 	rli_report_options report;      /* page size, orientation, date; paths filled in by the run */
 	char pdf_date[64];              /* --pdf-date as "YYYY-MM-DDTHH:MM:SSZ", or "" for the fixed date */
+	const char *baseline;           /* --baseline: the run to compare with, or NULL */
+	int fail_on_regression;         /* 1: a regression beyond regression_threshold exits 6 */
+	double regression_threshold;    /* a ratio: 0.05 for 5% */
 	unsigned jobs;                  /* 0 = CPU count */
 	int verbosity;                  /* -1 quiet, 0 default, 1 verbose, 2 debug */
 	char **owned;                   /* values read from config_path files */

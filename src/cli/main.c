@@ -5,10 +5,16 @@
 #include <stdio.h>
 #include <string.h>
 
+/*
+ * What run() returns beyond library codes: the run succeeded, and the comparison found a
+ * regression that --fail-on-regression makes the verdict (exit status 6).
+ */
+#define CLI_REGRESSED (RLI_EPARTIAL - 1)
+
 /* Maps a library return code to the documented exit status. */
 static int exit_status(int code)
 {
-	return code < 0 && code >= RLI_EPARTIAL ? -code : (code < 0 ? 1 : 0);
+	return code < 0 && code >= CLI_REGRESSED ? -code : (code < 0 ? 1 : 0);
 }
 
 
@@ -31,6 +37,7 @@ static int run(console *c, const cli_request *request)
 {
 	rli_output_set *set = NULL;
 	cli_results results = { 0 };
+	cli_baseline baseline = { 0 };
 	int timeline = request->analyses == 0 || (request->analyses & CLI_TIMELINE);
 	int memory = (request->analyses & CLI_MEMORY) != 0, captures = 0, result = RLI_OK, outcome;
 
@@ -49,6 +56,11 @@ static int run(console *c, const cli_request *request)
 			cli_say(c, -1, "error: ", "%s", rli_error_last());
 			return result;
 		}
+	}
+	/* The baseline is read on a thread of its own while this run is parsed. */
+	if (request->baseline && (result = cli_baseline_start(&baseline, c, request)) < 0) {
+		cli_say(c, -1, "error: ", "%s", rli_error_last());
+		goto done;
 	}
 	if (timeline) {
 		outcome = cli_run_timeline(c, request, set, memory && request->analyses == 0, &results);
@@ -70,6 +82,8 @@ static int run(console *c, const cli_request *request)
 	}
 	if (memory && (result == RLI_OK || result == RLI_EPARTIAL))
 		result = worse(result, cli_run_memory(c, request, set, &results));
+	if (request->baseline && (result == RLI_OK || result == RLI_EPARTIAL))
+		result = worse(result, cli_run_compare(c, request, &baseline, &results));
 	if (set && (result == RLI_OK || result == RLI_EPARTIAL) && (results.stats || results.memory_stats)) {
 		int written = cli_write_summary(c, request, &results, set);
 		if (written < 0)
@@ -98,9 +112,14 @@ static int run(console *c, const cli_request *request)
 			cli_report_outputs(c, set);
 		}
 	}
+	/* The verdict a nightly job acts on, once every output is in place; a failed run says its failure instead. */
+	if (result == RLI_OK && request->fail_on_regression && results.comparison && results.comparison->regressions)
+		result = CLI_REGRESSED;
+done:
 	cli_clear_status(c);
 	rli_output_set_free(set);
 	cli_results_dispose(&results);
+	cli_baseline_dispose(&baseline);
 	return result;
 }
 

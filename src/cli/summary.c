@@ -8,7 +8,7 @@
 int cli_write_summary(console *c, const cli_request *request, const cli_results *results, rli_output_set *set)
 {
 	rli_summary_info info = { request->input_path,
-				  results->stats ? rli_profiler_name(results->profiler) : "memory" };
+				  results->stats ? rli_profiler_name(results->profiler) : "memory", results->comparison };
 	char *path = rli_path_join(request->output_path, "summary.json");
 	double t = cli_now_ms();
 	int error = path ? rli_summary_write(results->stats, results->memory_stats, &info, path, set)
@@ -24,6 +24,8 @@ int cli_write_summary(console *c, const cli_request *request, const cli_results 
 
 void cli_results_dispose(cli_results *results)
 {
+	rli_comparison_free(results->comparison);
+	rli_compare_side_free(results->current_side);
 	rli_timeline_free(results->timeline);
 	rli_stats_free(results->stats);
 	rli_events_free(results->events);

@@ -27,6 +27,7 @@ static void distribution(FILE *fp, const rli_distribution *d)
 	number(fp, "stddev_ms", d->stddev, 0);
 	number(fp, "q1_ms", d->q1, 0);
 	number(fp, "q3_ms", d->q3, 0);
+	number(fp, "p95_ms", d->p95, 0);
 	rank(fp, "min_rank", d->min_rank, 0);
 	rank(fp, "max_rank", d->max_rank, 0);
 	number(fp, "dispersion", d->dispersion, 0);
@@ -40,6 +41,31 @@ static void write_phases(FILE *fp, const rli_stats *s)
 		string_id(fp, s, "role", s->phases[i].role, 1);
 		string_id(fp, s, "name", s->phases[i].name, 0);
 		distribution(fp, &s->phases[i].duration);
+		putc('}', fp);
+	}
+	fputs("]", fp);
+}
+
+/* Per rank: compact, the fields a comparison reads; past RLI_SUMMARY_MAX_RANK_PHASES none (the file says so). */
+static void write_rank_phases(FILE *fp, const rli_stats *s)
+{
+	int listed = s->rank_phase_count <= RLI_SUMMARY_MAX_RANK_PHASES;
+	fputs(",\n", fp);
+	text(fp, "rank_phases_listed", listed ? "all" : "none", 1);
+	list_open(fp, "rank_phases");
+	for (size_t i = 0; listed && i < s->rank_phase_count; i++) {
+		const rli_rank_phase_stats *p = &s->rank_phases[i];
+		item_open(fp, i);
+		string_id(fp, s, "role", p->role, 1);
+		string_id(fp, s, "name", p->name, 0);
+		rank(fp, "rank", p->rank, 0);
+		count(fp, "count", p->duration.count, 0);
+		number(fp, "total_ms", p->duration.total, 0);
+		number(fp, "mean_ms", p->duration.mean, 0);
+		number(fp, "median_ms", p->duration.median, 0);
+		number(fp, "q1_ms", p->duration.q1, 0);
+		number(fp, "q3_ms", p->duration.q3, 0);
+		number(fp, "p95_ms", p->duration.p95, 0);
 		putc('}', fp);
 	}
 	fputs("]", fp);
@@ -73,6 +99,12 @@ static void write_roles(FILE *fp, const rli_stats *s)
 		else
 			fputs("null", fp);
 		text(fp, "steps_listed", steps <= RLI_SUMMARY_MAX_STEPS ? "all" : "outliers", 0);
+		number(fp, "step_median_ms", s->role_step_ms[index - 1], 0);
+		key(fp, "rank_ids", 0);
+		putc('[', fp);
+		for (size_t r = s->role_rank_first[index - 1]; r < s->role_rank_first[index]; r++)
+			fprintf(fp, "%s%" PRId64, r > s->role_rank_first[index - 1] ? "," : "", s->role_rank_ids[r]);
+		putc(']', fp);
 		putc('}', fp);
 	}
 	fputs("]", fp);
@@ -230,9 +262,11 @@ static int write_timeline(FILE *fp, const rli_stats *s)
 	count(fp, "roles", s->role_count, 0);
 	count(fp, "ranks", s->rank_count, 0);
 	count(fp, "max_steps", s->max_steps, 0);
+	number(fp, "step_ms", s->step_ms, 0);
 	text(fp, "idle_listed", s->bubble_count <= RLI_SUMMARY_MAX_IDLE_RANKS ? "all" : "most idle", 0);
 	putc('}', fp);
 	write_phases(fp, s);
+	write_rank_phases(fp, s);
 	write_roles(fp, s);
 	write_steps(fp, s);
 	if ((error = write_bubbles(fp, s)) < 0)
@@ -264,6 +298,8 @@ int rli_summary_write(const rli_stats *s, const rli_memory_stats *memory, const 
 		rli_atomic_abort(&file);
 		return error;
 	}
+	if (info->comparison)
+		rli_summary_write_comparison(fp, info->comparison);
 	fputs("\n}\n", fp);
 	return rli_output_finish(set, &file);
 }

@@ -2,11 +2,12 @@
 #ifndef RLI_EXPORT_SUMMARY_H
 #define RLI_EXPORT_SUMMARY_H
 
+#include "compare/compare.h"
 #include "stats/memory_stats.h"
 #include "stats/stats.h"
 
 /* Bumped with every change to doc/summary.schema.json (tests/summary checks the two agree). */
-#define RLI_SUMMARY_SCHEMA_VERSION 2
+#define RLI_SUMMARY_SCHEMA_VERSION 3
 
 /*
  * So that the file stays a size a dashboard reads at once, whatever the run: past these counts a
@@ -14,16 +15,21 @@
  * occupancy only its buckets (it always has them). The file says which it did.
  */
 #define RLI_SUMMARY_MAX_STEPS 1000
+/* Each rank's phases, for a comparison rank by rank: past this many (ranks x phases), none. */
+#define RLI_SUMMARY_MAX_RANK_PHASES 100000
 #define RLI_SUMMARY_MAX_IDLE_RANKS 1000
 #define RLI_SUMMARY_MAX_POINTS 1000
 #define RLI_SUMMARY_OCCUPANCY_BUCKETS 200
 /* Memory: past this many devices only those of the highest peaks are listed (each with its top lists). */
 #define RLI_SUMMARY_MAX_DEVICES 1000
+/* A compared device lists at most this many call sites, the largest changes. */
+#define RLI_SUMMARY_MAX_SITE_CHANGES 20
 
 /* What the run was, for the summary's head. */
 typedef struct {
 	const char *input_path;
 	const char *profiler; /* the format read: "mstx", "torch", "nvtx"; "memory" for memory records alone */
+	const rli_comparison *comparison; /* NULL, or the run against its baseline */
 } rli_summary_info;
 
 /*

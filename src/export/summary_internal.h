@@ -3,6 +3,7 @@
 #define RLI_EXPORT_SUMMARY_INTERNAL_H
 
 #include "common/json_write.h"
+#include "compare/compare.h"
 #include "stats/memory_stats.h"
 
 #include <inttypes.h>
@@ -52,5 +53,7 @@ static inline void item_open(FILE *fp, size_t index)
 
 /* The "memory" part (summary_memory.c). */
 int rli_summary_write_memory(FILE *fp, const rli_memory_stats *memory);
+/* The "comparison" part (summary_compare.c). */
+void rli_summary_write_comparison(FILE *fp, const rli_comparison *comparison);
 
 #endif

@@ -141,5 +141,6 @@ void stats_distribution(rli_distribution *d, const stats_entry *group, size_t n,
 	d->median = stats_quantile(sorted, n, 0.5);
 	d->q1 = stats_quantile(sorted, n, 0.25);
 	d->q3 = stats_quantile(sorted, n, 0.75);
+	d->p95 = stats_quantile(sorted, n, 0.95);
 	d->dispersion = d->mean != 0 ? (d->max - d->min) / d->mean : 0;
 }

@@ -183,6 +183,35 @@ static int phase_stats(rli_stats *stats, const stats_input *in)
 	return RLI_OK;
 }
 
+/* The same per rank: grouped by (phase, rank), the phase numbered as (role, name) in sorted order. */
+static int rank_phase_stats(rli_stats *stats, const stats_input *in)
+{
+	const rli_events *ev = in->events;
+	stats_entry *e = in->entries;
+	size_t groups = 0;
+	if (in->name_count && in->role_count > UINT32_MAX / in->name_count)
+		return RLI_OK; /* a key would not fit: so many phases are no run to compare rank by rank */
+	for (size_t i = 0; i < in->count; i++) {
+		size_t row = in->rows[i];
+		uint32_t phase = in->role_ix[i] * (uint32_t)in->name_count + in->name_ix[i];
+		e[i] = (stats_entry){ stats_group(phase, in->rank_ix[i]), ev->rank_id[row], ev->duration_ms[row], row };
+	}
+	stats_sort_groups(e, in->count, in->sort_tmp);
+	for (size_t i = 0; i < in->count; i++)
+		groups += i == 0 || e[i].group != e[i - 1].group;
+	if (!(stats->rank_phases = calloc(groups ? groups : 1, sizeof(*stats->rank_phases))))
+		return rli_error_oom();
+	for (size_t begin = 0, end; begin < in->count; begin = end) {
+		rli_rank_phase_stats *p = &stats->rank_phases[stats->rank_phase_count++];
+		end = stats_group_end(e, in->count, begin);
+		p->role = ev->role[e[begin].row];
+		p->name = ev->name[e[begin].row];
+		p->rank = e[begin].rank;
+		stats_distribution(&p->duration, e + begin, end - begin, in->scratch);
+	}
+	return RLI_OK;
+}
+
 int rli_stats_compute(rli_stats **out, const rli_events *events)
 {
 	rli_stats *stats = calloc(1, sizeof(*stats));
@@ -205,7 +234,8 @@ int rli_stats_compute(rli_stats **out, const rli_events *events)
 	}
 	stats->role_count = in.role_count;
 	stats->rank_count = in.rank_count;
-	if ((error = phase_stats(stats, &in)) < 0 || (error = stats_steps(stats, &in)) < 0 ||
+	if ((error = phase_stats(stats, &in)) < 0 || (error = rank_phase_stats(stats, &in)) < 0 ||
+	    (error = stats_steps(stats, &in)) < 0 ||
 	    (error = stats_bubbles(stats, &in)) < 0 || (error = stats_overlap(stats, &in)) < 0)
 		goto done;
 	*out = stats;
@@ -229,7 +259,11 @@ void rli_stats_free(rli_stats *stats)
 	if (!stats)
 		return;
 	free(stats->phases);
+	free(stats->rank_phases);
 	free(stats->steps);
+	free(stats->role_rank_first);
+	free(stats->role_rank_ids);
+	free(stats->role_step_ms);
 	free(stats->slowest);
 	free(stats->bubbles);
 	free(stats->transitions);

@@ -16,6 +16,7 @@
 typedef struct {
 	size_t count;
 	double total, mean, median, min, max, stddev, q1, q3;
+	double p95;        /* the 95th percentile, interpolated as the quartiles are */
 	double dispersion; /* (max - min) / mean; 0 when the mean is 0 */
 	int64_t min_rank, max_rank;
 } rli_distribution;
@@ -25,6 +26,13 @@ typedef struct {
 	uint32_t role, name; /* ids in the table's string pool */
 	rli_distribution duration;
 } rli_phase_stats;
+
+/* One phase of one rank: its bars across the steps. */
+typedef struct {
+	uint32_t role, name;
+	int64_t rank;
+	rli_distribution duration;
+} rli_rank_phase_stats;
 
 /*
  * Step k of a role: the k-th bar (1-based) of each of its ranks in time order. The slowest rank
@@ -109,9 +117,21 @@ typedef struct rli_stats {
 	size_t rows_counted;
 	size_t rows_left_out;         /* bars that end before they start (not drawn either) */
 	size_t role_count, rank_count, max_steps;
+	/*
+	 * The run's step time: step k of the run spans from the earliest start to the latest end of
+	 * the k-th bars of every (role, rank); this is the median of those spans (0 without bars).
+	 */
+	double step_ms;
+	/* The ranks of role index i (by name) are role_rank_ids[role_rank_first[i] .. role_rank_first[i + 1]), ascending. */
+	size_t *role_rank_first;
+	int64_t *role_rank_ids;
+	/* Per role index: the median over its steps of each step's median across ranks (0 without steps). */
+	double *role_step_ms;
 
 	rli_phase_stats *phases;
 	size_t phase_count;
+	rli_rank_phase_stats *rank_phases; /* by (role, name, rank) */
+	size_t rank_phase_count;
 	rli_step_stats *steps;
 	size_t step_count;
 	rli_rank_slowest *slowest;

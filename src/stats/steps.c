@@ -124,6 +124,71 @@ static int tally_slowest(rli_stats *stats, const stats_input *in, const uint32_t
 	return RLI_OK;
 }
 
+/* Each role's typical step: the median of its steps' medians (the steps of a role are contiguous, roles in index order). */
+static int role_step_times(rli_stats *stats, const stats_input *in)
+{
+	double *values = in->scratch; /* 2 x rows doubles; steps are fewer than rows */
+	size_t role = 0;
+	if (!(stats->role_step_ms = calloc(in->role_count ? in->role_count : 1, sizeof(*stats->role_step_ms))))
+		return rli_error_oom();
+	for (size_t begin = 0, end; begin < stats->step_count && role < in->role_count; begin = end, role++) {
+		for (end = begin; end < stats->step_count && stats->steps[end].role == stats->steps[begin].role; end++)
+			values[end - begin] = stats->steps[end].median_ms;
+		stats_sort_doubles(values, end - begin, values + (end - begin));
+		stats->role_step_ms[role] = stats_quantile(values, end - begin, 0.5);
+	}
+	return RLI_OK;
+}
+
+/*
+ * From the entries grouped by (role, step), ranks ascending in each group: the run's step time
+ * (the median span of the k-th bars of every role) and each role's ranks (those with a first bar,
+ * which is every rank of the role).
+ */
+static int spans_and_ranks(rli_stats *stats, const stats_input *in, const stats_entry *e)
+{
+	const rli_events *ev = in->events;
+	size_t steps = stats->max_steps, ranks = 0;
+	double *first = calloc(steps ? 2 * steps : 1, sizeof(*first)), *last = first + steps;
+	int error = RLI_OK;
+
+	stats->role_rank_first = calloc(in->role_count + 1, sizeof(*stats->role_rank_first));
+	for (size_t i = 0; i < in->count; i++)
+		ranks += (e[i].group & UINT32_MAX) == 1;
+	stats->role_rank_ids = malloc((ranks ? ranks : 1) * sizeof(*stats->role_rank_ids));
+	if (!first || !stats->role_rank_first || !stats->role_rank_ids) {
+		error = rli_error_oom();
+		goto done;
+	}
+	for (size_t k = 0; k < steps; k++) {
+		first[k] = INFINITY;
+		last[k] = -INFINITY;
+	}
+	ranks = 0;
+	for (size_t i = 0; i < in->count; i++) {
+		size_t k = (size_t)(e[i].group & UINT32_MAX) - 1, row = e[i].row;
+		double start = ev->start_ms[row], end = start + ev->duration_ms[row];
+		if (k == 0) {
+			stats->role_rank_first[(e[i].group >> 32) + 1]++;
+			stats->role_rank_ids[ranks++] = e[i].rank;
+		}
+		if (start < first[k])
+			first[k] = start;
+		if (end > last[k])
+			last[k] = end;
+	}
+	for (size_t r = 0; r < in->role_count; r++)
+		stats->role_rank_first[r + 1] += stats->role_rank_first[r];
+	for (size_t k = 0; k < steps; k++)
+		first[k] = last[k] - first[k];
+	stats_sort_doubles(first, steps, last);
+	stats->step_ms = stats_quantile(first, steps, 0.5);
+	error = role_step_times(stats, in);
+done:
+	free(first);
+	return error;
+}
+
 int stats_steps(rli_stats *stats, const stats_input *in)
 {
 	stats_entry *e = step_entries(in, &stats->max_steps);
@@ -145,6 +210,9 @@ int stats_steps(rli_stats *stats, const stats_input *in)
 		step_role_ix[stats->step_count] = (uint32_t)(e[begin].group >> 32);
 		one_step(&stats->steps[stats->step_count++], e + begin, end - begin, in);
 	}
+	/* Before the tally, which reuses the entries as scratch. */
+	if ((error = spans_and_ranks(stats, in, e)) < 0)
+		goto done;
 	error = tally_slowest(stats, in, step_role_ix);
 done:
 	free(step_role_ix);

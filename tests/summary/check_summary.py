@@ -73,6 +73,58 @@ def check_memory(summary, events_csv):
     print(f"{len(want)} memory devices checked")
     return failures
 
+def close(a, b):
+    return math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-9)
+
+
+def check_ranks_and_steps(summary, events_csv):
+    """Each rank's phases, each role's ranks and typical step, and the run's step time, worked out again."""
+    per_rank, bars = {}, {}
+    with open(events_csv, newline="", encoding="utf-8") as f:
+        for row in csv.DictReader(f):
+            d, start = float(row["duration_ms"]), float(row["start_time_ms"])
+            if d < 0:
+                continue
+            rank = int(row["rank_id"])
+            per_rank.setdefault((row["role"], row["name"], rank), []).append(d)
+            bars.setdefault((row["role"], rank), []).append((start, start + d, d))
+    failures = 0
+    got = {(p["role"], p["name"], p["rank"]): p for p in summary["rank_phases"]}
+    if sorted(got) != sorted(per_rank):
+        print("rank_phases: the summary's keys are not the table's")
+        return 1
+    for key, values in per_rank.items():
+        values.sort()
+        want = {"count": len(values), "total_ms": sum(values), "median_ms": quantile(values, 0.5),
+                "q1_ms": quantile(values, 0.25), "q3_ms": quantile(values, 0.75), "p95_ms": quantile(values, 0.95)}
+        for name, value in want.items():
+            if not close(got[key][name], value):
+                print(f"rank_phases {key} {name}: summary {got[key][name]}, recomputed {value}")
+                failures += 1
+    # Step k of a (role, rank) is its k-th bar in time order (ties in table order: a stable sort).
+    spans, role_steps = {}, {}
+    for (role, rank), items in bars.items():
+        items.sort(key=lambda b: b[0])
+        for k, (start, end, d) in enumerate(items):
+            lo, hi = spans.get(k, (start, end))
+            spans[k] = (min(lo, start), max(hi, end))
+            role_steps.setdefault(role, {}).setdefault(k, []).append(d)
+    step_ms = quantile(sorted(hi - lo for lo, hi in spans.values()), 0.5) if spans else 0.0
+    if not close(summary["run"]["step_ms"], step_ms):
+        print(f"run.step_ms: summary {summary['run']['step_ms']}, recomputed {step_ms}")
+        failures += 1
+    for r in summary["roles"]:
+        ranks = sorted(rank for role, rank in bars if role == r["role"])
+        if r["rank_ids"] != ranks:
+            print(f"roles {r['role']} rank_ids: summary {r['rank_ids']}, table {ranks}")
+            failures += 1
+        medians = sorted(quantile(sorted(v), 0.5) for v in role_steps[r["role"]].values())
+        if not close(r["step_median_ms"], quantile(medians, 0.5)):
+            print(f"roles {r['role']} step_median_ms: summary {r['step_median_ms']}, recomputed {quantile(medians, 0.5)}")
+            failures += 1
+    return failures
+
+
 def main():
     try:
         import jsonschema
@@ -125,7 +177,7 @@ def main():
         mean = sum(values) / n
         want = {"count": n, "total_ms": sum(values), "mean_ms": mean, "median_ms": quantile(values, 0.5),
                 "min_ms": values[0], "max_ms": values[-1], "q1_ms": quantile(values, 0.25),
-                "q3_ms": quantile(values, 0.75),
+                "q3_ms": quantile(values, 0.75), "p95_ms": quantile(values, 0.95),
                 "stddev_ms": math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1)) if n > 1 else 0.0,
                 "min_rank": min(r for v, r in samples if v == values[0]),
                 "max_rank": min(r for v, r in samples if v == values[-1])}
@@ -134,6 +186,7 @@ def main():
             if not math.isclose(got, value, rel_tol=1e-9, abs_tol=1e-9):
                 print(f"{key} {name}: summary {got}, recomputed {value}")
                 failures += 1
+    failures += check_ranks_and_steps(summary, os.path.join(work, "rl_events.csv"))
     if summary["run"]["rows_counted"] != sum(len(s) for s in groups.values()):
         print("run.rows_counted does not match the table")
         failures += 1

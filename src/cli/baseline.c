@@ -1,0 +1,171 @@
+/* baseline.c: reading the baseline of a comparison: a summary.json as it is, anything else parsed as the current run is. */
+#include "baseline.h"
+#include "common/strutil.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+/* The baseline's warnings, said as the current run's are, marked as the baseline's. */
+static void baseline_log(void *ctx, rli_log_level level, const char *line)
+{
+	cli_baseline *b = ctx;
+	char marked[2048];
+	snprintf(marked, sizeof(marked), "baseline: %s", line);
+	cli_log_line(b->c, level, marked);
+}
+
+static int ends_with(const char *text, const char *suffix)
+{
+	size_t n = strlen(text), m = strlen(suffix);
+	return n >= m && strcmp(text + n - m, suffix) == 0;
+}
+
+/*
+ * The summary.json to read, or NULL to parse the path: a .json file, or a folder of outputs that
+ * holds a summary.json and no exported table (a table has the bars, so it is read instead).
+ */
+static char *summary_path(const char *path)
+{
+	struct stat st;
+	char *summary, *csv, *jsonl;
+	int tables;
+	if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
+		return ends_with(path, ".json") ? strdup(path) : NULL;
+	summary = rli_path_join(path, "summary.json");
+	csv = rli_path_join(path, "rl_events.csv");
+	jsonl = rli_path_join(path, "rl_events.jsonl");
+	tables = (csv && stat(csv, &st) == 0) || (jsonl && stat(jsonl, &st) == 0);
+	free(csv);
+	free(jsonl);
+	if (summary && (tables || stat(summary, &st) != 0 || !S_ISREG(st.st_mode))) {
+		free(summary);
+		summary = NULL;
+	}
+	return summary;
+}
+
+static int worse(int a, int b)
+{
+	if (a < 0 && a != RLI_EPARTIAL)
+		return a;
+	if (b < 0 && b != RLI_EPARTIAL)
+		return b;
+	return a == RLI_EPARTIAL || b == RLI_EPARTIAL ? RLI_EPARTIAL : RLI_OK;
+}
+
+/* The profile tree (or tables): the timeline and the memory it holds, as auto finds them. */
+static int parse_tree(cli_baseline *b)
+{
+	const cli_request *request = b->request;
+	rli_parse_options options = { 0 };
+	rli_torch_memory_options torch;
+	int timeline, memory = RLI_OK, captures;
+
+	options.profiler = request->profiler;
+	options.rank_list = request->rank_list;
+	options.jobs = request->jobs;
+	options.log = baseline_log;
+	options.log_ctx = b;
+	rli_torch_memory_options_init(&torch);
+	torch.devices = request->memory_devices;
+	torch.common.role_list = request->role_list;
+	timeline = rli_parse_with_memory(&b->events, &b->memory, &b->profiler, request->baseline, &options, &torch);
+	captures = rli_memory_capture_count(request->baseline);
+	if (captures > 0 && !b->memory) {
+		rli_memory_parse_options memory_options;
+		rli_memory_parse_options_init(&memory_options);
+		memory_options.rank_list = request->rank_list;
+		memory_options.role_list = request->role_list;
+		memory_options.jobs = request->jobs;
+		memory_options.log = baseline_log;
+		memory_options.log_ctx = b;
+		memory_options.auto_detected = 1;
+		memory = rli_memory_parse(&b->memory, request->baseline, &memory_options);
+		if (memory < 0 && memory != RLI_EPARTIAL)
+			return memory;
+	}
+	/* A tree of memory records alone has no timeline: that is no failure. */
+	if (timeline == RLI_EINVALID && b->memory) {
+		rli_events_free(b->events);
+		b->events = NULL;
+		timeline = RLI_OK;
+	}
+	if (timeline < 0 && timeline != RLI_EPARTIAL)
+		return timeline;
+	return worse(timeline, memory);
+}
+
+static int read_baseline(cli_baseline *b)
+{
+	char *summary = summary_path(b->request->baseline);
+	int result;
+	if (summary) {
+		result = rli_compare_side_read_summary(&b->side, summary);
+		free(summary);
+		return result;
+	}
+	if ((result = parse_tree(b)) < 0 && result != RLI_EPARTIAL)
+		return result;
+	if (b->events && rli_stats_compute(&b->stats, b->events) < 0)
+		return RLI_ERROR;
+	if (b->memory && rli_memory_stats_compute(&b->memory_stats, b->memory) < 0)
+		return RLI_ERROR;
+	if (rli_compare_side_from_stats(&b->side, b->stats, b->memory_stats, b->request->baseline,
+					b->stats ? rli_profiler_name(b->profiler) : "memory") < 0)
+		return RLI_ERROR;
+	return result;
+}
+
+static void *run_thread(void *arg)
+{
+	cli_baseline *b = arg;
+	b->result = read_baseline(b);
+	/* The error message is the thread's own (thread-local): carry it over. */
+	if (b->result < 0)
+		snprintf(b->message, sizeof(b->message), "%s", rli_error_last());
+	return NULL;
+}
+
+int cli_baseline_start(cli_baseline *b, console *c, const cli_request *request)
+{
+	*b = (cli_baseline){ .c = c, .request = request };
+	if (pthread_create(&b->thread, NULL, run_thread, b) != 0) {
+		/* No thread to spare: read it here, before the current run. */
+		run_thread(b);
+		return RLI_OK;
+	}
+	b->started = 1;
+	return RLI_OK;
+}
+
+int cli_baseline_join(cli_baseline *b)
+{
+	if (b->started) {
+		pthread_join(b->thread, NULL);
+		b->started = 0;
+	}
+	if (b->result < 0 && b->result != RLI_EPARTIAL)
+		cli_say(b->c, -1, "error: ", "baseline %s: %s", b->request->baseline, b->message);
+	else if (b->result == RLI_EPARTIAL)
+		cli_say(b->c, 0, "warning: ", "baseline %s: some input units were skipped (named above); the comparison "
+			"reads the rest", b->request->baseline);
+	return b->result;
+}
+
+void cli_baseline_dispose(cli_baseline *b)
+{
+	if (b->started)
+		cli_baseline_join(b);
+	rli_compare_side_free(b->side);
+	rli_stats_free(b->stats);
+	rli_events_free(b->events);
+	rli_memory_stats_free(b->memory_stats);
+	rli_memory_free(b->memory);
+	b->side = NULL;
+	b->stats = NULL;
+	b->events = NULL;
+	b->memory_stats = NULL;
+	b->memory = NULL;
+}

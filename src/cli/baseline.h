@@ -1,0 +1,34 @@
+/* baseline.h: --baseline: the run to compare with, read on a thread of its own while the current run is parsed. */
+#ifndef RLI_CLI_BASELINE_H
+#define RLI_CLI_BASELINE_H
+
+#include "args.h"
+#include "compare/side.h"
+#include "console.h"
+#include "stats/memory_stats.h"
+#include "stats/stats.h"
+
+#include <pthread.h>
+
+typedef struct {
+	console *c;
+	const cli_request *request;
+	pthread_t thread;
+	int started;
+	int result;                 /* a library code; RLI_EPARTIAL: some of its units were skipped */
+	char message[1024];         /* the thread's error, for the main thread to say */
+	rli_profiler profiler;
+	rli_events *events;         /* NULL from a summary.json */
+	rli_stats *stats;
+	rli_memory *memory;
+	rli_memory_stats *memory_stats;
+	rli_compare_side *side;
+} cli_baseline;
+
+/* Starts reading request->baseline: a profile tree, exported tables, or a summary.json. */
+int cli_baseline_start(cli_baseline *b, console *c, const cli_request *request);
+/* Waits for it; says what went wrong. RLI_OK, RLI_EPARTIAL, or the failure's code. */
+int cli_baseline_join(cli_baseline *b);
+void cli_baseline_dispose(cli_baseline *b);
+
+#endif

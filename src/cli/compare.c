@@ -1,0 +1,80 @@
+/* compare.c: --baseline: the comparison of the current run with the baseline, its verdict lines and its outputs. */
+#include "analyses.h"
+#include "baseline.h"
+#include "common/numfmt.h"
+
+#include <math.h>
+#include <stdio.h>
+
+/* "actor_update update_actor on rank 3: median 812 ms -> 975 ms (+20.0%), beyond noise (IQR 9.1 ms / 10.4 ms)" */
+static void say_change(console *c, int verbosity, const char *what, const rli_phase_change *p)
+{
+	char before[32], after[32], iqr_before[32], iqr_after[32], rank[48] = "";
+	if (p->per_rank)
+		snprintf(rank, sizeof(rank), " on rank %lld", (long long)p->rank);
+	rli_fmt_duration(before, sizeof(before), p->baseline.median_ms);
+	rli_fmt_duration(after, sizeof(after), p->current.median_ms);
+	rli_fmt_duration(iqr_before, sizeof(iqr_before), p->baseline.q3_ms - p->baseline.q1_ms);
+	rli_fmt_duration(iqr_after, sizeof(iqr_after), p->current.q3_ms - p->current.q1_ms);
+	cli_say(c, verbosity, what, "%s %s%s: median %s -> %s (%+.1f%%), beyond noise (IQR %s / %s)", p->role, p->name,
+		rank, before, after, 100 * p->ratio, iqr_before, iqr_after);
+}
+
+static void say_verdict(console *c, const cli_request *request, const rli_comparison *comparison)
+{
+	/* With --fail-on-regression the regressions are the run's verdict: said even under -q. */
+	int loud = request->fail_on_regression ? -1 : 0;
+	size_t within = 0, few = 0, one_side = 0;
+	const rli_phase_change *lists[2] = { comparison->phases, comparison->rank_phases };
+	size_t counts[2] = { comparison->phase_count, comparison->rank_phase_count };
+
+	for (int l = 0; l < 2; l++)
+		for (size_t i = 0; i < counts[l]; i++)
+			if (lists[l][i].verdict == RLI_VERDICT_REGRESSION)
+				say_change(c, loud, "regression: ", &lists[l][i]);
+	for (size_t i = 0; i < comparison->phase_count; i++) {
+		within += comparison->phases[i].noise == RLI_NOISE_WITHIN;
+		few += comparison->phases[i].noise == RLI_NOISE_FEW && comparison->phases[i].presence == RLI_IN_BOTH;
+		one_side += comparison->phases[i].presence != RLI_IN_BOTH;
+	}
+	cli_say(c, 0, "", "compared with %s: %zu regression%s, %zu improvement%s; of %zu phases %zu within noise, "
+		"%zu with too few samples, %zu in one run only", request->baseline, comparison->regressions,
+		comparison->regressions == 1 ? "" : "s", comparison->improvements, comparison->improvements == 1 ? "" : "s",
+		comparison->phase_count, within, few, one_side);
+	for (size_t i = 0; i < comparison->phase_count; i++)
+		if (comparison->phases[i].verdict == RLI_VERDICT_IMPROVEMENT)
+			say_change(c, 1, "improvement: ", &comparison->phases[i]);
+}
+
+int cli_run_compare(console *c, const cli_request *request, cli_baseline *baseline, cli_results *results)
+{
+	rli_compare_options options;
+	int result = cli_baseline_join(baseline);
+
+	if (result < 0 && result != RLI_EPARTIAL)
+		return result;
+	if (!results->stats && !results->memory_stats) {
+		cli_say(c, -1, "error: ", "nothing to compare: the run under %s gave no statistics", request->input_path);
+		return RLI_EINVALID;
+	}
+	if ((result = rli_compare_side_from_stats(&results->current_side, results->stats, results->memory_stats,
+						  request->input_path,
+						  results->stats ? rli_profiler_name(results->profiler) : "memory")) < 0) {
+		cli_say(c, -1, "error: ", "%s", rli_error_last());
+		return result;
+	}
+	rli_compare_options_init(&options);
+	options.threshold = request->fail_on_regression ? request->regression_threshold : 0;
+	if ((result = rli_compare(&results->comparison, baseline->side, results->current_side, &options)) < 0) {
+		cli_say(c, -1, "error: ", "%s", rli_error_last());
+		return result;
+	}
+	if (!results->comparison->timeline && !results->comparison->memory) {
+		cli_say(c, -1, "error: ", "nothing to compare: %s holds %s, %s holds %s", request->baseline,
+			baseline->side->has_timeline ? "a timeline" : "memory records", request->input_path,
+			results->current_side->has_timeline ? "a timeline" : "memory records");
+		return RLI_EINVALID;
+	}
+	say_verdict(c, request, results->comparison);
+	return baseline->result;
+}
