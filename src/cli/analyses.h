@@ -50,9 +50,10 @@ void cli_results_dispose(cli_results *results);
 /*
  * --baseline: waits for the baseline, compares, says each regression on a line of its own
  * (kept under -q when --fail-on-regression asks for a verdict), and leaves the comparison in
- * results for the summary, the report and the comparison's figures.
+ * results for the summary and the report; with png asked for, compare.png into set.
  */
-int cli_run_compare(console *c, const cli_request *request, cli_baseline *baseline, cli_results *results);
+int cli_run_compare(console *c, const cli_request *request, cli_baseline *baseline, rli_output_set *set,
+		    cli_results *results);
 
 /* The report (rl_insight_report.pdf) from what the analyses kept. */
 int cli_write_report(console *c, const cli_request *request, const cli_results *results, rli_output_set *set);

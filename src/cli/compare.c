@@ -2,6 +2,7 @@
 #include "analyses.h"
 #include "baseline.h"
 #include "common/numfmt.h"
+#include "layout/compare_figure.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -46,7 +47,27 @@ static void say_verdict(console *c, const cli_request *request, const rli_compar
 			say_change(c, 1, "improvement: ", &comparison->phases[i]);
 }
 
-int cli_run_compare(console *c, const cli_request *request, cli_baseline *baseline, cli_results *results)
+/* compare.png: per phase the two runs' medians and spreads, drawn for a raster. */
+static int draw_png(console *c, const cli_request *request, const rli_comparison *comparison, rli_output_set *set)
+{
+	rli_timeline_options options = request->timeline;
+	rli_compare_figure *figure = NULL;
+	double t = cli_now_ms();
+	int error;
+
+	options.medium = RLI_MEDIUM_RASTER;
+	if ((error = rli_compare_figure_layout(&figure, comparison, &options)) == RLI_OK)
+		error = rli_render(rli_compare_figure_document(figure), "png", request->output_path, set);
+	if (error < 0)
+		cli_say(c, -1, "error: ", "%s", rli_error_last());
+	else
+		cli_say(c, 1, "", "timing: compare.png %.1f ms", cli_now_ms() - t);
+	rli_compare_figure_free(figure);
+	return error;
+}
+
+int cli_run_compare(console *c, const cli_request *request, cli_baseline *baseline, rli_output_set *set,
+		    cli_results *results)
 {
 	rli_compare_options options;
 	int result = cli_baseline_join(baseline);
@@ -76,5 +97,8 @@ int cli_run_compare(console *c, const cli_request *request, cli_baseline *baseli
 		return RLI_EINVALID;
 	}
 	say_verdict(c, request, results->comparison);
+	if (set && results->comparison->timeline && cli_wants(request, "png") &&
+	    (result = draw_png(c, request, results->comparison, set)) < 0)
+		return result;
 	return baseline->result;
 }

@@ -83,7 +83,7 @@ static int run(console *c, const cli_request *request)
 	if (memory && (result == RLI_OK || result == RLI_EPARTIAL))
 		result = worse(result, cli_run_memory(c, request, set, &results));
 	if (request->baseline && (result == RLI_OK || result == RLI_EPARTIAL))
-		result = worse(result, cli_run_compare(c, request, &baseline, &results));
+		result = worse(result, cli_run_compare(c, request, &baseline, set, &results));
 	if (set && (result == RLI_OK || result == RLI_EPARTIAL) && (results.stats || results.memory_stats)) {
 		int written = cli_write_summary(c, request, &results, set);
 		if (written < 0)

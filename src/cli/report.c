@@ -6,7 +6,7 @@
 int cli_write_report(console *c, const cli_request *request, const cli_results *results, rli_output_set *set)
 {
 	rli_report_input input = { results->timeline ? results->stats : NULL, results->timeline, results->memory,
-				   results->memory_stats };
+				   results->memory_stats, results->comparison };
 	rli_report_options options = request->report;
 	rli_report *report = NULL;
 	double t = cli_now_ms();

@@ -1,5 +1,6 @@
 /* report.c: the run report: the page size, then the cover, the statistics, the timeline and the memory sections in order. */
 #include "report.h"
+#include "report_compare.h"
 #include "report_book.h"
 #include "report_cover.h"
 #include "report_memory.h"
@@ -80,6 +81,8 @@ int rli_report_layout(rli_report **out, const rli_report_input *input, const rli
 	paper_size(&width, &height, options.paper, options.portrait);
 	if ((error = rli_book_init(&report->book, width, height, "rl-insight run report")) < 0 ||
 	    (error = rli_report_cover(&report->book, input, &options)) < 0)
+		goto done;
+	if (input->comparison && (error = rli_report_compare(&report->book, input->comparison)) < 0)
 		goto done;
 	if (has_timeline && ((error = rli_report_stats(&report->book, input->stats)) < 0 ||
 			     (error = rli_book_heading(&report->book, "Timeline", 0)) < 0 ||

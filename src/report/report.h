@@ -2,6 +2,7 @@
 #ifndef RLI_REPORT_H
 #define RLI_REPORT_H
 
+#include "compare/compare.h"
 #include "layout/layout.h"
 #include "stats/memory_stats.h"
 #include "stats/stats.h"
@@ -27,6 +28,7 @@ typedef struct {
 	const rli_timeline *timeline;      /* the timeline laid out for a vector medium, every row */
 	const rli_memory *memory;          /* the memory table and its statistics */
 	const rli_memory_stats *memory_stats;
+	const rli_comparison *comparison;  /* with --baseline: its pages come first, after the cover */
 } rli_report_input;
 
 typedef struct rli_report rli_report;
