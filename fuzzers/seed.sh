@@ -62,6 +62,18 @@ add_raw torch_memory "$tm_head$tm_op,$(tm_mem 20 1024 4096 1024),$(tm_mem 50 -10
 add_raw torch_memory "$tm_head$(tm_mem 90 -1024 4096 0),$(tm_mem 20 1024 4096 1024),$tm_op,$(tm_mem 30 2048 4096 3072)]}"
 add_raw torch_memory "$tm_head$(tm_mem 20 '"1024"' 4096 1024),$(tm_mem 20 1024 null 1024),$(tm_mem 1e400 1024 18446744073709551615 0)]}"
 
+# summary.json read back as a baseline: a small one of each part, the parts broken, another schema.
+sum_head='{"schema_version":3,"tool":{"name":"rl-insight","version":"0"},"input":{"path":"p","profiler":"mstx"}'
+sum_run=',"run":{"start_ms":0,"end_ms":9,"duration_ms":9,"step_ms":3,"max_steps":3}'
+sum_phase=',"phases":[{"role":"a","name":"x","count":3,"total_ms":9,"mean_ms":3,"median_ms":3,"q1_ms":2,"q3_ms":4,"p95_ms":4}]'
+sum_rank=',"rank_phases":[{"role":"a","name":"x","rank":0,"count":3,"total_ms":9,"mean_ms":3,"median_ms":3,"q1_ms":2,"q3_ms":4,"p95_ms":4}]'
+sum_role=',"roles":[{"role":"a","steps":3,"straggler_rank":null,"step_median_ms":3,"rank_ids":[0,1]}],"role_transitions":[{"from_role":"a","to_role":"b","count":1,"median_ms":1}]'
+sum_mem=',"memory":{"devices":[{"role":"a","rank":0,"device_type":"NPU:0","peak_mb":1,"sites_by_allocated":[{"call_stack_top":"f","allocated_kb":4,"live_kb":1}],"sites_by_live":[{"call_stack_top":"f","allocated_kb":4,"live_kb":1}]}]}'
+add_raw summary "$sum_head$sum_run$sum_phase$sum_rank$sum_role$sum_mem}"
+add_raw summary "$sum_head$sum_run,\"phases\":[{\"name\":\"x\"}]}"
+add_raw summary "$sum_head$sum_run,\"phases\":[{\"role\":\"a\",\"name\":\"x\",\"median_ms\":\"3\"}]}"
+add_raw summary '{"schema_version":9,"tool":{"name":"rl-insight"},"run":{}}'
+
 # Command lines: every args: line of the CLI cases, arguments split at NUL bytes as fuzz_cli reads them.
 for case in "$root"/tests/cli/cases/*.case; do
 	grep '^args:' "$case" | sed 's/^args: *//' | while read -r line; do
