@@ -20,8 +20,20 @@ typedef struct {
 
 typedef struct {
 	csv_row *rows;
-	size_t count;
+	size_t count, capacity;
+	char *text; /* the file: the fields point into it */
 } csv_table;
+
+/* Room for one more of items (doubling: the tables have thousands of rows). */
+static void *grow(void *items, size_t *capacity, size_t count, size_t size)
+{
+	if (count < *capacity)
+		return items;
+	*capacity = *capacity ? 2 * *capacity : 256;
+	if (!(items = realloc(items, *capacity * size)))
+		abort();
+	return items;
+}
 
 static const char *pair_dir;
 static char *facts; /* pair.txt */
@@ -84,21 +96,35 @@ static int split_csv(char *line, char **fields, int most)
 
 static csv_table read_csv(const char *side)
 {
-	csv_table table = { NULL, 0 };
+	csv_table table = { NULL, 0, 0, NULL };
 	char *text = side_file(side, "expected.csv", NULL), *save = NULL;
+	table.text = text;
 	if (!text) {
 		fprintf(stderr, "cannot read %s/%s/expected.csv\n", pair_dir, side);
 		exit(1);
 	}
 	for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		char *fields[8], *copy = strdup(line);
-		if (strncmp(line, "name,", 5) == 0 || split_csv(line, fields, 8) != 8)
+		char *fields[8], *copy;
+		if (strncmp(line, "name,", 5) == 0)
 			continue;
-		table.rows = realloc(table.rows, (table.count + 1) * sizeof(*table.rows));
+		copy = strdup(line);
+		if (split_csv(line, fields, 8) != 8) {
+			free(copy);
+			continue;
+		}
+		table.rows = grow(table.rows, &table.capacity, table.count, sizeof(*table.rows));
 		table.rows[table.count++] = (csv_row){ fields[0], fields[1], strtod(fields[3], NULL), strtod(fields[4], NULL),
 						       strtod(fields[5], NULL), atoll(fields[6]), copy };
 	}
-	return table; /* text stays allocated: the fields point into it */
+	return table;
+}
+
+static void free_csv(csv_table *table)
+{
+	for (size_t i = 0; i < table->count; i++)
+		free(table->rows[i].line);
+	free(table->rows);
+	free(table->text);
 }
 
 /* Row i's partner on the other side: the same name, role and rank, and as many of those before it. */
@@ -148,6 +174,8 @@ static void check_identical(void)
 		moved += ratio < 1 - 1e-6 || ratio > 1 + 1e-6;
 	}
 	CHECK(moved > current.count / 2);
+	free_csv(&base);
+	free_csv(&current);
 }
 
 /* In the current tree: a bar of the slowed role on the slowed rank, or one inside such a bar (NVTX's inner ranges). */
@@ -191,6 +219,8 @@ static void check_slowdown(void)
 	CHECK(slowed_rows >= slowed_bars && slowed_bars > 0);
 	/* The phases after a slowed one wait for it: later bars start later, exactly when pair.txt says so. */
 	CHECK_INT(later > 0, (long long)fact_number("later_bars_shift"));
+	free_csv(&base);
+	free_csv(&current);
 }
 
 /* One expected_memory.jsonl row, read with yajl (not the generator's own reader). */
@@ -220,6 +250,7 @@ static memory_row *read_memory(const char *side, size_t *count)
 {
 	char *text = side_file(side, "expected_memory.jsonl", NULL), *save = NULL, error[256];
 	memory_row *rows = NULL;
+	size_t capacity = 0;
 	*count = 0;
 	if (!text) {
 		fprintf(stderr, "cannot read %s/%s/expected_memory.jsonl\n", pair_dir, side);
@@ -232,7 +263,7 @@ static memory_row *read_memory(const char *side, size_t *count)
 			fprintf(stderr, "%s: %s\n", side, error);
 			exit(1);
 		}
-		rows = realloc(rows, (*count + 1) * sizeof(*rows));
+		rows = grow(rows, &capacity, *count, sizeof(*rows));
 		row = &rows[(*count)++];
 		snprintf(row->name, sizeof(row->name), "%s", tree_text(tree, "name"));
 		snprintf(row->role, sizeof(row->role), "%s", tree_text(tree, "role"));
@@ -293,7 +324,7 @@ static size_t read_roles(const char *side, int memory, char roles[64][256])
 {
 	size_t count = 0;
 	const char *role;
-	csv_table table = { NULL, 0 };
+	csv_table table = { NULL, 0, 0, NULL };
 	memory_row *rows = NULL;
 	size_t rows_count = 0;
 	if (memory)
@@ -309,6 +340,7 @@ static size_t read_roles(const char *side, int memory, char roles[64][256])
 			snprintf(roles[count++], 256, "%s", role);
 	}
 	free(rows);
+	free_csv(&table);
 	return count;
 }
 
@@ -365,6 +397,8 @@ static void check_roles(void)
 			CHECK_STR(c.rows[k++].line, b.rows[i++].line);
 		}
 		CHECK(i == b.count && k == c.count);
+		free_csv(&b);
+		free_csv(&c);
 	}
 }
 
@@ -393,5 +427,6 @@ int main(int argc, char **argv)
 		check_roles();
 	else
 		CHECK(!"pair.txt names a known kind=");
+	free(facts);
 	return rli_test_failures ? 1 : 0;
 }
