@@ -9,6 +9,7 @@ static const char usage[] =
 	"Usage: rl-insight-synth --format mstx|torch|nvtx|memory --ranks N --roles R --steps S\n"
 	"                        [--events-per-unit K | --target-bytes SIZE] [--dense] [--seed X] --output DIR\n"
 	"                        [--memory-events N [--memory-ops] [--memory-shuffle]]\n"
+	"       rl-insight-synth --pair KIND [the options above] [pair options] --output DIR\n"
 	"       rl-insight-synth --demo [--seed X] --output DIR\n"
 	"\n"
 	"Writes a profile tree as the profilers lay it out (timeline.md sections 3-5) and\n"
@@ -42,7 +43,23 @@ static const char usage[] =
 	"                        lines between them), the shape that costs a parser most per byte\n"
 	"  --seed X              same seed, same bytes (default 1)\n"
 	"  --output DIR          created if missing\n"
-	"  --demo                8 ranks x 4 roles x 3 steps in every format: DIR/{mstx,torch,nvtx,memory}\n";
+	"  --demo                8 ranks x 4 roles x 3 steps in every format: DIR/{mstx,torch,nvtx,memory}\n"
+	"\n"
+	"Run pairs (--pair KIND): DIR/baseline and DIR/current, two trees of the format each with its\n"
+	"expected rows, and DIR/pair.txt, key=value lines saying what was planted (bench/README.md).\n"
+	"  --pair identical      the same seed and options: the same rows (with --jitter, within noise)\n"
+	"  --pair slowdown       every bar of one role on one rank lasts --slow-factor times as long\n"
+	"                        (mstx, torch, nvtx); later phases wait for it, so later bars start later\n"
+	"  --pair memory-growth  allocations at one call site (pair.txt: site=) grow by --growth-kb\n"
+	"                        (memory, or torch with --memory-events and --memory-ops)\n"
+	"  --pair roles          the current run lacks the last role and has one more (needs --roles >= 2)\n"
+	"  --jitter P            identical, slowdown: the current run's units last up to P longer or\n"
+	"                        shorter (0 <= P < 0.5), drawn from another seed\n"
+	"  --slow-role NAME      slowdown: a role's folder or phase name (default: actor_update, or the last)\n"
+	"  --slow-rank R         slowdown: the rank (default 0)\n"
+	"  --slow-factor F       slowdown: how many times as long (default 1.2)\n"
+	"  --growth-kb K         memory-growth: KB added to each allocation at the site (default 2048,\n"
+	"                        a multiple of 0.5)\n";
 
 static int parse_count(long long *out, const char *flag, const char *text, int allow_suffix)
 {
@@ -63,6 +80,17 @@ static int parse_count(long long *out, const char *flag, const char *text, int a
 	if (errno || end == text || *end || value < 0 || value > (1LL << 50) / scale)
 		return synth_fail(SYNTH_EUSAGE, "%s: not a count: %s", flag, text);
 	*out = value * scale;
+	return SYNTH_OK;
+}
+
+static int parse_real(double *out, const char *flag, const char *text)
+{
+	char *end;
+	errno = 0;
+	double value = strtod(text, &end);
+	if (errno || end == text || *end || !(value >= 0 && value <= 1e12))
+		return synth_fail(SYNTH_EUSAGE, "%s: not a number: %s", flag, text);
+	*out = value;
 	return SYNTH_OK;
 }
 
@@ -97,7 +125,8 @@ static int run_demo(synth_options options)
 int main(int argc, char **argv)
 {
 	synth_options options = { .format = SYNTH_MSTX, .ranks = 2, .roles = 4, .steps = 1, .seed = 1 };
-	int have_format = 0, error = SYNTH_OK;
+	synth_pair pair = { .kind = SYNTH_PAIR_IDENTICAL };
+	int have_format = 0, have_pair = 0, have_pair_option = 0, error = SYNTH_OK;
 
 	for (int i = 1; i < argc; i++) {
 		const char *flag = argv[i];
@@ -160,6 +189,28 @@ int main(int argc, char **argv)
 		} else if (strcmp(flag, "--memory-events") == 0 &&
 			   (error = parse_count(&number, flag, value, 1)) >= 0) {
 			options.memory_events = number > 100000000 ? 100000000 : number;
+		} else if (strcmp(flag, "--pair") == 0) {
+			have_pair = 1;
+			error = synth_pair_kind_parse(&pair.kind, value);
+		} else if (strcmp(flag, "--jitter") == 0) {
+			have_pair_option = 1;
+			error = parse_real(&pair.jitter, flag, value);
+		} else if (strcmp(flag, "--slow-role") == 0) {
+			have_pair_option = 1;
+			pair.slow_role = value;
+		} else if (strcmp(flag, "--slow-rank") == 0 && (error = parse_count(&number, flag, value, 0)) >= 0) {
+			have_pair_option = 1;
+			pair.slow_rank = (int)(number > 1000000 ? 1000000 : number);
+		} else if (strcmp(flag, "--slow-factor") == 0) {
+			have_pair_option = 1;
+			error = parse_real(&pair.slow_factor, flag, value);
+			if (error >= 0 && pair.slow_factor <= 0)
+				error = synth_fail(SYNTH_EUSAGE, "--slow-factor must be above 0");
+		} else if (strcmp(flag, "--growth-kb") == 0) {
+			have_pair_option = 1;
+			error = parse_real(&pair.growth_kb, flag, value);
+			if (error >= 0 && pair.growth_kb <= 0)
+				error = synth_fail(SYNTH_EUSAGE, "--growth-kb must be above 0");
 		} else if (strcmp(flag, "--seed") == 0 && (error = parse_count(&number, flag, value, 0)) >= 0) {
 			options.seed = (uint64_t)number;
 		} else if (error >= 0) {
@@ -180,6 +231,10 @@ int main(int argc, char **argv)
 		error = synth_fail(SYNTH_EUSAGE, "--memory-events is for --format torch only");
 	if (error >= 0 && (options.memory_ops || options.memory_shuffle) && !options.memory_events)
 		error = synth_fail(SYNTH_EUSAGE, "--memory-ops and --memory-shuffle need --memory-events");
+	if (error >= 0 && have_pair && options.demo)
+		error = synth_fail(SYNTH_EUSAGE, "give --pair or --demo, not both");
+	if (error >= 0 && have_pair_option && !have_pair)
+		error = synth_fail(SYNTH_EUSAGE, "--jitter, --slow-* and --growth-kb need --pair");
 	if (error >= 0 && options.events_per_unit && options.target_bytes)
 		error = synth_fail(SYNTH_EUSAGE, "give --events-per-unit or --target-bytes, not both");
 	if (error < 0) {
@@ -187,7 +242,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 
-	error = options.demo ? run_demo(options) : synth_run(&options);
+	error = options.demo ? run_demo(options) : have_pair ? synth_run_pair(&options, &pair) : synth_run(&options);
 	if (error < 0) {
 		fprintf(stderr, "rl-insight-synth: %s\n", synth_error());
 		return error == SYNTH_EOUTPUT ? 4 : error == SYNTH_EUSAGE ? 2 : 1;

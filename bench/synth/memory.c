@@ -190,6 +190,8 @@ int synth_write_memory(const synth_plan *plan)
 	for (int role = 0; role < plan->role_count && error >= 0; role++)
 		error = synth_memory_build_stacks(run, role);
 	for (int role = 0; role < plan->role_count && error >= 0; role++) {
+		if (!synth_plan_writes_role(plan, role))
+			continue;
 		for (int rank = 0; rank < options->ranks && error >= 0; rank++) {
 			for (int step = 0; step < options->steps && error >= 0; step++) {
 				memory_unit *u = &units[made++];
@@ -204,6 +206,7 @@ int synth_write_memory(const synth_plan *plan)
 	}
 	if (error < 0)
 		goto done;
+	count = made;
 	qsort(units, count, sizeof(*units), compare_walk);
 	rows = synth_events_per_unit(plan, (int)count, 2000, size_unit);
 	for (size_t i = 0; i < count && error >= 0; i++)

@@ -129,6 +129,8 @@ int synth_torch_ops_around(synth_torch_group *group, synth_torch_ops *ops, synth
 /* Writes an X event of the group (cpu_op or python_function) on pid and the thread's tid. */
 void synth_torch_write_x(synth_out *out, long long *count, const synth_torch_x *x, const char *pid,
 			 const char *const tids[2], long long id);
+/* The innermost python_function of the group around its event on its thread ("" when none): the row's call_stack_top. */
+const char *synth_torch_group_top(const synth_torch_group *group);
 /* Whether a unit's trace is taken with_stack (--memory-ops: every other unit). */
 int synth_torch_with_stack(const synth_plan *plan, const synth_unit *unit);
 

@@ -198,9 +198,21 @@ static void register_op(unit_writer *w, int op, const char *ts, const char *dur,
 	last->top = synth_memory_leaf_frame(op);
 }
 
-/* One allocation or free row at time at (ns; < 0: no time), and what the parser must make of it. */
-static void add_row(unit_writer *w, synth_rng *rng, int op, int64_t at, int64_t half_kb)
+/* A pair's planted growth: the allocations the op's last call site owns, when that is the site, are larger. */
+static int64_t grown_half_kb(const unit_writer *w, int op, int64_t at, int64_t half_kb)
 {
+	const synth_options *options = w->plan->options;
+	if (!options->growth_site || half_kb <= 0 || at < 0 || op >= SYNTH_MEMORY_OPS || !w->last[op].set ||
+	    strcmp(w->last[op].top, options->growth_site) != 0)
+		return half_kb;
+	return half_kb + options->growth_half_kb;
+}
+
+/* One allocation or free row at time at (ns; < 0: no time), and what the parser must make of it. */
+static void add_row(unit_writer *w, synth_rng *rng, int op, int64_t at, int64_t drawn_half_kb)
+{
+	/* The draws below depend on the size's sign only, which growth keeps: a pair's other rows stay the same. */
+	int64_t half_kb = grown_half_kb(w, op, at, drawn_half_kb);
 	const synth_unit *unit = w->unit;
 	char size[32], alloc[32] = "", release[32], active_release[32], duration[32], active_duration[32];
 	char total[48], line[1024];

@@ -177,7 +177,7 @@ static int write_trace_view(synth_out *out, synth_rows *rows, const synth_plan *
 		double factor = lane == 2 ? synth_rng_range(&rng, 0.5, 0.95)
 			      : lane == 3 ? synth_rng_range(&rng, 0.05, 0.4)
 					  : synth_rng_range(&rng, 0.6, 1.8);
-		int64_t dur = (int64_t)((double)stride * factor) + 1000;
+		int64_t dur = (int64_t)((double)stride * factor) + (int64_t)(1000 * unit->stretch);
 		write_x(&list, &env, overlap_lanes[lane], oa_pid, (uint64_t)lane, at, dur, "{}");
 	}
 	if (layout == 1) {
@@ -218,6 +218,8 @@ int synth_write_mstx(synth_rows *rows, const synth_plan *plan)
 		return synth_fail(SYNTH_ERROR, "out of memory");
 	for (int role = 0; role < plan->role_count; role++) {
 		const char *dir = synth_ascend_role_dir(plan, role);
+		if (!synth_plan_writes_role(plan, role))
+			continue;
 		for (int rank = 0; rank < options->ranks; rank++) {
 			for (int step = 0; step < options->steps; step++) {
 				mstx_unit *u = &units[made++];
@@ -231,6 +233,7 @@ int synth_write_mstx(synth_rows *rows, const synth_plan *plan)
 			}
 		}
 	}
+	count = made;
 	qsort(units, count, sizeof(*units), compare_units);
 	events = synth_events_per_unit(plan, (int)count, 60, write_trace_view);
 

@@ -97,7 +97,9 @@ static int write_capture(synth_out *out, synth_rows *rows, const synth_plan *pla
 			 (unsigned long long)global_tid, first_noise_id + 3);
 
 	/* The phase range, then its inner ranges in start order, each strictly inside it. */
-	int64_t range_start = lead + (int64_t)synth_rng_range(&rng, 1e4, 9e5);
+	/* The fixed pads inside the phase scale with the unit, so its bars scale exactly (pairs). */
+	const double stretch = unit->stretch;
+	int64_t range_start = lead + (int64_t)synth_rng_range(&rng, 1e4 * stretch, 9e5 * stretch);
 	int64_t range_end = lead + unit->length;
 	int64_t span = range_end - range_start;
 	for (long long i = 0; i < events; i++) {
@@ -109,8 +111,9 @@ static int write_capture(synth_out *out, synth_rows *rows, const synth_plan *pla
 			text_id = 38;
 		} else {
 			int64_t slot = span / (inner + 1);
-			start = range_start + slot * i + (int64_t)synth_rng_range(&rng, 1e3, (double)slot * 0.1 + 2e3);
-			end = start + (int64_t)((double)slot * synth_rng_range(&rng, 0.5, 0.85)) + 1000;
+			start = range_start + slot * i +
+				(int64_t)synth_rng_range(&rng, 1e3 * stretch, (double)slot * 0.1 + 2e3 * stretch);
+			end = start + (int64_t)((double)slot * synth_rng_range(&rng, 0.5, 0.85)) + (int64_t)(1000 * stretch);
 			text_id = (names.tail && i == inner) ? tail_id : 40 + (int)((i - 1) % names.count);
 		}
 		synth_out_printf(out,
@@ -204,10 +207,14 @@ int synth_write_nvtx(synth_rows *rows, const synth_plan *plan)
 				for (int role = 0; role < plan->role_count; role++) {
 					if (plan->roles[role].slot != slot)
 						continue;
+					/* A left-out role's captures keep their numbers: the others' names stay. */
+					++rid;
+					if (!synth_plan_writes_role(plan, role))
+						continue;
 					nvtx_unit *u = &units[made++];
 					synth_plan_unit(&u->unit, plan, role, rank, step);
 					u->pid = pid;
-					u->rid = ++rid;
+					u->rid = rid;
 					u->name = synth_path("worker_process_%llu.%d.jsonl", (unsigned long long)pid, rid);
 					if (!u->name) {
 						error = synth_fail(SYNTH_ERROR, "out of memory");
@@ -217,6 +224,7 @@ int synth_write_nvtx(synth_rows *rows, const synth_plan *plan)
 			}
 		}
 	}
+	count = made;
 	qsort(units, count, sizeof(*units), compare_units);
 	events = synth_events_per_unit(plan, (int)count, 12, write_unit);
 	if (events < 1)

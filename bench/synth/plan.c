@@ -46,6 +46,28 @@ static const char *const replica_names[] = {
 #define NS_PER_S INT64_C(1000000000)
 #define NS_PER_MS INT64_C(1000000)
 
+/* Whether a pair's side slows this unit down (synth_options.slow_factor). */
+static int slowed(const synth_options *options, int role, int rank)
+{
+	return options->slow_factor > 0 && options->slow_factor != 1 && role == options->slow_role &&
+	       rank == options->slow_rank;
+}
+
+/*
+ * How much longer than planned a unit of the slot may last on one side of a pair (jitter, a
+ * slowed role), in ns: later phases wait that long more, since the next phase waits for the
+ * slowest rank. Bars after a stretched slot start later; the plan's draws stay the same.
+ */
+static int64_t longest_stretch(const synth_plan *plan, int slot, int64_t slot_length)
+{
+	const synth_options *options = plan->options;
+	double most = 1 + options->jitter;
+	for (int r = 0; r < plan->role_count; r++)
+		if (plan->roles[r].slot == slot && r == options->slow_role && options->slow_factor > 1)
+			most = (1 + options->jitter) * options->slow_factor;
+	return most > 1 ? (int64_t)((most - 1) * (double)slot_length) + 1 : 0;
+}
+
 int synth_plan_init(synth_plan *plan, const synth_options *options)
 {
 	int used_slots[8] = { 0 };
@@ -109,8 +131,8 @@ int synth_plan_init(synth_plan *plan, const synth_options *options)
 			plan->slot_start[w] = cursor;
 			plan->slot_length[w] = (int64_t)(seconds * NS_PER_S);
 			/* The next phase waits for the slowest rank, then for the driver. */
-			cursor += plan->slot_length[w] + 200 * NS_PER_MS +
-				  (int64_t)(synth_rng_range(&rng, 0.15, 1.2) * NS_PER_S);
+			cursor += plan->slot_length[w] + longest_stretch(plan, slot, plan->slot_length[w]) +
+				  200 * NS_PER_MS + (int64_t)(synth_rng_range(&rng, 0.15, 1.2) * NS_PER_S);
 		}
 		cursor += (int64_t)(synth_rng_range(&rng, 0.5, 2.5) * NS_PER_S);
 	}
@@ -145,5 +167,28 @@ void synth_plan_unit(synth_unit *unit, const synth_plan *plan, int role, int ran
 	double share = info->seconds / longest;
 	if (info->slot == plan->roles[0].slot)
 		share *= synth_rng_range(&rng, 0.78, 1.0);
-	unit->length = (int64_t)((double)plan->slot_length[w] * share * synth_rng_range(&rng, 0.97, 1.0));
+	unit->stretch = 1;
+	if (plan->options->jitter > 0) {
+		/* Another seed's stream, so the draws above stay those of the run without jitter. */
+		synth_rng noise;
+		synth_rng_init(&noise, plan->options->jitter_seed, 3, (uint64_t)role, (uint64_t)rank, (uint64_t)step);
+		unit->stretch = 1 + synth_rng_range(&noise, -plan->options->jitter, plan->options->jitter);
+	}
+	if (slowed(plan->options, role, rank))
+		unit->stretch *= plan->options->slow_factor;
+	unit->length = (int64_t)((double)plan->slot_length[w] * share * synth_rng_range(&rng, 0.97, 1.0) *
+				 unit->stretch);
+}
+
+int synth_plan_writes_role(const synth_plan *plan, int role)
+{
+	return role >= 64 || !(plan->options->skip_roles >> role & 1);
+}
+
+int synth_plan_find_role(const synth_plan *plan, const char *name)
+{
+	for (int r = 0; r < plan->role_count; r++)
+		if (strcmp(plan->roles[r].dir_name, name) == 0 || strcmp(plan->roles[r].phase_name, name) == 0)
+			return r;
+	return -1;
 }

@@ -30,6 +30,14 @@ typedef struct {
 	long long memory_events;   /* torch: [memory] events per trace, and DIR/expected_memory.jsonl (0: none) */
 	int memory_ops;            /* torch: cpu_ops around the [memory] events, Python stacks in every other trace */
 	int memory_shuffle;        /* torch: some [memory] events written out of time order, a free before its allocation */
+	/* Run pairs (pair.c): what one side of a pair plants; all zero for a plain run. */
+	double jitter;             /* durations vary by up to this part, drawn from jitter_seed (0: none) */
+	uint64_t jitter_seed;
+	double slow_factor;        /* 0 or 1: none; else units of slow_role on slow_rank last this times as long */
+	int slow_role, slow_rank;
+	uint64_t skip_roles;       /* bit r set: role r is planned but none of its units is written */
+	const char *growth_site;   /* memory: allocations whose call_stack_top is this grow by growth_half_kb */
+	long long growth_half_kb;  /* in half KB, the unit of operator_memory.csv sizes */
 } synth_options;
 
 /* ---- deterministic randomness ------------------------------------------ */
@@ -143,10 +151,19 @@ typedef struct {
 	int step;
 	int64_t start;   /* ns from the run origin */
 	int64_t length;  /* ns */
+	/*
+	 * The unit's time scale (1 but for pairs' slowdown and jitter): the fixed pads that reach
+	 * the edges of its bars scale with it too, so each bar lasts exactly stretch times as long.
+	 */
+	double stretch;
 } synth_unit;
 
 /* The window a (role, rank, step) unit occupies, jittered per unit. */
 void synth_plan_unit(synth_unit *unit, const synth_plan *plan, int role, int rank, int step);
+/* Whether a role's units are written (pairs of kind roles plan a role that one side leaves out). */
+int synth_plan_writes_role(const synth_plan *plan, int role);
+/* A role's index by its folder or phase name; -1 when no role is called that. */
+int synth_plan_find_role(const synth_plan *plan, const char *name);
 
 /* ---- Ascend capture folders (MSTX and memory) ------------------------- */
 
@@ -179,6 +196,24 @@ int synth_write_memory(const synth_plan *plan);
 
 /* Writes the tree and expected.csv. */
 int synth_run(const synth_options *options);
+
+/* ---- run pairs (pair.c): DIR/baseline, DIR/current and DIR/pair.txt -------- */
+
+typedef enum { SYNTH_PAIR_IDENTICAL = 0, SYNTH_PAIR_SLOWDOWN, SYNTH_PAIR_MEMORY_GROWTH, SYNTH_PAIR_ROLES } synth_pair_kind;
+
+typedef struct {
+	synth_pair_kind kind;
+	double jitter;          /* identical, slowdown: the current run's durations vary by up to this part */
+	const char *slow_role;  /* slowdown: folder or phase name; NULL: actor_update, or the last role */
+	int slow_rank;
+	double slow_factor;     /* 0: 1.2 */
+	double growth_kb;       /* memory-growth: KB added to each allocation of the site (0: 2048) */
+} synth_pair;
+
+/* Parses a --pair KIND name; SYNTH_EUSAGE when it names none. */
+int synth_pair_kind_parse(synth_pair_kind *kind, const char *name);
+/* Writes both trees of the pair, each with its expected rows, and pair.txt saying what was planted. */
+int synth_run_pair(const synth_options *options, const synth_pair *pair);
 
 /* Helpers shared by the writers. */
 int synth_mkdir_p(const char *path);

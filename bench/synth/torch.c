@@ -90,6 +90,7 @@ static int write_trace(synth_out *out, synth_rows *rows, const synth_plan *plan,
 	const synth_options *options = plan->options;
 	const synth_role *role = &plan->roles[unit->role];
 	const int64_t t0 = TORCH_CLOCK_NS + unit->start, length = unit->length;
+	const double stretch = unit->stretch; /* the fixed pads below scale with the unit (pairs) */
 	uint64_t pid_value = process_pid(plan, unit->role, unit->rank);
 	int device = unit->rank % 8;
 	char pid[24], tid[24], backward_tid[24], gpu[8], args[400];
@@ -140,7 +141,7 @@ static int write_trace(synth_out *out, synth_rows *rows, const synth_plan *plan,
 	for (long long i = 0; i < events; i++) {
 		int64_t at = t0 + (int64_t)((double)length * ((double)i + 0.5 * synth_rng_unit(&rng)) / (double)events);
 		int64_t span = length / (events + 1);
-		int64_t dur = (int64_t)((double)span * synth_rng_range(&rng, 0.2, 0.45)) + 1000;
+		int64_t dur = (int64_t)((double)span * synth_rng_range(&rng, 0.2, 0.45)) + (int64_t)(1000 * stretch);
 		long long external = i + 2;
 		switch (i % 5) {
 		case 0: {
@@ -161,7 +162,7 @@ static int write_trace(synth_out *out, synth_rows *rows, const synth_plan *plan,
 			break;
 		case 2:
 		case 3: {
-			int64_t queued = at + (int64_t)synth_rng_range(&rng, 5e3, 4e4);
+			int64_t queued = at + (int64_t)synth_rng_range(&rng, 5e3 * stretch, 4e4 * stretch);
 			snprintf(args, sizeof(args),
 				 "\"queued\": 0, \"device\": %d, \"context\": 1,\n      \"stream\": 7, \"correlation\": %lld, "
 				 "\"registers per thread\": 168,\n      \"shared memory\": 49152, \"blocks per SM\": 0.8, "
@@ -195,7 +196,8 @@ static int write_trace(synth_out *out, synth_rows *rows, const synth_plan *plan,
 	}
 	/* The profiler's own span may begin before the first op, as in the reference's samples. */
 	write_x(out, &count, &env, "Trace", "PyTorch Profiler (0)", "\"Spans\"", "\"PyTorch Profiler\"",
-		t0 - (int64_t)synth_rng_range(&rng, 1e4, 5e5), length + 2000000, "\"Op count\": 0");
+		t0 - (int64_t)synth_rng_range(&rng, 1e4 * stretch, 5e5 * stretch), length + (int64_t)(2e6 * stretch),
+		"\"Op count\": 0");
 	event_start(out, &count);
 	synth_out_puts(out, "    \"name\": \"Iteration Start: PyTorch Profiler\", \"ph\": \"i\", \"s\": \"g\",\n"
 			    "    \"pid\": \"Traces\", \"tid\": \"Trace PyTorch Profiler\", \"ts\": ");
@@ -279,6 +281,8 @@ int synth_write_torch(synth_rows *rows, const synth_plan *plan)
 	if (!units)
 		return synth_fail(SYNTH_ERROR, "out of memory");
 	for (int role = 0; role < plan->role_count; role++) {
+		if (!synth_plan_writes_role(plan, role))
+			continue;
 		for (int rank = 0; rank < options->ranks; rank++) {
 			for (int step = 0; step < options->steps; step++) {
 				torch_unit *u = &units[made++];
@@ -298,6 +302,7 @@ int synth_write_torch(synth_rows *rows, const synth_plan *plan)
 		u->dir = synth_path("%s/%s", options->output_dir, plan->roles[0].dir_name);
 		u->name = unit_file_name(plan, &u->unit, 1);
 	}
+	count = made;
 	for (size_t i = 0; i < count; i++) {
 		if (!units[i].dir || !units[i].name) {
 			error = synth_fail(SYNTH_ERROR, "out of memory");

@@ -131,8 +131,12 @@ static int add_row(writer *w, const device_state *d, int64_t bytes, size_t *inde
 static int allocate(writer *w, device_state *d, synth_rng *rng)
 {
 	int64_t bytes = 512 * (int64_t)(1 + synth_rng_below(rng, 16384));
+	const char *site = w->plan->options->growth_site;
 	uint64_t addr;
 	live_block *block;
+	/* A pair's planted growth: allocations whose innermost Python frame is the site are larger. */
+	if (site && strcmp(synth_torch_group_top(&w->group), site) == 0)
+		bytes += 512 * w->plan->options->growth_half_kb;
 	if (d->spare_count && synth_rng_below(rng, 2))
 		addr = d->spare[--d->spare_count];
 	else
@@ -236,6 +240,11 @@ int synth_torch_write_memory(synth_out *out, long long *count, synth_memory_run 
 			at -= (at % 1000 + 1000) % 1000; /* whole µs: see synth_torch_ops_around */
 		w.group.at = at;
 		w.group.memory_first = options->memory_shuffle && i % 2;
+		/* The ops first: an allocation's planted growth depends on its stack (they draw from ops_rng only). */
+		error = synth_torch_ops_around(&w.group, w.ops, &ops_rng, w.op_case, with_stack,
+					       plan->roles[unit->role].phase_name, step / 4);
+		if (error < 0)
+			break;
 		if (i < before) {
 			/* A block allocated before the capture, freed in it: a negative row of its own. */
 			d = &devices[i % 2];
@@ -261,9 +270,6 @@ int synth_torch_write_memory(synth_out *out, long long *count, synth_memory_run 
 				hold = 1;
 			}
 		}
-		if (error >= 0)
-			error = synth_torch_ops_around(&w.group, w.ops, &ops_rng, w.op_case, with_stack,
-						       plan->roles[unit->role].phase_name, step / 4);
 		if (error >= 0)
 			emit(&w, i, hold);
 	}

@@ -61,6 +61,19 @@ int synth_torch_ops_draw_case(synth_rng *rng)
 	return SYNTH_OPS_PLAIN;
 }
 
+const char *synth_torch_group_top(const synth_torch_group *group)
+{
+	const synth_torch_x *top = NULL;
+	for (int k = 0; k < group->x_count; k++) {
+		const synth_torch_x *x = &group->x[k];
+		/* The group's frames never reach another group's event: the innermost is the latest start. */
+		if (x->python && x->thread == group->thread && x->ts <= group->at && group->at <= x->ts + x->dur &&
+		    (!top || x->ts > top->ts || (x->ts == top->ts && x->dur < top->dur)))
+			top = x;
+	}
+	return top ? top->name : "";
+}
+
 int synth_torch_with_stack(const synth_plan *plan, const synth_unit *unit)
 {
 	return plan->options->memory_ops && (unit->role + unit->rank + unit->step) % 2 == 0;

@@ -102,6 +102,33 @@ int main(void)
 		check_tree(small, 1, expected, count);
 		mf_expected_free(expected, count);
 	}
+	/* Run pairs (rl-insight-synth --pair): both trees of each parse to their own expected rows. */
+	{
+		static const synth_pair_kind kinds[] = { SYNTH_PAIR_MEMORY_GROWTH, SYNTH_PAIR_ROLES };
+		for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
+			synth_pair pair = { .kind = kinds[k] };
+			char pair_dir[4200];
+			snprintf(pair_dir, sizeof(pair_dir), "%s/pair%zu", root, k);
+			memset(&options, 0, sizeof(options));
+			options.format = SYNTH_MEMORY;
+			options.ranks = 2;
+			options.roles = 3;
+			options.steps = 2;
+			options.events_per_unit = 300;
+			options.seed = 11;
+			options.output_dir = pair_dir;
+			CHECK_INT(synth_run_pair(&options, &pair), 0);
+			for (int side = 0; side < 2; side++) {
+				const char *tree = fx_text("%s/%s", pair_dir, side ? "current" : "baseline");
+				char *tree_dir = strdup(tree);
+				expected = mf_read_expected(fx_text("%s/expected_memory.jsonl", tree_dir), &count);
+				CHECK(count > 8 * 290);
+				check_tree(tree_dir, 2, expected, count);
+				mf_expected_free(expected, count);
+				free(tree_dir);
+			}
+		}
+	}
 	fx_remove(root);
 	free(root);
 	TEST_DONE();

@@ -1,5 +1,6 @@
 /* test_torch_memory_synth.c: rl-insight-synth's torch traces with [memory] events parse to exactly the rows the generator worked out. */
 #include "harness.h"
+#include "synth/synth.h"
 #include "torch_fixture.h"
 
 #include <stdlib.h>
@@ -7,11 +8,14 @@
 
 /*
  * Every field but the operator's: name, call_stack, call_stack_top and match are
- * memory.torch_ops' (test_torch_memory_ops.c), which checks them on every row.
+ * memory.torch_ops' (test_torch_memory_ops.c), which checks them on every row; a run pair's
+ * trees (whole) are checked with them, since its planted growth goes by the stack.
  */
-static int equal_but_operator(const mf_expected *want, const rli_memory_row *got)
+static int equal_but_operator(const mf_expected *want, const rli_memory_row *got, int whole)
 {
 	mf_expected copy = *want;
+	if (whole)
+		return mf_row_equal(want, got);
 	copy.row.name = got->name;
 	copy.row.call_stack = got->call_stack;
 	copy.row.call_stack_top = got->call_stack_top;
@@ -31,7 +35,7 @@ static rli_memory *parse(const char *dir, unsigned devices, unsigned jobs)
 	return memory;
 }
 
-static void check_rows(const char *dir, unsigned jobs, const mf_expected *expected, size_t count)
+static void check_rows(const char *dir, unsigned jobs, const mf_expected *expected, size_t count, int whole)
 {
 	rli_memory *memory = parse(dir, RLI_MEMORY_DEVICE_CUDA, jobs);
 	size_t n;
@@ -40,7 +44,7 @@ static void check_rows(const char *dir, unsigned jobs, const mf_expected *expect
 	CHECK_INT(n, count);
 	CHECK(in_start_order);
 	for (size_t i = 0; i < count && i < n; i++) {
-		if (!equal_but_operator(&expected[i], &got[i])) {
+		if (!equal_but_operator(&expected[i], &got[i], whole)) {
 			fprintf(stderr, "jobs %u, row %zu: got %s %s %.17g %g dur %.17g released %d\n"
 					"                want %s %s %.17g %g dur %.17g released %d\n",
 				jobs, i, got[i].role, got[i].device_type, got[i].start_time_ms, got[i].size_kb,
@@ -81,8 +85,8 @@ int main(void)
 	/* The generator makes every case the parser must tell apart. */
 	CHECK(frees > 100 && kept > 100 && released > 1000 && other_device > 1000);
 	tf_sort_expected(expected, count);
-	check_rows(dir, 1, expected, count);
-	check_rows(dir, 3, expected, count);
+	check_rows(dir, 1, expected, count, 0);
+	check_rows(dir, 3, expected, count, 0);
 
 	/* --memory-device all: the CPU events come too, kept apart as CPU:-1. */
 	all = parse(dir, RLI_MEMORY_DEVICE_ALL, 2);
@@ -109,6 +113,34 @@ int main(void)
 		rli_memory_free(kept_rows);
 	}
 	mf_expected_free(expected, count);
+
+	/* A memory-growth pair (rl-insight-synth --pair): both trees parse to their own expected rows. */
+	{
+		synth_options options;
+		synth_pair pair = { .kind = SYNTH_PAIR_MEMORY_GROWTH, .growth_kb = 1024 };
+		memset(&options, 0, sizeof(options));
+		options.format = SYNTH_TORCH;
+		options.ranks = 2;
+		options.roles = 3;
+		options.steps = 2;
+		options.events_per_unit = 50;
+		options.memory_events = 300;
+		options.memory_ops = 1;
+		options.seed = 9;
+		char *pair_dir = strdup(fx_path(root, "pair"));
+		options.output_dir = pair_dir;
+		CHECK_INT(synth_run_pair(&options, &pair), 0);
+		for (int side = 0; side < 2; side++) {
+			char *tree = strdup(fx_text("%s/pair/%s", root, side ? "current" : "baseline"));
+			expected = mf_read_expected(fx_text("%s/expected_memory.jsonl", tree), &count);
+			CHECK(count > 12 * 100);
+			tf_sort_expected(expected, count);
+			check_rows(tree, 2, expected, count, 1);
+			mf_expected_free(expected, count);
+			free(tree);
+		}
+		free(pair_dir);
+	}
 	free(dir);
 	fx_remove(root);
 	free(root);
