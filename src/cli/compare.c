@@ -10,15 +10,15 @@
 /* "actor_update update_actor on rank 3: median 812 ms -> 975 ms (+20.0%), beyond noise (IQR 9.1 ms / 10.4 ms)" */
 static void say_change(console *c, int verbosity, const char *what, const rli_phase_change *p)
 {
-	char before[32], after[32], iqr_before[32], iqr_after[32], rank[48] = "";
+	char before[32], after[32], iqr_before[32], iqr_after[32], change[32], rank[48] = "";
 	if (p->per_rank)
 		snprintf(rank, sizeof(rank), " on rank %lld", (long long)p->rank);
 	rli_fmt_duration(before, sizeof(before), p->baseline.median_ms);
 	rli_fmt_duration(after, sizeof(after), p->current.median_ms);
 	rli_fmt_duration(iqr_before, sizeof(iqr_before), p->baseline.q3_ms - p->baseline.q1_ms);
 	rli_fmt_duration(iqr_after, sizeof(iqr_after), p->current.q3_ms - p->current.q1_ms);
-	cli_say(c, verbosity, what, "%s %s%s: median %s -> %s (%+.1f%%), beyond noise (IQR %s / %s)", p->role, p->name,
-		rank, before, after, 100 * p->ratio, iqr_before, iqr_after);
+	cli_say(c, verbosity, what, "%s %s%s: median %s -> %s (%s), beyond noise (IQR %s / %s)", p->role, p->name,
+		rank, before, after, rli_fmt_change(change, sizeof(change), p->ratio), iqr_before, iqr_after);
 }
 
 static void say_verdict(console *c, const cli_request *request, const rli_comparison *comparison)

@@ -138,3 +138,15 @@ char *rli_fmt_utc(char *out, size_t size, double epoch_ms)
 	snprintf(out, size, "%s.%03d UTC", date, millis);
 	return out;
 }
+
+char *rli_fmt_change(char *out, size_t size, double ratio)
+{
+	double percent = 100 * ratio;
+	if (!isfinite(percent))
+		snprintf(out, size, "\xe2\x80\x94");
+	else if (fabs(percent) < 0.05)
+		snprintf(out, size, "0.0%%");
+	else
+		snprintf(out, size, "%+.1f%%", percent);
+	return out;
+}

@@ -39,6 +39,9 @@ int rli_fmt_decimals(double value, int significant);
  */
 char *rli_fmt_duration(char *out, size_t size, double ms);
 
+/* A relative change (0.2 = 20% more) as "+20.0%", "-5.7%", "0.0%" (never "-0.0%"); "—" when not finite. */
+char *rli_fmt_change(char *out, size_t size, double ratio);
+
 /* A size given in KiB, in binary units named as the profilers name them: "512 KB", "1.50 MB", "61.2 GB". */
 char *rli_fmt_size_kb(char *out, size_t size, double kb);
 

@@ -103,6 +103,8 @@ int rli_compare_side_from_stats(rli_compare_side **out, const rli_stats *stats, 
  * naming the file, and the line when known, when it is not one.
  */
 int rli_compare_side_read_summary(rli_compare_side **out, const char *path);
+/* The same from bytes in memory, named name in messages (the fuzzers' way in). */
+int rli_compare_side_read_summary_memory(rli_compare_side **out, const char *name, const void *data, size_t size);
 
 void rli_compare_side_free(rli_compare_side *side);
 

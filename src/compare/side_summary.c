@@ -344,7 +344,8 @@ static const yajl_callbacks callbacks = {
 	.yajl_end_array = close_place,
 };
 
-int rli_compare_side_read_summary(rli_compare_side **out, const char *path)
+/* Reads the summary from source, named path in messages. */
+static int read_summary(rli_compare_side **out, const char *path, rli_bytes *source)
 {
 	reader r = { .depth = 0 };
 	char *failure = NULL;
@@ -358,7 +359,7 @@ int rli_compare_side_read_summary(rli_compare_side **out, const char *path)
 		rli_compare_side_free(r.side);
 		return rli_error_oom();
 	}
-	result = rli_json_read_file(&r.json, path, &failure);
+	result = rli_json_read(&r.json, source, &failure);
 	if (result == RLI_READ_OOM) {
 		error = rli_error_oom();
 	} else if (result == RLI_READ_FAILED || result == RLI_READ_HALTED) {
@@ -382,4 +383,37 @@ int rli_compare_side_read_summary(rli_compare_side **out, const char *path)
 	}
 	*out = r.side;
 	return RLI_OK;
+}
+
+int rli_compare_side_read_summary(rli_compare_side **out, const char *path)
+{
+	rli_bytes *source = NULL;
+	char *failure = NULL;
+	rli_read_result opened = rli_bytes_open(&source, path, &failure);
+	int error;
+
+	*out = NULL;
+	if (opened == RLI_READ_OOM)
+		return rli_error_oom();
+	if (opened != RLI_READ_OK) {
+		error = rli_error_set(RLI_EINVALID, "%s", failure ? failure : "Failed to read the summary");
+		free(failure);
+		return error;
+	}
+	error = read_summary(out, path, source);
+	rli_bytes_close(source);
+	return error;
+}
+
+int rli_compare_side_read_summary_memory(rli_compare_side **out, const char *name, const void *data, size_t size)
+{
+	rli_bytes *source = NULL;
+	int error;
+
+	*out = NULL;
+	if (rli_bytes_from_memory(&source, name, data, size) < 0)
+		return rli_error_oom();
+	error = read_summary(out, name, source);
+	rli_bytes_close(source);
+	return error;
 }

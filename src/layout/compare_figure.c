@@ -318,7 +318,7 @@ static int lay_out(rli_compare_figure *f, const rli_comparison *c, const rli_tim
 						  RLI_ALIGN_MIDDLE)) < 0)
 				goto done;
 		}
-		snprintf(change, sizeof(change), "%+.1f%%", 100 * p->ratio);
+		rli_fmt_change(change, sizeof(change), p->ratio);
 		snprintf(values, sizeof(values), "%s \xe2\x86\x92 %s, %s",
 			 rli_fmt_duration(before, sizeof(before), p->baseline.median_ms),
 			 rli_fmt_duration(after, sizeof(after), p->current.median_ms), rli_noise_name(p->noise));

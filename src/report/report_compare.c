@@ -106,9 +106,8 @@ static int phase_table(rli_book *book, const rli_comparison *c)
 		return error;
 	for (size_t r = 0; r < n && error == RLI_OK; r++) {
 		const rli_phase_change *p = rows[r];
-		char label[512], a[32], b[32], change[48] = "\xe2\x80\x94";
-		if (p->presence == RLI_IN_BOTH && isfinite(p->ratio))
-			snprintf(change, sizeof(change), "%+.1f%%", 100 * p->ratio);
+		char label[512], a[32], b[32], change[48];
+		rli_fmt_change(change, sizeof(change), p->presence == RLI_IN_BOTH ? p->ratio : NAN);
 		if ((error = rli_text_table_set(book, &t, r, 0, "%s", rli_compare_phase_label(label, sizeof(label), p))) < 0 ||
 		    (error = rli_text_table_set(book, &t, r, 1, "%s", duration_or_dash(a, sizeof(a), p->baseline.median_ms,
 										     p->presence != RLI_ADDED))) < 0 ||

@@ -6,9 +6,10 @@ allocated bytes; the exit status and the stderr lines of --fail-on-regression; t
 given as its summary.json; summary.json against its schema.
 
 Usage: check_compare.py RL_INSIGHT SCHEMA BASELINE CURRENT WORK [THRESHOLD_PERCENT] [EXPECT...]
-EXPECT: regression=<role>/<name>/<rank> (that rank's phase must be a regression), no-regression,
-added-role=<role>, removed-role=<role>, top-site=<call_stack_top> (the largest call-site change of every
-device that has it), summary-baseline (also compare against the baseline's summary.json).
+EXPECT: regression=<role or phase>/<rank> (that rank's phase must be a regression, named on stderr),
+no-regression, added-role=<role>, removed-role=<role>, top-site=<call_stack_top> (first among the call-site
+changes of every device it grew on), summary-baseline (also compare against the baseline's summary.json),
+pair=<pair.txt> (what rl-insight-synth --pair planted, turned into the expectations above).
 Exit 77 (skipped) when python3-jsonschema is missing."""
 import csv, json, math, os, shutil, subprocess, sys
 
@@ -109,6 +110,22 @@ def site_bytes(memory_csv):
     return sites
 
 
+def pair_expectations(path):
+    """What a generated pair planted (bench/synth: pair.txt), as EXPECT words."""
+    facts = dict(line.rstrip("\n").split("=", 1) for line in open(path, encoding="utf-8") if "=" in line)
+    kind = facts["kind"]
+    if kind == "identical" and float(facts.get("jitter", "0")) == 0:
+        return ["no-regression"]
+    if kind == "slowdown":
+        return [f"regression={facts['role']}/{facts['rank']}"]
+    if kind == "memory-growth":
+        return [f"top-site={facts['site']}"]
+    if kind == "roles":
+        return [f"added-role={r}" for r in facts["added_roles"].split(",") if r] + \
+               [f"removed-role={r}" for r in facts["removed_roles"].split(",") if r]
+    return []
+
+
 def run(tool, args):
     return subprocess.run([tool] + args, capture_output=True, text=True)
 
@@ -121,7 +138,9 @@ def main():
         return 77
     tool, schema_path, baseline, current, work = sys.argv[1:6]
     threshold_percent = float(sys.argv[6]) if len(sys.argv) > 6 else 0.0
-    expect = sys.argv[7:]
+    expect = []
+    for word in sys.argv[7:]:
+        expect += pair_expectations(word[5:]) if word.startswith("pair=") else [word]
     threshold = threshold_percent / 100
     shutil.rmtree(work, ignore_errors=True)
     base_out, cur_out = os.path.join(work, "baseline"), os.path.join(work, "current")
@@ -196,7 +215,11 @@ def main():
                           f"{site['current_allocated_kb']}, the tables say {a.get(text, 0)} -> {b.get(text, 0)}")
                     failures += 1
             for e in expect:
-                if e.startswith("top-site=") and changes and changes[0][1] == e[9:]:
+                grew = b.get(e[9:], 0) > a.get(e[9:], 0)
+                if e.startswith("top-site=") and grew:
+                    if changes[0][1] != e[9:]:
+                        print(f"memory {key}: the tables' largest change is not at {e[9:]!r} but {changes[0][1]!r}")
+                        failures += 1
                     if not device["call_sites"] or device["call_sites"][0]["call_stack_top"] != e[9:]:
                         print(f"memory {key}: the largest change is at {e[9:]!r}, the comparison lists "
                               f"{device['call_sites'][0]['call_stack_top'] if device['call_sites'] else None!r} first")
@@ -204,12 +227,12 @@ def main():
 
     for e in expect:
         if e.startswith("regression="):
-            role, name, rank = e[11:].split("/")
-            found = [p for p in comparison["rank_phases"] if p["role"] == role and p["name"] == name
+            who, rank = e[11:].rsplit("/", 1)
+            found = [p for p in comparison["rank_phases"] if who in (p["role"], p["name"])
                      and p["rank"] == int(rank) and p["verdict"] == "regression"]
-            named = [l for l in lines if f"{role} {name} on rank {rank}:" in l or f"{name} on rank {rank}:" in l]
+            named = [l for l in lines if who in l and f" on rank {rank}:" in l]
             if not found or not named:
-                print(f"the planted slowdown of {role}/{name} on rank {rank} is not found and named")
+                print(f"the planted slowdown of {who} on rank {rank} is not found and named on stderr")
                 failures += 1
         elif e == "no-regression" and regressions:
             print(f"identical runs: {len(regressions)} regressions flagged")
