@@ -197,6 +197,35 @@ static int pair_role(rli_comparison *c, const void *pa, const void *pb)
 	return RLI_OK;
 }
 
+static int step_cmp(const void *pa, const void *pb)
+{
+	const rli_side_step *a = pa, *b = pb;
+	int order = strcmp(a->role, b->role);
+	return order ? order : (a->step > b->step) - (a->step < b->step);
+}
+
+static int pair_step(rli_comparison *c, const void *pa, const void *pb)
+{
+	const rli_side_step *a = pa, *b = pb;
+	size_t capacity = c->step_count;
+	rli_step_change *k;
+	if (RLI_GROW(&c->steps, &capacity, c->step_count + 1, 64) < 0)
+		return RLI_ERROR;
+	k = &c->steps[c->step_count++];
+	*k = (rli_step_change){ .role = (a ? a : b)->role, .step = (a ? a : b)->step, .presence = presence_of(a, b) };
+	if (a) {
+		k->baseline_median_ms = a->median_ms;
+		k->baseline_slowest = a->slowest_rank;
+	}
+	if (b) {
+		k->current_median_ms = b->median_ms;
+		k->current_slowest = b->slowest_rank;
+	}
+	k->change_ms = a && b ? b->median_ms - a->median_ms : 0;
+	k->slowest_changed = a && b && a->slowest_rank != b->slowest_rank;
+	return RLI_OK;
+}
+
 static int transition_cmp(const void *pa, const void *pb)
 {
 	const rli_side_transition *a = pa, *b = pb;
@@ -252,8 +281,8 @@ static int larger_site_change(const void *pa, const void *pb)
 /* The sites of a device both runs have, aligned by text; a site a summary did not list is left out. */
 static int pair_sites(rli_comparison *c, rli_device_change *d, const rli_side_device *a, const rli_side_device *b)
 {
-	const rli_side_site *as = c->baseline->sites + a->first_site;
-	const rli_side_site *bs = c->current->sites + b->first_site;
+	const rli_side_site *as = a->site_count ? c->baseline->sites + a->first_site : NULL;
+	const rli_side_site *bs = b->site_count ? c->current->sites + b->first_site : NULL;
 	size_t i = 0, j = 0, capacity = c->site_count;
 	d->first_site = c->site_count;
 	while (i < a->site_count || j < b->site_count) {
@@ -273,7 +302,8 @@ static int pair_sites(rli_comparison *c, rli_device_change *d, const rli_side_de
 		};
 	}
 	d->site_count = c->site_count - d->first_site;
-	qsort(c->sites + d->first_site, d->site_count, sizeof(*c->sites), larger_site_change);
+	if (d->site_count > 1)
+		qsort(c->sites + d->first_site, d->site_count, sizeof(*c->sites), larger_site_change);
 	return RLI_OK;
 }
 
@@ -327,6 +357,8 @@ int rli_compare(rli_comparison **out, const rli_compare_side *baseline, const rl
 			   sizeof(*baseline->phases), phase_cmp, pair_phase)) < 0 ||
 	     (error = walk(c, baseline->rank_phases, baseline->rank_phase_count, current->rank_phases,
 			   current->rank_phase_count, sizeof(*baseline->rank_phases), rank_phase_cmp, pair_rank_phase)) < 0 ||
+	     (error = walk(c, baseline->steps, baseline->step_count, current->steps, current->step_count,
+			   sizeof(*baseline->steps), step_cmp, pair_step)) < 0 ||
 	     (error = walk(c, baseline->roles, baseline->role_count, current->roles, current->role_count,
 			   sizeof(*baseline->roles), role_cmp, pair_role)) < 0 ||
 	     (error = walk(c, baseline->transitions, baseline->transition_count, current->transitions,
@@ -355,6 +387,7 @@ void rli_comparison_free(rli_comparison *c)
 		return;
 	free(c->phases);
 	free(c->rank_phases);
+	free(c->steps);
 	free(c->roles);
 	free(c->rank_lists);
 	free(c->transitions);

@@ -22,6 +22,8 @@
  *   range (q3 - q1); with fewer samples it is "too few samples", else "within noise".
  * - A regression: slower beyond the noise, by more than the threshold (a ratio: 0.05 = 5%);
  *   with no threshold every slowdown beyond the noise is one. An improvement likewise faster.
+ * - Steps: step k of a role (its k-th bar on each rank) against step k; a summary past 1,000
+ *   steps of a role lists only its outlier steps, so the others are one-sided there.
  * - Stragglers: a role's straggler (stats.h) on each side; it changed when one side has one
  *   and the other none or another rank.
  * - Memory call sites: per device in both, each site (call_stack_top) of either side with its
@@ -76,6 +78,17 @@ typedef struct {
 	size_t added_at, removed_at;                /* their offsets in the comparison's rank_lists */
 } rli_role_change;
 
+/* Step k of a role in both runs: its median across ranks and its slowest rank. */
+typedef struct {
+	const char *role;
+	size_t step;
+	rli_presence presence;
+	double baseline_median_ms, current_median_ms;
+	int64_t baseline_slowest, current_slowest;
+	double change_ms;           /* of the medians */
+	int slowest_changed;        /* another rank was the slowest */
+} rli_step_change;
+
 typedef struct {
 	const char *from, *to;
 	rli_presence presence;
@@ -119,6 +132,8 @@ typedef struct rli_comparison {
 	rli_phase_change *rank_phases; /* by (role, name, rank): which rank changed */
 	size_t rank_phase_count;
 	size_t regressions, improvements; /* over both lists */
+	rli_step_change *steps;       /* by (role, step) */
+	size_t step_count;
 	rli_role_change *roles;       /* by role */
 	size_t role_count;
 	int64_t *rank_lists;          /* what the roles' added/removed point into */

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { CAP_PHASES, CAP_RANK_PHASES, CAP_ROLES, CAP_RANKS, CAP_TRANSITIONS, CAP_DEVICES, CAP_SITES };
+enum { CAP_PHASES, CAP_RANK_PHASES, CAP_STEPS, CAP_ROLES, CAP_RANKS, CAP_TRANSITIONS, CAP_DEVICES, CAP_SITES };
 
 rli_compare_side *rli_side_new(const char *path, const char *profiler, rli_side_source source)
 {
@@ -52,6 +52,11 @@ rli_side_rank_phase *rli_side_add_rank_phase(rli_compare_side *s)
 {
 	return add((void **)&s->rank_phases, &s->rank_phase_count, &s->capacity[CAP_RANK_PHASES],
 		   sizeof(*s->rank_phases));
+}
+
+rli_side_step *rli_side_add_step(rli_compare_side *s)
+{
+	return add((void **)&s->steps, &s->step_count, &s->capacity[CAP_STEPS], sizeof(*s->steps));
 }
 
 rli_side_role *rli_side_add_role(rli_compare_side *s)
@@ -113,6 +118,13 @@ static int by_rank_phase(const void *pa, const void *pb)
 	return (a->rank > b->rank) - (a->rank < b->rank);
 }
 
+static int by_step(const void *pa, const void *pb)
+{
+	const rli_side_step *a = pa, *b = pb;
+	int c = strcmp(a->role, b->role);
+	return c ? c : (a->step > b->step) - (a->step < b->step);
+}
+
 static int by_role(const void *pa, const void *pb)
 {
 	return strcmp(((const rli_side_role *)pa)->role, ((const rli_side_role *)pb)->role);
@@ -141,19 +153,30 @@ static int by_site(const void *pa, const void *pb)
 	return strcmp(((const rli_side_site *)pa)->text, ((const rli_side_site *)pb)->text);
 }
 
+/* qsort, but a list with nothing to order may be NULL. */
+static void sort_list(void *items, size_t count, size_t size, int (*cmp)(const void *, const void *))
+{
+	if (count > 1)
+		qsort(items, count, size, cmp);
+}
+
 int rli_side_finish(rli_compare_side *s)
 {
-	qsort(s->phases, s->phase_count, sizeof(*s->phases), by_phase);
-	qsort(s->rank_phases, s->rank_phase_count, sizeof(*s->rank_phases), by_rank_phase);
-	qsort(s->roles, s->role_count, sizeof(*s->roles), by_role);
-	qsort(s->transitions, s->transition_count, sizeof(*s->transitions), by_transition);
-	qsort(s->devices, s->device_count, sizeof(*s->devices), by_device);
+	sort_list(s->phases, s->phase_count, sizeof(*s->phases), by_phase);
+	sort_list(s->rank_phases, s->rank_phase_count, sizeof(*s->rank_phases), by_rank_phase);
+	sort_list(s->steps, s->step_count, sizeof(*s->steps), by_step);
+	sort_list(s->roles, s->role_count, sizeof(*s->roles), by_role);
+	sort_list(s->transitions, s->transition_count, sizeof(*s->transitions), by_transition);
+	sort_list(s->devices, s->device_count, sizeof(*s->devices), by_device);
 	/* A device's sites by text, each once: a summary lists a site both by bytes and by live bytes. */
 	for (size_t d = 0; d < s->device_count; d++) {
 		rli_side_device *device = &s->devices[d];
-		rli_side_site *sites = s->sites + device->first_site;
+		rli_side_site *sites;
 		size_t kept = 0;
-		qsort(sites, device->site_count, sizeof(*sites), by_site);
+		if (device->site_count == 0)
+			continue;
+		sites = s->sites + device->first_site;
+		sort_list(sites, device->site_count, sizeof(*sites), by_site);
 		for (size_t i = 0; i < device->site_count; i++)
 			if (kept == 0 || strcmp(sites[kept - 1].text, sites[i].text) != 0)
 				sites[kept++] = sites[i];
@@ -193,6 +216,18 @@ static int add_timeline(rli_compare_side *side, const rli_stats *stats)
 			return rli_error_oom();
 		phase->rank = rp->rank;
 		phase->sample = sample_of(&rp->duration);
+	}
+	for (size_t i = 0; i < stats->step_count; i++) {
+		const rli_step_stats *k = &stats->steps[i];
+		const char *role = rli_events_str(events, k->role);
+		rli_side_step *step = rli_side_add_step(side);
+		if (!step || !(step->role = rli_side_text(side, role, strlen(role))))
+			return rli_error_oom();
+		step->step = k->step;
+		step->ranks = k->ranks;
+		step->median_ms = k->median_ms;
+		step->slowest_ms = k->slowest_ms;
+		step->slowest_rank = k->slowest_rank;
 	}
 	for (size_t r = 0; r < stats->role_count; r++) {
 		uint32_t id = rli_stats_role(stats, r);
@@ -274,6 +309,7 @@ void rli_compare_side_free(rli_compare_side *side)
 		return;
 	free(side->phases);
 	free(side->rank_phases);
+	free(side->steps);
 	free(side->roles);
 	free(side->rank_ids);
 	free(side->transitions);

@@ -33,6 +33,14 @@ typedef struct {
 	rli_side_sample sample;
 } rli_side_rank_phase;
 
+/* Step k of a role: the k-th bar of each of its ranks (stats.h). */
+typedef struct {
+	const char *role;
+	size_t step, ranks;
+	double median_ms, slowest_ms;
+	int64_t slowest_rank;
+} rli_side_step;
+
 typedef struct {
 	const char *role;
 	size_t steps;
@@ -77,6 +85,8 @@ typedef struct rli_compare_side {
 	size_t phase_count;
 	rli_side_rank_phase *rank_phases; /* by (role, name, rank) */
 	size_t rank_phase_count;
+	rli_side_step *steps;             /* by (role, step); a summary lists only the outliers of a role past 1,000 steps */
+	size_t step_count;
 	rli_side_role *roles;
 	size_t role_count;
 	int64_t *rank_ids;
@@ -88,7 +98,7 @@ typedef struct rli_compare_side {
 	rli_side_site *sites;
 	size_t site_count;
 	rli_strpool strings;       /* every text above */
-	size_t capacity[7];        /* room in each growing list (side.c) */
+	size_t capacity[8];        /* room in each growing list (side.c) */
 } rli_compare_side;
 
 /*
@@ -108,10 +118,10 @@ int rli_compare_side_read_summary_memory(rli_compare_side **out, const char *nam
 
 void rli_compare_side_free(rli_compare_side *side);
 
-/* The side's ranks of a role. */
+/* The side's ranks of a role (NULL when it has none). */
 static inline const int64_t *rli_side_role_ranks(const rli_compare_side *side, const rli_side_role *role)
 {
-	return side->rank_ids + role->first_rank;
+	return role->rank_count ? side->rank_ids + role->first_rank : NULL;
 }
 
 /* ---- building a side (side.c; the summary reader uses them too) ---- */
@@ -120,6 +130,7 @@ rli_compare_side *rli_side_new(const char *path, const char *profiler, rli_side_
 const char *rli_side_text(rli_compare_side *side, const char *text, size_t length);
 rli_side_phase *rli_side_add_phase(rli_compare_side *side);
 rli_side_rank_phase *rli_side_add_rank_phase(rli_compare_side *side);
+rli_side_step *rli_side_add_step(rli_compare_side *side);
 rli_side_role *rli_side_add_role(rli_compare_side *side);
 int rli_side_add_rank(rli_compare_side *side, int64_t rank);
 rli_side_transition *rli_side_add_transition(rli_compare_side *side);

@@ -10,7 +10,7 @@
 /* What the object or array being read is; anything the comparison does not use is OTHER. */
 typedef enum {
 	IN_OTHER = 0, IN_ROOT, IN_TOOL, IN_INPUT, IN_RUN, IN_MEMORY,
-	IN_PHASES, IN_PHASE, IN_RANK_PHASES, IN_RANK_PHASE, IN_ROLES, IN_ROLE, IN_RANK_IDS, IN_TRANSITIONS, IN_TRANSITION,
+	IN_PHASES, IN_PHASE, IN_RANK_PHASES, IN_RANK_PHASE, IN_STEPS, IN_STEP, IN_ROLES, IN_ROLE, IN_RANK_IDS, IN_TRANSITIONS, IN_TRANSITION,
 	IN_DEVICES, IN_DEVICE, IN_SITES, IN_SITE
 } place;
 
@@ -45,6 +45,7 @@ static place child(const reader *r, int array)
 	case IN_ROOT:
 		if (array)
 			return is(r, "phases") ? IN_PHASES : is(r, "rank_phases") ? IN_RANK_PHASES : is(r, "roles") ? IN_ROLES :
+			       is(r, "steps") ? IN_STEPS :
 			       is(r, "role_transitions") ? IN_TRANSITIONS : IN_OTHER;
 		return is(r, "tool") ? IN_TOOL : is(r, "input") ? IN_INPUT : is(r, "run") ? IN_RUN :
 		       is(r, "memory") ? IN_MEMORY : IN_OTHER;
@@ -60,6 +61,8 @@ static place child(const reader *r, int array)
 		return array ? IN_OTHER : IN_RANK_PHASE;
 	case IN_ROLES:
 		return array ? IN_OTHER : IN_ROLE;
+	case IN_STEPS:
+		return array ? IN_OTHER : IN_STEP;
 	case IN_TRANSITIONS:
 		return array ? IN_OTHER : IN_TRANSITION;
 	case IN_DEVICES:
@@ -88,6 +91,9 @@ static int open_place(reader *r, int array)
 		made = rli_side_add_rank_phase(s) != NULL;
 		if (made)
 			s->rank_phases[s->rank_phase_count - 1].sample.p95_ms = NAN;
+		break;
+	case IN_STEP:
+		made = rli_side_add_step(s) != NULL;
 		break;
 	case IN_ROLE:
 		made = rli_side_add_role(s) != NULL;
@@ -142,6 +148,8 @@ static int close_place(void *ctx)
 		missing = "a phase without its role or name";
 	else if (p == IN_RANK_PHASE && (!s->rank_phases[s->rank_phase_count - 1].role || !s->rank_phases[s->rank_phase_count - 1].name))
 		missing = "a rank's phase without its role or name";
+	else if (p == IN_STEP && !s->steps[s->step_count - 1].role)
+		missing = "a step without its role";
 	else if (p == IN_ROLE && !s->roles[s->role_count - 1].role)
 		missing = "a role without its name";
 	else if (p == IN_TRANSITION && (!s->transitions[s->transition_count - 1].from || !s->transitions[s->transition_count - 1].to))
@@ -226,6 +234,20 @@ static int number(void *ctx, const char *text, size_t length)
 	case IN_TRANSITION:
 		sample_field(&s->transitions[s->transition_count - 1].wait, r->key, v);
 		break;
+	case IN_STEP: {
+		rli_side_step *k = &s->steps[s->step_count - 1];
+		if (is(r, "step"))
+			k->step = whole > 0 ? (size_t)whole : 0;
+		else if (is(r, "ranks"))
+			k->ranks = whole > 0 ? (size_t)whole : 0;
+		else if (is(r, "median_ms"))
+			k->median_ms = v;
+		else if (is(r, "slowest_ms"))
+			k->slowest_ms = v;
+		else if (is(r, "slowest_rank"))
+			k->slowest_rank = whole;
+		break;
+	}
 	case IN_ROLE: {
 		rli_side_role *role = &s->roles[s->role_count - 1];
 		if (is(r, "steps"))
@@ -297,6 +319,9 @@ static int string(void *ctx, const unsigned char *value, size_t length)
 	case IN_RANK_PHASE:
 		slot = is(r, "role") ? &s->rank_phases[s->rank_phase_count - 1].role :
 		       is(r, "name") ? &s->rank_phases[s->rank_phase_count - 1].name : NULL;
+		break;
+	case IN_STEP:
+		slot = is(r, "role") ? &s->steps[s->step_count - 1].role : NULL;
 		break;
 	case IN_ROLE:
 		slot = is(r, "role") ? &s->roles[s->role_count - 1].role : NULL;

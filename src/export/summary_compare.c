@@ -105,6 +105,27 @@ static void write_roles(FILE *fp, const rli_comparison *c)
 	fputs("]", fp);
 }
 
+static void write_steps(FILE *fp, const rli_comparison *c)
+{
+	list_open(fp, "steps");
+	for (size_t i = 0; i < c->step_count; i++) {
+		const rli_step_change *k = &c->steps[i];
+		item_open(fp, i);
+		text(fp, "role", k->role, 1);
+		count(fp, "step", k->step, 0);
+		text(fp, "presence", rli_presence_name(k->presence), 0);
+		maybe(fp, "baseline_median_ms", k->presence != RLI_ADDED ? k->baseline_median_ms : NAN);
+		maybe(fp, "current_median_ms", k->presence != RLI_REMOVED ? k->current_median_ms : NAN);
+		straggler(fp, "baseline_slowest_rank", k->presence != RLI_ADDED, k->baseline_slowest);
+		straggler(fp, "current_slowest_rank", k->presence != RLI_REMOVED, k->current_slowest);
+		maybe(fp, "change_ms", k->presence == RLI_IN_BOTH ? k->change_ms : NAN);
+		key(fp, "slowest_changed", 0);
+		fputs(k->slowest_changed ? "true" : "false", fp);
+		putc('}', fp);
+	}
+	fputs("]", fp);
+}
+
 static void write_transitions(FILE *fp, const rli_comparison *c)
 {
 	list_open(fp, "role_transitions");
@@ -171,6 +192,7 @@ void rli_summary_write_comparison(FILE *fp, const rli_comparison *c)
 	write_phases(fp, "phases", c->phases, c->phase_count);
 	write_phases(fp, "rank_phases", c->rank_phases, c->rank_phase_count);
 	write_roles(fp, c);
+	write_steps(fp, c);
 	write_transitions(fp, c);
 	write_devices(fp, c);
 	fputs("}", fp);

@@ -98,6 +98,42 @@ def check_rows(got_rows, base, cur, keyf, threshold, what):
     return failures
 
 
+def steps(events_csv):
+    """(role, k) -> (median across ranks, slowest rank): step k is the k-th bar of each (role, rank) in time order."""
+    bars = {}
+    with open(events_csv, newline="", encoding="utf-8") as f:
+        for row in csv.DictReader(f):
+            d = float(row["duration_ms"])
+            if d >= 0:
+                bars.setdefault((row["role"], int(row["rank_id"])), []).append((float(row["start_time_ms"]), d))
+    by_step = {}
+    for (role, rank), items in bars.items():
+        items.sort(key=lambda b: b[0])  # stable: equal starts keep table order
+        for k, (_, d) in enumerate(items, 1):
+            by_step.setdefault((role, k), []).append((d, rank))
+    out = {}
+    for key, values in by_step.items():
+        slowest = min(values, key=lambda v: (-v[0], v[1]))
+        out[key] = (quantile(sorted(v for v, _ in values), 0.5), slowest[1])
+    return out
+
+
+def check_steps(got_rows, base, cur):
+    failures = 0
+    got = {(k["role"], k["step"]): k for k in got_rows}
+    if sorted(got) != sorted(set(base) | set(cur)):
+        print("steps: the comparison's are not the tables'")
+        return 1
+    for key, row in got.items():
+        a, b = base.get(key), cur.get(key)
+        if (a and not close(row["baseline_median_ms"], a[0])) or (b and not close(row["current_median_ms"], b[0])) or \
+           (a and row["baseline_slowest_rank"] != a[1]) or (b and row["current_slowest_rank"] != b[1]) or \
+           row["slowest_changed"] != bool(a and b and a[1] != b[1]):
+            print(f"steps {key}: comparison {row}, recomputed {a} -> {b}")
+            failures += 1
+    return failures
+
+
 def site_bytes(memory_csv):
     """(role, rank, device type) -> call_stack_top -> allocated KB, from the allocations."""
     sites = {}
@@ -154,6 +190,9 @@ def main():
         args += ["--fail-on-regression", f"{threshold_percent:g}%"]
     r = run(tool, args)
     failures = 0
+    if not os.path.exists(os.path.join(cur_out, "summary.json")):
+        print(f"no summary.json: exit {r.returncode}: {r.stderr}")
+        return 1
     with open(os.path.join(cur_out, "summary.json"), encoding="utf-8") as f:
         summary = json.load(f)
     with open(schema_path, encoding="utf-8") as f:
@@ -173,6 +212,8 @@ def main():
         failures += check_rows(comparison["rank_phases"], base_ranks, cur_ranks,
                                lambda p: (p["role"], p["name"], p["rank"]), threshold, "rank_phases")
         regressions = [p for p in comparison["phases"] + comparison["rank_phases"] if p["verdict"] == "regression"]
+        failures += check_steps(comparison["steps"], steps(os.path.join(base_out, "rl_events.csv")),
+                                steps(os.path.join(cur_out, "rl_events.csv")))
         for role in comparison["roles"]:
             a, b = base_roles.get(role["role"]), cur_roles.get(role["role"])
             want_presence = "both" if a and b else ("added" if b else "removed")
@@ -253,7 +294,7 @@ def main():
             if r2.returncode != r.returncode:
                 print(f"from the summary: exit {r2.returncode}, from the tree {r.returncode}")
                 failures += 1
-            for part in ("phases", "rank_phases", "roles", "role_transitions", "regressions", "improvements"):
+            for part in ("phases", "rank_phases", "roles", "steps", "role_transitions", "regressions", "improvements"):
                 if other[part] != comparison[part]:
                     print(f"from the summary: {part} differ from the tree's")
                     failures += 1
