@@ -38,7 +38,8 @@
 # Read by tests/bad-input/CMakeLists.txt, not here:
 #   label: NAME           a further ctest label (slow: left out by ctest -LE slow; CI runs it)
 #   timeout: SECONDS      the ctest timeout, when 60 s is not enough
-# Placeholders: @SAMPLES@ (../shared/samples), @IN@ (a fresh input folder), @OUT@ (a fresh output folder).
+# Placeholders: @SAMPLES@ (../shared/samples), @IN@ (a fresh input folder), @OUT@ (a fresh output folder),
+# @RLI@ (the rl-insight under test), @SYNTH@ (rl-insight-synth, from $RLI_SYNTH: a fixture generated).
 set -u
 bin=$1 case_file=$2 samples=$3 work=$4
 chmod -R u+rwx "$work" 2>/dev/null # a case may leave unreadable folders behind
@@ -55,7 +56,9 @@ if [ -d "$case_file" ]; then
 fi
 
 fail() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }
-expand() { printf '%s' "$1" | sed -e "s#@SAMPLES@#$samples#g" -e "s#@IN@#$in#g" -e "s#@OUT@#$out#g"; }
+synth=${RLI_SYNTH:-rl-insight-synth}
+expand() { printf '%s' "$1" | sed -e "s#@SAMPLES@#$samples#g" -e "s#@IN@#$in#g" -e "s#@OUT@#$out#g" \
+	-e "s#@RLI@#$bin#g" -e "s#@SYNTH@#$synth#g"; }
 directives() { sed -n "s/^$1: //p" "$case_file"; }
 sub=$(directives output-folder)
 [ -z "$sub" ] || out=$work/out/$sub
