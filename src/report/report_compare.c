@@ -297,7 +297,9 @@ int rli_report_compare(rli_book *book, const rli_comparison *c)
 	verdict = rli_book_printf(book, "This run (%s) against the baseline (%s): %zu regression%s and %zu "
 				  "improvement%s%s. %s", c->current->path, c->baseline->path, c->regressions,
 				  c->regressions == 1 ? "" : "s", c->improvements, c->improvements == 1 ? "" : "s",
-				  c->baseline->source == RLI_SIDE_SUMMARY ? " (the baseline is a summary.json: statistics only)" : "",
+				  c->baseline->source == RLI_SIDE_SUMMARY ?
+					  " (the baseline is a summary.json: statistics only, so a device's call sites are "
+					  "compared only where its summary listed them, among its ten largest)" : "",
 				  noise_rule);
 	if (!verdict)
 		return rli_error_oom();
