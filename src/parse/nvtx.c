@@ -175,5 +175,5 @@ static rli_shows nvtx_detect(const rli_walk_entry *entry)
 const rli_format rli_format_nvtx = {
 	RLI_PROFILER_NVTX, "nvtx", "multi_json_nvtx", "worker_process_*.*.jsonl file",
 	"worker_process_*.*.jsonl files", 1,
-	nvtx_detect, nvtx_discover, nvtx_parse_unit, nvtx_parse_bytes, nvtx_rows_hint,
+	nvtx_detect, nvtx_discover, nvtx_parse_unit, nvtx_parse_bytes, nvtx_rows_hint, 0,
 };

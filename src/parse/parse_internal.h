@@ -78,6 +78,9 @@ typedef struct {
 	int no_timeline;    /* mstx: the trace has no Overlap Analysis process */
 	int unsearched;     /* a folder the walk could not read: failed at discovery, nothing to parse */
 	unsigned memory_devices; /* torch: RLI_MEMORY_DEVICE_* whose [memory] events go to memory; 0 none */
+	/* memory tables: rows kept as they are read, by rank and role (a file holds many); NULL keeps all */
+	const rli_rank_filter *keep_ranks;
+	const struct rli_role_filter *keep_roles;
 } rli_unit;
 
 typedef struct {

@@ -583,5 +583,5 @@ static rli_shows torch_detect(const rli_walk_entry *entry)
 
 const rli_format rli_format_torch = {
 	RLI_PROFILER_TORCH, "torch", "multi_json_torch", "*.json.gz file", "*.json.gz files", 1,
-	torch_detect, torch_discover, torch_parse_unit, torch_parse_bytes, NULL,
+	torch_detect, torch_discover, torch_parse_unit, torch_parse_bytes, NULL, 0,
 };
