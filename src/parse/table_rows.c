@@ -83,7 +83,9 @@ typedef struct {
 static int not_a(row_reader *r, uint64_t line, size_t column, const rli_table_field *field, const char *what)
 {
 	int shown = field->length > 40 ? 40 : (int)field->length;
-	rli_table_fail(r->unit, line, "%s is not %s: '%.*s%s'", r->sink->columns[column], what, shown, field->text,
+	/* A JSON string of digits reads as a number to the eye: say it is quoted. */
+	rli_table_fail(r->unit, line, "%s is not %s: %s'%.*s%s'", r->sink->columns[column], what,
+		       field->kind == RLI_FIELD_TEXT ? "the string " : "", shown, field->text,
 		       field->length > 40 ? "..." : "");
 	return -1;
 }
