@@ -159,9 +159,11 @@ static int detect(const rli_format **out, const char *root)
 	detect_dispose(&counts);
 	if (kinds > 1) {
 		rli_error_set(RLI_EUSAGE, "%s holds several kinds of profile (", root);
-		for (size_t i = 0; i < counts.count; i++)
-			rli_error_append("%s%zu %s: %s", i ? ", " : "", counts.seen[i], counts.formats[i]->shows_many,
-					 counts.formats[i]->name);
+		/* A format that yields is none of the kinds: an exported table beside profiles. */
+		for (size_t i = 0, listed = 0; i < counts.count; i++)
+			if (!counts.formats[i]->yields)
+				rli_error_append("%s%zu %s: %s", listed++ ? ", " : "", counts.seen[i],
+						 counts.formats[i]->shows_many, counts.formats[i]->name);
 		rli_error_append("); choose one with --profiler-type");
 		return RLI_EUSAGE;
 	}
