@@ -121,7 +121,8 @@ static int discover(rli_discovery *discovery, const char *root, const rli_discov
 	}
 	if ((error = rli_walk(root, find_visit, find_unsearched, &f)) < 0)
 		return error;
-	qsort(discovery->units, discovery->count, sizeof(*discovery->units), compare_paths);
+	if (discovery->count > 1)
+		qsort(discovery->units, discovery->count, sizeof(*discovery->units), compare_paths);
 	return RLI_OK;
 }
 
