@@ -140,27 +140,19 @@ static int memory_discover(rli_discovery *discovery, const char *root, const rli
 
 static void events_parse_unit(rli_unit *unit, rli_events *rows)
 {
-	rli_bytes *source = rli_unit_open(unit, unit->path);
-	if (!source) {
-		if (unit->failures.oom)
-			unit->status = RLI_ERROR;
-		return;
-	}
-	rli_table_parse_events(unit, source, rows);
-	rli_bytes_close(source);
+	rli_unit_parse_file(unit, rows, rli_table_parse_events);
+}
+
+/* A memory table's rows go into unit->memory, not into the timeline's rows. */
+static void memory_parse_bytes(rli_unit *unit, rli_bytes *source, rli_events *rows)
+{
+	(void)rows;
+	rli_table_parse_memory(unit, source);
 }
 
 static void memory_parse_unit(rli_unit *unit, rli_events *rows)
 {
-	rli_bytes *source = rli_unit_open(unit, unit->path);
-	(void)rows;
-	if (!source) {
-		if (unit->failures.oom)
-			unit->status = RLI_ERROR;
-		return;
-	}
-	rli_table_parse_memory(unit, source);
-	rli_bytes_close(source);
+	rli_unit_parse_file(unit, rows, memory_parse_bytes);
 }
 
 const rli_format rli_format_table = {

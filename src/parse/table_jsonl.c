@@ -7,11 +7,8 @@
 
 typedef struct {
 	rli_json json;
-	rli_unit *unit;
-	const rli_table_sink *sink;
-	rli_table_row row;
+	rli_table_reader r;
 	int column;         /* the column of the key just read, -1 for keys not read */
-	uint64_t line;      /* the line being fed */
 	unsigned objects;   /* rows begun on this line */
 	uint64_t present;   /* the columns the row being read has, bits */
 	int stopped, oom;   /* the sink or a failure stopped the read */
@@ -25,7 +22,7 @@ static int value(jsonl_table *t, rli_field_kind kind, const char *text, size_t l
 	if (t->json.depth != 1 || t->column < 0)
 		return 1;
 	t->present |= (uint64_t)1 << t->column;
-	if (rli_table_row_set(&t->row, (size_t)t->column, kind, text, length) < 0) {
+	if (rli_table_row_set(&t->r.row, (size_t)t->column, kind, text, length) < 0) {
 		t->oom = 1;
 		return rli_json_halt(&t->json);
 	}
@@ -69,7 +66,7 @@ static int on_start_map(void *ctx)
 		return rli_json_stop(&t->json, "a second JSON value on the line");
 	t->present = 0;
 	t->column = -1;
-	rli_table_row_clear(&t->row, t->sink->count);
+	rli_table_row_clear(&t->r.row, t->r.sink->count);
 	return rli_json_enter(&t->json);
 }
 
@@ -77,7 +74,7 @@ static int on_map_key(void *ctx, const unsigned char *key, size_t length)
 {
 	jsonl_table *t = ctx;
 	if (t->json.depth == 1)
-		t->column = rli_table_column(t->sink, (const char *)key, length);
+		t->column = rli_table_column(t->r.sink, (const char *)key, length);
 	return 1;
 }
 
@@ -88,12 +85,12 @@ static int on_end_map(void *ctx)
 	rli_json_leave(&t->json);
 	if (t->json.depth != 0)
 		return 1;
-	if (rli_missing_keys(list, sizeof(list), t->sink->columns, t->sink->count, t->present)) {
-		rli_table_fail(t->unit, t->line, "missing keys: %s", list);
+	if (rli_missing_keys(list, sizeof(list), t->r.sink->columns, t->r.sink->count, t->present)) {
+		rli_table_fail(t->r.unit, t->r.line, "missing keys: %s", list);
 		t->stopped = 1;
 		return rli_json_halt(&t->json);
 	}
-	if (t->sink->row(t->sink->ctx, t->line, rli_table_row_fields(&t->row, t->sink->count)) != 0) {
+	if (t->r.sink->row(t->r.sink->ctx, t->r.line, rli_table_row_fields(&t->r.row, t->r.sink->count)) != 0) {
 		t->stopped = 1;
 		return rli_json_halt(&t->json);
 	}
@@ -128,18 +125,18 @@ static int feed_line(jsonl_table *t, const unsigned char *data, size_t length, i
 		if (!t->json.message)
 			t->oom = 1;
 		else
-			rli_notes_add(&t->unit->failures, RLI_LOG_ERROR, "Failed to parse JSON file %s: %s",
-				      t->unit->path, t->json.message);
+			rli_notes_add(&t->r.unit->failures, RLI_LOG_ERROR, "Failed to parse JSON file %s: %s",
+				      t->r.unit->path, t->json.message);
 		return 1;
 	}
 	if (!ends_line)
 		return 0;
 	/* One object a line, whole: an object that goes on past its line is no JSON Lines. */
 	if (t->json.depth != 0) {
-		rli_table_fail(t->unit, t->line, "a JSON object that does not end on its line");
+		rli_table_fail(t->r.unit, t->r.line, "a JSON object that does not end on its line");
 		return 1;
 	}
-	t->line++;
+	t->r.line++;
 	t->objects = 0;
 	return 0;
 }
@@ -161,40 +158,27 @@ static int feed(void *ctx, const unsigned char *data, size_t length)
 int rli_table_read_jsonl(rli_unit *unit, rli_bytes *source, const rli_table_sink *sink)
 {
 	jsonl_table t;
-	char *failure = NULL;
 	rli_read_result result;
-	int error = RLI_OK;
 
 	memset(&t, 0, sizeof(t));
-	t.unit = unit;
-	t.sink = sink;
-	t.line = 1;
+	rli_table_reader_init(&t.r, unit, sink);
 	t.column = -1;
-	rli_table_row_clear(&t.row, sink->count);
 	if (rli_json_open(&t.json, &callbacks, &t, 1) < 0)
 		return RLI_ERROR;
 	yajl_config(t.json.handle, yajl_allow_multiple_values, 1);
 	rli_bytes_set_content(source, "JSON");
-	result = rli_bytes_stream(source, feed, &t, &failure);
+	result = rli_bytes_stream(source, feed, &t, &t.r.failure);
 	if (result == RLI_READ_OK && !unit->failures.count && !t.oom && !t.stopped) {
 		if (rli_json_finish(&t.json) < 0) {
 			if (!t.json.message)
 				t.oom = 1;
-			else if (!t.stopped)
+			else if (!t.stopped) /* else the row or the sink said why */
 				rli_notes_add(&unit->failures, RLI_LOG_ERROR, "Failed to parse JSON file %s: %s",
 					      unit->path, t.json.message);
 		} else if (t.json.depth != 0) {
-			rli_table_fail(unit, t.line, "a JSON object that does not end on its line");
+			rli_table_fail(unit, t.r.line, "a JSON object that does not end on its line");
 		}
 	}
-	if (result == RLI_READ_OOM || t.oom)
-		error = rli_error_oom();
-	else if (result == RLI_READ_EMPTY)
-		rli_notes_add(&unit->failures, RLI_LOG_ERROR, "File is empty: %s", rli_bytes_name(source));
-	else if (result == RLI_READ_FAILED)
-		rli_notes_add(&unit->failures, RLI_LOG_ERROR, "%s", failure);
 	rli_json_close(&t.json);
-	free(failure);
-	rli_table_row_dispose(&t.row);
-	return error;
+	return rli_table_read_end(&t.r, source, result, t.oom);
 }

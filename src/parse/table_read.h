@@ -73,4 +73,21 @@ int rli_table_column(const rli_table_sink *sink, const char *text, size_t length
  */
 void rli_table_fail(rli_unit *unit, uint64_t line, const char *fmt, ...) RLI_PRINTF(3, 4);
 
+/* What both readers keep: where the rows go, the row being assembled, the line being read. */
+typedef struct {
+	rli_unit *unit;
+	const rli_table_sink *sink;
+	rli_table_row row;
+	uint64_t line; /* 1-based */
+	char *failure; /* the byte source's, when its read failed */
+} rli_table_reader;
+
+void rli_table_reader_init(rli_table_reader *reader, rli_unit *unit, const rli_table_sink *sink);
+
+/*
+ * What a reader's stream came to, into the unit: an empty file or a read failure is its failure.
+ * Returns RLI_OK, or RLI_ERROR when the read or the reader (oom) ran out of memory.
+ */
+int rli_table_read_end(rli_table_reader *reader, rli_bytes *source, rli_read_result result, int oom);
+
 #endif

@@ -70,6 +70,31 @@ void rli_table_fail(rli_unit *unit, uint64_t line, const char *fmt, ...)
 		unit->status = RLI_ERROR;
 }
 
+void rli_table_reader_init(rli_table_reader *reader, rli_unit *unit, const rli_table_sink *sink)
+{
+	memset(reader, 0, sizeof(*reader));
+	reader->unit = unit;
+	reader->sink = sink;
+	reader->line = 1;
+	rli_table_row_clear(&reader->row, sink->count);
+}
+
+int rli_table_read_end(rli_table_reader *reader, rli_bytes *source, rli_read_result result, int oom)
+{
+	rli_notes *failures = &reader->unit->failures;
+	int error = RLI_OK;
+	if (result == RLI_READ_OOM || oom)
+		error = rli_error_oom();
+	else if (result == RLI_READ_EMPTY)
+		rli_notes_add(failures, RLI_LOG_ERROR, "File is empty: %s", rli_bytes_name(source));
+	else if (result == RLI_READ_FAILED)
+		rli_notes_add(failures, RLI_LOG_ERROR, "%s", reader->failure);
+	free(reader->failure);
+	reader->failure = NULL;
+	rli_table_row_dispose(&reader->row);
+	return error;
+}
+
 /* ---- fields as values ---------------------------------------------------------- */
 
 /* What the row consumers share: the unit, the sink, and text made clean for the outputs. */
@@ -90,23 +115,30 @@ static int not_a(row_reader *r, uint64_t line, size_t column, const rli_table_fi
 	return -1;
 }
 
-/* A finite number: the export writes the shortest digits that read back as the same double. */
-static int number(row_reader *r, uint64_t line, const rli_table_field *fields, size_t column, double *out)
+/*
+ * A number column into *real (a finite double: the export writes the shortest digits that read
+ * back as the same one) or, with real NULL, into *whole (an integer that fits int64).
+ */
+static int numeric(row_reader *r, uint64_t line, const rli_table_field *fields, size_t column, double *real,
+		   int64_t *whole)
 {
 	const rli_table_field *field = &fields[column];
-	if ((field->kind != RLI_FIELD_CSV && field->kind != RLI_FIELD_NUMBER) ||
-	    rli_text_to_double(out, field->text, field->length) < 0)
+	int typed = field->kind == RLI_FIELD_CSV || field->kind == RLI_FIELD_NUMBER;
+	if (real && (!typed || rli_text_to_double(real, field->text, field->length) < 0))
 		return not_a(r, line, column, field, "a finite number");
+	if (!real && (!typed || rli_text_to_int64(whole, field->text, field->length) < 0))
+		return not_a(r, line, column, field, "an integer");
 	return 0;
+}
+
+static int number(row_reader *r, uint64_t line, const rli_table_field *fields, size_t column, double *out)
+{
+	return numeric(r, line, fields, column, out, NULL);
 }
 
 static int integer(row_reader *r, uint64_t line, const rli_table_field *fields, size_t column, int64_t *out)
 {
-	const rli_table_field *field = &fields[column];
-	if ((field->kind != RLI_FIELD_CSV && field->kind != RLI_FIELD_NUMBER) ||
-	    rli_text_to_int64(out, field->text, field->length) < 0)
-		return not_a(r, line, column, field, "an integer");
-	return 0;
+	return numeric(r, line, fields, column, NULL, out);
 }
 
 /*
