@@ -69,6 +69,11 @@ for ext in csv jsonl; do
 		cmp -s "$one/rl_events.$ext" "$work/file-$ext/rl_events.$ext" || fail "$ext: rl_events.$ext as the input"
 		cmp -s "$one/rl_timeline.png" "$work/file-$ext/rl_timeline.png" || fail "$ext: rl_timeline.png from the file"
 	fi
+	if [ -f "$one/memory_events.$ext" ]; then
+		run "$one/memory_events.$ext" "$work/memory-file-$ext" "$ext"
+		cmp -s "$one/memory_events.$ext" "$work/memory-file-$ext/memory_events.$ext" ||
+			fail "$ext: memory_events.$ext as the input"
+	fi
 done
 
 # The merge: the tables in pieces, in folders whose paths sort in the pieces' order.

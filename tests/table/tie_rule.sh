@@ -22,6 +22,10 @@ expect "$work/ab" w x y z
 grep -qx '{"name": "x", "role": "r", "domain": "default", "start_time_ms": 5, "end_time_ms": 6, "duration_ms": 1, "rank_id": 0, "tid": 7}' \
 	"$work/ab/rl_events.jsonl" || fail "x: not ended by its duration, or its tid not a number"
 grep -q '"tid": "p9"}$' "$work/ab/rl_events.jsonl" || fail "w: its tid p9 is not a string"
+# --rank-list keeps the rows of its ranks, whichever file holds them.
+"$bin" -q --input-path "$work/in" --rank-list 1 --export jsonl --vis-type none --output-path "$work/rank1" ||
+	fail "run --rank-list 1: exit $?"
+expect "$work/rank1" w y
 # The same rows with the folders' names swapped: y's file now sorts first.
 mv "$work/in/a" "$work/in/c"
 "$bin" -q --input-path "$work/in" --export jsonl --vis-type none --output-path "$work/cb" || fail "run c, b: exit $?"
