@@ -37,8 +37,19 @@ inputs() { # every regular input file of the catalogue and the samples
 	return 0
 }
 
+table_seed() { # table_seed CHOICE FILE: the table target's first byte chooses the table (table_names in fuzz_table.c)
+	tmp=$(mktemp)
+	{ printf "\\$(printf '%03o' "$1")"; cat "$2"; } > "$tmp"
+	add table "$tmp"
+	rm -f "$tmp"
+}
+
 inputs | while read -r file; do
 	case $file in
+	*/rl_events.csv) table_seed 0 "$file" ;;
+	*/rl_events.jsonl) table_seed 1 "$file" ;;
+	*/memory_events.csv) table_seed 2 "$file" ;;
+	*/memory_events.jsonl) table_seed 3 "$file" ;;
 	*/trace_view.json) add mstx "$file"; add stack_index "$file" ;;
 	*.json.gz)
 		add torch "$file"

@@ -47,10 +47,11 @@ typedef enum {
 	RLI_PROFILER_AUTO = 0,
 	RLI_PROFILER_MSTX,
 	RLI_PROFILER_TORCH,
-	RLI_PROFILER_NVTX
+	RLI_PROFILER_NVTX,
+	RLI_PROFILER_TABLE /* the tables --export writes (rl_events.csv|jsonl), read back */
 } rli_profiler;
 
-/* "mstx", "torch", "nvtx", "auto". */
+/* "mstx", "torch", "nvtx", "table", "auto". */
 const char *rli_profiler_name(rli_profiler profiler);
 /* Inverse of rli_profiler_name; RLI_EUSAGE for an unknown name. */
 int rli_profiler_from_name(rli_profiler *out, const char *name);
@@ -246,6 +247,24 @@ int rli_parse_with_memory(rli_events **events, rli_memory **memory, rli_profiler
  * cannot be read); RLI_ERROR when out of memory. What auto detection asks.
  */
 int rli_memory_capture_count(const char *input_path);
+
+/*
+ * The memory table from the tables --export writes: memory_events.csv or memory_events.jsonl as
+ * input_path, or every one under the folder input_path (searched recursively), merged in start
+ * order, equal starts in the order of the files' paths, then of their rows (table.c). The
+ * export has no column for how a row matched its call stack: a row with a call stack (or, for
+ * a PyTorch device, an operator) reads back as RLI_MEMORY_INSIDE, one without as
+ * RLI_MEMORY_UNMATCHED; a duration of 0 as a block never released. Results and errors as
+ * rli_memory_parse; failures name the file and the line.
+ */
+int rli_table_memory_parse(rli_memory **out, const char *input_path, const rli_memory_parse_options *options);
+
+/*
+ * How many memory tables (memory_events.csv|jsonl) input_path is or holds, when it is read as
+ * tables: profiler RLI_PROFILER_TABLE, or RLI_PROFILER_AUTO where no other format shows in it;
+ * else 0. RLI_ERROR when out of memory. What auto detection asks.
+ */
+int rli_memory_table_count(const char *input_path, rli_profiler profiler);
 
 size_t rli_memory_count(const rli_memory *memory);
 /* Fills *out with row index; RLI_EUSAGE when index >= rli_memory_count. */

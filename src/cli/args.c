@@ -73,11 +73,12 @@ static int choose(size_t *index, const char *const *names, size_t n, const char 
 
 /*
  * A timeline format names the timeline analysis; "memory" the memory analysis of Ascend records,
- * "torch_memory" that of PyTorch traces' [memory] events; "auto" whatever is there.
+ * "torch_memory" that of PyTorch traces' [memory] events; "table" the tables --export wrote,
+ * both analyses as the tables present allow; "auto" whatever is there.
  */
 static int set_profiler(cli_request *r, const char *value, const char *spelled)
 {
-	static const char *const names[] = { "mstx", "torch", "nvtx", "memory", "torch_memory", "auto" };
+	static const char *const names[] = { "mstx", "torch", "nvtx", "memory", "torch_memory", "table", "auto" };
 	size_t i;
 	int error = CHOOSE(&i, names, value, strlen(value), spelled);
 	if (error < 0)
@@ -87,7 +88,7 @@ static int set_profiler(cli_request *r, const char *value, const char *spelled)
 		r->memory_torch = names[i][0] == 't';
 		return RLI_OK;
 	}
-	if (strcmp(names[i], "auto") != 0)
+	if (strcmp(names[i], "auto") != 0 && strcmp(names[i], "table") != 0)
 		r->analyses |= CLI_TIMELINE;
 	return rli_profiler_from_name(&r->profiler, names[i]);
 }
@@ -383,7 +384,7 @@ static int set_all_rows(cli_request *r, const char *value, const char *spelled)
 static const option_spec options[] = {
 	{ "--input-path", "input.path", "PATH", "root folder of the profiling data (required)", set_input_path },
 	{ "--output-path", "output.path", "PATH", "folder for the outputs, created if missing (default: output)", set_output_path },
-	{ "--profiler-type", "timeline.parser.type", "TYPE", "mstx, torch, nvtx, memory (Ascend), torch_memory (PyTorch [memory] events), or auto: every analysis the input holds (default)", set_profiler },
+	{ "--profiler-type", "timeline.parser.type", "TYPE", "mstx, torch, nvtx, memory (Ascend), torch_memory (PyTorch [memory] events), table (rl_events and memory_events tables --export wrote: a file, or a folder searched for them), or auto: every analysis the input holds (default)", set_profiler },
 	{ "--memory-device", NULL, "DEVICE", "PyTorch [memory] events (torch_memory, auto): cuda (default), cpu or all", set_memory_device },
 	{ "--vis-type", "timeline.visualizer.type", "LIST", "outputs, comma-separated: png, html, pdf (the report), timeline_pdf, memory_pdf (a figure alone), none (default: html)", set_vis },
 	{ "--rank-list", "input.rank_list", "RANKS", "all, or ranks such as 0,2,4-7 (default: all)", set_rank_list },
@@ -620,7 +621,7 @@ void cli_print_help(FILE *fp)
 	      "\n"
 	      "Configuration keys, for scripts written for the Python tool:\n"
 	      "  input.path=PATH  output.path=PATH  input.rank_list=RANKS\n"
-	      "  timeline.parser.type=mstx|torch|nvtx|auto  timeline.visualizer.type=png|html|pdf\n"
+	      "  timeline.parser.type=mstx|torch|nvtx|table|auto  timeline.visualizer.type=png|html|pdf\n"
 	      "  memory.parser.type=memory  memory.parser.role=ROLES\n"
 	      "  memory.visualizer.type=memory_html|png|memory_pdf\n"
 	      "  timeline.visualizer.width=PX  timeline.visualizer.scale=N\n"

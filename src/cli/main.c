@@ -39,16 +39,21 @@ static int run(console *c, const cli_request *request)
 	cli_results results = { 0 };
 	cli_baseline baseline = { 0 };
 	int timeline = request->analyses == 0 || (request->analyses & CLI_TIMELINE);
-	int memory = (request->analyses & CLI_MEMORY) != 0, captures = 0, result = RLI_OK, outcome;
+	int memory = (request->analyses & CLI_MEMORY) != 0, captures = 0, tables = 0, result = RLI_OK, outcome;
 
-	if (request->analyses == 0 && (captures = rli_memory_capture_count(request->input_path)) > 0) {
+	if (request->analyses == 0 && request->profiler != RLI_PROFILER_TABLE &&
+	    (captures = rli_memory_capture_count(request->input_path)) > 0) {
 		memory = 1;
 		cli_say(c, 0, "", "found memory records in %d Ascend capture%s under %s", captures,
 			captures == 1 ? "" : "s", request->input_path);
+	} else if (request->analyses == 0 && captures == 0 &&
+		   (tables = rli_memory_table_count(request->input_path, request->profiler)) > 0) {
+		memory = 1;
+		cli_say(c, 0, "", "found %d memory table%s in %s", tables, tables == 1 ? "" : "s", request->input_path);
 	}
-	if (captures < 0) {
+	if (captures < 0 || tables < 0) {
 		cli_say(c, -1, "error: ", "%s", rli_error_last());
-		return captures;
+		return captures < 0 ? captures : tables;
 	}
 	/* Every run that parses writes summary.json (--vis-type none too), so every run has outputs. */
 	if (timeline || memory) {

@@ -58,6 +58,15 @@ static int draw_pages(console *c, const cli_request *request, const rli_memory *
 	return error;
 }
 
+/* The input is the tables --export wrote: named so, or (auto, --profiler-type memory) found so. */
+static int reads_tables(const cli_request *request)
+{
+	if (request->profiler == RLI_PROFILER_TABLE)
+		return 1;
+	return request->profiler == RLI_PROFILER_AUTO && rli_memory_capture_count(request->input_path) == 0 &&
+	       rli_memory_table_count(request->input_path, RLI_PROFILER_AUTO) > 0;
+}
+
 int cli_run_memory(console *c, const cli_request *request, rli_output_set *set, cli_results *results)
 {
 	rli_torch_memory_options torch;
@@ -83,6 +92,8 @@ int cli_run_memory(console *c, const cli_request *request, rli_output_set *set, 
 		torch.common = options;
 		torch.devices = request->memory_devices;
 		parse_result = rli_torch_memory_parse(&memory, request->input_path, &torch);
+	} else if (reads_tables(request)) {
+		parse_result = rli_table_memory_parse(&memory, request->input_path, &options);
 	} else {
 		parse_result = rli_memory_parse(&memory, request->input_path, &options);
 	}

@@ -45,17 +45,27 @@ typedef struct {
 	void (*parse_bytes)(rli_unit *unit, rli_bytes *source, rli_events *rows);
 	/* The most rows the units could give, to reserve ahead; NULL: rows grow as they come. */
 	size_t (*rows_hint)(const rli_discovery *discovery);
+	/*
+	 * 1: detection counts it only where no other format shows: an exported table beside the
+	 * profiles it was made from (an output folder inside the input) is not a second kind.
+	 */
+	int yields;
 } rli_format;
 
 extern const rli_format rli_format_mstx;
 extern const rli_format rli_format_torch;
 extern const rli_format rli_format_nvtx;
 extern const rli_format rli_format_memory;
+extern const rli_format rli_format_table;        /* rl_events.csv|jsonl */
+extern const rli_format rli_format_table_memory; /* memory_events.csv|jsonl */
 
 /* Every format, the timeline ones first in detection order (the first shown wins), NULL-terminated. */
 extern const rli_format *const rli_formats[];
 
 /* The timeline format of this profiler value, or NULL. */
 const rli_format *rli_format_of(rli_profiler profiler);
+
+/* The name is that of a table --export writes (rl_events or memory_events, .csv or .jsonl). */
+int rli_table_file_name(const char *name);
 
 #endif

@@ -7,7 +7,9 @@ const rli_format *const rli_formats[] = {
 	&rli_format_mstx,
 	&rli_format_torch,
 	&rli_format_nvtx,
+	&rli_format_table,
 	&rli_format_memory,
+	&rli_format_table_memory,
 	NULL,
 };
 

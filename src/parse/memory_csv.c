@@ -405,19 +405,9 @@ static int broken(csv_ctx *c, const char *why)
 static int feed(void *ctx, const unsigned char *data, size_t length)
 {
 	csv_ctx *c = ctx;
-	const unsigned char *nul;
-	size_t text;
-	if (!c->bom_checked) {
-		/* Excel and some exporters start with a UTF-8 byte order mark; it is not part of "Name". */
-		c->bom_checked = 1;
-		if (length >= 3 && memcmp(data, "\xef\xbb\xbf", 3) == 0) {
-			data += 3;
-			length -= 3;
-		}
-	}
-	/* A NUL byte is no text (a file cut short by a crash is often padded with them): the bytes before it are read, to place it. */
-	nul = memchr(data, '\0', length);
-	text = nul ? (size_t)(nul - data) : length;
+	int nul;
+	/* The byte order mark is not part of "Name"; the bytes before a NUL are read, to place it. */
+	size_t text = rli_csv_text(&data, length, &c->bom_checked, &nul);
 	if (csv_parse(&c->parser, data, text, on_field, on_row_end, c) != text) {
 		if (csv_error(&c->parser) == CSV_ENOMEM || csv_error(&c->parser) == CSV_ETOOBIG) {
 			c->oom = c->broken = 1;

@@ -315,7 +315,7 @@ static rli_shows memory_detect(const rli_walk_entry *entry)
 const rli_format rli_format_memory = {
 	RLI_PROFILER_AUTO, "memory", "ascend_memory", "*ascend_pt folder with operator_memory.csv",
 	"*ascend_pt folders with operator_memory.csv", 0,
-	memory_detect, memory_discover, memory_parse_unit, NULL, NULL,
+	memory_detect, memory_discover, memory_parse_unit, NULL, NULL, 0,
 };
 
 static int count_memory(void *ctx, const rli_walk_entry *entry)

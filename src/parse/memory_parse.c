@@ -13,6 +13,7 @@ typedef struct {
 	const char *files;      /* the files that held no readable row */
 	unsigned devices;       /* torch: RLI_MEMORY_DEVICE_* bits */
 	int filter_after_parse; /* torch: roles and ranks are kept or left out once the unit is read */
+	int reads_file;         /* tables: the input may be one file as well as a folder */
 } memory_source;
 
 void rli_memory_parse_options_init(rli_memory_parse_options *options)
@@ -127,7 +128,7 @@ static int parse_tree(rli_memory **out, const char *input_path, const rli_memory
 		error = rli_error_oom();
 		goto done;
 	}
-	if (stat(root, &st) != 0 || !S_ISDIR(st.st_mode)) {
+	if (stat(root, &st) != 0 || (!S_ISDIR(st.st_mode) && !source->reads_file)) {
 		rli_notes_add(&discovery.structural, RLI_LOG_ERROR,
 			      "Source path is not a directory or does not exist: %s", input_path);
 		if (stat(root, &st) != 0)
@@ -203,7 +204,7 @@ done:
 
 int rli_memory_parse(rli_memory **out, const char *input_path, const rli_memory_parse_options *options)
 {
-	static const memory_source ascend = {&rli_format_memory, "ascend_memory", "operator_memory.csv files", 0, 0};
+	static const memory_source ascend = {&rli_format_memory, "ascend_memory", "operator_memory.csv files", 0, 0, 0};
 	rli_memory_parse_options defaults;
 	if (!options) {
 		rli_memory_parse_options_init(&defaults);
@@ -215,7 +216,7 @@ int rli_memory_parse(rli_memory **out, const char *input_path, const rli_memory_
 int rli_torch_memory_parse(rli_memory **out, const char *input_path, const rli_torch_memory_options *options)
 {
 	rli_torch_memory_options defaults;
-	memory_source torch = {&rli_format_torch, "torch_memory", "[memory] events of the PyTorch traces", 0, 1};
+	memory_source torch = {&rli_format_torch, "torch_memory", "[memory] events of the PyTorch traces", 0, 1, 0};
 	if (!options) {
 		rli_torch_memory_options_init(&defaults);
 		options = &defaults;
@@ -226,4 +227,16 @@ int rli_torch_memory_parse(rli_memory **out, const char *input_path, const rli_t
 		return rli_error_set(RLI_EUSAGE, "no memory device chosen (CUDA, CPU or both)");
 	}
 	return parse_tree(out, input_path, &options->common, &torch);
+}
+
+int rli_table_memory_parse(rli_memory **out, const char *input_path, const rli_memory_parse_options *options)
+{
+	static const memory_source tables = {&rli_format_table_memory, "exported_memory_table", "memory_events tables",
+					     0, 0, 1};
+	rli_memory_parse_options defaults;
+	if (!options) {
+		rli_memory_parse_options_init(&defaults);
+		options = &defaults;
+	}
+	return parse_tree(out, input_path, options, &tables);
 }

@@ -630,5 +630,5 @@ static rli_shows mstx_detect(const rli_walk_entry *entry)
 
 const rli_format rli_format_mstx = {
 	RLI_PROFILER_MSTX, "mstx", "multi_json_mstx", "*ascend_pt folder", "*ascend_pt folders", 1,
-	mstx_detect, mstx_discover, mstx_parse_unit, mstx_parse_bytes, NULL,
+	mstx_detect, mstx_discover, mstx_parse_unit, mstx_parse_bytes, NULL, 0,
 };

@@ -155,14 +155,7 @@ static void nvtx_parse_bytes(rli_unit *unit, rli_bytes *source, rli_events *rows
 
 static void nvtx_parse_unit(rli_unit *unit, rli_events *rows)
 {
-	rli_bytes *source = rli_unit_open(unit, unit->path);
-	if (!source) {
-		if (unit->failures.oom)
-			unit->status = RLI_ERROR;
-		return;
-	}
-	nvtx_parse_bytes(unit, source, rows);
-	rli_bytes_close(source);
+	rli_unit_parse_file(unit, rows, nvtx_parse_bytes);
 }
 
 static rli_shows nvtx_detect(const rli_walk_entry *entry)
@@ -175,5 +168,5 @@ static rli_shows nvtx_detect(const rli_walk_entry *entry)
 const rli_format rli_format_nvtx = {
 	RLI_PROFILER_NVTX, "nvtx", "multi_json_nvtx", "worker_process_*.*.jsonl file",
 	"worker_process_*.*.jsonl files", 1,
-	nvtx_detect, nvtx_discover, nvtx_parse_unit, nvtx_parse_bytes, nvtx_rows_hint,
+	nvtx_detect, nvtx_discover, nvtx_parse_unit, nvtx_parse_bytes, nvtx_rows_hint, 0,
 };

@@ -30,7 +30,7 @@ int rli_profiler_from_name(rli_profiler *out, const char *name)
 			return RLI_OK;
 		}
 	}
-	return rli_error_set(RLI_EUSAGE, "unknown profiler type '%s': expected mstx, torch, nvtx or auto",
+	return rli_error_set(RLI_EUSAGE, "unknown profiler type '%s': expected mstx, torch, nvtx, table or auto",
 			     name ? name : "(null)");
 }
 
@@ -97,11 +97,19 @@ static int detect_walk(detect_counts *counts, const char *root)
 	return error;
 }
 
-/* How many formats the walk showed; *only: the first of them. */
+/* How many formats the walk showed; *only: the first of them. A format that yields counts when alone. */
 static size_t detect_kinds(const detect_counts *counts, size_t *only)
 {
-	size_t kinds = 0;
+	size_t kinds = 0, yielding = 0;
 	for (size_t i = counts->count; i-- > 0;) {
+		if (counts->seen[i] && counts->formats[i]->yields) {
+			yielding++;
+		} else if (counts->seen[i]) {
+			kinds++;
+			*only = i;
+		}
+	}
+	for (size_t i = counts->count; kinds == 0 && yielding && i-- > 0;) {
 		if (counts->seen[i]) {
 			kinds++;
 			*only = i;
@@ -151,9 +159,11 @@ static int detect(const rli_format **out, const char *root)
 	detect_dispose(&counts);
 	if (kinds > 1) {
 		rli_error_set(RLI_EUSAGE, "%s holds several kinds of profile (", root);
-		for (size_t i = 0; i < counts.count; i++)
-			rli_error_append("%s%zu %s: %s", i ? ", " : "", counts.seen[i], counts.formats[i]->shows_many,
-					 counts.formats[i]->name);
+		/* A format that yields is none of the kinds: an exported table beside profiles. */
+		for (size_t i = 0, listed = 0; i < counts.count; i++)
+			if (!counts.formats[i]->yields)
+				rli_error_append("%s%zu %s: %s", listed++ ? ", " : "", counts.seen[i],
+						 counts.formats[i]->shows_many, counts.formats[i]->name);
 		rli_error_append("); choose one with --profiler-type");
 		return RLI_EUSAGE;
 	}
@@ -409,7 +419,10 @@ static int parse_tree(rli_events **out, rli_memory **memory, rli_profiler *detec
 	}
 	exists = stat(root, &st) == 0;
 	is_dir = exists && S_ISDIR(st.st_mode);
-	if (!is_dir)
+	/* An exported table is the one input that is a file: named, or found by its name. */
+	if (!format && exists && !is_dir && rli_table_file_name(strrchr(root, '/') ? strrchr(root, '/') + 1 : root))
+		format = &rli_format_table;
+	if (!is_dir && !(exists && format == &rli_format_table))
 		rli_notes_add(&discovery.structural, RLI_LOG_ERROR,
 			      "Source path is not a directory or does not exist: %s", input_path);
 	if (!exists)

@@ -78,6 +78,9 @@ typedef struct {
 	int no_timeline;    /* mstx: the trace has no Overlap Analysis process */
 	int unsearched;     /* a folder the walk could not read: failed at discovery, nothing to parse */
 	unsigned memory_devices; /* torch: RLI_MEMORY_DEVICE_* whose [memory] events go to memory; 0 none */
+	/* memory tables: rows kept as they are read, by rank and role (a file holds many); NULL keeps all */
+	const rli_rank_filter *keep_ranks;
+	const struct rli_role_filter *keep_roles;
 } rli_unit;
 
 typedef struct {
@@ -139,6 +142,19 @@ int rli_units_run(rli_discovery *discovery, rli_unit_fn fn, void *ctx, unsigned 
  * to read <path>: <why>"), or unit->status = RLI_ERROR when out of memory.
  */
 rli_bytes *rli_unit_open(rli_unit *unit, const char *path);
+
+/* A format's parse of a unit's bytes, from whatever source (format.h: parse_bytes). */
+typedef void (*rli_parse_bytes_fn)(rli_unit *unit, rli_bytes *source, rli_events *rows);
+/* Opens the unit's file (rli_unit_open) and parses it with parse_bytes: what every file format's parse_unit does. */
+void rli_unit_parse_file(rli_unit *unit, rli_events *rows, rli_parse_bytes_fn parse_bytes);
+
+/*
+ * A chunk of CSV as libcsv should see it: a UTF-8 byte order mark at the start of the file
+ * dropped (*bom_checked is set by the first chunk; exporters such as Excel write one), and only
+ * the bytes before the first NUL byte, which no CSV text holds (*nul says there was one: a file
+ * cut short by a crash is often padded with them). Returns how many bytes at *data to parse.
+ */
+size_t rli_csv_text(const unsigned char **data, size_t length, int *bom_checked, int *nul);
 
 /* path without its trailing slashes ("/" stays), newly allocated. */
 char *rli_path_trimmed(const char *path);

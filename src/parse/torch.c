@@ -565,14 +565,7 @@ static void torch_parse_bytes(rli_unit *unit, rli_bytes *source, rli_events *row
 
 static void torch_parse_unit(rli_unit *unit, rli_events *rows)
 {
-	rli_bytes *source = rli_unit_open(unit, unit->path);
-	if (!source) {
-		if (unit->failures.oom)
-			unit->status = RLI_ERROR;
-		return;
-	}
-	torch_parse_bytes(unit, source, rows);
-	rli_bytes_close(source);
+	rli_unit_parse_file(unit, rows, torch_parse_bytes);
 }
 
 static rli_shows torch_detect(const rli_walk_entry *entry)
@@ -583,5 +576,5 @@ static rli_shows torch_detect(const rli_walk_entry *entry)
 
 const rli_format rli_format_torch = {
 	RLI_PROFILER_TORCH, "torch", "multi_json_torch", "*.json.gz file", "*.json.gz files", 1,
-	torch_detect, torch_discover, torch_parse_unit, torch_parse_bytes, NULL,
+	torch_detect, torch_discover, torch_parse_unit, torch_parse_bytes, NULL, 0,
 };

@@ -68,6 +68,33 @@ rli_bytes *rli_unit_open(rli_unit *unit, const char *path)
 	return source;
 }
 
+void rli_unit_parse_file(rli_unit *unit, rli_events *rows, rli_parse_bytes_fn parse_bytes)
+{
+	rli_bytes *source = rli_unit_open(unit, unit->path);
+	if (!source) {
+		if (unit->failures.oom)
+			unit->status = RLI_ERROR;
+		return;
+	}
+	parse_bytes(unit, source, rows);
+	rli_bytes_close(source);
+}
+
+size_t rli_csv_text(const unsigned char **data, size_t length, int *bom_checked, int *nul)
+{
+	const unsigned char *first_nul;
+	if (!*bom_checked) {
+		*bom_checked = 1;
+		if (length >= 3 && memcmp(*data, "\xef\xbb\xbf", 3) == 0) {
+			*data += 3;
+			length -= 3;
+		}
+	}
+	first_nul = memchr(*data, '\0', length);
+	*nul = first_nul != NULL;
+	return first_nul ? (size_t)(first_nul - *data) : length;
+}
+
 char *rli_path_trimmed(const char *path)
 {
 	char *root = rli_strdup(path);

@@ -156,7 +156,8 @@ static void test_detection(void)
 	options.log_ctx = &log;
 	CHECK_INT(rli_parse(&events, &detected, root, &options), RLI_EINVALID);
 	CHECK_STR(rli_error_last(), fx_text("nothing recognisable in %s: no *ascend_pt folder (mstx), no *.json.gz file "
-					 "(torch), no worker_process_*.*.jsonl file (nvtx)", root));
+					 "(torch), no worker_process_*.*.jsonl file (nvtx), no rl_events or memory_events "
+					 "table (table)", root));
 
 	write_torch_tree(fx_path(root, "t"));
 	CHECK_INT(rli_parse(&events, &detected, root, &options), RLI_OK);
@@ -183,17 +184,21 @@ static void test_detection(void)
 static void test_names(void)
 {
 	rli_profiler p = RLI_PROFILER_AUTO;
-	static const rli_profiler all[] = {RLI_PROFILER_AUTO, RLI_PROFILER_MSTX, RLI_PROFILER_TORCH, RLI_PROFILER_NVTX};
-	for (size_t i = 0; i < 4; i++) {
+	static const rli_profiler all[] = {RLI_PROFILER_AUTO, RLI_PROFILER_MSTX, RLI_PROFILER_TORCH, RLI_PROFILER_NVTX,
+					   RLI_PROFILER_TABLE};
+	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++) {
 		CHECK_INT(rli_profiler_from_name(&p, rli_profiler_name(all[i])), RLI_OK);
 		CHECK_INT(p, all[i]);
 	}
 	CHECK_STR(rli_profiler_name(RLI_PROFILER_MSTX), "mstx");
 	CHECK_STR(rli_profiler_name(RLI_PROFILER_TORCH), "torch");
 	CHECK_STR(rli_profiler_name(RLI_PROFILER_NVTX), "nvtx");
+	CHECK_STR(rli_profiler_name(RLI_PROFILER_TABLE), "table");
+	/* Appended: the values before it keep theirs. */
+	CHECK_INT(RLI_PROFILER_TABLE, 4);
 	CHECK_STR(rli_profiler_name(RLI_PROFILER_AUTO), "auto");
 	CHECK_INT(rli_profiler_from_name(&p, "gmm"), RLI_EUSAGE);
-	CHECK_STR(rli_error_last(), "unknown profiler type 'gmm': expected mstx, torch, nvtx or auto");
+	CHECK_STR(rli_error_last(), "unknown profiler type 'gmm': expected mstx, torch, nvtx, table or auto");
 }
 
 int main(void)

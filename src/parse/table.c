@@ -1,0 +1,211 @@
+/* table.c: the tables --export writes as input: finding them (a file, or a folder searched recursively) and the two formats that read them. */
+#include "table_read.h"
+#include "format.h"
+#include "memory_internal.h"
+#include "walk.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+/*
+ * The merge. Each file is one unit; units are ordered by their paths (byte order; all share the
+ * input's prefix, so this is the order of the paths relative to the input), and the driver
+ * appends the rows of the units in that order and sorts them once, stably, by start
+ * (parse.c, memory_parse.c). Every table --export writes is already in start order, so that is
+ * the k-way merge of the files by start: equal starts keep the order of the files' paths, then
+ * the files' own row order, which is the tie rule of one run (timeline.md §2.2: discovery order).
+ * Tables of shards whose folders sort in the order of the shards' input units therefore merge
+ * into the table one run over the whole input writes. A file out of order is sorted all the same.
+ */
+
+enum { TABLE_NONE = 0, TABLE_EVENTS, TABLE_MEMORY };
+
+static int table_kind(const char *name)
+{
+	if (strcmp(name, "rl_events.csv") == 0 || strcmp(name, "rl_events.jsonl") == 0)
+		return TABLE_EVENTS;
+	if (strcmp(name, "memory_events.csv") == 0 || strcmp(name, "memory_events.jsonl") == 0)
+		return TABLE_MEMORY;
+	return TABLE_NONE;
+}
+
+int rli_table_file_name(const char *name)
+{
+	return table_kind(name) != TABLE_NONE;
+}
+
+/* The kind of the table at path, a file (not a folder); TABLE_NONE for another file, -1 when out of memory. */
+static int file_kind(const char *path)
+{
+	char *base = rli_path_base(path);
+	int kind;
+	if (!base)
+		return -1;
+	kind = table_kind(base);
+	free(base);
+	return kind;
+}
+
+/* Either table shows the format: a folder of memory tables alone is table input too. */
+static rli_shows table_detect(const rli_walk_entry *entry)
+{
+	return !entry->is_dir && table_kind(entry->name) != TABLE_NONE ? RLI_SHOWS_FORMAT : RLI_SHOWS_NOTHING;
+}
+
+static rli_shows memory_table_detect(const rli_walk_entry *entry)
+{
+	return !entry->is_dir && table_kind(entry->name) == TABLE_MEMORY ? RLI_SHOWS_FORMAT : RLI_SHOWS_NOTHING;
+}
+
+/* ---- discovery ---------------------------------------------------------------- */
+
+typedef struct {
+	rli_discovery *discovery;
+	const rli_discover_options *options;
+	int kind;
+} finder;
+
+static int add_unit(finder *f, const char *path)
+{
+	rli_unit *unit = rli_discovery_add(f->discovery);
+	if (!unit || !(unit->path = rli_strdup(path)))
+		return rli_error_oom();
+	unit->rank = -1;
+	/* A memory table holds many ranks and roles: its rows are kept or left out one by one. */
+	if (f->kind == TABLE_MEMORY) {
+		unit->keep_ranks = f->options->ranks;
+		unit->keep_roles = f->options->roles;
+	}
+	return RLI_OK;
+}
+
+static int find_visit(void *ctx, const rli_walk_entry *entry)
+{
+	finder *f = ctx;
+	/* A FIFO or a dangling symlink so named is a unit too: its parse says what it is. */
+	if (entry->is_dir || table_kind(entry->name) != f->kind)
+		return 0;
+	return add_unit(f, entry->path);
+}
+
+static int find_unsearched(void *ctx, const char *dir, const char *why)
+{
+	finder *f = ctx;
+	return rli_discovery_unsearched(f->discovery, dir, why);
+}
+
+static int compare_paths(const void *a, const void *b)
+{
+	return strcmp(((const rli_unit *)a)->path, ((const rli_unit *)b)->path);
+}
+
+static int discover(rli_discovery *discovery, const char *root, const rli_discover_options *options, int kind)
+{
+	finder f = { discovery, options, kind };
+	struct stat st;
+	int error, found;
+
+	if (stat(root, &st) == 0 && !S_ISDIR(st.st_mode)) {
+		if ((found = file_kind(root)) < 0)
+			return rli_error_oom();
+		if (found == kind)
+			return add_unit(&f, root);
+		if (found == TABLE_NONE)
+			rli_notes_add(&discovery->structural, RLI_LOG_ERROR,
+				      "%s is no table written by --export: expected a file named rl_events.csv, "
+				      "rl_events.jsonl, memory_events.csv or memory_events.jsonl, or a folder of them",
+				      root);
+		return RLI_OK;
+	}
+	if ((error = rli_walk(root, find_visit, find_unsearched, &f)) < 0)
+		return error;
+	if (discovery->count > 1)
+		qsort(discovery->units, discovery->count, sizeof(*discovery->units), compare_paths);
+	return RLI_OK;
+}
+
+static int events_discover(rli_discovery *discovery, const char *root, const rli_discover_options *options)
+{
+	return discover(discovery, root, options, TABLE_EVENTS);
+}
+
+static int memory_discover(rli_discovery *discovery, const char *root, const rli_discover_options *options)
+{
+	return discover(discovery, root, options, TABLE_MEMORY);
+}
+
+/* ---- parsing a unit ----------------------------------------------------------- */
+
+static void events_parse_unit(rli_unit *unit, rli_events *rows)
+{
+	rli_unit_parse_file(unit, rows, rli_table_parse_events);
+}
+
+/* A memory table's rows go into unit->memory, not into the timeline's rows. */
+static void memory_parse_bytes(rli_unit *unit, rli_bytes *source, rli_events *rows)
+{
+	(void)rows;
+	rli_table_parse_memory(unit, source);
+}
+
+static void memory_parse_unit(rli_unit *unit, rli_events *rows)
+{
+	rli_unit_parse_file(unit, rows, memory_parse_bytes);
+}
+
+const rli_format rli_format_table = {
+	RLI_PROFILER_TABLE, "table", "exported_table", "rl_events or memory_events table",
+	"rl_events or memory_events tables", 1,
+	table_detect, events_discover, events_parse_unit, rli_table_parse_events, NULL, 1,
+};
+
+const rli_format rli_format_table_memory = {
+	RLI_PROFILER_AUTO, "memory_table", "exported_memory_table", "memory_events table", "memory_events tables", 0,
+	memory_table_detect, memory_discover, memory_parse_unit, NULL, NULL, 1,
+};
+
+/* ---- what auto detection asks ------------------------------------------------- */
+
+typedef struct {
+	size_t memory; /* memory tables */
+	size_t others; /* entries that show another format */
+} table_count;
+
+static int count_visit(void *ctx, const rli_walk_entry *entry)
+{
+	table_count *count = ctx;
+	for (size_t i = 0; rli_formats[i]; i++) {
+		const rli_format *format = rli_formats[i];
+		rli_shows shows;
+		if (!format->timeline || (shows = format->detect(entry)) == RLI_SHOWS_NOTHING)
+			continue;
+		if (format == &rli_format_table)
+			count->memory += table_kind(entry->name) == TABLE_MEMORY;
+		else
+			count->others++;
+		return shows == RLI_SHOWS_FORMAT_ONLY;
+	}
+	return 0;
+}
+
+int rli_memory_table_count(const char *input_path, rli_profiler profiler)
+{
+	table_count count = { 0, 0 };
+	struct stat st;
+	int kind;
+
+	if (!input_path || (profiler != RLI_PROFILER_AUTO && profiler != RLI_PROFILER_TABLE))
+		return 0;
+	if (stat(input_path, &st) == 0 && !S_ISDIR(st.st_mode)) {
+		if ((kind = file_kind(input_path)) < 0)
+			return rli_error_oom();
+		return kind == TABLE_MEMORY;
+	}
+	if (rli_walk(input_path, count_visit, NULL, &count) < 0)
+		return RLI_ERROR;
+	if (profiler == RLI_PROFILER_AUTO && count.others)
+		return 0;
+	return count.memory > INT_MAX ? INT_MAX : (int)count.memory;
+}

@@ -1,0 +1,355 @@
+/* table_rows.c: the rows of the exported tables read back: rl_events into the event table, memory_events into a memory table. */
+#include "table_read.h"
+#include "format.h"
+#include "json_stream.h"
+#include "memory_internal.h"
+#include "common/grow.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- the row buffer both readers fill ---------------------------------------- */
+
+void rli_table_row_clear(rli_table_row *row, size_t columns)
+{
+	row->used = 0;
+	for (size_t c = 0; c < columns; c++)
+		row->fields[c].kind = RLI_FIELD_ABSENT;
+}
+
+int rli_table_row_set(rli_table_row *row, size_t column, rli_field_kind kind, const char *text, size_t length)
+{
+	/* NUL-terminated, so that a clean text can be handed on as a C string without a copy. */
+	if (length >= (size_t)-1 - row->used ||
+	    RLI_GROW(&row->bytes, &row->capacity, row->used + length + 1, 256) < 0)
+		return RLI_ERROR;
+	if (length)
+		memcpy(row->bytes + row->used, text, length);
+	row->bytes[row->used + length] = '\0';
+	row->offset[column] = row->used;
+	row->fields[column].kind = kind;
+	row->fields[column].length = length;
+	row->used += length + 1;
+	return RLI_OK;
+}
+
+const rli_table_field *rli_table_row_fields(rli_table_row *row, size_t columns)
+{
+	for (size_t c = 0; c < columns; c++)
+		row->fields[c].text = row->fields[c].kind == RLI_FIELD_ABSENT ? "" : row->bytes + row->offset[c];
+	return row->fields;
+}
+
+void rli_table_row_dispose(rli_table_row *row)
+{
+	free(row->bytes);
+	row->bytes = NULL;
+	row->capacity = row->used = 0;
+}
+
+int rli_table_column(const rli_table_sink *sink, const char *text, size_t length)
+{
+	for (size_t c = 0; c < sink->count; c++)
+		if (strlen(sink->columns[c]) == length && memcmp(sink->columns[c], text, length) == 0)
+			return (int)c;
+	return -1;
+}
+
+void rli_table_fail(rli_unit *unit, uint64_t line, const char *fmt, ...)
+{
+	char what[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	rli_notes_add(&unit->failures, RLI_LOG_ERROR, "%s: line %llu: %s", unit->path, (unsigned long long)line,
+		      what);
+	if (unit->failures.oom)
+		unit->status = RLI_ERROR;
+}
+
+void rli_table_reader_init(rli_table_reader *reader, rli_unit *unit, const rli_table_sink *sink)
+{
+	memset(reader, 0, sizeof(*reader));
+	reader->unit = unit;
+	reader->sink = sink;
+	reader->line = 1;
+	rli_table_row_clear(&reader->row, sink->count);
+}
+
+int rli_table_read_end(rli_table_reader *reader, rli_bytes *source, rli_read_result result, int oom)
+{
+	rli_notes *failures = &reader->unit->failures;
+	int error = RLI_OK;
+	if (result == RLI_READ_OOM || oom)
+		error = rli_error_oom();
+	else if (result == RLI_READ_EMPTY)
+		rli_notes_add(failures, RLI_LOG_ERROR, "File is empty: %s", rli_bytes_name(source));
+	else if (result == RLI_READ_FAILED)
+		rli_notes_add(failures, RLI_LOG_ERROR, "%s", reader->failure);
+	free(reader->failure);
+	reader->failure = NULL;
+	rli_table_row_dispose(&reader->row);
+	return error;
+}
+
+/* ---- fields as values ---------------------------------------------------------- */
+
+/* What the row consumers share: the unit, the sink, and text made clean for the outputs. */
+typedef struct {
+	rli_unit *unit;
+	const rli_table_sink *sink;
+	char *clean[16]; /* per column: a copy with bad bytes replaced, freed after the row */
+} row_reader;
+
+/* A field that is no number as the export writes one: the row's failure, quoting it. */
+static int not_a(row_reader *r, uint64_t line, size_t column, const rli_table_field *field, const char *what)
+{
+	int shown = field->length > 40 ? 40 : (int)field->length;
+	/* A JSON string of digits reads as a number to the eye: say it is quoted. */
+	rli_table_fail(r->unit, line, "%s is not %s: %s'%.*s%s'", r->sink->columns[column], what,
+		       field->kind == RLI_FIELD_TEXT ? "the string " : "", shown, field->text,
+		       field->length > 40 ? "..." : "");
+	return -1;
+}
+
+/*
+ * A number column into *real (a finite double: the export writes the shortest digits that read
+ * back as the same one) or, with real NULL, into *whole (an integer that fits int64).
+ */
+static int numeric(row_reader *r, uint64_t line, const rli_table_field *fields, size_t column, double *real,
+		   int64_t *whole)
+{
+	const rli_table_field *field = &fields[column];
+	int typed = field->kind == RLI_FIELD_CSV || field->kind == RLI_FIELD_NUMBER;
+	if (real && (!typed || rli_text_to_double(real, field->text, field->length) < 0))
+		return not_a(r, line, column, field, "a finite number");
+	if (!real && (!typed || rli_text_to_int64(whole, field->text, field->length) < 0))
+		return not_a(r, line, column, field, "an integer");
+	return 0;
+}
+
+static int number(row_reader *r, uint64_t line, const rli_table_field *fields, size_t column, double *out)
+{
+	return numeric(r, line, fields, column, out, NULL);
+}
+
+static int integer(row_reader *r, uint64_t line, const rli_table_field *fields, size_t column, int64_t *out)
+{
+	return numeric(r, line, fields, column, NULL, out);
+}
+
+/*
+ * A string column as text for the outputs: JSON must give a string; bytes that are no UTF-8,
+ * and NULs (a JSON \u0000), become U+FFFD as every parser makes them. NULL when out of memory
+ * or not a string (the failure said).
+ */
+static const char *text(row_reader *r, uint64_t line, const rli_table_field *fields, size_t column, size_t *length)
+{
+	const rli_table_field *field = &fields[column];
+	if (field->kind != RLI_FIELD_CSV && field->kind != RLI_FIELD_TEXT) {
+		not_a(r, line, column, field, "a string");
+		return NULL;
+	}
+	*length = field->length;
+	if (rli_text_clean_length(field->text, field->length) == field->length)
+		return field->text;
+	if (!(r->clean[column] = rli_text_copy(field->text, field->length, length)))
+		r->unit->status = RLI_ERROR;
+	return r->clean[column];
+}
+
+static void row_done(row_reader *r)
+{
+	for (size_t c = 0; c < sizeof(r->clean) / sizeof(r->clean[0]); c++) {
+		free(r->clean[c]);
+		r->clean[c] = NULL;
+	}
+}
+
+/* ---- rl_events ------------------------------------------------------------------- */
+
+/* The columns export.c writes (timeline.md §2.1); end_time_ms is checked, duration_ms is what counts. */
+static const char *const event_columns[] = {
+	"name", "role", "domain", "start_time_ms", "end_time_ms", "duration_ms", "rank_id", "tid",
+};
+enum { EV_NAME, EV_ROLE, EV_DOMAIN, EV_START, EV_END, EV_DURATION, EV_RANK, EV_TID, EV_COUNT };
+
+typedef struct {
+	row_reader reader;
+	rli_events *rows;
+} event_reader;
+
+/*
+ * A tid keeps the type the export gave it: a JSON string is text, a JSON number is not. CSV has
+ * no types: a tid that is an integer reads back as a number (what MSTX and torch tids are).
+ */
+static int tid_is_text(const rli_table_field *tid)
+{
+	int64_t ignored;
+	if (tid->kind != RLI_FIELD_CSV)
+		return tid->kind == RLI_FIELD_TEXT;
+	return rli_text_to_int64(&ignored, tid->text, tid->length) < 0;
+}
+
+static int event_row(void *ctx, uint64_t line, const rli_table_field *fields)
+{
+	event_reader *e = ctx;
+	row_reader *r = &e->reader;
+	rli_event_in row;
+	double end;
+	size_t length;
+	int error = -1;
+
+	memset(&row, 0, sizeof(row));
+	if (!(row.name = text(r, line, fields, EV_NAME, &length)) || !(row.role = text(r, line, fields, EV_ROLE, &length)) ||
+	    !(row.domain = text(r, line, fields, EV_DOMAIN, &length)) || number(r, line, fields, EV_START, &row.start_ms) < 0 ||
+	    number(r, line, fields, EV_END, &end) < 0 || number(r, line, fields, EV_DURATION, &row.duration_ms) < 0 ||
+	    integer(r, line, fields, EV_RANK, &row.rank_id) < 0)
+		goto done;
+	if (fields[EV_TID].kind == RLI_FIELD_NUMBER)
+		row.tid = fields[EV_TID].text; /* a JSON number, as written */
+	else if (!(row.tid = text(r, line, fields, EV_TID, &length)))
+		goto done;
+	row.tid_is_text = tid_is_text(&fields[EV_TID]);
+	if (!isfinite(row.start_ms + row.duration_ms)) {
+		rli_table_fail(r->unit, line, "start_time_ms + duration_ms is too large for a double");
+		goto done;
+	}
+	if (rli_events_append(e->rows, &row) < 0) {
+		r->unit->status = RLI_ERROR;
+		goto done;
+	}
+	error = 0;
+done:
+	row_done(r);
+	return error;
+}
+
+/* Reads one table file's bytes, CSV or JSONL by its name, through sink. */
+static void read_table(rli_unit *unit, rli_bytes *source, const rli_table_sink *sink)
+{
+	int jsonl = rli_ends_with(unit->path, ".jsonl");
+	if ((jsonl ? rli_table_read_jsonl : rli_table_read_csv)(unit, source, sink) < 0)
+		unit->status = RLI_ERROR;
+	if (unit->log.oom || unit->failures.oom)
+		unit->status = RLI_ERROR;
+}
+
+void rli_table_parse_events(rli_unit *unit, rli_bytes *source, rli_events *rows)
+{
+	event_reader e = { { unit, NULL, { NULL } }, rows };
+	rli_table_sink sink = { "rl_events", event_columns, EV_COUNT, event_row, &e };
+	size_t first = rows->count;
+	e.reader.sink = &sink;
+	read_table(unit, source, &sink);
+	if (unit->failures.count || unit->status != RLI_OK)
+		rli_events_truncate(rows, first);
+}
+
+/* ---- memory_events ----------------------------------------------------------------- */
+
+/* rli_memory_export's columns (memory_export.c). */
+static const char *const memory_columns[] = {
+	"name",        "role",          "rank_id",           "call_stack",        "call_stack_top",
+	"size_kb",     "start_time_ms", "duration_ms",       "total_allocated_mb", "total_reserved_mb",
+	"total_active_mb", "device_type",
+};
+enum {
+	MEM_NAME, MEM_ROLE, MEM_RANK, MEM_STACK, MEM_TOP, MEM_SIZE, MEM_START, MEM_DURATION, MEM_ALLOCATED,
+	MEM_RESERVED, MEM_ACTIVE, MEM_DEVICE, MEM_COUNT
+};
+
+typedef struct {
+	row_reader reader;
+	rli_memory *table;
+} memory_reader;
+
+/* PyTorch traces' devices ("CUDA:0", "CPU:0"); Ascend's are "NPU:<id>". */
+static int torch_device(const char *device)
+{
+	return strncmp(device, "CUDA:", 5) == 0 || strncmp(device, "CPU:", 4) == 0;
+}
+
+/* A string column interned in the table; RLI_STRPOOL_NONE when it failed (said) or out of memory. */
+static uint32_t intern(memory_reader *m, uint64_t line, const rli_table_field *fields, size_t column)
+{
+	size_t length;
+	const char *value = text(&m->reader, line, fields, column, &length);
+	uint32_t id = value ? rli_memory_intern(m->table, value, length) : RLI_STRPOOL_NONE;
+	if (value && id == RLI_STRPOOL_NONE)
+		m->reader.unit->status = RLI_ERROR;
+	return id;
+}
+
+static int memory_row(void *ctx, uint64_t line, const rli_table_field *fields)
+{
+	memory_reader *m = ctx;
+	row_reader *r = &m->reader;
+	rli_unit *unit = r->unit;
+	rli_memory_in row;
+	const char *device;
+	int error = -1;
+
+	memset(&row, 0, sizeof(row));
+	if ((row.name = intern(m, line, fields, MEM_NAME)) == RLI_STRPOOL_NONE ||
+	    (row.role = intern(m, line, fields, MEM_ROLE)) == RLI_STRPOOL_NONE ||
+	    integer(r, line, fields, MEM_RANK, &row.rank_id) < 0 ||
+	    (row.call_stack = intern(m, line, fields, MEM_STACK)) == RLI_STRPOOL_NONE ||
+	    (row.call_stack_top = intern(m, line, fields, MEM_TOP)) == RLI_STRPOOL_NONE ||
+	    number(r, line, fields, MEM_SIZE, &row.size_kb) < 0 || number(r, line, fields, MEM_START, &row.start_ms) < 0 ||
+	    number(r, line, fields, MEM_DURATION, &row.duration_ms) < 0 ||
+	    number(r, line, fields, MEM_ALLOCATED, &row.allocated_mb) < 0 ||
+	    number(r, line, fields, MEM_RESERVED, &row.reserved_mb) < 0 ||
+	    number(r, line, fields, MEM_ACTIVE, &row.active_mb) < 0 ||
+	    (row.device_type = intern(m, line, fields, MEM_DEVICE)) == RLI_STRPOOL_NONE)
+		goto done;
+	if (row.duration_ms < 0 || !isfinite(row.start_ms + row.duration_ms)) {
+		rli_table_fail(unit, line, "duration_ms is negative or ends past what a double holds");
+		goto done;
+	}
+	error = 0;
+	if ((unit->keep_ranks && !rli_rank_filter_keeps(unit->keep_ranks, row.rank_id)) ||
+	    (unit->keep_roles && !rli_role_filter_keeps(unit->keep_roles, rli_strpool_get(&m->table->strings, row.role))))
+		goto done;
+	device = rli_strpool_get(&m->table->strings, row.device_type);
+	/* The export writes 0 for a block never released (memory.md §2.3): that is what 0 reads back as. */
+	row.released = row.duration_ms != 0;
+	/*
+	 * No column says how the row matched: a PyTorch row found an operator when it is named after
+	 * one, an Ascend row a call stack when it has one (inside the op or after its end: not kept).
+	 */
+	if (torch_device(device)) {
+		m->table->shows_reserved = 1;
+		row.match = strcmp(rli_strpool_get(&m->table->strings, row.name), "[memory]") != 0 ? RLI_MEMORY_INSIDE
+												 : RLI_MEMORY_UNMATCHED;
+	} else {
+		row.match = row.call_stack != m->table->empty ? RLI_MEMORY_INSIDE : RLI_MEMORY_UNMATCHED;
+	}
+	if (rli_memory_append(m->table, &row) < 0) {
+		unit->status = RLI_ERROR;
+		error = -1;
+	}
+done:
+	row_done(r);
+	return error;
+}
+
+void rli_table_parse_memory(rli_unit *unit, rli_bytes *source)
+{
+	memory_reader m = { { unit, NULL, { NULL } }, NULL };
+	rli_table_sink sink = { "memory_events", memory_columns, MEM_COUNT, memory_row, &m };
+	m.reader.sink = &sink;
+	if (rli_memory_new(&m.table) < 0) {
+		unit->status = RLI_ERROR;
+		return;
+	}
+	read_table(unit, source, &sink);
+	if (unit->failures.count || unit->status != RLI_OK) {
+		rli_memory_free(m.table);
+		return;
+	}
+	unit->memory = m.table;
+}
