@@ -24,22 +24,24 @@ static int ends_with(const char *text, const char *suffix)
 
 /*
  * The summary.json to read, or NULL to parse the path: a .json file, or a folder of outputs that
- * holds a summary.json and no exported table (a table has the bars, so it is read instead).
+ * holds a summary.json and no exported table (rl_events.* or memory_events.*: a table has the
+ * rows, so it is read instead).
  */
 static char *summary_path(const char *path)
 {
+	static const char *const tables[] = { "rl_events.csv", "rl_events.jsonl", "memory_events.csv", "memory_events.jsonl" };
 	struct stat st;
-	char *summary, *csv, *jsonl;
-	int tables;
+	char *summary;
+	int has_table = 0;
 	if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
 		return ends_with(path, ".json") ? strdup(path) : NULL;
+	for (size_t i = 0; i < sizeof(tables) / sizeof(tables[0]) && !has_table; i++) {
+		char *table = rli_path_join(path, tables[i]);
+		has_table = table && stat(table, &st) == 0;
+		free(table);
+	}
 	summary = rli_path_join(path, "summary.json");
-	csv = rli_path_join(path, "rl_events.csv");
-	jsonl = rli_path_join(path, "rl_events.jsonl");
-	tables = (csv && stat(csv, &st) == 0) || (jsonl && stat(jsonl, &st) == 0);
-	free(csv);
-	free(jsonl);
-	if (summary && (tables || stat(summary, &st) != 0 || !S_ISREG(st.st_mode))) {
+	if (summary && (has_table || stat(summary, &st) != 0 || !S_ISREG(st.st_mode))) {
 		free(summary);
 		summary = NULL;
 	}
@@ -55,13 +57,13 @@ static int worse(int a, int b)
 	return a == RLI_EPARTIAL || b == RLI_EPARTIAL ? RLI_EPARTIAL : RLI_OK;
 }
 
-/* The profile tree (or tables): the timeline and the memory it holds, as auto finds them. */
+/* The profile tree (or tables): the timeline and the memory it holds, as auto finds them (src/cli/main.c). */
 static int parse_tree(cli_baseline *b)
 {
 	const cli_request *request = b->request;
 	rli_parse_options options = { 0 };
 	rli_torch_memory_options torch;
-	int timeline, memory = RLI_OK, captures;
+	int timeline, memory = RLI_OK, captures, tables;
 
 	options.profiler = request->profiler;
 	options.rank_list = request->rank_list;
@@ -73,7 +75,10 @@ static int parse_tree(cli_baseline *b)
 	torch.common.role_list = request->role_list;
 	timeline = rli_parse_with_memory(&b->events, &b->memory, &b->profiler, request->baseline, &options, &torch);
 	captures = rli_memory_capture_count(request->baseline);
-	if (captures > 0 && !b->memory) {
+	tables = captures > 0 ? 0 : rli_memory_table_count(request->baseline, request->profiler);
+	if (captures < 0 || tables < 0)
+		return RLI_ERROR;
+	if ((captures > 0 || tables > 0) && !b->memory) {
 		rli_memory_parse_options memory_options;
 		rli_memory_parse_options_init(&memory_options);
 		memory_options.rank_list = request->rank_list;
@@ -82,7 +87,8 @@ static int parse_tree(cli_baseline *b)
 		memory_options.log = baseline_log;
 		memory_options.log_ctx = b;
 		memory_options.auto_detected = 1;
-		memory = rli_memory_parse(&b->memory, request->baseline, &memory_options);
+		memory = tables > 0 ? rli_table_memory_parse(&b->memory, request->baseline, &memory_options)
+				    : rli_memory_parse(&b->memory, request->baseline, &memory_options);
 		if (memory < 0 && memory != RLI_EPARTIAL)
 			return memory;
 	}

@@ -9,7 +9,8 @@ Usage: check_compare.py RL_INSIGHT SCHEMA BASELINE CURRENT WORK [THRESHOLD_PERCE
 EXPECT: regression=<role or phase>/<rank> (that rank's phase must be a regression, named on stderr),
 no-regression, added-role=<role>, removed-role=<role>, top-site=<call_stack_top> (first among the call-site
 changes of every device it grew on), summary-baseline (also compare against the baseline's summary.json),
-pair=<pair.txt> (what rl-insight-synth --pair planted, turned into the expectations above).
+tables (both sides again from the tables --export wrote: the same rows), pair=<pair.txt> (what
+rl-insight-synth --pair planted, turned into the expectations above).
 Exit 77 (skipped) when python3-jsonschema is missing."""
 import csv, json, math, os, shutil, subprocess, sys
 
@@ -301,6 +302,24 @@ def main():
             if other["baseline"]["source"] != "summary":
                 print("from the summary: the baseline's source is not said to be a summary")
                 failures += 1
+        elif e == "tables":
+            # Both sides from the tables their runs exported: the same comparison.
+            tables_out = cur_out + "-from-tables"
+            args3 = ["--input-path", cur_out, "--output-path", tables_out, "--vis-type", "none", "--baseline", base_out,
+                     "-q"] + (args[args.index("--fail-on-regression"):args.index("--fail-on-regression") + 2]
+                              if "--fail-on-regression" in args else [])
+            r3 = run(tool, args3)
+            if r3.returncode != r.returncode or not os.path.exists(os.path.join(tables_out, "summary.json")):
+                print(f"from the tables: exit {r3.returncode}, from the trees {r.returncode}: {r3.stderr}")
+                failures += 1
+            else:
+                with open(os.path.join(tables_out, "summary.json"), encoding="utf-8") as f:
+                    other = json.load(f)["comparison"]
+                for part in ("phases", "rank_phases", "roles", "steps", "role_transitions", "memory", "regressions",
+                             "improvements"):
+                    if other[part] != comparison[part]:
+                        print(f"from the tables: {part} differ from the trees'")
+                        failures += 1
     print(f"{len(comparison['phases'])} phases, {len(comparison['rank_phases'])} rank phases, "
           f"{len(regressions)} regressions; {failures} problems")
     return 1 if failures else 0
