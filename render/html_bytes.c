@@ -147,3 +147,13 @@ void rli_html_escape(FILE *fp, const char *text)
 	}
 }
 
+int rli_html_check_assets(const char *const *scripts, size_t count, const char *style)
+{
+	/* An asset that could close its own element (or open a comment state) would break the page. */
+	for (size_t i = 0; i < count; i++)
+		if (strstr(scripts[i], "</script") || strstr(scripts[i], "<!--") || strstr(scripts[i], "<script"))
+			return rli_error_set(RLI_ERROR, "html: embedded renderer contains a closing tag");
+	if (style && strstr(style, "</style"))
+		return rli_error_set(RLI_ERROR, "html: embedded style sheet contains a closing tag");
+	return RLI_OK;
+}

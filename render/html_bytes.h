@@ -39,4 +39,10 @@ void rli_html_text_item(FILE *fp, const rli_text *text);
  */
 void rli_html_escape(FILE *fp, const char *text);
 
+/*
+ * RLI_ERROR unless every script could sit inside a script element (no
+ * "</script", "<script" or "<!--") and the style sheet inside a style element.
+ */
+int rli_html_check_assets(const char *const *scripts, size_t count, const char *style);
+
 #endif

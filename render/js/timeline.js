@@ -45,8 +45,17 @@
     return mapped;
   }
 
-  function Timeline(model, bars) {
+  /*
+   * options (all optional), for a page that holds more than one timeline
+   * (compare.js): container, the element the timeline goes into (the body);
+   * tall(), the CSS px its stage may take from its top (to the window's
+   * bottom); keys: false leaves the keyboard to another timeline; summary:
+   * false leaves out the "In view" table; onRange(left, right), told of every
+   * change of the x range the reader makes here.
+   */
+  function Timeline(model, bars, options) {
     var self = this;
+    this.options = options || {};
     this.model = model;
     this.bars = bars;
     this.family = cssFontFamily(model.fontFamily);
@@ -289,8 +298,8 @@
 
     app.appendChild(toolbar);
     app.appendChild(stage);
-    app.appendChild(summary);
-    document.body.appendChild(app);
+    if (this.options.summary !== false) app.appendChild(summary);
+    (this.options.container || document.body).appendChild(app);
     this.app = app;
     this.bindPointer();
     this.refreshButtons();
@@ -413,7 +422,7 @@
     var aside = this.asideRoom ? this.asideRoom() : 0;
     var available = Math.max(320, (root.clientWidth || window.innerWidth) - 2 * APP_PAD_CSS_PX - aside);
     var stageTop = this.stage.getBoundingClientRect().top + (window.scrollY || 0);
-    var tall = (window.innerHeight || 800) - stageTop - BOTTOM_GAP_CSS_PX;
+    var tall = this.options.tall ? this.options.tall() : (window.innerHeight || 800) - stageTop - BOTTOM_GAP_CSS_PX;
     var g = this.windowGeometry(available, tall);
     this.screen = g;
     this.stageTop = stageTop;
