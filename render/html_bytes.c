@@ -157,3 +157,19 @@ int rli_html_check_assets(const char *const *scripts, size_t count, const char *
 		return rli_error_set(RLI_ERROR, "html: embedded style sheet contains a closing tag");
 	return RLI_OK;
 }
+
+void rli_html_ticks(FILE *fp, const char *key, const rli_tick *ticks, size_t count)
+{
+	fprintf(fp, ",\"%s\":[", key);
+	for (size_t t = 0; t < count; t++) {
+		char label[sizeof(ticks[t].label) + 1];
+		memcpy(label, ticks[t].label, sizeof(ticks[t].label));
+		label[sizeof(label) - 1] = '\0';
+		fputs(t ? ",{\"value\":" : "{\"value\":", fp);
+		rli_json_write_double(fp, ticks[t].value);
+		fputs(",\"label\":", fp);
+		rli_json_write_string(fp, label, RLI_JSON_HTML_SAFE);
+		fputc('}', fp);
+	}
+	fputc(']', fp);
+}

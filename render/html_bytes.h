@@ -33,6 +33,8 @@ void rli_html_color(FILE *fp, rli_color color);
 void rli_html_number(FILE *fp, const char *key, double value);
 void rli_html_rect(FILE *fp, const rli_rect *rect);
 void rli_html_text_item(FILE *fp, const rli_text *text);
+/* ,"key":[{"value","label"}...]: an axis' ticks. */
+void rli_html_ticks(FILE *fp, const char *key, const rli_tick *ticks, size_t count);
 /*
  * Text escaped for HTML text and for a quoted attribute value: & < > " ' as
  * entities, and bytes that are not UTF-8 as U+FFFD.

@@ -34,28 +34,32 @@ static void write_string(FILE *fp, const char *text)
 	rli_json_write_string(fp, text ? text : "", RLI_JSON_HTML_SAFE);
 }
 
-/* {"header","align","rows":[{"cells","keys","color","verdict","role","phase","rank"}]}; rank null: every rank. */
-static void write_table(FILE *fp, const rli_compare_table *table)
+/* A table row's texts, one a column, as a JSON array. */
+static void write_strings(FILE *fp, const char *const texts[RLI_COMPARE_COLUMNS])
 {
-	fputs("{\"header\":[", fp);
+	putc('[', fp);
 	for (int c = 0; c < RLI_COMPARE_COLUMNS; c++) {
 		if (c)
 			putc(',', fp);
-		write_string(fp, table->header[c]);
+		write_string(fp, texts[c]);
 	}
-	fputs("],\"align\":[", fp);
+	putc(']', fp);
+}
+
+/* {"header","align","rows":[{"cells","keys","color","verdict","role","phase","rank"}]}; rank null: every rank. */
+static void write_table(FILE *fp, const rli_compare_table *table)
+{
+	fputs("{\"header\":", fp);
+	write_strings(fp, table->header);
+	fputs(",\"align\":[", fp);
 	for (int c = 0; c < RLI_COMPARE_COLUMNS; c++)
 		fprintf(fp, "%s\"%s\"", c ? "," : "", align_names[table->align[c]]);
 	fputs("],\"rows\":[", fp);
 	for (size_t r = 0; r < table->row_count; r++) {
 		const rli_compare_row *row = &table->rows[r];
-		fputs(r ? ",{\"cells\":[" : "{\"cells\":[", fp);
-		for (int c = 0; c < RLI_COMPARE_COLUMNS; c++) {
-			if (c)
-				putc(',', fp);
-			write_string(fp, row->cells[c]);
-		}
-		fputs("],\"keys\":[", fp);
+		fputs(r ? ",{\"cells\":" : "{\"cells\":", fp);
+		write_strings(fp, (const char *const *)row->cells);
+		fputs(",\"keys\":[", fp);
 		for (int c = 0; c < RLI_COMPARE_COLUMNS; c++) {
 			if (c)
 				putc(',', fp);

@@ -142,20 +142,9 @@ int rli_html_write_timeline_model(FILE *fp, const rli_html_timeline *t)
 		rli_html_color(fp, panel->series[s].color);
 		putc('}', fp);
 	}
-	fputs("],\"xticks\":[", fp);
-	for (size_t k = 0; k < panel->xtick_count; k++) {
-		char label[sizeof(panel->xticks[k].label) + 1];
-		memcpy(label, panel->xticks[k].label, sizeof(panel->xticks[k].label));
-		label[sizeof(label) - 1] = '\0';
-		if (k)
-			putc(',', fp);
-		fputs("{\"value\":", fp);
-		rli_json_write_double(fp, panel->xticks[k].value);
-		fputs(",\"label\":", fp);
-		rli_json_write_string(fp, label, RLI_JSON_HTML_SAFE);
-		putc('}', fp);
-	}
-	fputs("],\"gridColor\":", fp);
+	putc(']', fp);
+	rli_html_ticks(fp, "xticks", panel->xticks, panel->xtick_count);
+	fputs(",\"gridColor\":", fp);
 	rli_html_color(fp, panel->grid_color);
 	putc(',', fp);
 	rli_html_number(fp, "gridWidth", panel->grid_width);
