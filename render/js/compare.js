@@ -215,9 +215,6 @@
       return [lo, hi];
     }
     var table = new Table(spec.table, page, pick);
-    window.addEventListener('resize', function () {
-      drawn.forEach(function (run) { run.timeline.resize(); run.timeline.draw(); });
-    });
 
     /* the test hook */
     window.rliCompare = {
