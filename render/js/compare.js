@@ -35,13 +35,13 @@
     this.bars = decodeBars(readJson('rli-bars-' + index), this.model.rows.length);
   }
 
-  Run.prototype.start = function (xMin, xMax, onRange, keys) {
+  Run.prototype.start = function (xMin, xMax, onRange, margins, keys) {
     if (!this.model) return;
     /* both runs on one axis: each from its own t = 0, as far as the longer run goes */
     this.model.xMin = xMin;
     this.model.xMax = xMax;
     this.timeline = new Timeline(this.model, this.bars, {
-      container: this.section, tall: stageHeight, keys: keys, summary: false, onRange: onRange
+      container: this.section, tall: stageHeight, keys: keys, summary: false, onRange: onRange, margins: margins
     });
   };
 
@@ -189,13 +189,30 @@
     });
     if (!(xMax > xMin)) xMax = xMin + 1;
 
-    /* what the reader does to one timeline's x range, the other follows */
+    /*
+     * What the reader does to one timeline's x range, the other follows; both
+     * plots take the wider of their margins, so a time sits at one x in both.
+     */
+    var ownMargins = drawn.map(function () { return [0, 0]; });
+    function widest(n) {
+      return function (left, right) {
+        ownMargins[n] = [left, right];
+        return [Math.max.apply(null, ownMargins.map(function (m) { return m[0]; })),
+                Math.max.apply(null, ownMargins.map(function (m) { return m[1]; }))];
+      };
+    }
     drawn.forEach(function (run, n) {
       run.start(xMin, xMax, function (left, right, later) {
         drawn.forEach(function (other) { if (other !== run) other.timeline.follow(left, right, later); });
-      }, n === 0);
+      }, widest(n), n === 0);
     });
-    drawn.forEach(function (run) { run.timeline.draw(); });
+    /* each laid out again once both know the other's margins; and after each window resize */
+    function relayout() {
+      drawn.forEach(function (run) { run.timeline.resize(); });
+      drawn.forEach(function (run) { run.timeline.draw(); });
+    }
+    relayout();
+    window.addEventListener('resize', relayout);
 
     function pick(index) {
       var row = spec.table.rows[index];

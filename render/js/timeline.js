@@ -50,8 +50,9 @@
    * (compare.js): container, the element the timeline goes into (the body);
    * tall(), the CSS px its stage may take from its top (to the window's
    * bottom); keys: false leaves the keyboard to another timeline; summary:
-   * false leaves out the "In view" table; onRange(left, right), told of every
-   * change of the x range the reader makes here.
+   * false leaves out the "In view" table; onRange(left, right, later), told of
+   * every change of the x range the reader makes here; margins(left, right),
+   * the CSS px to keep left and right of the plot given its own.
    */
   function Timeline(model, bars, options) {
     var self = this;
@@ -149,6 +150,12 @@
     }
     var left = Math.min(plot[0] * k, 0.4 * available);
     var right = Math.min(modelRight * k, 0.35 * available);
+    if (this.options.margins) {
+      /* a page of several timelines gives them all the widest margins, so their plots line up */
+      var margins = this.options.margins(left, right);
+      left = margins[0];
+      right = margins[1];
+    }
     var bar = this.scrollbarWidth;
     var width = Math.max(available, left + MIN_PLOT_CSS_PX + bar + right);
     var plotWidth = width - left - bar - right;

@@ -212,6 +212,20 @@ async function main() {
       assert.deepStrictEqual(browser.problems(), []);
     });
 
+    await check('runs with row labels of other widths still show a time at one x in both', async () => {
+      const wide = path.join(outDir, 'C'), wideOut = path.join(outDir, 'wide-out');
+      run(synth, ['--format', 'mstx', '--ranks', '12', '--roles', '4', '--steps', '4', '--seed', '3', '--output', wide]);
+      run(bin, ['-q', '--input-path', wide, '--baseline', runA, '--output-path', wideOut, '--vis-type', 'html']);
+      const other = await browser.open(path.join(wideOut, 'compare.html'));
+      const xs = await other.evaluate(() => window.rliCompare.runs.map((t) => {
+        const g = t.screen;
+        return [t.clientPoint(t.left, 0).x, t.clientPoint(t.right, 0).x, g.plot[0]];
+      }));
+      assert.ok(Math.abs(xs[0][0] - xs[1][0]) < 0.5 && Math.abs(xs[0][1] - xs[1][1]) < 0.5,
+        'the plots do not line up: ' + JSON.stringify(xs));
+      assert.deepStrictEqual(browser.problems(), []);
+    });
+
     await check('with a summary.json baseline the baseline panel says why it has no bars, the table stays', async () => {
       const summaryOut = path.join(outDir, 'summary-out');
       run(bin, ['-q', '--input-path', runB, '--baseline', path.join(baselineOut, 'summary.json'),
