@@ -173,3 +173,14 @@ void rli_html_ticks(FILE *fp, const char *key, const rli_tick *ticks, size_t cou
 	}
 	fputc(']', fp);
 }
+
+void rli_html_strings(FILE *fp, const char *const *texts, size_t count)
+{
+	putc('[', fp);
+	for (size_t i = 0; i < count; i++) {
+		if (i)
+			putc(',', fp);
+		rli_json_write_string(fp, texts[i] ? texts[i] : "", RLI_JSON_HTML_SAFE);
+	}
+	putc(']', fp);
+}

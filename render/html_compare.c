@@ -34,23 +34,11 @@ static void write_string(FILE *fp, const char *text)
 	rli_json_write_string(fp, text ? text : "", RLI_JSON_HTML_SAFE);
 }
 
-/* A table row's texts, one a column, as a JSON array. */
-static void write_strings(FILE *fp, const char *const texts[RLI_COMPARE_COLUMNS])
-{
-	putc('[', fp);
-	for (int c = 0; c < RLI_COMPARE_COLUMNS; c++) {
-		if (c)
-			putc(',', fp);
-		write_string(fp, texts[c]);
-	}
-	putc(']', fp);
-}
-
 /* {"header","align","rows":[{"cells","keys","color","verdict","role","phase","rank"}]}; rank null: every rank. */
 static void write_table(FILE *fp, const rli_compare_table *table)
 {
 	fputs("{\"header\":", fp);
-	write_strings(fp, table->header);
+	rli_html_strings(fp, table->header, RLI_COMPARE_COLUMNS);
 	fputs(",\"align\":[", fp);
 	for (int c = 0; c < RLI_COMPARE_COLUMNS; c++)
 		fprintf(fp, "%s\"%s\"", c ? "," : "", align_names[table->align[c]]);
@@ -58,7 +46,7 @@ static void write_table(FILE *fp, const rli_compare_table *table)
 	for (size_t r = 0; r < table->row_count; r++) {
 		const rli_compare_row *row = &table->rows[r];
 		fputs(r ? ",{\"cells\":" : "{\"cells\":", fp);
-		write_strings(fp, (const char *const *)row->cells);
+		rli_html_strings(fp, (const char *const *)row->cells, RLI_COMPARE_COLUMNS);
 		fputs(",\"keys\":[", fp);
 		for (int c = 0; c < RLI_COMPARE_COLUMNS; c++) {
 			if (c)
