@@ -1,5 +1,6 @@
 /* html_aside.c: the page's aside items (headings and tables beside the timeline) as the model's JSON. */
 #include "html_aside.h"
+#include "html_bytes.h"
 #include "common/error.h"
 #include "common/json_write.h"
 
@@ -10,24 +11,13 @@ static void write_string(FILE *fp, const char *text)
 	rli_json_write_string(fp, text ? text : "", RLI_JSON_HTML_SAFE);
 }
 
-static void write_strings(FILE *fp, char *const *texts, size_t count)
-{
-	putc('[', fp);
-	for (size_t i = 0; i < count; i++) {
-		if (i)
-			putc(',', fp);
-		write_string(fp, texts[i]);
-	}
-	putc(']', fp);
-}
-
 static void write_table(FILE *fp, const rli_table *t)
 {
 	static const char *const aligns[] = { "start", "middle", "end" };
 	fputs("{\"caption\":", fp);
 	write_string(fp, t->caption);
 	fputs(",\"header\":", fp);
-	write_strings(fp, t->header, t->column_count);
+	rli_html_strings(fp, (const char *const *)t->header, t->column_count);
 	fputs(",\"align\":[", fp);
 	for (size_t c = 0; c < t->column_count; c++)
 		fprintf(fp, "%s\"%s\"", c ? "," : "", aligns[t->align && t->align[c] <= RLI_ALIGN_END ? t->align[c] : 0]);
@@ -35,7 +25,7 @@ static void write_table(FILE *fp, const rli_table *t)
 	for (size_t r = 0; r < t->row_count; r++) {
 		if (r)
 			putc(',', fp);
-		write_strings(fp, t->cells + r * t->column_count, t->column_count);
+		rli_html_strings(fp, (const char *const *)t->cells + r * t->column_count, t->column_count);
 	}
 	fputs("],\"lanes\":[", fp);
 	for (size_t r = 0; r < t->row_count; r++) {

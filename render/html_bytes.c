@@ -147,3 +147,40 @@ void rli_html_escape(FILE *fp, const char *text)
 	}
 }
 
+int rli_html_check_assets(const char *const *scripts, size_t count, const char *style)
+{
+	/* An asset that could close its own element (or open a comment state) would break the page. */
+	for (size_t i = 0; i < count; i++)
+		if (strstr(scripts[i], "</script") || strstr(scripts[i], "<!--") || strstr(scripts[i], "<script"))
+			return rli_error_set(RLI_ERROR, "html: embedded renderer contains a closing tag");
+	if (style && strstr(style, "</style"))
+		return rli_error_set(RLI_ERROR, "html: embedded style sheet contains a closing tag");
+	return RLI_OK;
+}
+
+void rli_html_ticks(FILE *fp, const char *key, const rli_tick *ticks, size_t count)
+{
+	fprintf(fp, ",\"%s\":[", key);
+	for (size_t t = 0; t < count; t++) {
+		char label[sizeof(ticks[t].label) + 1];
+		memcpy(label, ticks[t].label, sizeof(ticks[t].label));
+		label[sizeof(label) - 1] = '\0';
+		fputs(t ? ",{\"value\":" : "{\"value\":", fp);
+		rli_json_write_double(fp, ticks[t].value);
+		fputs(",\"label\":", fp);
+		rli_json_write_string(fp, label, RLI_JSON_HTML_SAFE);
+		fputc('}', fp);
+	}
+	fputc(']', fp);
+}
+
+void rli_html_strings(FILE *fp, const char *const *texts, size_t count)
+{
+	putc('[', fp);
+	for (size_t i = 0; i < count; i++) {
+		if (i)
+			putc(',', fp);
+		rli_json_write_string(fp, texts[i] ? texts[i] : "", RLI_JSON_HTML_SAFE);
+	}
+	putc(']', fp);
+}

@@ -33,10 +33,20 @@ void rli_html_color(FILE *fp, rli_color color);
 void rli_html_number(FILE *fp, const char *key, double value);
 void rli_html_rect(FILE *fp, const rli_rect *rect);
 void rli_html_text_item(FILE *fp, const rli_text *text);
+/* [texts...] as JSON strings safe in a script element; NULL as "". */
+void rli_html_strings(FILE *fp, const char *const *texts, size_t count);
+/* ,"key":[{"value","label"}...]: an axis' ticks. */
+void rli_html_ticks(FILE *fp, const char *key, const rli_tick *ticks, size_t count);
 /*
  * Text escaped for HTML text and for a quoted attribute value: & < > " ' as
  * entities, and bytes that are not UTF-8 as U+FFFD.
  */
 void rli_html_escape(FILE *fp, const char *text);
+
+/*
+ * RLI_ERROR unless every script could sit inside a script element (no
+ * "</script", "<script" or "<!--") and the style sheet inside a style element.
+ */
+int rli_html_check_assets(const char *const *scripts, size_t count, const char *style);
 
 #endif

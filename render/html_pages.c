@@ -41,13 +41,10 @@ struct rli_html_pages {
 
 int rli_html_pages_new(rli_html_pages **out)
 {
-	/* Assets that could close their own element (or open a comment state) would break the page. */
-	for (size_t i = 0; i < PAGE_SCRIPT_COUNT; i++)
-		if (strstr(page_scripts[i], "</script") || strstr(page_scripts[i], "<!--") ||
-		    strstr(page_scripts[i], "<script"))
-			return rli_error_set(RLI_ERROR, "html: embedded renderer contains a closing tag");
-	if (strstr(rli_asset_timeline_css, "</style") || strstr(rli_asset_memory_css, "</style"))
-		return rli_error_set(RLI_ERROR, "html: embedded style sheet contains a closing tag");
+	int error;
+	if ((error = rli_html_check_assets(page_scripts, PAGE_SCRIPT_COUNT, rli_asset_timeline_css)) < 0 ||
+	    (error = rli_html_check_assets(NULL, 0, rli_asset_memory_css)) < 0)
+		return error;
 	*out = calloc(1, sizeof(**out));
 	return *out ? RLI_OK : rli_error_oom();
 }
@@ -122,22 +119,6 @@ static void json_chars(FILE *fp, const char *text)
 	free(quoted);
 }
 
-static void write_ticks(FILE *fp, const char *key, const rli_tick *ticks, size_t count)
-{
-	fprintf(fp, ",\"%s\":[", key);
-	for (size_t t = 0; t < count; t++) {
-		char label[sizeof(ticks[t].label) + 1];
-		memcpy(label, ticks[t].label, sizeof(ticks[t].label));
-		label[sizeof(label) - 1] = '\0';
-		fputs(t ? ",{\"value\":" : "{\"value\":", fp);
-		rli_json_write_double(fp, ticks[t].value);
-		fputs(",\"label\":", fp);
-		rli_json_write_string(fp, label, RLI_JSON_HTML_SAFE);
-		fputc('}', fp);
-	}
-	fputc(']', fp);
-}
-
 /* A panel as placed: geometry, axes, titles; the Gantt's lanes and series; the curve's peak. Bars go to the data file. */
 static void write_panel(FILE *fp, const rli_panel *panel)
 {
@@ -153,8 +134,8 @@ static void write_panel(FILE *fp, const rli_panel *panel)
 	rli_html_number(fp, "yMax", panel->y_max);
 	fprintf(fp, ",\"values\":%s,\"xtickTarget\":%d,\"xtickMax\":%d", panel->y_scale == RLI_Y_VALUES ? "true" : "false",
 		panel->xtick_target, panel->xtick_max);
-	write_ticks(fp, "xticks", panel->xticks, panel->xtick_count);
-	write_ticks(fp, "yticks", panel->yticks, panel->ytick_count);
+	rli_html_ticks(fp, "xticks", panel->xticks, panel->xtick_count);
+	rli_html_ticks(fp, "yticks", panel->yticks, panel->ytick_count);
 	fputs(",\"gridColor\":", fp);
 	rli_html_color(fp, panel->grid_color);
 	fputc(',', fp);

@@ -45,8 +45,18 @@
     return mapped;
   }
 
-  function Timeline(model, bars) {
+  /*
+   * options (all optional), for a page that holds more than one timeline
+   * (compare.js): container, the element the timeline goes into (the body);
+   * tall(), the CSS px its stage may take from its top (to the window's
+   * bottom); keys: false leaves the keyboard to another timeline; summary:
+   * false leaves out the "In view" table; onRange(left, right, later), told of
+   * every change of the x range the reader makes here; margins(left, right),
+   * the CSS px to keep left and right of the plot given its own.
+   */
+  function Timeline(model, bars, options) {
     var self = this;
+    this.options = options || {};
     this.model = model;
     this.bars = bars;
     this.family = cssFontFamily(model.fontFamily);
@@ -140,6 +150,12 @@
     }
     var left = Math.min(plot[0] * k, 0.4 * available);
     var right = Math.min(modelRight * k, 0.35 * available);
+    if (this.options.margins) {
+      /* a page of several timelines gives them all the widest margins, so their plots line up */
+      var margins = this.options.margins(left, right);
+      left = margins[0];
+      right = margins[1];
+    }
     var bar = this.scrollbarWidth;
     var width = Math.max(available, left + MIN_PLOT_CSS_PX + bar + right);
     var plotWidth = width - left - bar - right;
@@ -289,8 +305,8 @@
 
     app.appendChild(toolbar);
     app.appendChild(stage);
-    app.appendChild(summary);
-    document.body.appendChild(app);
+    if (this.options.summary !== false) app.appendChild(summary);
+    (this.options.container || document.body).appendChild(app);
     this.app = app;
     this.bindPointer();
     this.refreshButtons();
@@ -413,7 +429,7 @@
     var aside = this.asideRoom ? this.asideRoom() : 0;
     var available = Math.max(320, (root.clientWidth || window.innerWidth) - 2 * APP_PAD_CSS_PX - aside);
     var stageTop = this.stage.getBoundingClientRect().top + (window.scrollY || 0);
-    var tall = (window.innerHeight || 800) - stageTop - BOTTOM_GAP_CSS_PX;
+    var tall = this.options.tall ? this.options.tall() : (window.innerHeight || 800) - stageTop - BOTTOM_GAP_CSS_PX;
     var g = this.windowGeometry(available, tall);
     this.screen = g;
     this.stageTop = stageTop;

@@ -98,7 +98,28 @@
     this.right = right;
     this.clearRangeMarks();
     this.hideTooltip();
-    return this.draw();
+    var elapsed = this.draw();
+    this.rangeChanged(false);
+    return elapsed;
+  };
+
+  /*
+   * Tells the page of a range the reader set here (a page with several
+   * timelines keeps them together); later: this one draws on the next frame.
+   */
+  Timeline.prototype.rangeChanged = function (later) {
+    if (this.options.onRange) this.options.onRange(this.left, this.right, !!later);
+  };
+
+  /* Shows left..right because another timeline of the page did (now, or on the next frame when later), told to no one. */
+  Timeline.prototype.follow = function (left, right, later) {
+    if (left === this.left && right === this.right) return;
+    this.left = left;
+    this.right = right;
+    this.clearRangeMarks();
+    this.hideTooltip();
+    if (later) this.invalidate();
+    else this.draw();
   };
 
   Timeline.prototype.reset = function () {
@@ -318,6 +339,7 @@
           self.right = drag.right - shift;
           self.clearRangeMarks();
           self.invalidate();
+          self.rangeChanged(true);
         } else {
           var xa = Math.max(plot[0], Math.min(plot[0] + plot[2], Math.min(point.x, drag.x)));
           var xb = Math.max(plot[0], Math.min(plot[0] + plot[2], Math.max(point.x, drag.x)));
@@ -375,6 +397,7 @@
     }, { passive: false });
 
     window.addEventListener('keydown', function (event) {
+      if (self.options.keys === false) return;
       if (event.target && /^(INPUT|TEXTAREA|SELECT)$/.test(event.target.tagName)) return;
       var span = self.right - self.left, g = self.screen;
       if (event.key === 'ArrowLeft') self.zoomTo(self.left - span * 0.1, self.right - span * 0.1);

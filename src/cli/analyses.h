@@ -55,6 +55,13 @@ void cli_results_dispose(cli_results *results);
 int cli_run_compare(console *c, const cli_request *request, cli_baseline *baseline, rli_output_set *set,
 		    cli_results *results);
 
+/*
+ * compare.html (compare_html.c), when the run compares timelines and html is asked for:
+ * both runs' timelines on one x range and the sortable table of phase changes.
+ */
+int cli_write_compare_html(console *c, const cli_request *request, const cli_baseline *baseline,
+			   const cli_results *results, rli_output_set *set);
+
 /* The report (rl_insight_report.pdf) from what the analyses kept. */
 int cli_write_report(console *c, const cli_request *request, const cli_results *results, rli_output_set *set);
 

@@ -89,6 +89,8 @@ static int run(console *c, const cli_request *request)
 		result = worse(result, cli_run_memory(c, request, set, &results));
 	if (request->baseline && (result == RLI_OK || result == RLI_EPARTIAL))
 		result = worse(result, cli_run_compare(c, request, &baseline, set, &results));
+	if (request->baseline && (result == RLI_OK || result == RLI_EPARTIAL))
+		result = worse(result, cli_write_compare_html(c, request, &baseline, &results, set));
 	if (set && (result == RLI_OK || result == RLI_EPARTIAL) && (results.stats || results.memory_stats)) {
 		int written = cli_write_summary(c, request, &results, set);
 		if (written < 0)

@@ -76,5 +76,8 @@ const timeline_theme *rli_timeline_theme(rli_timeline_style style);
 #define TEXT_COLOR 0x2a3f5f
 #define GRID_COLOR 0xEAEAEA
 #define WHITE 0xFFFFFF
+/* A comparison's verdicts, in every output that shows them: slower in red, faster in green. */
+#define REGRESSION_COLOR 0xc62828
+#define IMPROVEMENT_COLOR 0x2e7d32
 
 #endif

@@ -1,0 +1,179 @@
+/* html_compare.c: writes compare.html: both runs' timelines (model and bars, as the timeline page carries them), the table of changes, and the page's script. */
+#include "common/error.h"
+#include "common/json_write.h"
+#include "common/output_set.h"
+#include "common/strutil.h"
+#include "html_bytes.h"
+#include "html_timeline.h"
+#include "layout/compare_page.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+extern const char rli_asset_core_js[];
+extern const char rli_asset_timeline_js[];
+extern const char rli_asset_timeline_paint_js[];
+extern const char rli_asset_timeline_input_js[];
+extern const char rli_asset_compare_js[];
+extern const char rli_asset_timeline_css[];
+extern const char rli_asset_compare_css[];
+
+/* The timeline page's parts without its start (timeline_start.js): the compare page starts both itself. */
+static const char *const page_scripts[] = {
+	rli_asset_core_js, rli_asset_timeline_js, rli_asset_timeline_paint_js, rli_asset_timeline_input_js,
+	rli_asset_compare_js,
+};
+#define PAGE_SCRIPT_COUNT (sizeof(page_scripts) / sizeof(page_scripts[0]))
+
+static const char *const align_names[] = { "start", "middle", "end" };
+
+static void write_string(FILE *fp, const char *text)
+{
+	rli_json_write_string(fp, text ? text : "", RLI_JSON_HTML_SAFE);
+}
+
+/* {"header","align","rows":[{"cells","keys","color","verdict","role","phase","rank"}]}; rank null: every rank. */
+static void write_table(FILE *fp, const rli_compare_table *table)
+{
+	fputs("{\"header\":", fp);
+	rli_html_strings(fp, table->header, RLI_COMPARE_COLUMNS);
+	fputs(",\"align\":[", fp);
+	for (int c = 0; c < RLI_COMPARE_COLUMNS; c++)
+		fprintf(fp, "%s\"%s\"", c ? "," : "", align_names[table->align[c]]);
+	fputs("],\"rows\":[", fp);
+	for (size_t r = 0; r < table->row_count; r++) {
+		const rli_compare_row *row = &table->rows[r];
+		fputs(r ? ",{\"cells\":" : "{\"cells\":", fp);
+		rli_html_strings(fp, (const char *const *)row->cells, RLI_COMPARE_COLUMNS);
+		fputs(",\"keys\":[", fp);
+		for (int c = 0; c < RLI_COMPARE_COLUMNS; c++) {
+			if (c)
+				putc(',', fp);
+			rli_json_write_double(fp, row->keys[c]);
+		}
+		fputs("],\"color\":", fp);
+		rli_html_color(fp, row->color);
+		fputs(",\"verdict\":", fp);
+		write_string(fp, rli_verdict_name(row->change->verdict));
+		fputs(",\"role\":", fp);
+		write_string(fp, row->change->role);
+		fputs(",\"phase\":", fp);
+		write_string(fp, row->change->name);
+		/* a string, as the timeline's rows carry ranks */
+		if (row->change->per_rank)
+			fprintf(fp, ",\"rank\":\"%" PRId64 "\"}", row->change->rank);
+		else
+			fputs(",\"rank\":null}", fp);
+	}
+	fputs("]}", fp);
+}
+
+/* The page's own data: its title, each run's heading or note, the table. */
+static void write_spec(FILE *fp, const rli_compare_page *page, const char *font_family)
+{
+	static const char *const run_names[] = { "baseline", "current" };
+	fputs("<script type=\"application/json\" id=\"rli-compare\">{\"version\":1,\"title\":", fp);
+	write_string(fp, page->title);
+	fputs(",\"fontFamily\":", fp);
+	write_string(fp, font_family);
+	fputs(",\"runs\":[", fp);
+	for (int r = 0; r < 2; r++) {
+		const rli_compare_run *run = &page->runs[r];
+		fprintf(fp, "%s{\"name\":\"%s\",\"heading\":", r ? "," : "", run_names[r]);
+		write_string(fp, run->heading);
+		fputs(",\"note\":", fp);
+		if (run->timeline)
+			fputs("null", fp);
+		else
+			write_string(fp, run->note);
+		putc('}', fp);
+	}
+	fputs("],\"table\":", fp);
+	write_table(fp, page->table);
+	fputs("}</script>\n", fp);
+}
+
+/* A run's timeline as the timeline page carries it, under ids rli-model-<r> and rli-bars-<r>. */
+static int write_run(FILE *fp, const rli_timeline *timeline, int r, rli_bytes *stream)
+{
+	rli_html_timeline t;
+	int error;
+
+	if (rli_timeline_shows_overview(timeline))
+		return rli_error_set(RLI_ERROR, "html: the compare page scrolls every row: lay its timelines out "
+				     "without options.overview");
+	if ((error = rli_html_timeline_from_page(&t, &timeline->document, &timeline->page)) < 0)
+		return error;
+	fprintf(fp, "<script type=\"application/json\" id=\"rli-model-%d\">", r);
+	if ((error = rli_html_write_timeline_model(fp, &t)) < 0)
+		return error;
+	fprintf(fp, "</script>\n<script type=\"application/json\" id=\"rli-bars-%d\">", r);
+	if ((error = rli_html_write_timeline_bars(fp, t.panel, stream)) < 0)
+		return error;
+	fputs("</script>\n", fp);
+	return RLI_OK;
+}
+
+static int write_page(FILE *fp, const rli_compare_page *page)
+{
+	const char *font_family = "sans-serif";
+	rli_bytes stream = { 0 };
+	int error = RLI_OK;
+
+	for (int r = 0; r < 2; r++)
+		if (page->runs[r].timeline && page->runs[r].timeline->document.font_family)
+			font_family = page->runs[r].timeline->document.font_family;
+	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+	      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
+	      "script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data: blob:\">\n"
+	      "<meta name=\"generator\" content=\"rl-insight " RLI_VERSION "\">\n<title>", fp);
+	rli_html_escape(fp, page->title);
+	fputs("</title>\n<style>\n", fp);
+	fputs(rli_asset_timeline_css, fp);
+	fputs(rli_asset_compare_css, fp);
+	fputs("</style>\n</head>\n<body>\n"
+	      "<noscript>These timelines and the table are drawn by JavaScript; enable it to see them.</noscript>\n", fp);
+	write_spec(fp, page, font_family);
+	for (int r = 0; r < 2 && error == RLI_OK; r++)
+		if (page->runs[r].timeline)
+			error = write_run(fp, page->runs[r].timeline, r, &stream);
+	free(stream.bytes);
+	if (error < 0)
+		return error;
+	fputs("<script>\n", fp);
+	for (size_t i = 0; i < PAGE_SCRIPT_COUNT; i++)
+		fputs(page_scripts[i], fp);
+	fputs("</script>\n</body>\n</html>\n", fp);
+	return RLI_OK;
+}
+
+int rli_compare_page_write_html(const rli_compare_page *page, const char *out_dir, rli_output_set *set)
+{
+	rli_atomic_file file = { 0 };
+	char *path = NULL;
+	int error;
+
+	if ((error = rli_html_check_assets(page_scripts, PAGE_SCRIPT_COUNT, rli_asset_timeline_css)) < 0 ||
+	    (error = rli_html_check_assets(NULL, 0, rli_asset_compare_css)) < 0)
+		return error;
+	if (!(path = rli_path_join(out_dir, "compare.html")))
+		return rli_error_oom();
+	if ((error = rli_atomic_open(&file, path)) < 0)
+		goto done;
+	if ((error = write_page(file.fp, page)) < 0)
+		goto done;
+	/* errno is still the failed write's: say why, as a person would */
+	if (fflush(file.fp) != 0 || ferror(file.fp)) {
+		error = rli_error_set(RLI_EOUTPUT, "cannot write %s: %s", path, strerror(errno ? errno : EIO));
+		goto done;
+	}
+	error = rli_output_finish(set, &file);
+done:
+	if (error < 0 && file.temp_path)
+		rli_atomic_abort(&file);
+	free(path);
+	return error;
+}

@@ -1,0 +1,29 @@
+/* compare_html.c: --baseline with html asked for: compare.html, both runs' timelines stacked and the table of changes. */
+#include "analyses.h"
+#include "layout/compare_page.h"
+
+#include <stdio.h>
+
+int cli_write_compare_html(console *c, const cli_request *request, const cli_baseline *baseline,
+			   const cli_results *results, rli_output_set *set)
+{
+	rli_timeline_options options = request->timeline;
+	rli_compare_page *page = NULL;
+	double t = cli_now_ms();
+	int error;
+
+	/* Only a comparison of timelines has phases to show; the memory comparison is the summary's and the report's. */
+	if (!set || !results->comparison || !results->comparison->timeline || !cli_wants(request, "html"))
+		return RLI_OK;
+	options.medium = RLI_MEDIUM_VECTOR;
+	cli_show_status(c, "writing compare.html");
+	if ((error = rli_compare_page_layout(&page, results->comparison, baseline->events, baseline->stats,
+					     results->events, results->stats, &options)) == RLI_OK)
+		error = rli_compare_page_write_html(page, request->output_path, set);
+	if (error < 0)
+		cli_say(c, -1, "error: ", "%s", rli_error_last());
+	else
+		cli_say(c, 1, "", "timing: compare.html %.1f ms", cli_now_ms() - t);
+	rli_compare_page_free(page);
+	return error;
+}
