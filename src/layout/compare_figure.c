@@ -233,7 +233,7 @@ static int lay_out(rli_compare_figure *f, const rli_comparison *c, const rli_tim
 		free(title);
 		free(subtitle);
 		f->title.bold = 1;
-		f->title.color = c->regressions ? RLI_COMPARE_REGRESSION_COLOR : TEXT_COLOR;
+		f->title.color = c->regressions ? REGRESSION_COLOR : TEXT_COLOR;
 		f->title.max_width = width - 2 * PAGE_PAD;
 		f->subtitle.max_width = width - 2 * PAGE_PAD;
 	}
@@ -242,8 +242,8 @@ static int lay_out(rli_compare_figure *f, const rli_comparison *c, const rli_tim
 	{
 		static const char *const names[SERIES_COUNT] = { "Baseline", "Slower (regression)", "Faster (improvement)",
 								 "Unchanged (within noise, or below the threshold)" };
-		static const rli_color colors[SERIES_COUNT] = { RLI_COMPARE_BASELINE_COLOR, RLI_COMPARE_REGRESSION_COLOR,
-								RLI_COMPARE_IMPROVEMENT_COLOR, RLI_COMPARE_SAME_COLOR };
+		static const rli_color colors[SERIES_COUNT] = { RLI_COMPARE_BASELINE_COLOR, REGRESSION_COLOR,
+								IMPROVEMENT_COLOR, RLI_COMPARE_SAME_COLOR };
 		rli_line_mark named[SERIES_COUNT];
 		for (int s = 0; s < SERIES_COUNT; s++) {
 			f->series[s] = (rli_series){ (char *)names[s], colors[s] };

@@ -10,10 +10,8 @@ typedef struct rli_compare_figure rli_compare_figure;
 /* At most this many phases are drawn: regressions first, then improvements, then the largest changes. */
 #define RLI_COMPARE_FIGURE_MAX_PHASES 30
 
-/* The colours of the verdicts, shared by every view of a comparison. */
+/* The baseline's and an unchanged phase's colours; the verdicts' are the theme's (REGRESSION_COLOR, IMPROVEMENT_COLOR), as on compare.html. */
 #define RLI_COMPARE_BASELINE_COLOR 0xb0b7c3
-#define RLI_COMPARE_REGRESSION_COLOR 0xd62728
-#define RLI_COMPARE_IMPROVEMENT_COLOR 0x2ca02c
 #define RLI_COMPARE_SAME_COLOR 0x4e79a7
 
 /*
