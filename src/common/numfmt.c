@@ -150,3 +150,17 @@ char *rli_fmt_change(char *out, size_t size, double ratio)
 		snprintf(out, size, "%+.1f%%", percent);
 	return out;
 }
+
+char *rli_fmt_duration_change(char *out, size_t size, double ms)
+{
+	char text[48];
+	if (!isfinite(ms)) {
+		snprintf(out, size, "\xe2\x80\x94");
+		return out;
+	}
+	if (fabs(ms) < 5e-7)
+		ms = 0;
+	rli_fmt_duration(text, sizeof(text), fabs(ms));
+	snprintf(out, size, "%s%s", ms > 0 ? "+" : ms < 0 ? "-" : "", text);
+	return out;
+}

@@ -39,6 +39,12 @@ int rli_fmt_decimals(double value, int significant);
  */
 char *rli_fmt_duration(char *out, size_t size, double ms);
 
+/*
+ * A difference of durations with its sign, "+689 ms", "-2.49 s"; below half a nanosecond (rounding
+ * between two medians, under any profiler's resolution) "0 ms".
+ */
+char *rli_fmt_duration_change(char *out, size_t size, double ms);
+
 /* A relative change (0.2 = 20% more) as "+20.0%", "-5.7%", "0.0%" (never "-0.0%"); "—" when not finite. */
 char *rli_fmt_change(char *out, size_t size, double ratio);
 

@@ -66,8 +66,7 @@ static int compare_rows(const void *a, const void *b)
 static char *signed_duration(double ms)
 {
 	char text[48];
-	rli_fmt_duration(text, sizeof(text), fabs(ms));
-	return rli_strfmt("%s%s", ms > 0 ? "+" : ms < 0 ? "-" : "", text);
+	return rli_strdup(rli_fmt_duration_change(text, sizeof(text), ms));
 }
 
 static char *median_cell(const rli_side_sample *sample, int present)
@@ -83,6 +82,7 @@ static int fill_row(rli_compare_row *row, const rli_phase_change *p, const rli_c
 {
 	int both = p->presence == RLI_IN_BOTH;
 	int has_baseline = p->presence != RLI_ADDED, has_current = p->presence != RLI_REMOVED;
+	char ratio[32];
 
 	row->change = p;
 	for (int c = 0; c < RLI_COMPARE_COLUMNS; c++)
@@ -101,7 +101,7 @@ static int fill_row(rli_compare_row *row, const rli_phase_change *p, const rli_c
 	if (both) {
 		row->cells[COL_CHANGE] = signed_duration(p->change_ms);
 		row->keys[COL_CHANGE] = p->change_ms;
-		row->cells[COL_RATIO] = isnan(p->ratio) ? rli_strdup(MISSING) : rli_strfmt("%+.1f%%", 100 * p->ratio);
+		row->cells[COL_RATIO] = isnan(p->ratio) ? rli_strdup(MISSING) : rli_strdup(rli_fmt_change(ratio, sizeof(ratio), p->ratio));
 		row->keys[COL_RATIO] = isnan(p->ratio) ? NAN : p->ratio;
 		row->cells[COL_NOISE] = rli_strdup(rli_noise_name(p->noise));
 	} else {

@@ -200,8 +200,7 @@ static int transition_table(rli_book *book, const rli_comparison *c)
 		    (error = rli_text_table_set(book, &t, r, 4, "%zu", w->current.count)) < 0 ||
 		    (error = rli_text_table_set(book, &t, r, 5, "%s", rli_fmt_duration(b, sizeof(b), w->current.total_ms))) < 0)
 			break;
-		error = rli_text_table_set(book, &t, r, 6, "%s%s", w->change_ms < 0 ? "-" : "+",
-					   rli_fmt_duration(d, sizeof(d), fabs(w->change_ms)));
+		error = rli_text_table_set(book, &t, r, 6, "%s", rli_fmt_duration_change(d, sizeof(d), w->change_ms));
 	}
 	return error < 0 ? error : rli_book_table(book, &t);
 }
