@@ -48,15 +48,6 @@ static char *summary_path(const char *path)
 	return summary;
 }
 
-static int worse(int a, int b)
-{
-	if (a < 0 && a != RLI_EPARTIAL)
-		return a;
-	if (b < 0 && b != RLI_EPARTIAL)
-		return b;
-	return a == RLI_EPARTIAL || b == RLI_EPARTIAL ? RLI_EPARTIAL : RLI_OK;
-}
-
 /* The profile tree (or tables): the timeline and the memory it holds, as auto finds them (src/cli/main.c). */
 static int parse_tree(cli_baseline *b)
 {
@@ -100,7 +91,7 @@ static int parse_tree(cli_baseline *b)
 	}
 	if (timeline < 0 && timeline != RLI_EPARTIAL)
 		return timeline;
-	return worse(timeline, memory);
+	return cli_worse(timeline, memory);
 }
 
 static int read_baseline(cli_baseline *b)

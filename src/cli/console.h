@@ -19,6 +19,16 @@ void cli_say(console *c, int min_verbosity, const char *prefix, const char *fmt,
 /* The library's log callback: ctx is the console. */
 void cli_log_line(void *ctx, rli_log_level level, const char *line);
 double cli_now_ms(void);
+
+/* The worse of two results: a failure over a skipped unit over success, the first failure kept. */
+static inline int cli_worse(int a, int b)
+{
+	if (a < 0 && a != RLI_EPARTIAL)
+		return a;
+	if (b < 0 && b != RLI_EPARTIAL)
+		return b;
+	return a == RLI_EPARTIAL || b == RLI_EPARTIAL ? RLI_EPARTIAL : RLI_OK;
+}
 /* On a terminal (or with -v) each output written, with its size; nothing for cron. */
 void cli_report_outputs(console *c, const rli_output_set *set);
 

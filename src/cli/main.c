@@ -18,16 +18,6 @@ static int exit_status(int code)
 }
 
 
-/* The worse of two results: a failure over a skipped unit over success, the first failure kept. */
-static int worse(int a, int b)
-{
-	if (a < 0 && a != RLI_EPARTIAL)
-		return a;
-	if (b < 0 && b != RLI_EPARTIAL)
-		return b;
-	return a == RLI_EPARTIAL || b == RLI_EPARTIAL ? RLI_EPARTIAL : RLI_OK;
-}
-
 /*
  * The analyses asked for, or with none named, every one the input holds:
  * the timeline always, the memory analysis when Ascend captures hold
@@ -71,7 +61,7 @@ static int run(console *c, const cli_request *request)
 		outcome = cli_run_timeline(c, request, set, memory && request->analyses == 0, &results);
 		if (outcome == CLI_SKIPPED)
 			outcome = RLI_OK;
-		result = worse(result, outcome);
+		result = cli_worse(result, outcome);
 	}
 	if (results.memory) {
 		/* The PyTorch traces held [memory] events, read with the bars: the memory analysis draws them. */
@@ -86,11 +76,11 @@ static int run(console *c, const cli_request *request)
 		}
 	}
 	if (memory && (result == RLI_OK || result == RLI_EPARTIAL))
-		result = worse(result, cli_run_memory(c, request, set, &results));
+		result = cli_worse(result, cli_run_memory(c, request, set, &results));
 	if (request->baseline && (result == RLI_OK || result == RLI_EPARTIAL))
-		result = worse(result, cli_run_compare(c, request, &baseline, set, &results));
+		result = cli_worse(result, cli_run_compare(c, request, &baseline, set, &results));
 	if (request->baseline && (result == RLI_OK || result == RLI_EPARTIAL))
-		result = worse(result, cli_write_compare_html(c, request, &baseline, &results, set));
+		result = cli_worse(result, cli_write_compare_html(c, request, &baseline, &results, set));
 	if (set && (result == RLI_OK || result == RLI_EPARTIAL) && (results.stats || results.memory_stats)) {
 		int written = cli_write_summary(c, request, &results, set);
 		if (written < 0)

@@ -7,6 +7,7 @@
 #include "text/text.h"
 
 #include <stdarg.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -208,6 +209,23 @@ int rli_book_bookmark(rli_book *book, const char *title, int level)
 	if (RLI_GROW(&book->outline, &book->outline_capacity, book->outline_count + 1, 16) < 0)
 		return rli_error_oom();
 	book->outline[book->outline_count++] = (rli_outline_entry){ title, book->page_count - 1, book->y, level };
+	return RLI_OK;
+}
+
+int rli_book_figure(rli_book *book, const rli_page *page, double top, double bottom, double min_room)
+{
+	rli_figure *item;
+	double f;
+	int error;
+
+	if ((error = rli_book_need(book, min_room)) < 0 || !(item = rli_book_alloc(book, 1, sizeof(*item))))
+		return error < 0 ? error : rli_error_oom();
+	f = fmin((book->right - book->left) / page->width, (book->bottom - book->y) / (bottom - top));
+	*item = (rli_figure){ page, { 0, top, page->width, bottom - top },
+			      { book->left, book->y, page->width * f, (bottom - top) * f } };
+	if ((error = rli_book_add(book, RLI_ITEM_FIGURE, item)) < 0)
+		return error;
+	book->y += item->frame.h + BOOK_BODY_SIZE;
 	return RLI_OK;
 }
 

@@ -71,6 +71,13 @@ int rli_book_add(rli_book *book, rli_item_kind kind, const void *item);
 /* An item another figure placed (its placement kept), on the current page. */
 int rli_book_add_item(rli_book *book, const rli_item *item);
 
+/*
+ * The part of another figure's page between y = top and y = bottom (its page units), scaled to
+ * the content width or to the room left on the page, whichever is less, at y; y then moves past
+ * it. A new page first when less than min_room is left. The page must outlive the book.
+ */
+int rli_book_figure(rli_book *book, const rli_page *page, double top, double bottom, double min_room);
+
 /* A text item at (x, y) kept by the book; *out (may be NULL) receives it. */
 int rli_book_text(rli_book *book, rli_text **out, const char *text, double x, double y, double size, int bold,
 		  rli_align halign, rli_align valign);

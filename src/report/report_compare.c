@@ -30,8 +30,7 @@ static int figure(rli_book *book, const rli_comparison *c)
 	rli_compare_figure **holder = calloc(1, sizeof(*holder));
 	rli_timeline_options options;
 	const rli_page *page;
-	rli_figure *item;
-	double top = INFINITY, room, f;
+	double top = INFINITY;
 	int error;
 
 	if (!holder)
@@ -49,16 +48,7 @@ static int figure(rli_book *book, const rli_comparison *c)
 			top = fmin(top, page->items[i].u.legend->swatches[0].y - 8);
 	if (!isfinite(top))
 		top = 0;
-	if ((error = rli_book_need(book, MIN_FIGURE_ROOM)) < 0 || !(item = rli_book_alloc(book, 1, sizeof(*item))))
-		return error < 0 ? error : rli_error_oom();
-	room = book->bottom - book->y;
-	f = fmin((book->right - book->left) / page->width, room / (page->height - top));
-	*item = (rli_figure){ page, { 0, top, page->width, page->height - top },
-			      { book->left, book->y, page->width * f, (page->height - top) * f } };
-	if ((error = rli_book_add(book, RLI_ITEM_FIGURE, item)) < 0)
-		return error;
-	book->y += item->frame.h + BOOK_BODY_SIZE;
-	return RLI_OK;
+	return rli_book_figure(book, page, top, page->height, MIN_FIGURE_ROOM);
 }
 
 /* A duration, or "—" for the side that lacks the phase. */

@@ -73,8 +73,7 @@ static int figure(rli_book *book, const rli_memory_device *device)
 	rli_memory_figure **holder = calloc(1, sizeof(*holder));
 	rli_timeline_options options;
 	const rli_page *page;
-	rli_figure *item;
-	double top = INFINITY, bottom = 0, room, f;
+	double top = INFINITY, bottom = 0;
 	int error;
 
 	if (!holder)
@@ -96,18 +95,7 @@ static int figure(rli_book *book, const rli_memory_device *device)
 	if (!isfinite(top))
 		return RLI_OK;
 	/* above the curve: its peak's label; below the Gantt: tick labels and the axis title */
-	top -= 24;
-	bottom += 56;
-	if ((error = rli_book_need(book, MIN_FIGURE_ROOM)) < 0 || !(item = rli_book_alloc(book, 1, sizeof(*item))))
-		return error < 0 ? error : rli_error_oom();
-	room = book->bottom - book->y;
-	f = fmin((book->right - book->left) / page->width, room / (bottom - top));
-	*item = (rli_figure){ page, { 0, top, page->width, bottom - top },
-			      { book->left, book->y, page->width * f, (bottom - top) * f } };
-	if ((error = rli_book_add(book, RLI_ITEM_FIGURE, item)) < 0)
-		return error;
-	book->y += item->frame.h + BOOK_BODY_SIZE;
-	return RLI_OK;
+	return rli_book_figure(book, page, top - 24, bottom + 56, MIN_FIGURE_ROOM);
 }
 
 static int live_table(rli_book *book, const rli_memory_device_stats *dev)
