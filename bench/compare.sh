@@ -15,26 +15,11 @@ me=compare.sh
 . "$(dirname "$0")/lib.sh"
 bench_start "$@"
 
-# run NAME MODE ARGS...: the fastest of N runs' wall time (s) and that run's peak memory (KB) in best and rss.
+# run NAME MODE ARGS...: the fastest run's wall time (s) and peak memory (KB) in best and rss (exit 6: a regression found).
 run() {
 	name=$1 mode=$2; shift 2
 	dir=$scratch/compare/$name
-	best= rss=
-	i=0
-	while [ $i -lt "$repeat" ]; do
-		rm -rf "$dir/out-$mode"
-		locked /usr/bin/time -f '%e %M' -o "$dir/time" "$rli" --input-path "$dir/in/current" "$@" \
-			--vis-type png --output-path "$dir/out-$mode" -q 2> "$dir/log-$mode" || [ $? = 6 ] || {
-			echo "$me: $name ($mode) failed:" >&2
-			tail -5 "$dir/log-$mode" >&2
-			exit 1
-		}
-		read -r t m < "$dir/time"
-		if [ -z "$best" ] || awk "BEGIN { exit !($t < $best) }"; then
-			best=$t rss=$m
-		fi
-		i=$((i + 1))
-	done
+	bench_fastest "$dir" "$mode" 6 --input-path "$dir/in/current" "$@" --vis-type png -q
 }
 
 # measure NAME: the run alone, against the baseline's tree, against its summary.json.

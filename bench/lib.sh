@@ -89,3 +89,29 @@ bench_generate() {
 locked() {
 	if [ -n "${lock:-}" ]; then flock "$lock" "$@"; else "$@"; fi
 }
+
+# bench_fastest DIR MODE OK ARGS...: runs rl-insight ARGS --output-path DIR/out-MODE $repeat times (stderr in
+# DIR/log-MODE) and leaves the fastest run's wall time (s) in best and that run's peak memory (KB) in rss.
+# An exit status other than 0 or OK stops the script with the log's end.
+bench_fastest() {
+	fastest_dir=$1 fastest_mode=$2 fastest_ok=$3; shift 3
+	best= rss=
+	fastest_i=0
+	while [ $fastest_i -lt "$repeat" ]; do
+		rm -rf "$fastest_dir/out-$fastest_mode"
+		fastest_status=0
+		locked /usr/bin/time -f '%e %M' -o "$fastest_dir/time" "$rli" "$@" \
+			--output-path "$fastest_dir/out-$fastest_mode" > /dev/null 2> "$fastest_dir/log-$fastest_mode" ||
+			fastest_status=$?
+		if [ "$fastest_status" != 0 ] && [ "$fastest_status" != "$fastest_ok" ]; then
+			echo "$me: $fastest_dir ($fastest_mode) failed with status $fastest_status:" >&2
+			tail -5 "$fastest_dir/log-$fastest_mode" >&2
+			exit 1
+		fi
+		read -r t m < "$fastest_dir/time"
+		if [ -z "$best" ] || awk "BEGIN { exit !($t < $best) }"; then
+			best=$t rss=$m
+		fi
+		fastest_i=$((fastest_i + 1))
+	done
+}

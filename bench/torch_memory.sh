@@ -24,26 +24,11 @@ for arg do
 done
 bench_start "$@"
 
-# run NAME MODE ARGS...: the fastest of N runs' wall time (s) and that run's peak memory (KB) in best and rss.
+# run NAME MODE ARGS...: the fastest run's wall time (s) and peak memory (KB) in best and rss.
 run() {
 	name=$1 mode=$2; shift 2
 	dir=$scratch/torch_memory/$name
-	best= rss=
-	i=0
-	while [ $i -lt "$repeat" ]; do
-		rm -rf "$dir/out-$mode"
-		locked /usr/bin/time -f '%e %M' -o "$dir/time" "$rli" --input-path "$dir/in" "$@" \
-			--vis-type "$vis" --output-path "$dir/out-$mode" -v > /dev/null 2> "$dir/log-$mode" || {
-			echo "$me: $name ($mode) failed:" >&2
-			tail -5 "$dir/log-$mode" >&2
-			exit 1
-		}
-		read -r t m < "$dir/time"
-		if [ -z "$best" ] || awk "BEGIN { exit !($t < $best) }"; then
-			best=$t rss=$m
-		fi
-		i=$((i + 1))
-	done
+	bench_fastest "$dir" "$mode" 0 --input-path "$dir/in" "$@" --vis-type "$vis" -v
 }
 
 # measure NAME: the timeline alone (--profiler-type torch), then both analyses (auto), and the ratio.
