@@ -23,6 +23,7 @@ expect() { # expect "WANTED (space-separated)" WORDS...
 	local want=$1 got
 	shift
 	got=$(offers "$@" | tr '\n' ' ')
+	# shellcheck disable=SC2086 # the wanted words, one each
 	[ -z "$want" ] || want=$(printf '%s\n' $want | sort | tr '\n' ' ')
 	[ "$got" = "$want" ] || fail "completing '$*': got '$got', want '$want'"
 }
@@ -55,7 +56,7 @@ for option in $takes_value; do
 	choices=$(printf '%s\n' "$refusal" | sed -n 's/.*(choose from \(.*\))$/\1/p' | tr -d ' ' | tr ',' '\n' | sort)
 	if [ -n "$choices" ]; then
 		[ "$values" = "$choices" ] ||
-			fail "'$option' completes to '$(echo $values)', the command takes '$(echo $choices)'"
+			fail "'$option' completes to '$(printf '%s ' $values)', the command takes '$(printf '%s ' $choices)'"
 	fi
 	for value in $values; do
 		"$bin" "$option" "$value" --input-path "$missing" >/dev/null 2>&1
