@@ -36,7 +36,7 @@ _rl_insight_help_keys()
 _rl_insight_values()
 {
 	case $1 in
-	--profiler-type) echo "mstx torch nvtx memory torch_memory auto" ;;
+	--profiler-type) echo "mstx torch nvtx memory torch_memory table auto" ;;
 	--memory-device) echo "cuda cpu all" ;;
 	--vis-type) echo "png html pdf none memory_html memory_pdf timeline_pdf" ;;
 	--export) echo "csv jsonl" ;;
