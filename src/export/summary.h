@@ -16,7 +16,7 @@
  */
 #define RLI_SUMMARY_MAX_STEPS 1000
 /* Each rank's phases, for a comparison rank by rank: past this many (ranks x phases), none. */
-#define RLI_SUMMARY_MAX_RANK_PHASES 100000
+#define RLI_SUMMARY_MAX_RANK_PHASES 20000
 #define RLI_SUMMARY_MAX_IDLE_RANKS 1000
 #define RLI_SUMMARY_MAX_POINTS 1000
 #define RLI_SUMMARY_OCCUPANCY_BUCKETS 200
