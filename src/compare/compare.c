@@ -1,7 +1,6 @@
 /* compare.c: the comparison of two sides, walked in step along their sorted lists (rules in compare.h). */
 #include "compare.h"
 #include "common/error.h"
-#include "common/grow.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -79,11 +78,7 @@ static rli_noise noise_of(const rli_side_sample *a, const rli_side_sample *b, do
 static int add_change(rli_comparison *c, rli_phase_change **list, size_t *count, const char *role, const char *name,
 		      const rli_side_sample *a, const rli_side_sample *b)
 {
-	size_t capacity = *count;
-	rli_phase_change *p;
-	if (RLI_GROW(list, &capacity, *count + 1, 16) < 0)
-		return RLI_ERROR;
-	p = &(*list)[(*count)++];
+	rli_phase_change *p = &(*list)[(*count)++];
 	*p = (rli_phase_change){ .role = role, .name = name, .presence = presence_of(a, b) };
 	if (a)
 		p->baseline = *a;
@@ -133,8 +128,8 @@ static int pair_rank_phase(rli_comparison *c, const void *pa, const void *pb)
 	return error;
 }
 
-/* Appends the ranks of sorted list a that sorted list b lacks to the comparison's rank lists; returns how many, or -1. */
-static long ranks_only_in(rli_comparison *c, const int64_t *a, size_t an, const int64_t *b, size_t bn)
+/* Appends the ranks of sorted list a that sorted list b lacks to the comparison's rank lists; returns how many. */
+static size_t ranks_only_in(rli_comparison *c, const int64_t *a, size_t an, const int64_t *b, size_t bn)
 {
 	size_t j = 0, found = 0;
 	for (size_t i = 0; i < an; i++) {
@@ -142,12 +137,10 @@ static long ranks_only_in(rli_comparison *c, const int64_t *a, size_t an, const 
 			j++;
 		if (j < bn && b[j] == a[i])
 			continue;
-		if (RLI_GROW(&c->rank_lists, &c->rank_list_capacity, c->rank_list_count + 1, 64) < 0)
-			return -1;
 		c->rank_lists[c->rank_list_count++] = a[i];
 		found++;
 	}
-	return (long)found;
+	return found;
 }
 
 static int role_cmp(const void *a, const void *b)
@@ -163,15 +156,10 @@ static double share(double part, double whole)
 static int pair_role(rli_comparison *c, const void *pa, const void *pb)
 {
 	const rli_side_role *a = pa, *b = pb;
-	size_t capacity = c->role_count;
 	const int64_t *ar = a ? rli_side_role_ranks(c->baseline, a) : NULL, *br = b ? rli_side_role_ranks(c->current, b) : NULL;
 	size_t an = a ? a->rank_count : 0, bn = b ? b->rank_count : 0;
-	long added, removed;
-	rli_role_change *r;
+	rli_role_change *r = &c->roles[c->role_count++];
 
-	if (RLI_GROW(&c->roles, &capacity, c->role_count + 1, 16) < 0)
-		return RLI_ERROR;
-	r = &c->roles[c->role_count++];
 	*r = (rli_role_change){ .role = (a ? a : b)->role, .presence = presence_of(a, b),
 				.baseline_step_ms = a ? a->step_ms : NAN, .current_step_ms = b ? b->step_ms : NAN,
 				.baseline_ranks = an, .current_ranks = bn };
@@ -185,14 +173,10 @@ static int pair_role(rli_comparison *c, const void *pa, const void *pb)
 					  r->baseline_straggler != r->current_straggler);
 	/* Ranks on one side only matter for a role both runs have; a whole role added or removed says it all. */
 	if (a && b) {
-		r->added_at = c->rank_list_count;
-		if ((added = ranks_only_in(c, br, bn, ar, an)) < 0)
-			return rli_error_oom();
-		r->removed_at = c->rank_list_count;
-		if ((removed = ranks_only_in(c, ar, an, br, bn)) < 0)
-			return rli_error_oom();
-		r->ranks_added = (size_t)added;
-		r->ranks_removed = (size_t)removed;
+		r->added = c->rank_lists + c->rank_list_count;
+		r->ranks_added = ranks_only_in(c, br, bn, ar, an);
+		r->removed = c->rank_lists + c->rank_list_count;
+		r->ranks_removed = ranks_only_in(c, ar, an, br, bn);
 	}
 	return RLI_OK;
 }
@@ -207,11 +191,7 @@ static int step_cmp(const void *pa, const void *pb)
 static int pair_step(rli_comparison *c, const void *pa, const void *pb)
 {
 	const rli_side_step *a = pa, *b = pb;
-	size_t capacity = c->step_count;
-	rli_step_change *k;
-	if (RLI_GROW(&c->steps, &capacity, c->step_count + 1, 64) < 0)
-		return RLI_ERROR;
-	k = &c->steps[c->step_count++];
+	rli_step_change *k = &c->steps[c->step_count++];
 	*k = (rli_step_change){ .role = (a ? a : b)->role, .step = (a ? a : b)->step, .presence = presence_of(a, b) };
 	if (a) {
 		k->baseline_median_ms = a->median_ms;
@@ -236,11 +216,7 @@ static int transition_cmp(const void *pa, const void *pb)
 static int pair_transition(rli_comparison *c, const void *pa, const void *pb)
 {
 	const rli_side_transition *a = pa, *b = pb;
-	size_t capacity = c->transition_count;
-	rli_transition_change *t;
-	if (RLI_GROW(&c->transitions, &capacity, c->transition_count + 1, 16) < 0)
-		return RLI_ERROR;
-	t = &c->transitions[c->transition_count++];
+	rli_transition_change *t = &c->transitions[c->transition_count++];
 	*t = (rli_transition_change){ .from = (a ? a : b)->from, .to = (a ? a : b)->to, .presence = presence_of(a, b) };
 	if (a)
 		t->baseline = a->wait;
@@ -283,7 +259,7 @@ static int pair_sites(rli_comparison *c, rli_device_change *d, const rli_side_de
 {
 	const rli_side_site *as = a->site_count ? c->baseline->sites + a->first_site : NULL;
 	const rli_side_site *bs = b->site_count ? c->current->sites + b->first_site : NULL;
-	size_t i = 0, j = 0, capacity = c->site_count;
+	size_t i = 0, j = 0;
 	d->first_site = c->site_count;
 	while (i < a->site_count || j < b->site_count) {
 		int order = i == a->site_count ? 1 : j == b->site_count ? -1 : strcmp(as[i].text, bs[j].text);
@@ -292,8 +268,6 @@ static int pair_sites(rli_comparison *c, rli_device_change *d, const rli_side_de
 		j += order >= 0;
 		if ((!x && !a->sites_complete) || (!y && !b->sites_complete))
 			continue;
-		if (RLI_GROW(&c->sites, &capacity, c->site_count + 1, 64) < 0)
-			return RLI_ERROR;
 		c->sites[c->site_count++] = (rli_site_change){
 			.text = (x ? x : y)->text,
 			.baseline_allocated_kb = x ? x->allocated_kb : 0, .current_allocated_kb = y ? y->allocated_kb : 0,
@@ -310,11 +284,7 @@ static int pair_sites(rli_comparison *c, rli_device_change *d, const rli_side_de
 static int pair_device(rli_comparison *c, const void *pa, const void *pb)
 {
 	const rli_side_device *a = pa, *b = pb;
-	size_t capacity = c->device_count;
-	rli_device_change *d;
-	if (RLI_GROW(&c->devices, &capacity, c->device_count + 1, 16) < 0)
-		return RLI_ERROR;
-	d = &c->devices[c->device_count++];
+	rli_device_change *d = &c->devices[c->device_count++];
 	*d = (rli_device_change){ .role = (a ? a : b)->role, .rank = (a ? a : b)->rank,
 				  .device_type = (a ? a : b)->device_type, .presence = presence_of(a, b) };
 	if (a) {
@@ -352,6 +322,20 @@ int rli_compare(rli_comparison **out, const rli_compare_side *baseline, const rl
 	c->memory = baseline->has_memory && current->has_memory;
 	c->baseline_step_ms = baseline->step_ms;
 	c->current_step_ms = current->step_ms;
+	/* Each list holds at most what both sides list together: room for that, once. */
+#define ROOM(list, a, b) ((list) = calloc((a) + (b) ? (a) + (b) : 1, sizeof(*(list))))
+	if (!ROOM(c->phases, baseline->phase_count, current->phase_count) ||
+	    !ROOM(c->rank_phases, baseline->rank_phase_count, current->rank_phase_count) ||
+	    !ROOM(c->steps, baseline->step_count, current->step_count) ||
+	    !ROOM(c->roles, baseline->role_count, current->role_count) ||
+	    !ROOM(c->rank_lists, baseline->rank_id_count, current->rank_id_count) ||
+	    !ROOM(c->transitions, baseline->transition_count, current->transition_count) ||
+	    !ROOM(c->devices, baseline->device_count, current->device_count) ||
+	    !ROOM(c->sites, baseline->site_count, current->site_count)) {
+		error = RLI_ERROR;
+		goto done;
+	}
+#undef ROOM
 	if (c->timeline &&
 	    ((error = walk(c, baseline->phases, baseline->phase_count, current->phases, current->phase_count,
 			   sizeof(*baseline->phases), phase_cmp, pair_phase)) < 0 ||
@@ -367,11 +351,6 @@ int rli_compare(rli_comparison **out, const rli_compare_side *baseline, const rl
 	if (c->memory && (error = walk(c, baseline->devices, baseline->device_count, current->devices,
 				       current->device_count, sizeof(*baseline->devices), device_cmp, pair_device)) < 0)
 		goto done;
-	/* The rank lists are complete: point the roles into them. */
-	for (size_t r = 0; r < c->role_count; r++) {
-		c->roles[r].added = c->rank_lists ? c->rank_lists + c->roles[r].added_at : NULL;
-		c->roles[r].removed = c->rank_lists ? c->rank_lists + c->roles[r].removed_at : NULL;
-	}
 done:
 	if (error < 0) {
 		rli_comparison_free(c);

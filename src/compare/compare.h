@@ -75,7 +75,6 @@ typedef struct {
 	size_t baseline_ranks, current_ranks;
 	size_t ranks_added, ranks_removed;          /* ranks on one side only */
 	const int64_t *added, *removed;             /* ranks_added / ranks_removed of them, ascending */
-	size_t added_at, removed_at;                /* their offsets in the comparison's rank_lists */
 } rli_role_change;
 
 /* Step k of a role in both runs: its median across ranks and its slowest rank. */
@@ -137,7 +136,7 @@ typedef struct rli_comparison {
 	rli_role_change *roles;       /* by role */
 	size_t role_count;
 	int64_t *rank_lists;          /* what the roles' added/removed point into */
-	size_t rank_list_count, rank_list_capacity;
+	size_t rank_list_count;
 	rli_transition_change *transitions;
 	size_t transition_count;
 	rli_device_change *devices;   /* by (role, rank, device type) */
