@@ -175,8 +175,14 @@ static int map_key(void *ctx, const unsigned char *key, size_t length)
 	return 1;
 }
 
-/* A distribution's field into sample; 1 when the key was one. */
-static int sample_field(rli_side_sample *sample, const char *key, double value)
+/* A count as the summary writes it; a negative one (not ours) is none. */
+static size_t count_of(int64_t whole)
+{
+	return whole > 0 ? (size_t)whole : 0;
+}
+
+/* A distribution's field into sample (whole: the value as a whole number, for the count); 1 when the key was one. */
+static int sample_field(rli_side_sample *sample, const char *key, double value, int64_t whole)
 {
 	static const struct {
 		const char *key;
@@ -187,7 +193,7 @@ static int sample_field(rli_side_sample *sample, const char *key, double value)
 		{ "q3_ms", offsetof(rli_side_sample, q3_ms) }, { "p95_ms", offsetof(rli_side_sample, p95_ms) },
 	};
 	if (strcmp(key, "count") == 0) {
-		sample->count = value >= 0 ? (size_t)value : 0;
+		sample->count = count_of(whole);
 		return 1;
 	}
 	for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++)
@@ -220,26 +226,26 @@ static int number(void *ctx, const char *text, size_t length)
 		else if (is(r, "step_ms"))
 			s->step_ms = v;
 		else if (is(r, "max_steps"))
-			s->max_steps = whole > 0 ? (size_t)whole : 0;
+			s->max_steps = count_of(whole);
 		break;
 	case IN_PHASE:
-		sample_field(&s->phases[s->phase_count - 1].sample, r->key, v);
+		sample_field(&s->phases[s->phase_count - 1].sample, r->key, v, whole);
 		break;
 	case IN_RANK_PHASE:
 		if (is(r, "rank"))
 			s->rank_phases[s->rank_phase_count - 1].rank = whole;
 		else
-			sample_field(&s->rank_phases[s->rank_phase_count - 1].sample, r->key, v);
+			sample_field(&s->rank_phases[s->rank_phase_count - 1].sample, r->key, v, whole);
 		break;
 	case IN_TRANSITION:
-		sample_field(&s->transitions[s->transition_count - 1].wait, r->key, v);
+		sample_field(&s->transitions[s->transition_count - 1].wait, r->key, v, whole);
 		break;
 	case IN_STEP: {
 		rli_side_step *k = &s->steps[s->step_count - 1];
 		if (is(r, "step"))
-			k->step = whole > 0 ? (size_t)whole : 0;
+			k->step = count_of(whole);
 		else if (is(r, "ranks"))
-			k->ranks = whole > 0 ? (size_t)whole : 0;
+			k->ranks = count_of(whole);
 		else if (is(r, "median_ms"))
 			k->median_ms = v;
 		else if (is(r, "slowest_ms"))
@@ -251,7 +257,7 @@ static int number(void *ctx, const char *text, size_t length)
 	case IN_ROLE: {
 		rli_side_role *role = &s->roles[s->role_count - 1];
 		if (is(r, "steps"))
-			role->steps = whole > 0 ? (size_t)whole : 0;
+			role->steps = count_of(whole);
 		else if (is(r, "step_median_ms"))
 			role->step_ms = v;
 		else if (is(r, "straggler_rank")) {
@@ -269,7 +275,7 @@ static int number(void *ctx, const char *text, size_t length)
 		if (is(r, "rank"))
 			d->rank = whole;
 		else if (is(r, "allocations"))
-			d->allocations = whole > 0 ? (size_t)whole : 0;
+			d->allocations = count_of(whole);
 		else if (is(r, "allocated_kb"))
 			d->allocated_kb = v;
 		else if (is(r, "peak_mb"))
@@ -277,7 +283,7 @@ static int number(void *ctx, const char *text, size_t length)
 		else if (is(r, "peak_ms"))
 			d->peak_ms = v;
 		else if (is(r, "never_freed"))
-			d->never_freed = whole > 0 ? (size_t)whole : 0;
+			d->never_freed = count_of(whole);
 		else if (is(r, "never_freed_kb"))
 			d->never_freed_kb = v;
 		break;
@@ -285,7 +291,7 @@ static int number(void *ctx, const char *text, size_t length)
 	case IN_SITE: {
 		rli_side_site *site = &s->sites[s->site_count - 1];
 		if (is(r, "count"))
-			site->count = whole > 0 ? (size_t)whole : 0;
+			site->count = count_of(whole);
 		else if (is(r, "allocated_kb"))
 			site->allocated_kb = v;
 		else if (is(r, "live_kb"))

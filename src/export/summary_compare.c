@@ -4,13 +4,6 @@
 
 #include <math.h>
 
-/* A number that may be unknown (NAN): null then. */
-static void maybe(FILE *fp, const char *name, double value)
-{
-	key(fp, name, 0);
-	rli_json_write_double(fp, value);
-}
-
 static void sample(FILE *fp, const char *name, const rli_side_sample *s, int present)
 {
 	key(fp, name, 0);
@@ -22,7 +15,7 @@ static void sample(FILE *fp, const char *name, const rli_side_sample *s, int pre
 	count(fp, "count", s->count, 1);
 	number(fp, "median_ms", s->median_ms, 0);
 	number(fp, "mean_ms", s->mean_ms, 0);
-	maybe(fp, "p95_ms", s->p95_ms);
+	number(fp, "p95_ms", s->p95_ms, 0);
 	number(fp, "total_ms", s->total_ms, 0);
 	number(fp, "q1_ms", s->q1_ms, 0);
 	number(fp, "q3_ms", s->q3_ms, 0);
@@ -36,7 +29,7 @@ static void side(FILE *fp, const char *name, const rli_compare_side *s)
 	text(fp, "path", s->path, 1);
 	text(fp, "profiler", s->profiler, 0);
 	text(fp, "source", s->source == RLI_SIDE_SUMMARY ? "summary" : "profile", 0);
-	maybe(fp, "step_ms", s->step_ms);
+	number(fp, "step_ms", s->step_ms, 0);
 	putc('}', fp);
 }
 
@@ -71,8 +64,8 @@ static void write_phases(FILE *fp, const char *name, const rli_phase_change *lis
 		text(fp, "presence", rli_presence_name(p->presence), 0);
 		sample(fp, "baseline", &p->baseline, p->presence != RLI_ADDED);
 		sample(fp, "current", &p->current, p->presence != RLI_REMOVED);
-		maybe(fp, "change_ms", p->presence == RLI_IN_BOTH ? p->change_ms : NAN);
-		maybe(fp, "ratio", p->presence == RLI_IN_BOTH ? p->ratio : NAN);
+		number(fp, "change_ms", p->presence == RLI_IN_BOTH ? p->change_ms : NAN, 0);
+		number(fp, "ratio", p->presence == RLI_IN_BOTH ? p->ratio : NAN, 0);
 		text(fp, "noise", rli_noise_name(p->noise), 0);
 		text(fp, "verdict", rli_verdict_name(p->verdict), 0);
 		putc('}', fp);
@@ -88,10 +81,10 @@ static void write_roles(FILE *fp, const rli_comparison *c)
 		item_open(fp, i);
 		text(fp, "role", r->role, 1);
 		text(fp, "presence", rli_presence_name(r->presence), 0);
-		maybe(fp, "baseline_step_ms", r->baseline_step_ms);
-		maybe(fp, "current_step_ms", r->current_step_ms);
-		maybe(fp, "baseline_share", r->baseline_share);
-		maybe(fp, "current_share", r->current_share);
+		number(fp, "baseline_step_ms", r->baseline_step_ms, 0);
+		number(fp, "current_step_ms", r->current_step_ms, 0);
+		number(fp, "baseline_share", r->baseline_share, 0);
+		number(fp, "current_share", r->current_share, 0);
 		straggler(fp, "baseline_straggler", r->baseline_has_straggler, r->baseline_straggler);
 		straggler(fp, "current_straggler", r->current_has_straggler, r->current_straggler);
 		key(fp, "straggler_changed", 0);
@@ -114,11 +107,11 @@ static void write_steps(FILE *fp, const rli_comparison *c)
 		text(fp, "role", k->role, 1);
 		count(fp, "step", k->step, 0);
 		text(fp, "presence", rli_presence_name(k->presence), 0);
-		maybe(fp, "baseline_median_ms", k->presence != RLI_ADDED ? k->baseline_median_ms : NAN);
-		maybe(fp, "current_median_ms", k->presence != RLI_REMOVED ? k->current_median_ms : NAN);
+		number(fp, "baseline_median_ms", k->presence != RLI_ADDED ? k->baseline_median_ms : NAN, 0);
+		number(fp, "current_median_ms", k->presence != RLI_REMOVED ? k->current_median_ms : NAN, 0);
 		straggler(fp, "baseline_slowest_rank", k->presence != RLI_ADDED, k->baseline_slowest);
 		straggler(fp, "current_slowest_rank", k->presence != RLI_REMOVED, k->current_slowest);
-		maybe(fp, "change_ms", k->presence == RLI_IN_BOTH ? k->change_ms : NAN);
+		number(fp, "change_ms", k->presence == RLI_IN_BOTH ? k->change_ms : NAN, 0);
 		key(fp, "slowest_changed", 0);
 		fputs(k->slowest_changed ? "true" : "false", fp);
 		putc('}', fp);
