@@ -29,6 +29,15 @@ typedef struct {
 } cli_results;
 
 /*
+ * The parse options the request asks for, logging to log(log_ctx): the timeline's, and those of
+ * the PyTorch [memory] events read with it (parse_options.c; the run and its baseline share them).
+ */
+void cli_parse_options(rli_parse_options *options, rli_torch_memory_options *torch, const cli_request *request,
+		       rli_log_fn log, void *log_ctx);
+/* The memory records' parse options the request asks for (auto_detected: no analysis was named). */
+void cli_memory_options(rli_memory_parse_options *options, const cli_request *request, rli_log_fn log, void *log_ctx);
+
+/*
  * The timeline: parse, statistics, export (rl_events.*), lay out, render;
  * the table and its statistics left in results. set is NULL for a
  * validation-only run. optional: an input without a timeline is said in a

@@ -1,4 +1,5 @@
 /* baseline.c: reading the baseline of a comparison: a summary.json as it is, anything else parsed as the current run is. */
+#include "analyses.h"
 #include "baseline.h"
 #include "common/strutil.h"
 
@@ -52,18 +53,11 @@ static char *summary_path(const char *path)
 static int parse_tree(cli_baseline *b)
 {
 	const cli_request *request = b->request;
-	rli_parse_options options = { 0 };
+	rli_parse_options options;
 	rli_torch_memory_options torch;
 	int timeline, memory = RLI_OK, captures, tables;
 
-	options.profiler = request->profiler;
-	options.rank_list = request->rank_list;
-	options.jobs = request->jobs;
-	options.log = baseline_log;
-	options.log_ctx = b;
-	rli_torch_memory_options_init(&torch);
-	torch.devices = request->memory_devices;
-	torch.common.role_list = request->role_list;
+	cli_parse_options(&options, &torch, request, baseline_log, b);
 	timeline = rli_parse_with_memory(&b->events, &b->memory, &b->profiler, request->baseline, &options, &torch);
 	captures = rli_memory_capture_count(request->baseline);
 	tables = captures > 0 ? 0 : rli_memory_table_count(request->baseline, request->profiler);
@@ -71,13 +65,8 @@ static int parse_tree(cli_baseline *b)
 		return RLI_ERROR;
 	if ((captures > 0 || tables > 0) && !b->memory) {
 		rli_memory_parse_options memory_options;
-		rli_memory_parse_options_init(&memory_options);
-		memory_options.rank_list = request->rank_list;
-		memory_options.role_list = request->role_list;
-		memory_options.jobs = request->jobs;
-		memory_options.log = baseline_log;
-		memory_options.log_ctx = b;
-		memory_options.auto_detected = 1;
+		cli_memory_options(&memory_options, request, baseline_log, b);
+		memory_options.auto_detected = 1; /* found in the baseline, not asked for */
 		memory = tables > 0 ? rli_table_memory_parse(&b->memory, request->baseline, &memory_options)
 				    : rli_memory_parse(&b->memory, request->baseline, &memory_options);
 		if (memory < 0 && memory != RLI_EPARTIAL)

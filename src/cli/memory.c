@@ -75,13 +75,7 @@ int cli_run_memory(console *c, const cli_request *request, rli_output_set *set, 
 	rli_memory_match_counts matches;
 	int parse_result, result = RLI_OK, from_torch = request->memory_torch;
 
-	rli_memory_parse_options_init(&options);
-	options.rank_list = request->rank_list;
-	options.role_list = request->role_list;
-	options.jobs = request->jobs;
-	options.log = cli_log_line;
-	options.log_ctx = c;
-	options.auto_detected = request->analyses == 0;
+	cli_memory_options(&options, request, cli_log_line, c);
 	cli_show_status(c, "parsing memory records");
 	if (results->memory) {
 		memory = results->memory; /* read with the timeline, from the same PyTorch traces */

@@ -212,7 +212,8 @@ static void release_lines(held_log *held, int say)
 
 int cli_run_timeline(console *c, const cli_request *request, rli_output_set *set, int optional, cli_results *results)
 {
-	rli_parse_options options = { 0 };
+	rli_parse_options options;
+	rli_torch_memory_options memory;
 	rli_events *events = NULL;
 	rli_stats *stats = NULL;
 	rli_profiler detected = request->profiler;
@@ -220,19 +221,12 @@ int cli_run_timeline(console *c, const cli_request *request, rli_output_set *set
 	int parse_result, result = RLI_OK;
 	double t = cli_now_ms();
 
-	options.profiler = request->profiler;
-	options.rank_list = request->rank_list;
-	options.jobs = request->jobs;
-	options.log = optional ? hold_line : cli_log_line;
-	options.log_ctx = optional ? (void *)&held : (void *)c;
+	cli_parse_options(&options, &memory, request, optional ? hold_line : cli_log_line,
+			  optional ? (void *)&held : (void *)c);
 
 	cli_show_status(c, "parsing");
 	if (request->analyses == 0) {
 		/* Whatever the input holds: a PyTorch trace's [memory] events come from the same read. */
-		rli_torch_memory_options memory;
-		rli_torch_memory_options_init(&memory);
-		memory.devices = request->memory_devices;
-		memory.common.role_list = request->role_list;
 		parse_result = rli_parse_with_memory(&events, &results->memory, &detected, request->input_path,
 						     &options, &memory);
 	} else {

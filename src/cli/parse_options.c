@@ -1,0 +1,23 @@
+/* parse_options.c: the parse options a request asks for, the same for the run and for its baseline. */
+#include "analyses.h"
+
+void cli_parse_options(rli_parse_options *options, rli_torch_memory_options *torch, const cli_request *request,
+		       rli_log_fn log, void *log_ctx)
+{
+	*options = (rli_parse_options){ .profiler = request->profiler, .rank_list = request->rank_list,
+					.jobs = request->jobs, .log = log, .log_ctx = log_ctx };
+	rli_torch_memory_options_init(torch);
+	torch->devices = request->memory_devices;
+	torch->common.role_list = request->role_list;
+}
+
+void cli_memory_options(rli_memory_parse_options *options, const cli_request *request, rli_log_fn log, void *log_ctx)
+{
+	rli_memory_parse_options_init(options);
+	options->rank_list = request->rank_list;
+	options->role_list = request->role_list;
+	options->jobs = request->jobs;
+	options->log = log;
+	options->log_ctx = log_ctx;
+	options->auto_detected = request->analyses == 0;
+}
