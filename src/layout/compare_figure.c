@@ -165,8 +165,14 @@ static int lay_out(rli_compare_figure *f, const rli_comparison *c, const rli_tim
 	const rli_phase_change **drawn = malloc((c->phase_count + c->rank_phase_count + 1) * sizeof(*drawn));
 	rli_panel *panel = &f->panel;
 	size_t left_out = 0, n, lanes;
-	double width = fmax(700.0, (double)options->width), label_width = 0, value_width = 0, w, h, lo = 0, hi = 0;
-	double left, right, plot_bottom, y, height, raster_scale = options->scale;
+	double width = fmax(300.0, (double)options->width), label_width = 0, value_width = 0, w, h, lo = 0, hi = 0;
+	double left, right, plot_top, plot_bottom, y, height, raster_scale = options->scale;
+	static const char *const names[SERIES_COUNT] = { "Baseline", "Slower (regression)", "Faster (improvement)",
+							 "Unchanged (within noise, or below the threshold)" };
+	static const rli_color colors[SERIES_COUNT] = { RLI_COMPARE_BASELINE_COLOR, REGRESSION_COLOR,
+							IMPROVEMENT_COLOR, RLI_COMPARE_SAME_COLOR };
+	rli_line_mark named[SERIES_COUNT];
+	size_t legend_rows;
 	char label[512], values[256], *only_current = NULL, *only_baseline = NULL, *line = NULL;
 	int error = RLI_OK;
 
@@ -203,11 +209,25 @@ static int lay_out(rli_compare_figure *f, const rli_comparison *c, const rli_tim
 		lo -= pad;
 		hi += pad;
 	}
+	/* A narrow page keeps the change beside each pair and drops the medians written out, when they would
+	 * leave the plot less than 40% of the width; then labels give way down to the smallest plot. */
+	if (width - 2 * PAGE_PAD - label_width - ROW_LABEL_GAP - CMP_CHANGE_COLUMN - CMP_VALUE_GAP - value_width <
+	    0.4 * width)
+		value_width = 0;
 	left = PAGE_PAD + label_width + ROW_LABEL_GAP;
 	right = width - PAGE_PAD - value_width - CMP_CHANGE_COLUMN - CMP_VALUE_GAP;
-	if (right - left < MIN_PLOT_SHARE * width)
-		right = left + MIN_PLOT_SHARE * width;
-	plot_bottom = CMP_PLOT_TOP + CMP_LANE_PITCH * (double)lanes;
+	if (right - left < MIN_PLOT_SHARE * width) {
+		left = fmax(PAGE_PAD + MIN_TEXT_ROOM + ROW_LABEL_GAP, right - MIN_PLOT_SHARE * width);
+		label_width = left - PAGE_PAD - ROW_LABEL_GAP;
+	}
+	/* The legend takes as many rows as the width needs, the plot below it. */
+	for (int s = 0; s < SERIES_COUNT; s++) {
+		f->series[s] = (rli_series){ (char *)names[s], colors[s] };
+		named[s] = (rli_line_mark){ .color = colors[s], .name = names[s] };
+	}
+	legend_rows = rli_memory_legend_rows(named, SERIES_COUNT, width, text);
+	plot_top = CMP_PLOT_TOP + (double)(legend_rows > 1 ? legend_rows - 1 : 0) * LEGEND_LINE;
+	plot_bottom = plot_top + CMP_LANE_PITCH * (double)lanes;
 
 	/* Text: the verdict as the title, the rule and the runs under it. */
 	{
@@ -238,24 +258,13 @@ static int lay_out(rli_compare_figure *f, const rli_comparison *c, const rli_tim
 		f->subtitle.max_width = width - 2 * PAGE_PAD;
 	}
 
-	/* The legend: the four colours, in one row over the plot. */
-	{
-		static const char *const names[SERIES_COUNT] = { "Baseline", "Slower (regression)", "Faster (improvement)",
-								 "Unchanged (within noise, or below the threshold)" };
-		static const rli_color colors[SERIES_COUNT] = { RLI_COMPARE_BASELINE_COLOR, REGRESSION_COLOR,
-								IMPROVEMENT_COLOR, RLI_COMPARE_SAME_COLOR };
-		rli_line_mark named[SERIES_COUNT];
-		for (int s = 0; s < SERIES_COUNT; s++) {
-			f->series[s] = (rli_series){ (char *)names[s], colors[s] };
-			named[s] = (rli_line_mark){ .color = colors[s], .name = names[s] };
-		}
-		if ((error = rli_memory_line_legend(&f->legend, f->legend_series, named, SERIES_COUNT, left, CMP_LEGEND_Y,
-						    width, text)) < 0)
-			goto done;
-	}
+	/* The legend: the four colours over the plot, its first row at CMP_LEGEND_Y (it is placed by its last). */
+	if ((error = rli_memory_line_legend(&f->legend, f->legend_series, named, SERIES_COUNT, left,
+					    plot_top - (CMP_PLOT_TOP - CMP_LEGEND_Y), width, text)) < 0)
+		goto done;
 
 	/* The panel: a lane pair per phase, bars from q1 to q3, medians as dots, zero as a line. */
-	panel->plot = (rli_rect){ left, CMP_PLOT_TOP, right - left, plot_bottom - CMP_PLOT_TOP };
+	panel->plot = (rli_rect){ left, plot_top, right - left, plot_bottom - plot_top };
 	if ((error = x_axis(panel, lo, hi)) < 0)
 		goto done;
 	panel->series = f->series;
@@ -294,7 +303,7 @@ static int lay_out(rli_compare_figure *f, const rli_comparison *c, const rli_tim
 	for (size_t i = 0; i < n; i++) {
 		const rli_phase_change *p = drawn[i];
 		size_t top = i * CMP_LANES_PER_PHASE;
-		double base = p->baseline.median_ms, middle = CMP_PLOT_TOP + CMP_LANE_PITCH * (double)(top + 1);
+		double base = p->baseline.median_ms, middle = plot_top + CMP_LANE_PITCH * (double)(top + 1);
 		char before[32], after[32], change[32];
 		rli_color color = f->series[series_of(p)].color;
 		/* The label sits between its two lanes. */
@@ -324,8 +333,9 @@ static int lay_out(rli_compare_figure *f, const rli_comparison *c, const rli_tim
 			 rli_fmt_duration(after, sizeof(after), p->current.median_ms), rli_noise_name(p->noise));
 		if ((error = add_note(f, change, right + CMP_VALUE_GAP, middle, ROW_LABEL_SIZE, 1,
 				      p->verdict == RLI_VERDICT_SAME ? TEXT_COLOR : color, CMP_CHANGE_COLUMN)) < 0 ||
-		    (error = add_note(f, values, right + CMP_VALUE_GAP + CMP_CHANGE_COLUMN, middle, ROW_LABEL_SIZE, 0,
-				      TEXT_COLOR, value_width)) < 0)
+		    (value_width > 0 &&
+		     (error = add_note(f, values, right + CMP_VALUE_GAP + CMP_CHANGE_COLUMN, middle, ROW_LABEL_SIZE, 0,
+				       TEXT_COLOR, value_width)) < 0))
 			goto done;
 	}
 	for (size_t r = 0; r < lanes; r++)
@@ -341,9 +351,17 @@ static int lay_out(rli_compare_figure *f, const rli_comparison *c, const rli_tim
 	panel->point_count = 2 * n;
 	rli_text_measure(&w, &h, text, "+0%", TICK_LABEL_SIZE, 0);
 	y = plot_bottom + TICK_LABEL_GAP + h + X_TITLE_GAP;
-	if ((error = rli_set_text(&panel->x_title, "Median (dot) and inter-quartile range (bar), relative to the "
-				  "baseline's median", left + (right - left) / 2, y, AXIS_TITLE_SIZE, RLI_ALIGN_MIDDLE,
-				  RLI_ALIGN_START)) < 0 ||
+	{
+		/* Under the plot's middle, moved in so it stays on the page when it is wider than the plot. */
+		static const char x_title[] = "Median (dot) and inter-quartile range (bar), relative to the baseline's median";
+		double half;
+		rli_text_measure(&w, &h, text, x_title, AXIS_TITLE_SIZE, 0);
+		half = fmin(w, width - 2 * PAGE_PAD) / 2;
+		error = rli_set_text(&panel->x_title, x_title,
+				     fmax(PAGE_PAD + half, fmin(left + (right - left) / 2, width - PAGE_PAD - half)), y,
+				     AXIS_TITLE_SIZE, RLI_ALIGN_MIDDLE, RLI_ALIGN_START);
+	}
+	if (error < 0 ||
 	    (error = rli_set_text(&panel->y_title, "", 0, 0, AXIS_TITLE_SIZE, RLI_ALIGN_MIDDLE, RLI_ALIGN_MIDDLE)) < 0)
 		goto done;
 	panel->x_title.max_width = width - 2 * PAGE_PAD;
@@ -366,7 +384,7 @@ static int lay_out(rli_compare_figure *f, const rli_comparison *c, const rli_tim
 		y += CMP_NOTE_LINE;
 	}
 	if (n == 0) {
-		if ((error = add_note(f, "No phase is in both runs: nothing to set side by side", left, CMP_PLOT_TOP + 8,
+		if ((error = add_note(f, "No phase is in both runs: nothing to set side by side", left, plot_top + 8,
 				      CMP_NOTE_SIZE, 0, TEXT_COLOR, right - left)) < 0)
 			goto done;
 	}
