@@ -251,10 +251,11 @@ int rli_memory_capture_count(const char *input_path);
 /*
  * The memory table from the tables --export writes: memory_events.csv or memory_events.jsonl as
  * input_path, or every one under the folder input_path (searched recursively), merged in start
- * order, equal starts in the order of the files' paths, then of their rows (table.c). The
- * export has no column for how a row matched its call stack: a row with a call stack (or, for
- * a PyTorch device, an operator) reads back as RLI_MEMORY_INSIDE, one without as
- * RLI_MEMORY_UNMATCHED; a duration of 0 as a block never released. Results and errors as
+ * order with the tie rule (rli_memory_sort_by_start; table.c). The export's last columns say
+ * whether a block was released and how its row found its call stack; a table without them
+ * reads a row with a call stack (or, for a PyTorch device, an operator) as RLI_MEMORY_INSIDE,
+ * one without as RLI_MEMORY_UNMATCHED, and a duration of 0 as a block never released. Results
+ * and errors as
  * rli_memory_parse; failures name the file and the line.
  */
 int rli_table_memory_parse(rli_memory **out, const char *input_path, const rli_memory_parse_options *options);

@@ -5,11 +5,10 @@
 #   FORMAT: mstx, torch (with [memory] events), nvtx or memory (Ascend).
 # For each encoding: run 1 on the generated tree writes the tables, the PNGs and summary.json; run 2 reads
 # run 1's output folder (--profiler-type table, and auto) and must write the same tables and PNGs byte for
-# byte, and the same summary.json but for its "input" line (the path and the profiler differ). An Ascend
-# memory table does not say whether a call stack was matched inside its operator or after its end (the
-# export has no such column): its rows read back as matched inside, so the match counts are left out of
-# that comparison. Then the tables are split into several files in nested folders, whole runs of rows
-# (rl_events.csv by rank, the JSONL tables in consecutive pieces), and the merged read must again equal run 1.
+# byte, and the same summary.json but for its "input" line (the path and the profiler differ); the memory
+# table's last columns (released, match, match_gap_ms) carry the match counts over. Then the tables are
+# split into several files in nested folders, whole runs of rows (rl_events.csv by rank, the JSONL tables
+# in consecutive pieces), and the merged read must again equal run 1.
 set -u
 bin=$1 synth=$2 format=$3 work=$4
 failures=0
@@ -21,13 +20,9 @@ torch) "$synth" --format torch --ranks 2 --roles 2 --steps 2 --memory-events 40 
 *) "$synth" --format "$format" --ranks 2 --roles 3 --steps 2 --seed 7 --output "$work/gen" >/dev/null ;;
 esac || { echo "FAIL: rl-insight-synth" >&2; exit 1; }
 
-# summary.json without what names the input, and for Ascend memory without the match counts.
+# summary.json without what names the input.
 summary_part() {
-	if [ "$format" = memory ]; then
-		sed -e '/^"input":/d' -e 's/"matches":{[^}]*}/"matches":{}/g' "$1"
-	else
-		sed -e '/^"input":/d' "$1"
-	fi
+	sed -e '/^"input":/d' "$1"
 }
 
 # same DIR1 DIR2 WHAT: every file of DIR1 is in DIR2 with the same bytes (summary.json as above).
