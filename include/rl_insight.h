@@ -87,7 +87,24 @@ typedef struct {
 	unsigned jobs;         /* parser threads; 0 = number of CPUs */
 	rli_log_fn log;        /* warnings and progress; NULL = silent */
 	void *log_ctx;
+	/*
+	 * A share of the input for one of shard_count workers (0: the whole input): the input
+	 * units whose paths, relative to input_path, hash to shard_index (rli_shard_of). Discovery
+	 * and its rules still see the whole tree. A shard that holds no rows is no failure: its
+	 * table is empty, and the tables of all shards merge (RLI_PROFILER_TABLE) into the table
+	 * of one run over the whole input.
+	 */
+	unsigned shard_index, shard_count;
 } rli_parse_options;
+
+void rli_parse_options_init(rli_parse_options *options);
+
+/*
+ * The shard, of shard_count, that the input unit at relative_path (its path relative to the
+ * input, "actor/x_ascend_pt/ASCEND_PROFILER_OUTPUT/trace_view.json") belongs to: a hash of the
+ * path's bytes, the same on every machine and in every version.
+ */
+unsigned rli_shard_of(const char *relative_path, unsigned shard_count);
 
 /*
  * Discovers, validates and parses the profile under input_path.
@@ -192,6 +209,7 @@ typedef struct {
 	 * operator_memory.csv holds a timeline only, and is passed over rather than failed.
 	 */
 	int auto_detected;
+	unsigned shard_index, shard_count; /* as in rli_parse_options */
 } rli_memory_parse_options;
 
 void rli_memory_parse_options_init(rli_memory_parse_options *options);
