@@ -87,7 +87,24 @@ typedef struct {
 	unsigned jobs;         /* parser threads; 0 = number of CPUs */
 	rli_log_fn log;        /* warnings and progress; NULL = silent */
 	void *log_ctx;
+	/*
+	 * A share of the input for one of shard_count workers (0: the whole input): the input
+	 * units whose paths, relative to input_path, hash to shard_index (rli_shard_of). Discovery
+	 * and its rules still see the whole tree. A shard that holds no rows is no failure: its
+	 * table is empty, and the tables of all shards merge (RLI_PROFILER_TABLE) into the table
+	 * of one run over the whole input.
+	 */
+	unsigned shard_index, shard_count;
 } rli_parse_options;
+
+void rli_parse_options_init(rli_parse_options *options);
+
+/*
+ * The shard, of shard_count, that the input unit at relative_path (its path relative to the
+ * input, "actor/x_ascend_pt/ASCEND_PROFILER_OUTPUT/trace_view.json") belongs to: a hash of the
+ * path's bytes, the same on every machine and in every version.
+ */
+unsigned rli_shard_of(const char *relative_path, unsigned shard_count);
 
 /*
  * Discovers, validates and parses the profile under input_path.
@@ -192,6 +209,7 @@ typedef struct {
 	 * operator_memory.csv holds a timeline only, and is passed over rather than failed.
 	 */
 	int auto_detected;
+	unsigned shard_index, shard_count; /* as in rli_parse_options */
 } rli_memory_parse_options;
 
 void rli_memory_parse_options_init(rli_memory_parse_options *options);
@@ -251,10 +269,11 @@ int rli_memory_capture_count(const char *input_path);
 /*
  * The memory table from the tables --export writes: memory_events.csv or memory_events.jsonl as
  * input_path, or every one under the folder input_path (searched recursively), merged in start
- * order, equal starts in the order of the files' paths, then of their rows (table.c). The
- * export has no column for how a row matched its call stack: a row with a call stack (or, for
- * a PyTorch device, an operator) reads back as RLI_MEMORY_INSIDE, one without as
- * RLI_MEMORY_UNMATCHED; a duration of 0 as a block never released. Results and errors as
+ * order with the tie rule (rli_memory_sort_by_start; table.c). The export's last columns say
+ * whether a block was released and how its row found its call stack; a table without them
+ * reads a row with a call stack (or, for a PyTorch device, an operator) as RLI_MEMORY_INSIDE,
+ * one without as RLI_MEMORY_UNMATCHED, and a duration of 0 as a block never released. Results
+ * and errors as
  * rli_memory_parse; failures name the file and the line.
  */
 int rli_table_memory_parse(rli_memory **out, const char *input_path, const rli_memory_parse_options *options);

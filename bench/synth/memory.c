@@ -56,13 +56,29 @@ static int compare_parse(const void *a, const void *b)
 	return *(const size_t *)a < *(const size_t *)b ? -1 : 1;
 }
 
-/* The reference's global order: a stable sort by start, ties in parse order then file order. */
+int synth_mem_row_tie(const synth_mem_row *x, const synth_mem_row *y)
+{
+	char dx[48], dy[48];
+	int c;
+	if ((c = strcmp(x->role, y->role)) != 0)
+		return c;
+	if (x->rank != y->rank)
+		return x->rank < y->rank ? -1 : 1;
+	snprintf(dx, sizeof(dx), "%s:%d", x->device_kind ? x->device_kind : "NPU", x->device);
+	snprintf(dy, sizeof(dy), "%s:%d", y->device_kind ? y->device_kind : "NPU", y->device);
+	return strcmp(dx, dy);
+}
+
+/* rl-insight's global order: by start, ties by role, rank and device (synth_mem_row_tie), then parse order and file order. */
 static int compare_rows(const void *a, const void *b)
 {
 	const synth_mem_row *x = a, *y = b;
 	size_t ux = order_units[x->unit].order, uy = order_units[y->unit].order;
+	int c;
 	if (x->start_ms != y->start_ms)
 		return x->start_ms < y->start_ms ? -1 : 1;
+	if ((c = synth_mem_row_tie(x, y)) != 0)
+		return c;
 	if (ux != uy)
 		return ux < uy ? -1 : 1;
 	return x->position < y->position ? -1 : x->position > y->position;

@@ -24,6 +24,9 @@ typedef struct {
 	double before_capture_mb;
 } synth_mem_row;
 
+/* rl-insight's tie rule for rows that start together: by role, rank and device text ("NPU:0"); 0 when they share all three. */
+int synth_mem_row_tie(const synth_mem_row *x, const synth_mem_row *y);
+
 /* The stacks of every role, and the expected rows of every capture. */
 typedef struct {
 	const synth_plan *plan;

@@ -20,14 +20,21 @@ int synth_rows_add(synth_rows *rows, const synth_row *row)
 	return SYNTH_OK;
 }
 
-/* The reference sorts stably by start; discovery order breaks ties. */
+/* rl-insight's order: by start; ties by role, rank and thread (every tid written is a number), then discovery order. */
 static int compare_rows(const void *a, const void *b)
 {
 	const synth_row *x = a, *y = b;
+	int c;
 	if (x->start_ms < y->start_ms)
 		return -1;
 	if (x->start_ms > y->start_ms)
 		return 1;
+	if ((c = strcmp(x->role, y->role)) != 0)
+		return c;
+	if (x->rank_id != y->rank_id)
+		return x->rank_id < y->rank_id ? -1 : 1;
+	if ((c = strcmp(x->tid, y->tid)) != 0)
+		return c;
 	return x->order < y->order ? -1 : x->order > y->order;
 }
 

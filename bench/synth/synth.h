@@ -106,7 +106,7 @@ typedef struct {
 } synth_rows;
 
 int synth_rows_add(synth_rows *rows, const synth_row *row);
-/* Sorts by start, ties by discovery order, and writes the reference's CSV columns. */
+/* Sorts by start, ties as rl-insight orders them (rows.c), and writes the reference's CSV columns. */
 int synth_rows_write_csv(synth_rows *rows, const char *path);
 void synth_rows_free(synth_rows *rows);
 

@@ -221,12 +221,15 @@ static int write_trace(synth_out *out, synth_rows *rows, const synth_plan *plan,
 	return SYNTH_OK;
 }
 
-/* By start; ties (units of other roles or ranks at one µs) by writing order, then place in the trace. */
+/* By start; ties by role, rank and device (synth_mem_row_tie), then writing order, then place in the trace. */
 static int compare_memory_rows(const void *a, const void *b)
 {
 	const synth_mem_row *x = a, *y = b;
+	int c;
 	if (x->start_ms != y->start_ms)
 		return x->start_ms < y->start_ms ? -1 : 1;
+	if ((c = synth_mem_row_tie(x, y)) != 0)
+		return c;
 	if (x->unit != y->unit)
 		return x->unit < y->unit ? -1 : 1;
 	return x->position < y->position ? -1 : x->position > y->position;

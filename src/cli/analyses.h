@@ -26,6 +26,8 @@ typedef struct {
 	rli_memory_stats *memory_stats;
 	rli_compare_side *current_side; /* with --baseline: this run, as the comparison reads it */
 	rli_comparison *comparison;
+	/* tables as the input: the profiles they were parsed from (rli_table_origin), or NULL */
+	char *origin_path, *origin_profiler;
 } cli_results;
 
 /*

@@ -326,6 +326,25 @@ static int set_jobs(cli_request *r, const char *value, const char *spelled)
 	return error;
 }
 
+/* K/N as Slurm numbers array tasks: K from 0 to N-1. */
+static int set_shard(cli_request *r, const char *value, const char *spelled)
+{
+	char *slash, *end;
+	unsigned long k, n;
+	errno = 0;
+	k = strtoul(value, &slash, 10);
+	if (!errno && slash != value && *slash == '/' && slash[1] >= '0' && slash[1] <= '9') {
+		n = strtoul(slash + 1, &end, 10);
+		if (!errno && !*end && value[0] >= '0' && value[0] <= '9' && n >= 1 && n <= 1000000 && k < n) {
+			r->shard_index = (unsigned)k;
+			r->shard_count = (unsigned)n;
+			return RLI_OK;
+		}
+	}
+	return rli_error_set(RLI_EUSAGE, "%s: '%s' is not a shard K/N (N from 1 to 1000000, K from 0 to N-1, as "
+				       "$SLURM_ARRAY_TASK_ID/$SLURM_ARRAY_TASK_COUNT)", spelled, value);
+}
+
 static int set_merge(cli_request *r, const char *value, const char *spelled)
 {
 	char *end;
@@ -388,6 +407,7 @@ static const option_spec options[] = {
 	{ "--memory-device", NULL, "DEVICE", "PyTorch [memory] events (torch_memory, auto): cuda (default), cpu or all", set_memory_device },
 	{ "--vis-type", "timeline.visualizer.type", "LIST", "outputs, comma-separated: png, html, pdf (the report), timeline_pdf, memory_pdf (a figure alone), none (default: html)", set_vis },
 	{ "--rank-list", "input.rank_list", "RANKS", "all, or ranks such as 0,2,4-7 (default: all)", set_rank_list },
+	{ "--shard", "input.shard", "K/N", "parse only shard K of N (K from 0): the input units whose paths hash to K; merge the shards' --export tables with --profiler-type table", set_shard },
 	{ "--export", NULL, "FORMATS", "also write the parsed table: csv, jsonl (rl_events.csv, rl_events.jsonl)", set_export },
 	{ "--baseline", "compare.baseline", "PATH", "compare with this run: a profile folder, a folder of tables from --export, or its summary.json", set_baseline },
 	{ "--fail-on-regression", "compare.fail_on_regression", "PCT", "with --baseline: exit 6 when a phase's median got slower by more than PCT (e.g. 5%) and beyond the noise", set_fail_on_regression },
@@ -581,6 +601,9 @@ int cli_parse_args(cli_request *r, int argc, char **argv)
 	/* An export-only run draws nothing unless asked; otherwise the reference's default, HTML. */
 	if (r->fail_on_regression && !r->baseline)
 		return rli_error_set(RLI_EUSAGE, "--fail-on-regression needs --baseline, the run to compare with");
+	if (r->shard_count > 1 && r->baseline)
+		return rli_error_set(RLI_EUSAGE, "--shard parses part of the input: compare the run merged from every "
+				     "shard's tables with --baseline instead");
 	if (!explicit_vis && !r->export_csv && !r->export_jsonl)
 		r->vis_types[r->vis_count++] = "html";
 	return RLI_OK;
@@ -643,6 +666,8 @@ void cli_print_help(FILE *fp)
 	      "  rl-insight --input-path prof/ --vis-type png,html,pdf --output-path out/\n"
 	      "  rl-insight input.path=prof/ timeline.parser.type=mstx timeline.visualizer.type=png output.path=out/\n"
 	      "  rl-insight --input-path prof/ --export csv --rank-list 0-7\n"
+	      "  rl-insight --input-path prof/ --shard 3/16 --export jsonl --vis-type none --output-path shards/3\n"
+	      "  rl-insight --input-path shards/ --vis-type png,html,pdf --output-path out/\n"
 	      "  rl-insight --input-path tonight/ --baseline last_night/summary.json --fail-on-regression 5% -q\n",
 	      fp);
 }

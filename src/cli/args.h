@@ -35,6 +35,7 @@ typedef struct {
 	int fail_on_regression;         /* 1: a regression beyond regression_threshold exits 6 */
 	double regression_threshold;    /* a ratio: 0.05 for 5% */
 	unsigned jobs;                  /* 0 = CPU count */
+	unsigned shard_index, shard_count; /* --shard K/N; shard_count 0: the whole input */
 	int verbosity;                  /* -1 quiet, 0 default, 1 verbose, 2 debug */
 	char **owned;                   /* values read from config_path files */
 	size_t owned_count;

@@ -1,6 +1,7 @@
 /* main.c: the rl-insight command: the analyses the input holds, one set of outputs, and an honest exit status. */
 #include "analyses.h"
 #include "common/atomic_file.h"
+#include "parse/table_origin.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -81,6 +82,13 @@ static int run(console *c, const cli_request *request)
 		result = cli_worse(result, cli_run_compare(c, request, &baseline, set, &results));
 	if (request->baseline && (result == RLI_OK || result == RLI_EPARTIAL))
 		result = cli_worse(result, cli_write_compare_html(c, request, &baseline, &results, set));
+	if ((results.profiler == RLI_PROFILER_TABLE || tables > 0) && (result == RLI_OK || result == RLI_EPARTIAL)) {
+		int found = rli_table_origin(&results.origin_path, &results.origin_profiler, request->input_path);
+		if (found < 0)
+			result = found;
+		else if (results.origin_path)
+			cli_say(c, 1, "", "the tables were parsed from %s (%s)", results.origin_path, results.origin_profiler);
+	}
 	if (set && (result == RLI_OK || result == RLI_EPARTIAL) && (results.stats || results.memory_stats)) {
 		int written = cli_write_summary(c, request, &results, set);
 		if (written < 0)

@@ -1,5 +1,7 @@
 /* report.c: the run report: lays out rl_insight_report.pdf from what the analyses kept and writes it into the run's set. */
 #include "analyses.h"
+#include "common/error.h"
+#include "memory/memory_table.h"
 
 #include <stdio.h>
 
@@ -12,12 +14,22 @@ int cli_write_report(console *c, const cli_request *request, const cli_results *
 	double t = cli_now_ms();
 	int error;
 
+	rli_profiler profiler = results->profiler;
+	int memory_torch = request->memory_torch;
+
 	options.input_path = request->input_path;
-	if (results->stats && results->profiler == RLI_PROFILER_TORCH && results->memory_stats)
+	/* Tables from shards: the whole run's input, and what read it (summary.json's names). */
+	if (results->origin_path) {
+		options.input_path = results->origin_path;
+		if (rli_profiler_from_name(&profiler, results->origin_profiler) < 0)
+			rli_error_clear(); /* "memory": no timeline format */
+		memory_torch = results->memory && results->memory->shows_reserved;
+	}
+	if (results->stats && profiler == RLI_PROFILER_TORCH && results->memory_stats)
 		options.profiler = "torch, with its [memory] events"; /* auto read both from the same traces */
 	else
-		options.profiler = results->stats ? rli_profiler_name(results->profiler) :
-				   request->memory_torch ? "torch_memory (PyTorch [memory] events)" : NULL;
+		options.profiler = results->stats ? rli_profiler_name(profiler) :
+				   memory_torch ? "torch_memory (PyTorch [memory] events)" : NULL;
 	cli_show_status(c, "writing the report");
 	if ((error = rli_report_layout(&report, &input, &options)) == RLI_OK)
 		error = rli_render(rli_report_document(report), "pdf", request->output_path, set);

@@ -9,6 +9,11 @@ int cli_write_summary(console *c, const cli_request *request, const cli_results 
 {
 	rli_summary_info info = { request->input_path,
 				  results->stats ? rli_profiler_name(results->profiler) : "memory", results->comparison };
+	/* Tables from shards name the whole run's input, as one run over it would. */
+	if (results->origin_path) {
+		info.input_path = results->origin_path;
+		info.profiler = results->origin_profiler;
+	}
 	char *path = rli_path_join(request->output_path, "summary.json");
 	double t = cli_now_ms();
 	int error = path ? rli_summary_write(results->stats, results->memory_stats, &info, path, set)
@@ -31,5 +36,7 @@ void cli_results_dispose(cli_results *results)
 	rli_events_free(results->events);
 	rli_memory_stats_free(results->memory_stats);
 	rli_memory_free(results->memory);
+	free(results->origin_path);
+	free(results->origin_profiler);
 	*results = (cli_results){ 0 };
 }

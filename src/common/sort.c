@@ -1,4 +1,4 @@
-/* sort.c: the stable sort of row indices by a double column that the columnar tables share. */
+/* sort.c: the stable sorts of row indices (by a double column, and the tie rule's) that the columnar tables share. */
 #include "sort.h"
 
 #include <stdlib.h>
@@ -71,4 +71,64 @@ size_t *rli_sorted_rows(const double *key, size_t n)
 	sorted = rli_stable_order(order, tmp, key, n);
 	free(sorted == order ? tmp : order);
 	return sorted;
+}
+
+/* Stable merge sort of order[0..n) by before, bottom-up; returns whichever of order and tmp holds the result. */
+static size_t *stable_sort_by(size_t *order, size_t *tmp, size_t n, rli_row_before_fn before, const void *table)
+{
+	for (size_t width = 1; width < n; width *= 2) {
+		size_t *swap;
+		for (size_t lo = 0; lo < n; lo += 2 * width) {
+			size_t mid = lo + width < n ? lo + width : n, hi = lo + 2 * width < n ? lo + 2 * width : n;
+			size_t a = lo, b = mid, k = lo;
+			while (a < mid && b < hi)
+				tmp[k++] = before(table, order[b], order[a]) ? order[b++] : order[a++];
+			while (a < mid)
+				tmp[k++] = order[a++];
+			while (b < hi)
+				tmp[k++] = order[b++];
+		}
+		swap = order;
+		order = tmp;
+		tmp = swap;
+	}
+	return order;
+}
+
+int rli_order_ties(const double *key, size_t n, rli_row_before_fn before, rli_rows_place_fn place, void *table)
+{
+	size_t *order = NULL, *tmp = NULL, capacity = 0;
+	void *scratch = NULL;
+	int result = 0;
+
+	for (size_t lo = 0, hi; lo < n; lo = hi) {
+		size_t run, *sorted;
+		int ordered = 1;
+		for (hi = lo + 1; hi < n && key[hi] == key[lo]; hi++)
+			ordered = ordered && !before(table, hi, hi - 1);
+		if (ordered)
+			continue;
+		run = hi - lo;
+		if (run > capacity) {
+			free(order);
+			free(tmp);
+			free(scratch);
+			order = malloc(run * sizeof(*order));
+			tmp = malloc(run * sizeof(*tmp));
+			scratch = malloc(run * 8);
+			capacity = run;
+			if (!order || !tmp || !scratch) {
+				result = -1;
+				break;
+			}
+		}
+		for (size_t k = 0; k < run; k++)
+			order[k] = lo + k;
+		sorted = stable_sort_by(order, tmp, run, before, table);
+		place(table, lo, sorted, run, scratch);
+	}
+	free(order);
+	free(tmp);
+	free(scratch);
+	return result;
 }

@@ -1,4 +1,4 @@
-/* sort.h: the stable sort of row indices by a double column that the columnar tables share. */
+/* sort.h: the stable sorts of row indices (by a double column, and the tie rule's) that the columnar tables share. */
 #ifndef RLI_COMMON_SORT_H
 #define RLI_COMMON_SORT_H
 
@@ -12,5 +12,17 @@ size_t *rli_stable_order(size_t *order, size_t *tmp, const double *key, size_t n
 
 /* The same for rows 0..n-1, in a newly allocated array (free it); NULL when out of memory. */
 size_t *rli_sorted_rows(const double *key, size_t n);
+
+/* Whether row a goes before row b under a table's tie rule. */
+typedef int (*rli_row_before_fn)(const void *table, size_t a, size_t b);
+/* Puts rows lo..lo+n-1 in the order given: order[k] is the row that goes to lo + k. */
+typedef void (*rli_rows_place_fn)(void *table, size_t lo, const size_t *order, size_t n, void *scratch);
+
+/*
+ * The tie rule of a table already sorted by key (its n rows): each run of rows with equal keys
+ * is sorted by before, stably, and placed with place (scratch: 8 bytes a row of the longest run).
+ * Runs already in order, nearly all of them, cost one comparison a row. 0, or -1 when out of memory.
+ */
+int rli_order_ties(const double *key, size_t n, rli_row_before_fn before, rli_rows_place_fn place, void *table);
 
 #endif

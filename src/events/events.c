@@ -347,6 +347,56 @@ done:
 		events->col = gathered;                                                 \
 	} while (0)
 
+/*
+ * The tie rule: rows that start together go by role, then rank, then thread; one thread's keep
+ * the order they came in (its file's). It depends on the rows alone, not on which unit or file
+ * held them, so tables merged from shards that each parsed part of the input come out as one
+ * run over all of it does.
+ */
+static int tie_before(const void *table, size_t a, size_t b)
+{
+	const rli_events *events = table;
+	int c;
+	if (events->role[a] != events->role[b] &&
+	    (c = strcmp(rli_events_str(events, events->role[a]), rli_events_str(events, events->role[b]))) != 0)
+		return c < 0;
+	if (events->rank_id[a] != events->rank_id[b])
+		return events->rank_id[a] < events->rank_id[b];
+	if (events->tid_is_text[a] != events->tid_is_text[b])
+		return events->tid_is_text[a] < events->tid_is_text[b];
+	return events->tid[a] != events->tid[b] &&
+	       strcmp(rli_events_str(events, events->tid[a]), rli_events_str(events, events->tid[b])) < 0;
+}
+
+#define PLACE_COLUMN(col)                                                       \
+	do {                                                                    \
+		__typeof__(events->col) moved = scratch;                        \
+		for (size_t k = 0; k < n; k++)                                  \
+			moved[k] = events->col[order[k]];                       \
+		memcpy(&events->col[lo], moved, n * sizeof(*moved));            \
+	} while (0)
+
+static void tie_place(void *table, size_t lo, const size_t *order, size_t n, void *scratch)
+{
+	rli_events *events = table;
+	PLACE_COLUMN(name);
+	PLACE_COLUMN(role);
+	PLACE_COLUMN(domain);
+	PLACE_COLUMN(tid);
+	PLACE_COLUMN(tid_is_text);
+	PLACE_COLUMN(rank_id);
+	PLACE_COLUMN(start_ms);
+	PLACE_COLUMN(duration_ms);
+}
+#undef PLACE_COLUMN
+
+static int order_ties(rli_events *events)
+{
+	if (rli_order_ties(events->start_ms, events->count, tie_before, tie_place, events) < 0)
+		return rli_error_oom();
+	return RLI_OK;
+}
+
 int rli_events_sort_by_start(rli_events *events)
 {
 	size_t n = events->count, runs = 1;
@@ -356,7 +406,7 @@ int rli_events_sort_by_start(rli_events *events)
 	for (size_t i = 1; i < n; i++)
 		runs += events->start_ms[i] < events->start_ms[i - 1];
 	if (runs == 1)
-		return RLI_OK;
+		return order_ties(events);
 	if (n > UINT32_MAX)
 		return rli_error_set(RLI_ERROR, "too many rows to sort (%zu)", n);
 	/*
@@ -383,7 +433,7 @@ int rli_events_sort_by_start(rli_events *events)
 	GATHER_COLUMN(tid_is_text);
 	rli_bigmem_free(spare);
 	rli_bigmem_free(sorted);
-	return RLI_OK;
+	return order_ties(events);
 }
 
 void rli_events_filter(rli_events *events, const uint8_t *keep)

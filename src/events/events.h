@@ -57,7 +57,11 @@ int rli_events_append_all(rli_events *dst, const rli_events *src);
 int rli_events_append_range(rli_events *dst, const rli_events *src, size_t begin, size_t end);
 /* Drops the rows from `count` on (their strings stay in the pool, unused). */
 void rli_events_truncate(rli_events *events, size_t count);
-/* Stable sort by start_ms, ties keep their current order (timeline.md §2.2). */
+/*
+ * Sort by start_ms; rows that start together by role, rank and thread, and one thread's keep
+ * their current order. The reference keeps the order its workers finished in (timeline.md
+ * §2.2), which varies from run to run; this rule depends on the rows alone (events.c).
+ */
 int rli_events_sort_by_start(rli_events *events);
 /* Keeps the rows for which keep[i] is non-zero, in order. */
 void rli_events_filter(rli_events *events, const uint8_t *keep);

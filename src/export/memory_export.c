@@ -1,4 +1,4 @@
-/* memory_export.c: the memory table as memory_events.csv or .jsonl, the reference's columns in its order. */
+/* memory_export.c: the memory table as memory_events.csv or .jsonl, the reference's columns in its order, then ours. */
 #include "common/output_set.h"
 #include "common/csv_write.h"
 #include "common/error.h"
@@ -6,12 +6,19 @@
 #include "common/shortest_double.h"
 #include "memory/memory_table.h"
 
-/* MemoryEventRow's keys, in the order the reference emits them (memory.md §2.3). */
+/*
+ * MemoryEventRow's keys, in the order the reference emits them (memory.md §2.3), then three of
+ * ours: whether the block was released (a duration of 0 may be either), how its call stack was
+ * found and how long after its operator ended. Read back (--profiler-type table), they make the
+ * outputs those of the profiles themselves, match counts and all.
+ */
 static const char *const columns[] = {
 	"name",        "role",          "rank_id",           "call_stack",        "call_stack_top",
 	"size_kb",     "start_time_ms", "duration_ms",       "total_allocated_mb", "total_reserved_mb",
-	"total_active_mb", "device_type",
+	"total_active_mb", "device_type", "released",        "match",             "match_gap_ms",
 };
+/* rli_memory_match's names, as table_rows.c reads them. */
+static const char *const match_names[] = { "none", "inside", "after_end" };
 #define COLUMN_COUNT (sizeof(columns) / sizeof(columns[0]))
 
 /* A value's lead-in: the separator, and in JSONL the key. */
@@ -56,6 +63,10 @@ static void write_row(FILE *fp, const rli_memory_row *row, int jsonl)
 	put_number(fp, jsonl, 9, row->total_reserved_mb);
 	put_number(fp, jsonl, 10, row->total_active_mb);
 	put_text(fp, jsonl, 11, row->device_type);
+	put_key(fp, jsonl, 12);
+	putc(row->released ? '1' : '0', fp);
+	put_text(fp, jsonl, 13, match_names[row->match <= RLI_MEMORY_AFTER_END ? row->match : RLI_MEMORY_UNMATCHED]);
+	put_number(fp, jsonl, 14, row->match_gap_ms);
 	fputs(jsonl ? "}\n" : "\n", fp);
 }
 

@@ -177,6 +177,47 @@ static void swap_rows(rli_memory *memory, size_t a, size_t b)
 #undef SWAP_COLUMN
 }
 
+/*
+ * The tie rule, as the event table's (events.c): rows that start together go by role, rank and
+ * device; one device's keep their order, its CSV's. It depends on the rows alone, so tables
+ * merged from shards come out as one run over the whole input.
+ */
+static int tie_before(const void *table, size_t a, size_t b)
+{
+	const rli_memory *memory = table;
+	int c;
+	if (memory->role[a] != memory->role[b] &&
+	    (c = strcmp(rli_strpool_get(&memory->strings, memory->role[a]),
+			rli_strpool_get(&memory->strings, memory->role[b]))) != 0)
+		return c < 0;
+	if (memory->rank_id[a] != memory->rank_id[b])
+		return memory->rank_id[a] < memory->rank_id[b];
+	return memory->device_type[a] != memory->device_type[b] &&
+	       strcmp(rli_strpool_get(&memory->strings, memory->device_type[a]),
+		      rli_strpool_get(&memory->strings, memory->device_type[b])) < 0;
+}
+
+static void tie_place(void *table, size_t lo, const size_t *order, size_t n, void *scratch)
+{
+	rli_memory *memory = table;
+#define PLACE_COLUMN(col)                                                       \
+	{                                                                       \
+		__typeof__(memory->col) moved = scratch;                        \
+		for (size_t k = 0; k < n; k++)                                  \
+			moved[k] = memory->col[order[k]];                       \
+		memcpy(&memory->col[lo], moved, n * sizeof(*moved));            \
+	}
+	FOR_EACH_COLUMN(PLACE_COLUMN)
+#undef PLACE_COLUMN
+}
+
+static int order_ties(rli_memory *memory)
+{
+	if (rli_order_ties(memory->start_ms, memory->count, tie_before, tie_place, memory) < 0)
+		return rli_error_oom();
+	return RLI_OK;
+}
+
 int rli_memory_sort_by_start(rli_memory *memory)
 {
 	size_t n = memory->count, moves = 0, budget = n / 16 + 64;
@@ -191,7 +232,7 @@ int rli_memory_sort_by_start(rli_memory *memory)
 		for (size_t j = i; j > 0 && memory->start_ms[j] < memory->start_ms[j - 1] && moves < budget; j--, moves++)
 			swap_rows(memory, j, j - 1);
 	if (moves < budget)
-		return RLI_OK;
+		return order_ties(memory);
 	sorted = rli_sorted_rows(memory->start_ms, n);
 	scratch = malloc(n * sizeof(double));
 	if (!sorted || !scratch) {
@@ -211,5 +252,5 @@ int rli_memory_sort_by_start(rli_memory *memory)
 #undef PERMUTE_COLUMN
 	free(sorted);
 	free(scratch);
-	return RLI_OK;
+	return order_ties(memory);
 }

@@ -63,7 +63,10 @@ int rli_memory_reserve(rli_memory *memory, size_t wanted);
 int rli_memory_append(rli_memory *memory, const rli_memory_in *row);
 /* Appends every row of src (in order) to dst, re-interning each distinct string once. */
 int rli_memory_append_all(rli_memory *dst, const rli_memory *src);
-/* Stable sort by start_ms: ties keep their current order (memory.md §1.4). */
+/*
+ * Sort by start_ms; rows that start together by role, rank and device, and one device's keep
+ * their current order (the reference keeps its workers' finishing order, memory.md §1.4).
+ */
 int rli_memory_sort_by_start(rli_memory *memory);
 
 /* Counts one row into *counts (only allocations, size_kb > 0, count). */

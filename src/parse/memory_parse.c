@@ -1,6 +1,7 @@
 /* memory_parse.c: rli_memory_parse and rli_torch_memory_parse: discover the inputs, validate, parse them on threads, merge in start order. */
 #include "memory_internal.h"
 #include "format.h"
+#include "shard.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -116,6 +117,8 @@ static int parse_tree(rli_memory **out, const char *input_path, const rli_memory
 	*out = NULL;
 	rli_discovery_init(&discovery);
 	memset(&roles, 0, sizeof(roles));
+	if ((error = rli_shard_check(options->shard_index, options->shard_count)) < 0)
+		return error;
 	if ((error = rli_rank_filter_parse(&ranks, options->rank_list)) < 0)
 		return error;
 	if ((error = rli_role_filter_parse(&roles, options->role_list)) < 0)
@@ -138,6 +141,13 @@ static int parse_tree(rli_memory **out, const char *input_path, const rli_memory
 		rli_discover_options discover = {&ranks, &roles, options->auto_detected};
 		if ((error = source->format->discover(&discovery, root, &discover)) < 0)
 			goto done;
+		if (options->shard_count > 1) {
+			size_t all = discovery.count;
+			rli_discovery_keep_shard(&discovery, root, options->shard_index, options->shard_count);
+			rli_log_line(options->log, options->log_ctx, RLI_LOG_NOTICE,
+				     "shard %u/%u: %zu of the %zu memory input units", options->shard_index,
+				     options->shard_count, discovery.count, all);
+		}
 	}
 	rli_log_notes(options->log, options->log_ctx, &discovery.log);
 	if (discovery.structural.oom || discovery.log.oom) {
@@ -161,7 +171,11 @@ static int parse_tree(rli_memory **out, const char *input_path, const rli_memory
 		 discovery.count - failed_units, discovery.count);
 
 	/* The output rules (memory.md §5.3), in our words: there is no DataFrame to speak of. */
-	if (merged->count == 0 || !any_allocation(merged)) {
+	if (options->shard_count > 1 && !failed_units && (merged->count == 0 || !any_allocation(merged))) {
+		/* One shard of many may hold no row, or frees only: the merge judges the whole. */
+		rli_log_line(options->log, options->log_ctx, RLI_LOG_INFO, "shard %u/%u holds no allocation",
+			     options->shard_index, options->shard_count);
+	} else if (merged->count == 0 || !any_allocation(merged)) {
 		if (merged->count == 0 && failed_units == 0)
 			rli_log_line(options->log, options->log_ctx, RLI_LOG_WARN, "No valid data collected from any rank");
 		rli_discovery_report(&discovery);

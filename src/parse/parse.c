@@ -2,6 +2,7 @@
 #include "parse_internal.h"
 #include "format.h"
 #include "memory_internal.h"
+#include "shard.h"
 #include "walk.h"
 
 #include <stdio.h>
@@ -382,7 +383,7 @@ static int gather_memory(rli_memory **out, rli_discovery *discovery, const rli_r
 static int parse_tree(rli_events **out, rli_memory **memory, rli_profiler *detected, const char *input_path,
 		      const rli_parse_options *options_in, const rli_torch_memory_options *memory_options)
 {
-	static const rli_parse_options defaults = {RLI_PROFILER_AUTO, NULL, 0, NULL, NULL};
+	static const rli_parse_options defaults = {RLI_PROFILER_AUTO, NULL, 0, NULL, NULL, 0, 0};
 	const rli_parse_options *options = options_in ? options_in : &defaults;
 	const rli_format *format = rli_format_of(options->profiler);
 	rli_discovery discovery;
@@ -401,6 +402,8 @@ static int parse_tree(rli_events **out, rli_memory **memory, rli_profiler *detec
 	if (memory)
 		*memory = NULL;
 	rli_discovery_init(&discovery);
+	if ((error = rli_shard_check(options->shard_index, options->shard_count)) < 0)
+		return error;
 	error = rli_rank_filter_parse(&ranks, options->rank_list);
 	if (error < 0)
 		return error;
@@ -449,6 +452,12 @@ static int parse_tree(rli_events **out, rli_memory **memory, rli_profiler *detec
 	if (options->profiler == RLI_PROFILER_AUTO)
 		rli_log_line(log, log_ctx, RLI_LOG_NOTICE, "detected %s profiles in %s (%zu input units)",
 			     format->name, input_path, discovery.count);
+	if (options->shard_count > 1) {
+		size_t all = discovery.count;
+		rli_discovery_keep_shard(&discovery, root, options->shard_index, options->shard_count);
+		rli_log_line(log, log_ctx, RLI_LOG_NOTICE, "shard %u/%u: %zu of the %zu input units",
+			     options->shard_index, options->shard_count, discovery.count, all);
+	}
 	rli_log_notes(log, log_ctx, &discovery.log);
 	if (discovery.count == 0)
 		rli_log_line(log, log_ctx, RLI_LOG_INFO, "No data maps to process");
@@ -489,7 +498,12 @@ static int parse_tree(rli_events **out, rli_memory **memory, rli_profiler *detec
 	if ((error = rli_events_sort_by_start(merged)) < 0)
 		goto done;
 
-	if (discovery.structural.count || merged->count == 0) {
+	if (merged->count == 0 && options->shard_count > 1 && !discovery.structural.count && !failed_units) {
+		/* One shard of many may hold nothing (or nothing of the rank list): the merge judges the whole. */
+		rli_log_line(log, log_ctx, RLI_LOG_INFO, "shard %u/%u holds no rows", options->shard_index,
+			     options->shard_count);
+		error = RLI_OK;
+	} else if (discovery.structural.count || merged->count == 0) {
 		/* The reference says this after parsing; a tree that failed its rules was not parsed. */
 		if (merged->count == 0 && discovery.structural.count == 0 && !discovery.ranks_seen_count)
 			rli_log_line(log, log_ctx, RLI_LOG_WARN, "No valid data collected from any rank");
@@ -529,6 +543,12 @@ done:
 	rli_rank_filter_dispose(&ranks);
 	free(root);
 	return error;
+}
+
+void rli_parse_options_init(rli_parse_options *options)
+{
+	memset(options, 0, sizeof(*options));
+	options->profiler = RLI_PROFILER_AUTO;
 }
 
 int rli_parse(rli_events **out, rli_profiler *detected, const char *input_path, const rli_parse_options *options)

@@ -100,6 +100,8 @@ void rli_discovery_dispose(rli_discovery *discovery);
  * groups its data maps. Group ids must be first-appearance indices.
  */
 int rli_discovery_group(rli_discovery *discovery);
+/* Frees what a unit holds (not the unit itself, which lives in the discovery's array). */
+void rli_unit_dispose(rli_unit *unit);
 /* A zeroed unit at the end of the list, or NULL when out of memory. */
 rli_unit *rli_discovery_add(rli_discovery *discovery);
 /*

@@ -12,14 +12,14 @@
 /*
  * The merge. Each file is one unit; units are ordered by their paths (byte order; all share the
  * input's prefix, so this is the order of the paths relative to the input), and the driver
- * appends the rows of the units in that order and sorts them once, stably, by start
- * (parse.c, memory_parse.c). Every table --export writes is already in start order, so that is
- * the k-way merge of the files by start: equal starts keep the order of the files' paths, then
- * the files' own row order, which is the tie rule of one run (timeline.md §2.2: discovery order).
- * Tables of shards whose folders sort in the order of the shards' input units therefore merge
- * into the table one run over the whole input writes. A file out of order is sorted all the same.
+ * appends the rows of the units in that order and sorts them once by start, with the tie rule
+ * (parse.c, memory_parse.c; events.c). Every table --export writes is already in that order, so
+ * this is the k-way merge of the files. The tie rule depends on the rows alone: rows that start
+ * together go by role, rank and thread (memory: device), and only the rows of one thread keep
+ * the order of the files' paths, then of their rows. One thread's rows come from one input unit,
+ * which one shard parses whole, so the tables of any shards merge into the table that one run
+ * over the whole input writes. A file out of order is sorted all the same.
  */
-
 enum { TABLE_NONE = 0, TABLE_EVENTS, TABLE_MEMORY };
 
 static int table_kind(const char *name)

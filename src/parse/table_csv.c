@@ -61,7 +61,7 @@ static void header_done(csv_table *t)
 {
 	char list[512];
 	t->header_done = 1;
-	if (rli_missing_keys(list, sizeof(list), t->r.sink->columns, t->r.sink->count, t->present)) {
+	if (rli_missing_keys(list, sizeof(list), t->r.sink->columns, t->r.sink->required, t->present)) {
 		rli_table_fail(t->r.unit, 1, "missing columns: %s", list);
 		t->stop = 1;
 	}

@@ -85,7 +85,7 @@ static int on_end_map(void *ctx)
 	rli_json_leave(&t->json);
 	if (t->json.depth != 0)
 		return 1;
-	if (rli_missing_keys(list, sizeof(list), t->r.sink->columns, t->r.sink->count, t->present)) {
+	if (rli_missing_keys(list, sizeof(list), t->r.sink->columns, t->r.sink->required, t->present)) {
 		rli_table_fail(t->r.unit, t->r.line, "missing keys: %s", list);
 		t->stopped = 1;
 		return rli_json_halt(&t->json);

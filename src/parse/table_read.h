@@ -26,6 +26,7 @@ typedef struct {
 	const char *table;            /* "rl_events", for messages */
 	const char *const *columns;   /* the columns read, by name; others are passed over */
 	size_t count;                 /* at most 64 */
+	size_t required;              /* the first `required` columns must be there; the rest may be absent */
 	/*
 	 * One data row: fields[c] is columns[c]; line is where the row starts (1-based). Returns 0
 	 * to go on, anything else to stop (having said why in the unit, or being out of memory).

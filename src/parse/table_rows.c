@@ -241,7 +241,7 @@ static void read_table(rli_unit *unit, rli_bytes *source, const rli_table_sink *
 void rli_table_parse_events(rli_unit *unit, rli_bytes *source, rli_events *rows)
 {
 	event_reader e = { { unit, NULL, { NULL } }, rows };
-	rli_table_sink sink = { "rl_events", event_columns, EV_COUNT, event_row, &e };
+	rli_table_sink sink = { "rl_events", event_columns, EV_COUNT, EV_COUNT, event_row, &e };
 	size_t first = rows->count;
 	e.reader.sink = &sink;
 	read_table(unit, source, &sink);
@@ -251,15 +251,21 @@ void rli_table_parse_events(rli_unit *unit, rli_bytes *source, rli_events *rows)
 
 /* ---- memory_events ----------------------------------------------------------------- */
 
-/* rli_memory_export's columns (memory_export.c). */
+/*
+ * rli_memory_export's columns (memory_export.c): the reference's twelve, then ours, which a
+ * table written before they were (or by hand) may lack: then a duration of 0 reads back as a
+ * block never released, and a call stack (a PyTorch row: an operator's name) as found inside
+ * its operator.
+ */
 static const char *const memory_columns[] = {
 	"name",        "role",          "rank_id",           "call_stack",        "call_stack_top",
 	"size_kb",     "start_time_ms", "duration_ms",       "total_allocated_mb", "total_reserved_mb",
-	"total_active_mb", "device_type",
+	"total_active_mb", "device_type", "released",        "match",             "match_gap_ms",
 };
 enum {
 	MEM_NAME, MEM_ROLE, MEM_RANK, MEM_STACK, MEM_TOP, MEM_SIZE, MEM_START, MEM_DURATION, MEM_ALLOCATED,
-	MEM_RESERVED, MEM_ACTIVE, MEM_DEVICE, MEM_COUNT
+	MEM_RESERVED, MEM_ACTIVE, MEM_DEVICE, MEM_REQUIRED, MEM_RELEASED = MEM_REQUIRED, MEM_MATCH, MEM_GAP,
+	MEM_COUNT
 };
 
 typedef struct {
@@ -282,6 +288,54 @@ static uint32_t intern(memory_reader *m, uint64_t line, const rli_table_field *f
 	if (value && id == RLI_STRPOOL_NONE)
 		m->reader.unit->status = RLI_ERROR;
 	return id;
+}
+
+/* The names match takes (rli_memory_export writes them). */
+static const char *const match_names[] = { "none", "inside", "after_end" };
+
+/*
+ * Whether the block was released and how the row found its call stack: from the columns that
+ * say so, or, where a table lacks them, from what the others imply (see memory_columns).
+ */
+static int how_found(row_reader *r, uint64_t line, const rli_table_field *fields, rli_memory_in *row,
+		     const rli_memory *table, int torch)
+{
+	const rli_table_field *match = &fields[MEM_MATCH];
+	int64_t released;
+
+	if (fields[MEM_RELEASED].kind == RLI_FIELD_ABSENT) {
+		/* The export writes 0 for a block never released (memory.md §2.3). */
+		row->released = row->duration_ms != 0;
+	} else if (integer(r, line, fields, MEM_RELEASED, &released) < 0) {
+		return -1;
+	} else if (released != 0 && released != 1) {
+		rli_table_fail(r->unit, line, "released is %lld, not 0 or 1", (long long)released);
+		return -1;
+	} else {
+		row->released = (int)released;
+	}
+	if (match->kind == RLI_FIELD_ABSENT) {
+		if (torch)
+			row->match = strcmp(rli_strpool_get(&table->strings, row->name), "[memory]") != 0
+					     ? RLI_MEMORY_INSIDE : RLI_MEMORY_UNMATCHED;
+		else
+			row->match = row->call_stack != table->empty ? RLI_MEMORY_INSIDE : RLI_MEMORY_UNMATCHED;
+	} else {
+		size_t k = 0;
+		if (match->kind != RLI_FIELD_CSV && match->kind != RLI_FIELD_TEXT)
+			k = 3;
+		while (k < 3 && !(strlen(match_names[k]) == match->length &&
+				  memcmp(match_names[k], match->text, match->length) == 0))
+			k++;
+		if (k == 3) {
+			rli_table_fail(r->unit, line, "match is not one of none, inside, after_end");
+			return -1;
+		}
+		row->match = (rli_memory_match)k;
+	}
+	if (fields[MEM_GAP].kind != RLI_FIELD_ABSENT && number(r, line, fields, MEM_GAP, &row->gap_ms) < 0)
+		return -1;
+	return 0;
 }
 
 static int memory_row(void *ctx, uint64_t line, const rli_table_field *fields)
@@ -315,18 +369,11 @@ static int memory_row(void *ctx, uint64_t line, const rli_table_field *fields)
 	    (unit->keep_roles && !rli_role_filter_keeps(unit->keep_roles, rli_strpool_get(&m->table->strings, row.role))))
 		goto done;
 	device = rli_strpool_get(&m->table->strings, row.device_type);
-	/* The export writes 0 for a block never released (memory.md §2.3): that is what 0 reads back as. */
-	row.released = row.duration_ms != 0;
-	/*
-	 * No column says how the row matched: a PyTorch row found an operator when it is named after
-	 * one, an Ascend row a call stack when it has one (inside the op or after its end: not kept).
-	 */
-	if (torch_device(device)) {
+	if (torch_device(device))
 		m->table->shows_reserved = 1;
-		row.match = strcmp(rli_strpool_get(&m->table->strings, row.name), "[memory]") != 0 ? RLI_MEMORY_INSIDE
-												 : RLI_MEMORY_UNMATCHED;
-	} else {
-		row.match = row.call_stack != m->table->empty ? RLI_MEMORY_INSIDE : RLI_MEMORY_UNMATCHED;
+	if (how_found(r, line, fields, &row, m->table, torch_device(device)) < 0) {
+		error = -1;
+		goto done;
 	}
 	if (rli_memory_append(m->table, &row) < 0) {
 		unit->status = RLI_ERROR;
@@ -340,7 +387,7 @@ done:
 void rli_table_parse_memory(rli_unit *unit, rli_bytes *source)
 {
 	memory_reader m = { { unit, NULL, { NULL } }, NULL };
-	rli_table_sink sink = { "memory_events", memory_columns, MEM_COUNT, memory_row, &m };
+	rli_table_sink sink = { "memory_events", memory_columns, MEM_COUNT, MEM_REQUIRED, memory_row, &m };
 	m.reader.sink = &sink;
 	if (rli_memory_new(&m.table) < 0) {
 		unit->status = RLI_ERROR;

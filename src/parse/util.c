@@ -272,7 +272,7 @@ void rli_discovery_init(rli_discovery *discovery)
 	rli_notes_init(&discovery->log);
 }
 
-static void unit_dispose(rli_unit *unit)
+void rli_unit_dispose(rli_unit *unit)
 {
 	free(unit->path);
 	free(unit->role);
@@ -288,7 +288,7 @@ static void unit_dispose(rli_unit *unit)
 void rli_discovery_dispose(rli_discovery *discovery)
 {
 	for (size_t i = 0; i < discovery->count; i++)
-		unit_dispose(&discovery->units[i]);
+		rli_unit_dispose(&discovery->units[i]);
 	free(discovery->units);
 	rli_notes_dispose(&discovery->structural);
 	rli_notes_dispose(&discovery->log);

@@ -162,12 +162,51 @@ typedef struct {
 	size_t index;
 } keyed;
 
+/* The tie rule worked out again: start, then role (by its text), then rank, which is the index here. */
 static int compare_keyed(const void *a, const void *b)
 {
 	const keyed *x = a, *y = b;
+	rli_event_in rx, ry;
+	int c;
 	if (x->start != y->start)
 		return x->start < y->start ? -1 : 1;
+	big_row(&rx, x->index, x->start);
+	big_row(&ry, y->index, y->start);
+	if ((c = strcmp(rx.role, ry.role)) != 0)
+		return c;
 	return x->index < y->index ? -1 : x->index > y->index;
+}
+
+/*
+ * The tie rule: rows that start together go by role, rank, then thread (numbers before text);
+ * rows of one thread keep their order. Only equal starts are reordered.
+ */
+static void test_tie_rule(void)
+{
+	static const struct {
+		const char *name, *role, *tid;
+		int tid_is_text;
+		int64_t rank;
+		double start;
+	} in[] = {
+		{"a", "rollout", "9", 0, 1, 5.0},  {"b", "actor", "9", 0, 1, 5.0},   {"c", "actor", "9", 0, 0, 5.0},
+		{"d", "actor", "8", 1, 0, 5.0},    {"e", "actor", "7", 0, 0, 5.0},   {"f", "actor", "9", 0, 0, 5.0},
+		{"g", "actor", "1", 0, 9, 1.0},    {"h", "zeta", "1", 0, 0, 7.0},    {"i", "alpha", "1", 0, 0, 7.0},
+	};
+	static const char *const want = "gecfdbaih";
+	rli_events *ev;
+	CHECK_INT(rli_events_new(&ev), RLI_OK);
+	for (size_t i = 0; i < sizeof(in) / sizeof(in[0]); i++)
+		append(ev, in[i].name, in[i].role, in[i].rank, in[i].start, 1.0, in[i].tid, in[i].tid_is_text);
+	CHECK_INT(rli_events_sort_by_start(ev), RLI_OK);
+	for (size_t i = 0; i < strlen(want); i++) {
+		rli_event got;
+		rli_events_get(&got, ev, i);
+		if (got.name[0] != want[i])
+			fprintf(stderr, "row %zu: got %s, want %c\n", i, got.name, want[i]);
+		CHECK(got.name[0] == want[i]);
+	}
+	rli_events_free(ev);
 }
 
 /*
@@ -409,6 +448,7 @@ int main(int argc, char **argv)
 	test_append_like();
 	test_sort_of_runs();
 	test_sort_of_a_big_table();
+	test_tie_rule();
 	test_append_range_and_truncate();
 	test_bigmem();
 	test_export(argc > 1 ? argv[1] : ".");

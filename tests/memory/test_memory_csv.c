@@ -164,7 +164,10 @@ static void test_big_files(const char *root)
 	free(trace);
 }
 
-/* Several captures: per (role, rank) in discovery order, by folder time inside one; ties keep that order. */
+/*
+ * Several captures: per (role, rank) in discovery order, by folder time inside one. Rows that
+ * start together go by role (actor before ranks), then rank; one device's keep that order.
+ */
 static void test_captures(const char *root)
 {
 	static const mf_row early[] = {{"a", "1", "100", "1"}, {"a", "2", "300", "1"}};
@@ -172,7 +175,7 @@ static void test_captures(const char *root)
 	static const mf_row other[] = {{"a", "5", "100", "1"}, {"a", "6", "250", "1"}};
 	char *e = mf_csv(early, 2), *l = mf_csv(late, 2), *o = mf_csv(other, 2);
 	rli_memory *one = NULL, *many = NULL;
-	static const double sizes[] = {1, 3, 5, 4, 6, 2};
+	static const double sizes[] = {5, 1, 3, 4, 6, 2};
 	fx_remove(root);
 	/* The later capture of rank 0 comes first by name, and the actor's role comes from its metadata. */
 	mf_capture(root, "ranks/a_20260101_000002_ascend_pt", 0, MF_METADATA, l, "[{}]");

@@ -117,8 +117,8 @@ static void test_mstx(void)
 
 	/* Two profiled steps of one (role, rank): ordered by the timestamp in the name, not alphabetically. */
 	write_mstx_unit(root, "rollout/a_20250101_120000_ascend_pt", "profiler_info_0.json",
-			"[{\"name\":\"process_name\",\"pid\":21,\"tid\":0,\"ph\":\"M\",\"args\":{\"name\":\"Overlap Analysis\"}},"
-			"{\"name\":\"Free\",\"pid\":21,\"tid\":0,\"ph\":\"X\",\"ts\":\"100000\",\"dur\":\"50\",\"args\":{}}]");
+			"[{\"name\":\"process_name\",\"pid\":\"twenty\",\"tid\":0,\"ph\":\"M\",\"args\":{\"name\":\"Overlap Analysis\"}},"
+			"{\"name\":\"Free\",\"pid\":\"twenty\",\"tid\":0,\"ph\":\"X\",\"ts\":\"100000\",\"dur\":\"50\",\"args\":{}}]");
 	write_mstx_unit(root, "rollout/b_20250101_110000_ascend_pt", "profiler_info_0.json",
 			"[{\"name\":\"process_name\",\"pid\":\"twenty\",\"tid\":0,\"ph\":\"M\",\"args\":{\"name\":\"Overlap Analysis\"}},"
 			"{\"name\":\"Free\",\"pid\":\"twenty\",\"tid\":0,\"ph\":\"X\",\"ts\":100000,\"dur\":10,\"args\":{}}]");
@@ -143,7 +143,7 @@ static void test_mstx(void)
 		fprintf(stderr, "%s\n%s", rli_error_last(), log.text ? log.text : "");
 	CHECK_INT(rli_events_count(events), 4);
 	expect_row(events, 0, "rollout", "rollout", 0, "twenty", 1, 100.0, 0.01);
-	expect_row(events, 1, "rollout", "rollout", 0, "21", 0, 100.0, 0.05);
+	expect_row(events, 1, "rollout", "rollout", 0, "twenty", 1, 100.0, 0.05);
 	expect_row(events, 2, "reference_policy", "reference_policy", 1, "5", 0, 200.0, 1.0);
 	expect_row(events, 3, "actor", "actor", 3, "7", 0, start_a, (end_a - 1773285904639877.299) / 1000);
 	CHECK(fx_log_has(&log, format("WARN: %s/actor/zz_ascend_pt/ASCEND_PROFILER_OUTPUT/trace_view.json: Row missing "

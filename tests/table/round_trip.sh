@@ -5,11 +5,10 @@
 #   FORMAT: mstx, torch (with [memory] events), nvtx or memory (Ascend).
 # For each encoding: run 1 on the generated tree writes the tables, the PNGs and summary.json; run 2 reads
 # run 1's output folder (--profiler-type table, and auto) and must write the same tables and PNGs byte for
-# byte, and the same summary.json but for its "input" line (the path and the profiler differ). An Ascend
-# memory table does not say whether a call stack was matched inside its operator or after its end (the
-# export has no such column): its rows read back as matched inside, so the match counts are left out of
-# that comparison. Then the tables are split into several files in nested folders, whole runs of rows
-# (rl_events.csv by rank, the JSONL tables in consecutive pieces), and the merged read must again equal run 1.
+# byte, summary.json too: it names run 1's input, which run 1's summary.json beside the tables gives (the
+# memory table's last columns, released, match and match_gap_ms, carry the match counts over). Then the tables are
+# split into several files in nested folders, whole runs of rows (rl_events.csv by rank, the JSONL tables
+# in consecutive pieces), and the merged read must again equal run 1.
 set -u
 bin=$1 synth=$2 format=$3 work=$4
 failures=0
@@ -21,24 +20,16 @@ torch) "$synth" --format torch --ranks 2 --roles 2 --steps 2 --memory-events 40 
 *) "$synth" --format "$format" --ranks 2 --roles 3 --steps 2 --seed 7 --output "$work/gen" >/dev/null ;;
 esac || { echo "FAIL: rl-insight-synth" >&2; exit 1; }
 
-# summary.json without what names the input, and for Ascend memory without the match counts.
-summary_part() {
-	if [ "$format" = memory ]; then
-		sed -e '/^"input":/d' -e 's/"matches":{[^}]*}/"matches":{}/g' "$1"
-	else
-		sed -e '/^"input":/d' "$1"
-	fi
-}
-
-# same DIR1 DIR2 WHAT: every file of DIR1 is in DIR2 with the same bytes (summary.json as above).
+# same DIR1 DIR2 WHAT [but-input]: every file of DIR1 is in DIR2 with the same bytes (but-input: summary.json
+# but for its "input" line).
 same() {
 	for path in "$1"/*; do
 		name=$(basename "$path")
 		if [ ! -f "$2/$name" ]; then
 			fail "$3: $name is missing"
-		elif [ "$name" = summary.json ]; then
-			summary_part "$path" >"$work/a.json"
-			summary_part "$2/$name" >"$work/b.json"
+		elif [ "$name" = summary.json ] && [ "${4:-}" = but-input ]; then
+			sed '/^"input":/d' "$path" >"$work/a.json"
+			sed '/^"input":/d' "$2/$name" >"$work/b.json"
 			cmp -s "$work/a.json" "$work/b.json" || fail "$3: summary.json differs"
 		else
 			cmp -s "$path" "$2/$name" || fail "$3: $name differs"
@@ -76,7 +67,8 @@ for ext in csv jsonl; do
 	fi
 done
 
-# The merge: the tables in pieces, in folders whose paths sort in the pieces' order.
+# The merge: the tables in pieces, in folders whose paths sort in the pieces' order. The pieces have no
+# summary.json beside them: the merged summary names the pieces' folder, and only the rest is compared.
 split=$work/split
 mkdir -p "$split"
 if [ -f "$work/one-csv/rl_events.csv" ]; then
@@ -98,7 +90,9 @@ for table in rl_events memory_events; do
 		"$work/one-jsonl/$table.jsonl"
 done
 run "$split/pieces" "$work/merged-pieces" jsonl
-same "$work/one-jsonl" "$work/merged-pieces" "merged from pieces"
+grep -q "^\"input\":{\"path\":\"$split/pieces\"," "$work/merged-pieces/summary.json" ||
+	fail "merged from pieces: summary.json does not name the pieces' folder as its input"
+same "$work/one-jsonl" "$work/merged-pieces" "merged from pieces" but-input
 
 [ "$failures" -eq 0 ] && echo "ok: $format tables read back as they were written"
 exit "$failures"

@@ -1,5 +1,5 @@
 #!/bin/sh
-# tie_rule.sh: tables merged by start, equal starts in the order of the files' paths then of their rows; duration decides the end; tids keep their type.
+# tie_rule.sh: tables merged by start; equal starts by role, rank and thread, one thread's rows in the order of the files' paths then of their rows; duration decides the end; tids keep their type.
 set -u
 bin=$1 work=$2
 failures=0
@@ -26,9 +26,17 @@ grep -q '"tid": "p9"}$' "$work/ab/rl_events.jsonl" || fail "w: its tid p9 is not
 "$bin" -q --input-path "$work/in" --rank-list 1 --export jsonl --vis-type none --output-path "$work/rank1" ||
 	fail "run --rank-list 1: exit $?"
 expect "$work/rank1" w y
-# The same rows with the folders' names swapped: y's file now sorts first.
+# The same rows with the folders' names swapped: y's file now sorts first, and the rows still decide.
 mv "$work/in/a" "$work/in/c"
 "$bin" -q --input-path "$work/in" --export jsonl --vis-type none --output-path "$work/cb" || fail "run c, b: exit $?"
-expect "$work/cb" w y x z
-[ "$failures" -eq 0 ] && echo "ok: ties keep the files' path order, then their rows'"
+expect "$work/cb" w x y z
+# v starts with x on x's role, rank and thread: one thread's rows keep the order of their files' paths.
+mkdir -p "$work/in/d" "$work/in/0"
+printf '%s\nv,r,default,5,6,1,0,7\n' "$header" >"$work/in/d/rl_events.csv"
+"$bin" -q --input-path "$work/in" --export jsonl --vis-type none --output-path "$work/cd" || fail "run c, d: exit $?"
+expect "$work/cd" w x v y z
+mv "$work/in/d/rl_events.csv" "$work/in/0/rl_events.csv"
+"$bin" -q --input-path "$work/in" --export jsonl --vis-type none --output-path "$work/0c" || fail "run 0, c: exit $?"
+expect "$work/0c" w v x y z
+[ "$failures" -eq 0 ] && echo "ok: ties go by role, rank and thread, then the files' path order and their rows'"
 exit "$failures"

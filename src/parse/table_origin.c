@@ -1,0 +1,212 @@
+/* table_origin.c: the input and profiler that the summary.json beside each exported table names, when they all agree. */
+#include "table_origin.h"
+#include "parse_internal.h"
+#include "format.h"
+#include "walk.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <yajl/yajl_parse.h>
+
+/* ---- one summary's "input" ------------------------------------------------------ */
+
+typedef struct {
+	int depth;
+	int in_input;      /* inside the top-level "input" object */
+	int key;           /* in it: 1 path, 2 profiler, 0 another */
+	int done, oom;
+	char *path, *profiler;
+} input_reader;
+
+static int on_start_map(void *ctx)
+{
+	((input_reader *)ctx)->depth++;
+	return 1;
+}
+
+static int on_end_map(void *ctx)
+{
+	input_reader *r = ctx;
+	if (r->in_input && r->depth == 2) {
+		r->done = 1;
+		return 0; /* all that is wanted: stop reading */
+	}
+	r->depth--;
+	return 1;
+}
+
+static int on_key(void *ctx, const unsigned char *key, size_t length)
+{
+	input_reader *r = ctx;
+	if (r->depth == 1)
+		r->in_input = length == 5 && memcmp(key, "input", 5) == 0;
+	else if (r->in_input && r->depth == 2)
+		r->key = length == 4 && memcmp(key, "path", 4) == 0 ? 1
+			 : length == 8 && memcmp(key, "profiler", 8) == 0 ? 2 : 0;
+	return 1;
+}
+
+static int on_string(void *ctx, const unsigned char *text, size_t length)
+{
+	input_reader *r = ctx;
+	char **slot;
+	if (!r->in_input || r->depth != 2 || !r->key)
+		return 1;
+	slot = r->key == 1 ? &r->path : &r->profiler;
+	free(*slot);
+	if (!(*slot = rli_text_copy((const char *)text, length, NULL))) {
+		r->oom = 1;
+		return 0;
+	}
+	return 1;
+}
+
+static const yajl_callbacks callbacks = {
+	.yajl_start_map = on_start_map, .yajl_end_map = on_end_map, .yajl_map_key = on_key, .yajl_string = on_string,
+};
+
+/* The input a summary names; RLI_OK with both NULL when it names none, RLI_ERROR when out of memory. */
+static int read_input(char **path, char **profiler, const char *summary)
+{
+	input_reader r = { 0 };
+	unsigned char chunk[16384];
+	FILE *fp = fopen(summary, "rb");
+	yajl_handle parser;
+	size_t got;
+
+	*path = *profiler = NULL;
+	if (!fp)
+		return RLI_OK;
+	if (!(parser = yajl_alloc(&callbacks, NULL, &r))) {
+		fclose(fp);
+		return rli_error_oom();
+	}
+	while (!r.done && !r.oom && (got = fread(chunk, 1, sizeof(chunk), fp)) > 0)
+		if (yajl_parse(parser, chunk, got) != yajl_status_ok)
+			break;
+	yajl_free(parser);
+	fclose(fp);
+	if (r.oom) {
+		free(r.path);
+		free(r.profiler);
+		return rli_error_oom();
+	}
+	if (!r.done || !r.path || !r.profiler) {
+		free(r.path);
+		free(r.profiler);
+		return RLI_OK;
+	}
+	*path = r.path;
+	*profiler = r.profiler;
+	return RLI_OK;
+}
+
+/* ---- every table folder's summary --------------------------------------------------- */
+
+typedef struct {
+	char *dir;           /* the folder whose entries are being visited */
+	int has_table, has_summary;
+	char *path, *profiler; /* the origin so far */
+	int folders;         /* table folders seen */
+	int differs;         /* a table folder without a summary, or one naming another input */
+	int error;
+} origin_walk;
+
+/* What the folder just visited says: its summary agrees, or the origin is lost. */
+static void folder_done(origin_walk *w)
+{
+	char *path = NULL, *profiler = NULL, *summary;
+	if (!w->dir || !w->has_table || w->differs || w->error)
+		goto done;
+	w->folders++;
+	if (!w->has_summary) {
+		w->differs = 1;
+		goto done;
+	}
+	if (!(summary = rli_path_join(w->dir, "summary.json"))) {
+		w->error = rli_error_oom();
+		goto done;
+	}
+	w->error = read_input(&path, &profiler, summary);
+	free(summary);
+	if (w->error < 0)
+		goto done;
+	if (!path) {
+		w->differs = 1;
+	} else if (!w->path) {
+		w->path = path;
+		w->profiler = profiler;
+		path = profiler = NULL;
+	} else if (strcmp(w->path, path) != 0 || strcmp(w->profiler, profiler) != 0) {
+		w->differs = 1;
+	}
+done:
+	free(path);
+	free(profiler);
+	free(w->dir);
+	w->dir = NULL;
+	w->has_table = w->has_summary = 0;
+}
+
+static int visit(void *ctx, const rli_walk_entry *entry)
+{
+	origin_walk *w = ctx;
+	if (!w->dir || strcmp(w->dir, entry->dir) != 0) {
+		folder_done(w);
+		if (!(w->dir = rli_strdup(entry->dir)))
+			return w->error = rli_error_oom();
+	}
+	if (!entry->is_dir) {
+		w->has_table |= rli_table_file_name(entry->name);
+		w->has_summary |= strcmp(entry->name, "summary.json") == 0;
+	}
+	return w->differs ? RLI_EINVALID : 0; /* once the origin is lost, the rest need not be seen */
+}
+
+int rli_table_origin(char **path, char **profiler, const char *input_path)
+{
+	origin_walk w = { 0 };
+	struct stat st;
+	int walked;
+
+	*path = *profiler = NULL;
+	if (stat(input_path, &st) != 0)
+		return RLI_OK;
+	if (!S_ISDIR(st.st_mode)) {
+		/* One table as the input: its folder's summary. */
+		const char *slash = strrchr(input_path, '/');
+		char *base = rli_path_base(input_path), *summary;
+		struct stat beside;
+		if (!base)
+			return rli_error_oom();
+		w.has_table = rli_table_file_name(base);
+		free(base);
+		w.dir = slash ? rli_strdup(input_path) : rli_strdup(".");
+		if (!w.dir)
+			return rli_error_oom();
+		if (slash)
+			w.dir[slash == input_path ? 1 : slash - input_path] = '\0';
+		if (!(summary = rli_path_join(w.dir, "summary.json"))) {
+			free(w.dir);
+			return rli_error_oom();
+		}
+		w.has_summary = stat(summary, &beside) == 0 && S_ISREG(beside.st_mode);
+		free(summary);
+		folder_done(&w);
+	} else {
+		walked = rli_walk(input_path, visit, NULL, &w);
+		if (walked < 0 && walked != RLI_EINVALID && !w.error)
+			w.error = walked;
+		folder_done(&w);
+	}
+	if (w.error < 0 || w.differs || !w.folders) {
+		free(w.path);
+		free(w.profiler);
+		return w.error < 0 ? w.error : RLI_OK;
+	}
+	*path = w.path;
+	*profiler = w.profiler;
+	return RLI_OK;
+}
