@@ -180,7 +180,7 @@ int rli_table_read_jsonl(rli_unit *unit, rli_bytes *source, const rli_table_sink
 		}
 	}
 	rli_json_close(&t.json);
-	/* JSONL has no header line: the table of a shard that got no unit (--shard) is no bytes, no rows. */
+	/* An empty JSONL table is a table of no rows: what --export writes for one (a shard's, say). */
 	if (result == RLI_READ_EMPTY)
 		result = RLI_READ_OK;
 	return rli_table_read_end(&t.r, source, result, t.oom);

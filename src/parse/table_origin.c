@@ -139,8 +139,20 @@ static void folder_done(origin_walk *w)
 		w->path = path;
 		w->profiler = profiler;
 		path = profiler = NULL;
-	} else if (strcmp(w->path, path) != 0 || strcmp(w->profiler, profiler) != 0) {
+	} else if (strcmp(w->path, path) != 0) {
 		w->differs = 1;
+	} else if (strcmp(w->profiler, profiler) != 0) {
+		/*
+		 * A shard that held memory records and no bar says "memory"; one with bars names
+		 * their format, as one run over both does: the format wins, and two formats differ.
+		 */
+		if (strcmp(w->profiler, "memory") == 0) {
+			free(w->profiler);
+			w->profiler = profiler;
+			profiler = NULL;
+		} else if (strcmp(profiler, "memory") != 0) {
+			w->differs = 1;
+		}
 	}
 done:
 	free(path);

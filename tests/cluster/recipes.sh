@@ -82,12 +82,10 @@ if [ "$recipe" != xargs ]; then
 fi
 RL_INSIGHT=$bin
 export RL_INSIGHT
-# Shards: more than the node's CPUs (tasks wait their turn); for xargs more than the MSTX units (16): some
-# shards get none and write empty tables. Memory: counts that give every shard a unit, for a shard of a
-# memory-only input that got none says "mstx" in its summary.json and the merge then names the shards'
-# folder as the input (to change when that is fixed).
+# Shards: more than the node's CPUs (tasks wait their turn); for xargs more than the units (MSTX 32,
+# memory 8): some shards get none and write empty tables.
 case $recipe in
-xargs) runs="mstx:40 memory:2" ;;
+xargs) runs="mstx:40 memory:16" ;;
 *) runs="mstx:5 memory:3" ;;
 esac
 for run in $runs; do
