@@ -10,7 +10,7 @@
 # cluster_job_states JOBID        the states of a job (one line per array task), from scontrol
 # cluster_logs                    the daemons' logs, to stderr, for a failed test
 #
-# Nothing outside STATE is touched: no /etc, no systemctl, no system munge socket (AuthInfo names ours),
+# Nothing outside that folder is touched: no /etc, no systemctl, no system munge socket (AuthInfo names ours),
 # private ports picked free. The node is "localhost" (slurmd -N), whatever the machine's name.
 
 cluster_pids=""
@@ -162,6 +162,7 @@ cluster_stop() {
 	# this file started: SLURM_CONF from outside may name a real one.
 	if [ -n "$cluster_pids" ] && [ -n "$cluster_conf" ]; then
 		SLURM_CONF=$cluster_conf scancel --quiet --user="$(id -un)" 2>/dev/null
+		SLURM_CONF=$cluster_conf cluster_wait_for 10 cluster_no_jobs
 	fi
 	local reversed="" pid ticks
 	for pid in $cluster_pids; do reversed="$pid $reversed"; done
@@ -185,6 +186,10 @@ cluster_wait() {
 	shift
 	jobs=$(echo "$@" | tr ' ' ',')
 	cluster_wait_for "$seconds" cluster_jobs_gone "$jobs"
+}
+
+cluster_no_jobs() {
+	[ -z "$(squeue -h -o %i 2>/dev/null)" ]
 }
 
 cluster_jobs_gone() {
