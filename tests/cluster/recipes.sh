@@ -97,7 +97,7 @@ for run in $runs; do
 	submit)
 		if ids=$(bash "$examples/submit.sh" "$work/in/$format" "$out" "$shards" 2>"$work/submit.err"); then
 			# shellcheck disable=SC2086 # the two ids
-			cluster_wait 90 $ids || fail "$what: the jobs did not finish in 90 s"
+			cluster_wait 60 $ids || fail "$what: the jobs did not finish in 60 s"
 			job_ended "${ids% *}" COMPLETED "$shards" "$what: the array job"
 			job_ended "${ids#* }" COMPLETED 1 "$what: the merge job"
 		else
@@ -108,7 +108,7 @@ for run in $runs; do
 		# --overcommit: more tasks than the node's CPUs, each a process of its own.
 		if id=$(sbatch --parsable --ntasks="$shards" --overcommit --output="$out.log" \
 			"$examples/srun.sbatch" "$work/in/$format" "$out"); then
-			cluster_wait 90 "$id" || fail "$what: the job did not finish in 90 s"
+			cluster_wait 60 "$id" || fail "$what: the job did not finish in 60 s"
 			job_ended "$id" COMPLETED 1 "$what"
 		else
 			fail "$what: sbatch srun.sbatch exited with $?"
@@ -130,7 +130,7 @@ if [ "$recipe" = submit ]; then
 	what="submit, a failing rl-insight"
 	if ids=$(RL_INSIGHT=false bash "$examples/submit.sh" "$work/in/mstx" "$out" 2 2>"$work/submit.err"); then
 		# shellcheck disable=SC2086 # the two ids
-		cluster_wait 90 $ids || fail "$what: the jobs did not finish in 90 s"
+		cluster_wait 60 $ids || fail "$what: the jobs did not finish in 60 s"
 		job_ended "${ids% *}" FAILED 2 "$what: the array job"
 		job_ended "${ids#* }" CANCELLED 1 "$what: the merge job"
 		[ ! -e "$out/summary.json" ] || fail "$what: the merge ran"
