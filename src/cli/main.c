@@ -104,8 +104,10 @@ static int run(console *c, const cli_request *request)
 	if (timeline || memory) {
 		uint64_t files, bytes;
 		rli_input_totals(&files, &bytes);
-		cli_say(c, 1, "", "read: %llu input file%s, %.1f MiB", (unsigned long long)files,
-			files == 1 ? "" : "s", (double)bytes / 1048576);
+		/* The process's totals: with a baseline read beside the run, both sides' files. */
+		cli_say(c, 1, "", "read: %llu input file%s, %.1f MiB%s", (unsigned long long)files,
+			files == 1 ? "" : "s", (double)bytes / 1048576,
+			request->baseline ? " (this run and its baseline)" : "");
 	}
 	if (set && (result == RLI_OK || result == RLI_EPARTIAL)) {
 		int committed = rli_output_set_commit(set);
