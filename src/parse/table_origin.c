@@ -2,47 +2,45 @@
 #include "table_origin.h"
 #include "parse_internal.h"
 #include "format.h"
+#include "json_stream.h"
 #include "walk.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <yajl/yajl_parse.h>
 
 /* ---- one summary's "input" ------------------------------------------------------ */
 
 typedef struct {
-	int depth;
+	rli_json json;     /* its depth: 1 inside the summary's object */
 	int in_input;      /* inside the top-level "input" object */
 	int key;           /* in it: 1 path, 2 profiler, 0 another */
 	int done, oom;
 	char *path, *profiler;
 } input_reader;
 
-static int on_start_map(void *ctx)
+static int on_start(void *ctx)
 {
-	((input_reader *)ctx)->depth++;
-	return 1;
+	return rli_json_enter(&((input_reader *)ctx)->json);
 }
 
-static int on_end_map(void *ctx)
+static int on_end(void *ctx)
 {
 	input_reader *r = ctx;
-	if (r->in_input && r->depth == 2) {
+	if (r->in_input && r->json.depth == 2) {
 		r->done = 1;
-		return 0; /* all that is wanted: stop reading */
+		return rli_json_halt(&r->json); /* all that is wanted: the rest is not read */
 	}
-	r->depth--;
+	rli_json_leave(&r->json);
 	return 1;
 }
 
 static int on_key(void *ctx, const unsigned char *key, size_t length)
 {
 	input_reader *r = ctx;
-	if (r->depth == 1)
+	if (r->json.depth == 1)
 		r->in_input = length == 5 && memcmp(key, "input", 5) == 0;
-	else if (r->in_input && r->depth == 2)
+	else if (r->in_input && r->json.depth == 2)
 		r->key = length == 4 && memcmp(key, "path", 4) == 0 ? 1
 			 : length == 8 && memcmp(key, "profiler", 8) == 0 ? 2 : 0;
 	return 1;
@@ -52,43 +50,39 @@ static int on_string(void *ctx, const unsigned char *text, size_t length)
 {
 	input_reader *r = ctx;
 	char **slot;
-	if (!r->in_input || r->depth != 2 || !r->key)
+	if (!r->in_input || r->json.depth != 2 || !r->key)
 		return 1;
 	slot = r->key == 1 ? &r->path : &r->profiler;
 	free(*slot);
 	if (!(*slot = rli_text_copy((const char *)text, length, NULL))) {
 		r->oom = 1;
-		return 0;
+		return rli_json_halt(&r->json);
 	}
 	return 1;
 }
 
 static const yajl_callbacks callbacks = {
-	.yajl_start_map = on_start_map, .yajl_end_map = on_end_map, .yajl_map_key = on_key, .yajl_string = on_string,
+	.yajl_start_map = on_start, .yajl_end_map = on_end, .yajl_start_array = on_start,
+	.yajl_end_array = on_end, .yajl_map_key = on_key, .yajl_string = on_string,
 };
 
-/* The input a summary names; RLI_OK with both NULL when it names none, RLI_ERROR when out of memory. */
+/*
+ * The input a summary names; RLI_OK with both NULL when it names none or cannot be read (a
+ * FIFO so named is not waited on: rli_bytes_open refuses it), RLI_ERROR when out of memory.
+ */
 static int read_input(char **path, char **profiler, const char *summary)
 {
-	input_reader r = { 0 };
-	unsigned char chunk[16384];
-	FILE *fp = fopen(summary, "rb");
-	yajl_handle parser;
-	size_t got;
+	input_reader r = { .path = NULL };
+	char *failure = NULL;
+	rli_read_result result;
 
 	*path = *profiler = NULL;
-	if (!fp)
-		return RLI_OK;
-	if (!(parser = yajl_alloc(&callbacks, NULL, &r))) {
-		fclose(fp);
+	if (rli_json_open(&r.json, &callbacks, &r, 1) < 0)
 		return rli_error_oom();
-	}
-	while (!r.done && !r.oom && (got = fread(chunk, 1, sizeof(chunk), fp)) > 0)
-		if (yajl_parse(parser, chunk, got) != yajl_status_ok)
-			break;
-	yajl_free(parser);
-	fclose(fp);
-	if (r.oom) {
+	result = rli_json_read_file(&r.json, summary, &failure);
+	rli_json_close(&r.json);
+	free(failure);
+	if (r.oom || result == RLI_READ_OOM) {
 		free(r.path);
 		free(r.profiler);
 		return rli_error_oom();
