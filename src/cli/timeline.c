@@ -245,7 +245,7 @@ int cli_run_timeline(console *c, const cli_request *request, rli_output_set *set
 		rli_events_free(events);
 		return parse_result;
 	}
-	if (optional && rli_events_count(events) == 0) {
+	if (optional && request->shard_count > 1 && rli_events_count(events) == 0) {
 		/* A shard without bars, of an input that holds memory records: the timeline is another shard's. */
 		cli_say(c, 1, "", "no timeline drawn: shard %u/%u holds no bars", request->shard_index, request->shard_count);
 		rli_events_free(events);
