@@ -128,3 +128,12 @@ void rli_bigmem_free(void *p)
 	if (p)
 		block_free(header_of(p));
 }
+
+void *rli_bigmem_array(size_t count, size_t size)
+{
+	if (!count)
+		count = 1;
+	if (size > SIZE_MAX / count)
+		return NULL;
+	return rli_bigmem_resize(NULL, count * size);
+}

@@ -13,5 +13,7 @@
  */
 void *rli_bigmem_resize(void *p, size_t bytes);
 void rli_bigmem_free(void *p);
+/* A new array of `count` items of `size` bytes (at least one), as rli_bigmem_resize; NULL when the size overflows. */
+void *rli_bigmem_array(size_t count, size_t size);
 
 #endif

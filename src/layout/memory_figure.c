@@ -56,12 +56,6 @@ struct rli_memory_figure {
 
 /* ---- the data: blocks, the curve, operators --------------------------- */
 
-/* A large array in 2 MiB pages: a million blocks' columns are written once, and a 4 KiB page fault each costs. */
-static void *big_array(size_t count, size_t size)
-{
-	return rli_bigmem_resize(NULL, (count ? count : 1) * size);
-}
-
 typedef struct {
 	uint32_t op;
 	double longest;
@@ -94,7 +88,7 @@ static char *file_stem(const rli_memory_device *device)
 static int lay_out_device(memory_page *m, rli_page *page, const rli_memory_device *device, double width,
 			  int scale, rli_medium medium, PangoContext *text, double *raster_scale)
 {
-	rli_memory_block *blocks = big_array(device->count, sizeof(*blocks));
+	rli_memory_block *blocks = rli_bigmem_array(device->count, sizeof(*blocks));
 	lane_key *lanes = NULL;
 	uint32_t *lane_of_op = NULL;
 	rli_strpool ops;
@@ -239,10 +233,10 @@ static int lay_out_device(memory_page *m, rli_page *page, const rli_memory_devic
 	m->gantt.rows = calloc(ops.count, sizeof(*m->gantt.rows));
 	m->gantt.row_labels = calloc(ops.count, sizeof(*m->gantt.row_labels));
 	m->gantt.row_first_bar = calloc(ops.count + 1, sizeof(*m->gantt.row_first_bar));
-	m->gantt.bar_row = big_array(count, sizeof(uint32_t));
-	m->gantt.bar_series = big_array(count, sizeof(uint32_t));
-	m->gantt.bar_start = big_array(count, sizeof(double));
-	m->gantt.bar_end = big_array(count, sizeof(double));
+	m->gantt.bar_row = rli_bigmem_array(count, sizeof(uint32_t));
+	m->gantt.bar_series = rli_bigmem_array(count, sizeof(uint32_t));
+	m->gantt.bar_start = rli_bigmem_array(count, sizeof(double));
+	m->gantt.bar_end = rli_bigmem_array(count, sizeof(double));
 	if (!m->gantt.rows || !m->gantt.row_labels || !m->gantt.row_first_bar || !m->gantt.bar_row ||
 	    !m->gantt.bar_series || !m->gantt.bar_start || !m->gantt.bar_end) {
 		error = rli_error_oom();

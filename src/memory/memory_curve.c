@@ -8,12 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A large array in 2 MiB pages: a million blocks' columns are written once, and a 4 KiB page fault each costs. */
-static void *big_array(size_t count, size_t size)
-{
-	return rli_bigmem_resize(NULL, (count ? count : 1) * size);
-}
-
 static int freed(double duration)
 {
 	return duration > 0 && isfinite(duration);
@@ -62,8 +56,8 @@ int rli_memory_curve(rli_memory_summary *summary, double **x_out, double **y_out
 		     const rli_memory_block *blocks, size_t count)
 {
 	int steps = x_out && y_out;
-	double *key = big_array(count, sizeof(double)), *x = NULL, *y = NULL;
-	size_t *order = big_array(count, sizeof(size_t)), *tmp = big_array(count, sizeof(size_t));
+	double *key = rli_bigmem_array(count, sizeof(double)), *x = NULL, *y = NULL;
+	size_t *order = rli_bigmem_array(count, sizeof(size_t)), *tmp = rli_bigmem_array(count, sizeof(size_t));
 	size_t *by_start = NULL, *start_order = NULL, *start_tmp = NULL, *by_end, points = 0, s = 0, e = 0;
 	double value = 0;
 	int sorted = 1, error = RLI_OK;
@@ -71,8 +65,8 @@ int rli_memory_curve(rli_memory_summary *summary, double **x_out, double **y_out
 	summary->peak_mb = 0;
 	summary->peak_ms = 0;
 	if (steps) {
-		x = big_array(4 * count + 1, sizeof(double));
-		y = big_array(4 * count + 1, sizeof(double));
+		x = rli_bigmem_array(4 * count + 1, sizeof(double));
+		y = rli_bigmem_array(4 * count + 1, sizeof(double));
 	}
 	if (!key || !order || !tmp || (steps && (!x || !y))) {
 		error = rli_error_oom();
@@ -81,8 +75,8 @@ int rli_memory_curve(rli_memory_summary *summary, double **x_out, double **y_out
 	for (size_t i = 1; i < count && sorted; i++)
 		sorted = blocks[i - 1].start <= blocks[i].start;
 	if (!sorted) {
-		start_order = big_array(count, sizeof(size_t));
-		start_tmp = big_array(count, sizeof(size_t));
+		start_order = rli_bigmem_array(count, sizeof(size_t));
+		start_tmp = rli_bigmem_array(count, sizeof(size_t));
 		if (!start_order || !start_tmp) {
 			error = rli_error_oom();
 			goto done;

@@ -95,12 +95,6 @@ static size_t device_of(device_set *set, const rli_memory *memory, size_t row)
 	return set->count++;
 }
 
-/* A large array in 2 MiB pages: most of a million rows' cost is first touches. */
-static void *big_array(size_t count, size_t size)
-{
-	return rli_bigmem_resize(NULL, (count ? count : 1) * size);
-}
-
 /* Row i is on its device's reserved line: a table that shows one, a finite start and value. */
 static int on_reserved_line(const rli_memory *memory, size_t i)
 {
@@ -115,18 +109,18 @@ static int on_reserved_line(const rli_memory *memory, size_t i)
 int rli_memory_devices_split(rli_memory_devices *out, const rli_memory *memory)
 {
 	size_t total = rli_memory_count(memory), reserved_total = 0;
-	uint32_t *device_index = big_array(total, sizeof(*device_index));
+	uint32_t *device_index = rli_bigmem_array(total, sizeof(*device_index));
 	size_t *rank_of_device = NULL;
 	device_set set = { 0 };
 	int error = RLI_OK;
 
 	memset(out, 0, sizeof(*out));
-	out->row = big_array(total, sizeof(*out->row));
-	out->start_ms = big_array(total, sizeof(double));
-	out->duration_ms = big_array(total, sizeof(double));
-	out->size_kb = big_array(total, sizeof(double));
-	out->op_name = big_array(total, sizeof(char *));
-	out->call_stack_top = big_array(total, sizeof(char *));
+	out->row = rli_bigmem_array(total, sizeof(*out->row));
+	out->start_ms = rli_bigmem_array(total, sizeof(double));
+	out->duration_ms = rli_bigmem_array(total, sizeof(double));
+	out->size_kb = rli_bigmem_array(total, sizeof(double));
+	out->op_name = rli_bigmem_array(total, sizeof(char *));
+	out->call_stack_top = rli_bigmem_array(total, sizeof(char *));
 	if (!device_index || !out->row || !out->start_ms || !out->duration_ms || !out->size_kb || !out->op_name ||
 	    !out->call_stack_top) {
 		error = rli_error_oom();
@@ -153,8 +147,8 @@ int rli_memory_devices_split(rli_memory_devices *out, const rli_memory *memory)
 			reserved_total++;
 		}
 	}
-	out->reserved_ms = big_array(reserved_total, sizeof(double));
-	out->reserved_mb = big_array(reserved_total, sizeof(double));
+	out->reserved_ms = rli_bigmem_array(reserved_total, sizeof(double));
+	out->reserved_mb = rli_bigmem_array(reserved_total, sizeof(double));
 	/* The devices in (role, rank, type) order; each one's rows in a run of the columns, in table order. */
 	rank_of_device = malloc((set.count ? set.count : 1) * sizeof(*rank_of_device));
 	out->devices = calloc(set.count ? set.count : 1, sizeof(*out->devices));

@@ -74,7 +74,7 @@ int stats_bubbles(rli_stats *stats, const stats_input *in)
 {
 	const rli_events *ev = in->events;
 	stats_entry *e = in->entries;
-	stats_entry *waits = stats_array(in->count, sizeof(*waits));
+	stats_entry *waits = rli_bigmem_array(in->count, sizeof(*waits));
 	size_t wait_count = 0;
 	int error = RLI_OK;
 

@@ -99,8 +99,8 @@ static int occupancy(rli_stats *stats, const stats_input *in, stats_entry *e, sp
 		return rli_error_oom();
 	/* Spans per (role, rank); role r's are spans[role_first[r]..role_first[r + 1]). */
 	n = merge_spans(spans, role_first, 32, e, in->count, in);
-	starts = stats_array(n, sizeof(*starts));
-	ends = stats_array(n, sizeof(*ends));
+	starts = rli_bigmem_array(n, sizeof(*starts));
+	ends = rli_bigmem_array(n, sizeof(*ends));
 	stats->occupancy = calloc(in->role_count ? in->role_count : 1, sizeof(*stats->occupancy));
 	stats->occupancy_points = malloc((n ? 2 * n : 1) * sizeof(*stats->occupancy_points));
 	if (!starts || !ends || !stats->occupancy || !stats->occupancy_points) {
@@ -147,7 +147,7 @@ done:
 
 int stats_overlap(rli_stats *stats, const stats_input *in)
 {
-	span *spans = stats_array(in->count, sizeof(*spans));
+	span *spans = rli_bigmem_array(in->count, sizeof(*spans));
 	int error = RLI_OK;
 	if (!spans)
 		error = rli_error_oom();

@@ -26,7 +26,7 @@ static int pick_rows(rli_stats *stats, stats_input *in)
 	/* A parsed table is in start order already; any other is ordered here, stably. */
 	if (!sorted && !(order = rli_sorted_rows(ev->start_ms, ev->count)))
 		return rli_error_oom();
-	if (!(in->rows = stats_array(ev->count, sizeof(*in->rows)))) {
+	if (!(in->rows = rli_bigmem_array(ev->count, sizeof(*in->rows)))) {
 		free(order);
 		return rli_error_oom();
 	}
@@ -89,8 +89,8 @@ static int number_roles_and_names(stats_input *in)
 	uint32_t *role_of = NULL, *name_of = NULL, *name_ids = NULL;
 	int error = RLI_OK;
 
-	in->role_ix = stats_array(in->count, sizeof(*in->role_ix));
-	in->name_ix = stats_array(in->count, sizeof(*in->name_ix));
+	in->role_ix = rli_bigmem_array(in->count, sizeof(*in->role_ix));
+	in->name_ix = rli_bigmem_array(in->count, sizeof(*in->name_ix));
 	if (!in->role_ix || !in->name_ix) {
 		error = rli_error_oom();
 		goto done;
@@ -118,12 +118,12 @@ static int number_ranks(stats_input *in)
 	uint32_t *values = NULL;
 	int error = RLI_OK;
 
-	in->rank_ix = stats_array(in->count, sizeof(*in->rank_ix));
-	in->ranks = stats_array(in->count, sizeof(*in->ranks));
+	in->rank_ix = rli_bigmem_array(in->count, sizeof(*in->rank_ix));
+	in->ranks = rli_bigmem_array(in->count, sizeof(*in->ranks));
 	while (slots < 2 * in->count && slots < ((size_t)1 << 40))
 		slots *= 2;
-	keys = stats_array(slots, sizeof(*keys));
-	values = stats_array(slots, sizeof(*values));
+	keys = rli_bigmem_array(slots, sizeof(*keys));
+	values = rli_bigmem_array(slots, sizeof(*values));
 	if (!in->rank_ix || !in->ranks || !keys || !values) {
 		error = rli_error_oom();
 		goto done;
@@ -225,9 +225,9 @@ int rli_stats_compute(rli_stats **out, const rli_events *events)
 	if ((error = pick_rows(stats, &in)) < 0 || (error = number_roles_and_names(&in)) < 0 ||
 	    (error = number_ranks(&in)) < 0)
 		goto done;
-	in.scratch = stats_array(2 * in.count, sizeof(*in.scratch));
-	in.entries = stats_array(in.count, sizeof(*in.entries));
-	in.sort_tmp = stats_array(in.count, sizeof(*in.sort_tmp));
+	in.scratch = rli_bigmem_array(2 * in.count, sizeof(*in.scratch));
+	in.entries = rli_bigmem_array(in.count, sizeof(*in.entries));
+	in.sort_tmp = rli_bigmem_array(in.count, sizeof(*in.sort_tmp));
 	if (!in.scratch || !in.entries || !in.sort_tmp) {
 		error = rli_error_oom();
 		goto done;
