@@ -22,6 +22,17 @@
 #define MP_PEAK_COLOR 0xd62728
 #define MP_RESERVED_SLICES 16 /* the reserved line: at most four points a sixteenth of a plot column */
 
+/*
+ * Bars' columns: a device's, for all its pages at once (a bar is on each page whose segment it
+ * overlaps), and each page's run of them. One block per column per device: millions of bars in
+ * 2 MiB pages (common/bigmem.h), where a page's own small blocks would each fault in 4 KiB at a time.
+ */
+typedef struct {
+	uint32_t *row, *series, *stack;
+	double *start, *end, *size_kb, *total_mb, *gap_ms;
+	uint8_t *match, *open_ended, *carried;
+} mp_bars;
+
 /* One segment's page: the curve over the Gantt of the segment's allocations, and the links between segments. */
 typedef struct {
 	rli_item items[4];
@@ -31,9 +42,7 @@ typedef struct {
 	rli_point_mark peak;
 	rli_nav nav;              /* its links are the device's */
 	rli_bar_details details;
-	double *size_kb, *total_mb, *gap_ms;
-	uint32_t *stack;
-	uint8_t *match, *open_ended, *carried;
+	mp_bars bars;             /* its run of the device's columns, not its own */
 	char *name, *data_name;
 } mp_page;
 
@@ -54,6 +63,7 @@ typedef struct {
 	double t_min, span, peak_mb, peak_ms; /* absolute first allocation; the rest relative to it */
 	double shift;             /* t_min less the document's origin: where the device's x = 0 is on the panels */
 	size_t bars, never_freed;
+	mp_bars columns;          /* every page's bars, page after page */
 	const uint32_t *row;      /* a block's table row by its index, while the device is laid out */
 	size_t first_page;        /* its first page in the document; page_count of them */
 	size_t page_count;

@@ -66,6 +66,51 @@ static int build_envelope(mp_device *d, const double *x, const double *y, size_t
 }
 
 
+static void bars_free(mp_bars *b)
+{
+	rli_bigmem_free(b->row);
+	rli_bigmem_free(b->series);
+	rli_bigmem_free(b->stack);
+	rli_bigmem_free(b->start);
+	rli_bigmem_free(b->end);
+	rli_bigmem_free(b->size_kb);
+	rli_bigmem_free(b->total_mb);
+	rli_bigmem_free(b->gap_ms);
+	rli_bigmem_free(b->match);
+	rli_bigmem_free(b->open_ended);
+	rli_bigmem_free(b->carried);
+	memset(b, 0, sizeof(*b));
+}
+
+/* Every column of `count` bars; on failure none (bars_free is safe either way). */
+static int bars_alloc(mp_bars *b, size_t count)
+{
+	b->row = rli_bigmem_array(count, sizeof(uint32_t));
+	b->series = rli_bigmem_array(count, sizeof(uint32_t));
+	b->stack = rli_bigmem_array(count, sizeof(uint32_t));
+	b->start = rli_bigmem_array(count, sizeof(double));
+	b->end = rli_bigmem_array(count, sizeof(double));
+	b->size_kb = rli_bigmem_array(count, sizeof(double));
+	b->total_mb = rli_bigmem_array(count, sizeof(double));
+	b->gap_ms = rli_bigmem_array(count, sizeof(double));
+	b->match = rli_bigmem_array(count, 1);
+	b->open_ended = rli_bigmem_array(count, 1);
+	b->carried = rli_bigmem_array(count, 1);
+	if (b->row && b->series && b->stack && b->start && b->end && b->size_kb && b->total_mb && b->gap_ms &&
+	    b->match && b->open_ended && b->carried)
+		return RLI_OK;
+	bars_free(b);
+	return rli_error_oom();
+}
+
+/* The run of the columns that starts at bar `at`. */
+static mp_bars bars_at(const mp_bars *b, size_t at)
+{
+	return (mp_bars){ b->row + at,     b->series + at,     b->stack + at,   b->start + at,
+			  b->end + at,     b->size_kb + at,    b->total_mb + at, b->gap_ms + at,
+			  b->match + at,   b->open_ended + at, b->carried + at };
+}
+
 /* "_<role>_rank<r>[_<type>]" with anything but letters, digits, '-', '.', '_' made '_': a file-safe part of a name. */
 static char *file_suffix(const char *role, int64_t rank, const char *tag)
 {
@@ -95,6 +140,7 @@ static int lay_out_segment(mp_page *m, rli_page *page, const mp_device *d, const
 	const double plot_w = fmax(MIN_PLOT_SHARE * width, width - left - MP_RIGHT);
 	const rli_link *link = &d->links[segment];
 	uint32_t *lane_of_op = malloc((d->series_count ? d->series_count : 1) * sizeof(*lane_of_op));
+	mp_bars *bars = &m->bars;
 	size_t lanes = 0, *next = NULL;
 	double gantt_top = MP_CURVE_TOP + MP_CURVE_HEIGHT + MP_PANEL_GAP, gantt_h;
 	char *title = NULL;
@@ -162,21 +208,12 @@ static int lay_out_segment(mp_page *m, rli_page *page, const mp_device *d, const
 	m->gantt.rows = calloc(lanes ? lanes : 1, sizeof(*m->gantt.rows));
 	m->gantt.row_labels = calloc(lanes ? lanes : 1, sizeof(*m->gantt.row_labels));
 	m->gantt.row_first_bar = calloc(lanes + 1, sizeof(*m->gantt.row_first_bar));
-	m->gantt.bar_row = malloc((count ? count : 1) * sizeof(uint32_t));
-	m->gantt.bar_series = malloc((count ? count : 1) * sizeof(uint32_t));
-	m->gantt.bar_start = malloc((count ? count : 1) * sizeof(double));
-	m->gantt.bar_end = malloc((count ? count : 1) * sizeof(double));
-	m->size_kb = malloc((count ? count : 1) * sizeof(double));
-	m->total_mb = malloc((count ? count : 1) * sizeof(double));
-	m->gap_ms = malloc((count ? count : 1) * sizeof(double));
-	m->stack = malloc((count ? count : 1) * sizeof(uint32_t));
-	m->match = malloc(count ? count : 1);
-	m->open_ended = malloc(count ? count : 1);
-	m->carried = malloc(count ? count : 1);
+	m->gantt.bar_row = bars->row;
+	m->gantt.bar_series = bars->series;
+	m->gantt.bar_start = bars->start;
+	m->gantt.bar_end = bars->end;
 	next = malloc((lanes ? lanes : 1) * sizeof(*next));
-	if (!m->gantt.rows || !m->gantt.row_labels || !m->gantt.row_first_bar || !m->gantt.bar_row ||
-	    !m->gantt.bar_series || !m->gantt.bar_start || !m->gantt.bar_end || !m->size_kb || !m->total_mb ||
-	    !m->gap_ms || !m->stack || !m->match || !m->open_ended || !m->carried || !next) {
+	if (!m->gantt.rows || !m->gantt.row_labels || !m->gantt.row_first_bar || !next) {
 		error = rli_error_oom();
 		goto done;
 	}
@@ -206,22 +243,22 @@ static int lay_out_segment(mp_page *m, rli_page *page, const mp_device *d, const
 		const block *b = &blocks[members[i]];
 		size_t at = next[lane_of_op[b->op]]++;
 		uint32_t row = d->row[b->index], stack = memory->call_stack[row];
-		m->gantt.bar_row[at] = lane_of_op[b->op];
-		m->gantt.bar_series[at] = b->op;
-		m->gantt.bar_start[at] = d->shift + b->start;
-		m->gantt.bar_end[at] = d->shift + b->end;
-		m->size_kb[at] = b->size_kb;
-		m->total_mb[at] = memory->allocated_mb[row];
-		m->stack[at] = stack == memory->empty ? UINT32_MAX : stack;
-		m->match[at] = (uint8_t)rli_memory_match_of(memory, row);
-		m->gap_ms[at] = memory->gap_ms[row];
-		m->open_ended[at] = !(memory->flags[row] & RLI_MEMORY_RELEASED);
+		bars->row[at] = lane_of_op[b->op];
+		bars->series[at] = b->op;
+		bars->start[at] = d->shift + b->start;
+		bars->end[at] = d->shift + b->end;
+		bars->size_kb[at] = b->size_kb;
+		bars->total_mb[at] = memory->allocated_mb[row];
+		bars->stack[at] = stack == memory->empty ? UINT32_MAX : stack;
+		bars->match[at] = (uint8_t)rli_memory_match_of(memory, row);
+		bars->gap_ms[at] = memory->gap_ms[row];
+		bars->open_ended[at] = !(memory->flags[row] & RLI_MEMORY_RELEASED);
 		/* started in an earlier segment: that page holds its details (bars by start, so first in the lane) */
-		m->carried[at] = first_segment[members[i]] < segment;
+		bars->carried[at] = first_segment[members[i]] < segment;
 	}
 	m->gantt.bar_count = count;
-	m->details = (rli_bar_details){ m->size_kb, m->total_mb, m->stack, m->match, m->gap_ms,
-					m->open_ended, m->carried, 0, NULL };
+	m->details = (rli_bar_details){ bars->size_kb, bars->total_mb, bars->stack, bars->match, bars->gap_ms,
+					bars->open_ended, bars->carried, 0, NULL };
 	m->gantt.details = &m->details;
 
 	if (!(title = rli_strfmt("Device memory: %s, segment %zu of %zu (%s)", d->label, segment + 1,
@@ -274,7 +311,7 @@ int mp_lay_out_device(rli_memory_pages *pages, mp_device *d, const rli_memory *m
 {
 	size_t pool = memory->strings.count, *first = NULL, *last = NULL, *offset = NULL, *members = NULL, count;
 	uint32_t *op_of_name = malloc((pool ? pool : 1) * sizeof(*op_of_name));
-	block *blocks = malloc((device->count ? device->count : 1) * sizeof(*blocks));
+	block *blocks = rli_bigmem_array(device->count, sizeof(*blocks));
 	double bounds[RLI_MEMORY_MAX_SEGMENTS + 1];
 	rli_memory_summary summary;
 	size_t ops = 0, columns, points = 0;
@@ -337,8 +374,8 @@ int mp_lay_out_device(rli_memory_pages *pages, mp_device *d, const rli_memory *m
 	d->segment_count = rli_memory_segment_count(count, d->span);
 	rli_memory_segment_bounds(bounds, d->segment_count, d->span);
 	d->links = calloc(d->segment_count, sizeof(*d->links));
-	first = malloc((count ? count : 1) * sizeof(size_t));
-	last = malloc((count ? count : 1) * sizeof(size_t));
+	first = rli_bigmem_array(count, sizeof(size_t));
+	last = rli_bigmem_array(count, sizeof(size_t));
 	offset = calloc(d->segment_count + 1, sizeof(size_t));
 	if (!d->links || !first || !last || !offset) {
 		error = rli_error_oom();
@@ -351,7 +388,7 @@ int mp_lay_out_device(rli_memory_pages *pages, mp_device *d, const rli_memory *m
 	}
 	for (size_t s = 0; s < d->segment_count; s++)
 		offset[s + 1] = offset[s] + d->links[s].count;
-	if (!(members = malloc((offset[d->segment_count] ? offset[d->segment_count] : 1) * sizeof(*members)))) {
+	if (!(members = rli_bigmem_array(offset[d->segment_count], sizeof(*members)))) {
 		error = rli_error_oom();
 		goto done;
 	}
@@ -383,9 +420,12 @@ int mp_lay_out_device(rli_memory_pages *pages, mp_device *d, const rli_memory *m
 		link->target = m->name;
 	}
 	/* Pages once every link has its target, so each page's links are whole. */
+	if ((error = bars_alloc(&d->columns, offset[d->segment_count])) < 0)
+		goto done;
 	for (size_t s = 0, p = d->first_page; s < d->segment_count; s++) {
 		if (!d->links[s].count)
 			continue;
+		pages->seg[p].bars = bars_at(&d->columns, offset[s]);
 		if ((error = lay_out_segment(&pages->seg[p], &pages->pages[p], d, memory, blocks, first,
 					     members + offset[s], d->links[s].count, s, width)) < 0)
 			goto done;
@@ -396,11 +436,11 @@ done:
 	rli_bigmem_free(curve_x);
 	rli_bigmem_free(curve_y);
 	free(op_of_name);
-	free(blocks);
-	free(first);
-	free(last);
+	rli_bigmem_free(blocks);
+	rli_bigmem_free(first);
+	rli_bigmem_free(last);
 	free(offset);
-	free(members);
+	rli_bigmem_free(members);
 	return error;
 }
 
@@ -412,18 +452,14 @@ int mp_device_suffix(mp_device *d, int several)
 
 void mp_page_dispose(mp_page *m)
 {
+	/* the bars' columns are the device's */
+	m->gantt.bar_row = m->gantt.bar_series = NULL;
+	m->gantt.bar_start = m->gantt.bar_end = NULL;
 	rli_panel_dispose(&m->curve);
 	rli_panel_dispose(&m->gantt);
 	free(m->peak.label.text);
 	free(m->title.text);
 	free(m->nav.title.text);
-	free(m->size_kb);
-	free(m->total_mb);
-	free(m->gap_ms);
-	free(m->stack);
-	free(m->match);
-	free(m->open_ended);
-	free(m->carried);
 	free(m->name);
 	free(m->data_name);
 }
@@ -442,4 +478,5 @@ void mp_device_dispose(mp_device *d)
 	}
 	free(d->label);
 	free(d->suffix);
+	bars_free(&d->columns);
 }
