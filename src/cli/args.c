@@ -419,7 +419,7 @@ static const option_spec options[] = {
 	{ "--pdf-date", NULL, "DATE", "date in the PDFs' metadata: now, YYYY-MM-DD or YYYY-MM-DDTHH:MM:SSZ (default: fixed, so the same input gives the same bytes)", set_pdf_date },
 	{ "--style", "timeline.visualizer.style", "STYLE", "default, paper (a 3.5 in journal column at 300 dpi) or paper-wide (7 in), PNG and PDF alike", set_style },
 	{ NULL, "timeline.visualizer.all_rows", NULL, NULL, set_all_rows },
-	{ "--jobs", NULL, "N", "parse N input units at once (default: number of CPUs)", set_jobs },
+	{ "--jobs", NULL, "N", "parse N input units at once; 1: do all the work on one thread (default: number of CPUs)", set_jobs },
 	{ "--input-type", NULL, "TYPE", "legacy: multi_json_mstx|torch|nvtx, must agree with the parser", set_input_type },
 	{ "--pipeline-type", "pipeline.type", "NAME", "legacy: OfflineInsightPipeline, the only pipeline", set_pipeline },
 	{ NULL, "preset", "NAME", "timeline or memory (heatmap is not available yet)", set_preset },

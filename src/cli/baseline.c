@@ -83,8 +83,9 @@ static int parse_tree(cli_baseline *b)
 	return cli_worse(timeline, memory);
 }
 
-static int read_baseline(cli_baseline *b)
+static int read_baseline(void *arg)
 {
+	cli_baseline *b = arg;
 	char *summary = summary_path(b->request->baseline);
 	int result;
 	if (summary) {
@@ -104,45 +105,28 @@ static int read_baseline(cli_baseline *b)
 	return result;
 }
 
-static void *run_thread(void *arg)
-{
-	cli_baseline *b = arg;
-	b->result = read_baseline(b);
-	/* The error message is the thread's own (thread-local): carry it over. */
-	if (b->result < 0)
-		snprintf(b->message, sizeof(b->message), "%s", rli_error_last());
-	return NULL;
-}
-
 int cli_baseline_start(cli_baseline *b, console *c, const cli_request *request)
 {
 	*b = (cli_baseline){ .c = c, .request = request };
-	if (pthread_create(&b->thread, NULL, run_thread, b) != 0) {
-		/* No thread to spare: read it here, before the current run. */
-		run_thread(b);
-		return RLI_OK;
-	}
-	b->started = 1;
+	/* With --jobs 1, or no thread to spare, it is read here, before the current run. */
+	rli_task_start(&b->task, read_baseline, b, request->jobs != 1);
 	return RLI_OK;
 }
 
 int cli_baseline_join(cli_baseline *b)
 {
-	if (b->started) {
-		pthread_join(b->thread, NULL);
-		b->started = 0;
-	}
-	if (b->result < 0 && b->result != RLI_EPARTIAL)
-		cli_say(b->c, -1, "error: ", "baseline %s: %s", b->request->baseline, b->message);
-	else if (b->result == RLI_EPARTIAL)
+	int result = rli_task_join(&b->task);
+	if (result < 0 && result != RLI_EPARTIAL)
+		cli_say(b->c, -1, "error: ", "baseline %s: %s", b->request->baseline, rli_error_last());
+	else if (result == RLI_EPARTIAL)
 		cli_say(b->c, 0, "warning: ", "baseline %s: some input units were skipped (named above); the comparison "
 			"reads the rest", b->request->baseline);
-	return b->result;
+	return result;
 }
 
 void cli_baseline_dispose(cli_baseline *b)
 {
-	if (b->started)
+	if (b->task.started)
 		cli_baseline_join(b);
 	rli_compare_side_free(b->side);
 	rli_stats_free(b->stats);

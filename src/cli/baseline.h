@@ -7,16 +7,12 @@
 #include "console.h"
 #include "stats/memory_stats.h"
 #include "stats/stats.h"
-
-#include <pthread.h>
+#include "common/task.h"
 
 typedef struct {
 	console *c;
 	const cli_request *request;
-	pthread_t thread;
-	int started;
-	int result;                 /* a library code; RLI_EPARTIAL: some of its units were skipped */
-	char message[1024];         /* the thread's error, for the main thread to say */
+	rli_task task;              /* its result: a library code; RLI_EPARTIAL: some of its units were skipped */
 	rli_profiler profiler;
 	rli_events *events;         /* NULL from a summary.json */
 	rli_stats *stats;

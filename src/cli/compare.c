@@ -100,5 +100,5 @@ int cli_run_compare(console *c, const cli_request *request, cli_baseline *baseli
 	if (set && results->comparison->timeline && cli_wants(request, "png") &&
 	    (result = draw_png(c, request, results->comparison, set)) < 0)
 		return result;
-	return baseline->result;
+	return baseline->task.result;
 }

@@ -1,6 +1,7 @@
 /* memory.c: the memory analysis: parse the Ascend memory records or PyTorch [memory] events, export the table, lay out and render the figure and the pages. */
 #include "analyses.h"
 #include "common/strutil.h"
+#include "common/task.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -58,6 +59,22 @@ static int draw_pages(console *c, const cli_request *request, const rli_memory *
 	return error;
 }
 
+/* The statistics, worked out beside the outputs (they read the table only), and how long they took. */
+typedef struct {
+	const rli_memory *memory;
+	rli_memory_stats *stats;
+	double ms;
+} stats_work;
+
+static int compute_stats(void *arg)
+{
+	stats_work *work = arg;
+	double t = cli_now_ms();
+	int error = rli_memory_stats_compute(&work->stats, work->memory);
+	work->ms = cli_now_ms() - t;
+	return error;
+}
+
 /* The input is the tables --export wrote: named so, or (auto, --profiler-type memory) found so. */
 static int reads_tables(const cli_request *request)
 {
@@ -73,7 +90,9 @@ int cli_run_memory(console *c, const cli_request *request, rli_output_set *set, 
 	rli_memory_parse_options options;
 	rli_memory *memory = NULL;
 	rli_memory_match_counts matches;
-	int parse_result, result = RLI_OK, from_torch = request->memory_torch;
+	stats_work stats = { 0 };
+	rli_task stats_task;
+	int parse_result, result = RLI_OK, stats_result, from_torch = request->memory_torch;
 
 	cli_memory_options(&options, request, cli_log_line, c);
 	cli_show_status(c, "parsing memory records");
@@ -96,14 +115,10 @@ int cli_run_memory(console *c, const cli_request *request, rli_output_set *set, 
 		return parse_result;
 	}
 	results->memory = memory;
-	if (set) {
-		double t = cli_now_ms();
-		if ((result = rli_memory_stats_compute(&results->memory_stats, memory)) < 0) {
-			cli_say(c, -1, "error: ", "%s", rli_error_last());
-			return result;
-		}
-		cli_say(c, 1, "", "timing: memory statistics %.1f ms", cli_now_ms() - t);
-	}
+	/* On a second core unless --jobs 1: the outputs below do not need them, the summary and report do. */
+	stats.memory = memory;
+	if (set)
+		rli_task_start(&stats_task, compute_stats, &stats, request->jobs != 1);
 	rli_memory_count_matches(&matches, memory);
 	if (from_torch)
 		cli_say(c, 1, "", "memory: %zu allocations; an operator found around %zu, none around %zu",
@@ -122,5 +137,15 @@ int cli_run_memory(console *c, const cli_request *request, rli_output_set *set, 
 		result = draw(c, request, memory, "pdf", RLI_MEDIUM_VECTOR, set);
 	if (set && result == RLI_OK && cli_wants(request, "html"))
 		result = draw_pages(c, request, memory, set);
+	if (set) {
+		if ((stats_result = rli_task_join(&stats_task)) < 0) {
+			if (result == RLI_OK)
+				cli_say(c, -1, "error: ", "%s", rli_error_last());
+			rli_memory_stats_free(stats.stats);
+			return result < 0 ? result : stats_result;
+		}
+		results->memory_stats = stats.stats;
+		cli_say(c, 1, "", "timing: memory statistics %.1f ms", stats.ms);
+	}
 	return result == RLI_OK ? parse_result : result;
 }
