@@ -344,8 +344,8 @@ static void page_dispose(memory_page *m)
 	rli_panel_dispose(&m->gantt);
 	rli_bigmem_free(m->lines[0].x);
 	rli_bigmem_free(m->lines[0].y);
-	free(m->lines[1].x);
-	free(m->lines[1].y);
+	rli_bigmem_free(m->lines[1].x);
+	rli_bigmem_free(m->lines[1].y);
 	rli_memory_legend_dispose(&m->legend);
 	free(m->peak.label.text);
 	free(m->title.text);

@@ -32,8 +32,8 @@ static int build_envelope(mp_device *d, const double *x, const double *y, size_t
 	size_t column = 0;
 
 	for (int e = 0; e < 2; e++) {
-		d->envelope[e].x = malloc(columns * sizeof(double));
-		d->envelope[e].y = malloc(columns * sizeof(double));
+		d->envelope[e].x = rli_bigmem_array(columns, sizeof(double));
+		d->envelope[e].y = rli_bigmem_array(columns, sizeof(double));
 		d->envelope[e].count = columns;
 		d->envelope[e].color = MP_CURVE_COLOR;
 		d->envelope[e].width = 1.5;
@@ -472,9 +472,9 @@ void mp_device_dispose(mp_device *d)
 	for (size_t s = 0; d->links && s < d->segment_count; s++)
 		free(d->links[s].label);
 	free(d->links);
-	for (int e = 0; e < 3; e++) {
-		free(d->envelope[e].x);
-		free(d->envelope[e].y);
+	for (int e = 0; e < 3; e++) { /* the envelope's and the reserved line's, all from rli_bigmem_array */
+		rli_bigmem_free(d->envelope[e].x);
+		rli_bigmem_free(d->envelope[e].y);
 	}
 	free(d->label);
 	free(d->suffix);

@@ -2,6 +2,7 @@
 #include "memory_parts.h"
 #include "text_place.h"
 #include "theme.h"
+#include "common/bigmem.h"
 #include "common/error.h"
 #include "common/strutil.h"
 #include "text/text.h"
@@ -174,7 +175,7 @@ int rli_memory_peak_table(rli_table *t, const rli_memory_device *device, const r
 done:
 	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
 		free(all[i]);
-	free(live);
+	rli_bigmem_free(live);
 	return error;
 }
 

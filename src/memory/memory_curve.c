@@ -164,7 +164,7 @@ static int compare_live(const void *a, const void *b)
 
 int rli_memory_live_at(size_t **live_out, size_t *live_count, const rli_memory_block *blocks, size_t count, double t)
 {
-	live_block *live = malloc((count ? count : 1) * sizeof(*live));
+	live_block *live = rli_bigmem_array(count, sizeof(*live));
 	size_t *indices = NULL, alive = 0;
 
 	*live_out = NULL;
@@ -175,13 +175,13 @@ int rli_memory_live_at(size_t **live_out, size_t *live_count, const rli_memory_b
 		if (blocks[i].start <= t && blocks[i].end > t)
 			live[alive++] = (live_block){ blocks[i].size_kb, blocks[i].start, i };
 	qsort(live, alive, sizeof(*live), compare_live);
-	if (!(indices = malloc((alive ? alive : 1) * sizeof(*indices)))) {
-		free(live);
+	if (!(indices = rli_bigmem_array(alive, sizeof(*indices)))) {
+		rli_bigmem_free(live);
 		return rli_error_oom();
 	}
 	for (size_t i = 0; i < alive; i++)
 		indices[i] = live[i].index;
-	free(live);
+	rli_bigmem_free(live);
 	*live_out = indices;
 	*live_count = alive;
 	return RLI_OK;
@@ -200,11 +200,11 @@ int rli_memory_reserved_line(double **x, double **y, size_t *points, double *max
 	if (!device->reserved_count || !(end >= 0))
 		return RLI_OK;
 	/* at most two points a row, and the end */
-	*x = malloc((2 * device->reserved_count + 1) * sizeof(double));
-	*y = malloc((2 * device->reserved_count + 1) * sizeof(double));
+	*x = rli_bigmem_array(2 * device->reserved_count + 1, sizeof(double));
+	*y = rli_bigmem_array(2 * device->reserved_count + 1, sizeof(double));
 	if (!*x || !*y) {
-		free(*x);
-		free(*y);
+		rli_bigmem_free(*x);
+		rli_bigmem_free(*y);
 		*x = *y = NULL;
 		return rli_error_oom();
 	}
@@ -234,8 +234,8 @@ int rli_memory_reserved_line(double **x, double **y, size_t *points, double *max
 		*max_mb = fmax(*max_mb, (*y)[i]);
 	/* Nothing reserved throughout (a CPU device's events): no allocator cache to draw. */
 	if (!(*max_mb > 0)) {
-		free(*x);
-		free(*y);
+		rli_bigmem_free(*x);
+		rli_bigmem_free(*y);
 		*x = *y = NULL;
 		*max_mb = 0;
 		return RLI_OK;

@@ -59,7 +59,7 @@ int rli_memory_curve(rli_memory_summary *summary, double **x, double **y, size_t
  * end with its last value. *max_mb: the greatest value drawn (0 without
  * one). No point (*points 0, *x and *y NULL) when the device has no reserved
  * row, or none above 0 (a CPU device: no allocator cache); else *x and *y
- * malloc'ed (free them).
+ * from rli_bigmem_array (free with rli_bigmem_free).
  */
 int rli_memory_reserved_line(double **x, double **y, size_t *points, double *max_mb,
 			     const rli_memory_summary *summary, const rli_memory_device *device);
@@ -68,7 +68,7 @@ int rli_memory_reserved_line(double **x, double **y, size_t *points, double *max
  * The blocks live at moment t (start <= t < end: one ending at t is gone, one
  * starting at t is there, as on the curve after t's changes) as indices into
  * blocks, the largest first, then the earlier, then in block order. *live is
- * malloc'ed (free it); *live_count set.
+ * from rli_bigmem_array (free it with rli_bigmem_free); *live_count set.
  */
 int rli_memory_live_at(size_t **live, size_t *live_count, const rli_memory_block *blocks, size_t count, double t);
 

@@ -262,7 +262,7 @@ static int make_room(pending_map *map)
 	size_t old_count = map->count, count = old_count ? old_count * 2 : TM_FIRST_SLOTS;
 	if (map->used + 1 <= old_count / 2)
 		return RLI_OK;
-	if (count > SIZE_MAX / sizeof(*old) || !(map->slots = malloc(count * sizeof(*old)))) {
+	if (!(map->slots = rli_bigmem_array(count, sizeof(*old)))) {
 		map->slots = old;
 		return rli_error_oom();
 	}
@@ -272,7 +272,7 @@ static int make_room(pending_map *map)
 	for (size_t i = 0; i < old_count; i++)
 		if (old[i].row != TM_NO_ROW)
 			*find_slot(map, old[i].addr, old[i].device) = old[i];
-	free(old);
+	rli_bigmem_free(old);
 	return RLI_OK;
 }
 
@@ -342,13 +342,13 @@ static int pair_events(torch_memory *tm, rli_memory *memory, uint32_t role, doub
 	if (strings.name == RLI_STRPOOL_NONE)
 		return rli_error_oom();
 	if (tm->out_of_order) {
-		double *ts = malloc((tm->event_count ? tm->event_count : 1) * sizeof(*ts));
+		double *ts = rli_bigmem_array(tm->event_count, sizeof(*ts));
 		if (!ts)
 			return rli_error_oom();
 		for (size_t i = 0; i < tm->event_count; i++)
 			ts[i] = tm->events[i].ts_us;
 		order = rli_sorted_rows(ts, tm->event_count);
-		free(ts);
+		rli_bigmem_free(ts);
 		if (!order)
 			return rli_error_oom();
 	}
@@ -387,7 +387,7 @@ static int pair_events(torch_memory *tm, rli_memory *memory, uint32_t role, doub
 		slot->row = memory->count - 1;
 	}
 done:
-	free(map.slots);
+	rli_bigmem_free(map.slots);
 	free(order);
 	return error;
 }
@@ -407,8 +407,8 @@ int torch_memory_finish(torch_memory *tm, int64_t rank, rli_memory **out)
 	role = rli_memory_intern(memory, tm->role ? tm->role : "", tm->role ? strlen(tm->role) : 0);
 	/* Every event is at most a row: room for all of them at once. */
 	if (role == RLI_STRPOOL_NONE || (error = rli_memory_reserve(memory, tm->event_count)) < 0 ||
-	    !(row_tid = malloc((tm->event_count ? tm->event_count : 1) * sizeof(*row_tid))) ||
-	    !(row_ts = malloc((tm->event_count ? tm->event_count : 1) * sizeof(*row_ts)))) {
+	    !(row_tid = rli_bigmem_array(tm->event_count, sizeof(*row_tid))) ||
+	    !(row_ts = rli_bigmem_array(tm->event_count, sizeof(*row_ts)))) {
 		error = rli_error_oom();
 		goto done;
 	}
@@ -422,8 +422,8 @@ int torch_memory_finish(torch_memory *tm, int64_t rank, rli_memory **out)
 	*out = memory;
 	memory = NULL;
 done:
-	free(row_tid);
-	free(row_ts);
+	rli_bigmem_free(row_tid);
+	rli_bigmem_free(row_ts);
 	rli_memory_free(memory);
 	return error;
 }

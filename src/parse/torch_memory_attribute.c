@@ -1,5 +1,6 @@
 /* torch_memory_attribute.c: each memory row's operator (the innermost cpu_op on its thread around it) and Python stack (the python_function frames around it). */
 #include "torch_memory.h"
+#include "common/bigmem.h"
 #include "common/grow.h"
 #include "memory/memory_table.h"
 
@@ -22,10 +23,10 @@ typedef struct {
 static row_key *rows_by_thread(const torch_memory *tm, size_t count, const double *row_ts_us, const uint32_t *row_tid)
 {
 	size_t threads = tm->tids.count, *next = calloc(threads + 1, sizeof(*next));
-	row_key *rows = malloc((count ? count : 1) * sizeof(*rows));
+	row_key *rows = rli_bigmem_array(count, sizeof(*rows));
 	if (!next || !rows) {
 		free(next);
-		free(rows);
+		rli_bigmem_free(rows);
 		return NULL;
 	}
 	for (size_t i = 0; i < count; i++)
@@ -199,7 +200,7 @@ int torch_memory_attribute(torch_memory *tm, rli_memory *memory, const double *r
 		if (error == RLI_OK)
 			error = attribute_row(&s, rows[i].row, ts);
 	}
-	free(rows);
+	rli_bigmem_free(rows);
 	free(s.open);
 	free(s.frames);
 	free(s.last_frames);

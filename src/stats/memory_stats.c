@@ -1,5 +1,6 @@
 /* memory_stats.c: the memory statistics per device, from the shared device split and curve: peak, live blocks, never freed, call sites, stacks, matches. */
 #include "memory_stats.h"
+#include "common/bigmem.h"
 #include "common/error.h"
 #include "memory/memory_curve.h"
 #include "memory/memory_devices.h"
@@ -90,7 +91,7 @@ static int live_at_peak(rli_memory_device_stats *st, uint8_t *live_mark, const r
 				device->call_stack_top[b->index], rows[b->index]
 			};
 	}
-	free(live);
+	rli_bigmem_free(live);
 	return RLI_OK;
 }
 
@@ -140,8 +141,8 @@ static int device_stats(rli_memory_device_stats *st, const rli_memory *memory, c
 {
 	const rli_memory_device *device = &split->devices[d];
 	const uint32_t *rows = rli_memory_device_rows(split, d);
-	rli_memory_block *blocks = malloc((device->count ? device->count : 1) * sizeof(*blocks));
-	uint8_t *live_mark = malloc(device->count ? device->count : 1);
+	rli_memory_block *blocks = rli_bigmem_array(device->count, sizeof(*blocks));
+	uint8_t *live_mark = rli_bigmem_array(device->count, 1);
 	rli_memory_summary summary;
 	size_t count;
 	int error;
@@ -174,8 +175,8 @@ static int device_stats(rli_memory_device_stats *st, const rli_memory *memory, c
 		goto done;
 	error = rank_sites(st, memory, rows, device->count, live_mark, slot_top, slot_stack);
 done:
-	free(blocks);
-	free(live_mark);
+	rli_bigmem_free(blocks);
+	rli_bigmem_free(live_mark);
 	return error;
 }
 
