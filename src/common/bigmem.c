@@ -137,3 +137,11 @@ void *rli_bigmem_array(size_t count, size_t size)
 		return NULL;
 	return rli_bigmem_resize(NULL, count * size);
 }
+
+void *rli_bigmem_zeroed(size_t count, size_t size)
+{
+	void *p = rli_bigmem_array(count, size);
+	if (p && !header_of(p)->mapped)
+		memset(p, 0, header_of(p)->bytes);
+	return p;
+}

@@ -15,5 +15,7 @@ void *rli_bigmem_resize(void *p, size_t bytes);
 void rli_bigmem_free(void *p);
 /* A new array of `count` items of `size` bytes (at least one), as rli_bigmem_resize; NULL when the size overflows. */
 void *rli_bigmem_array(size_t count, size_t size);
+/* The same, every byte 0 (a fresh mapping is already: only a small block is cleared). */
+void *rli_bigmem_zeroed(size_t count, size_t size);
 
 #endif

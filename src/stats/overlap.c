@@ -102,7 +102,7 @@ static int occupancy(rli_stats *stats, const stats_input *in, stats_entry *e, sp
 	starts = rli_bigmem_array(n, sizeof(*starts));
 	ends = rli_bigmem_array(n, sizeof(*ends));
 	stats->occupancy = calloc(in->role_count ? in->role_count : 1, sizeof(*stats->occupancy));
-	stats->occupancy_points = malloc((n ? 2 * n : 1) * sizeof(*stats->occupancy_points));
+	stats->occupancy_points = rli_bigmem_array(2 * n, sizeof(*stats->occupancy_points));
 	if (!starts || !ends || !stats->occupancy || !stats->occupancy_points) {
 		error = rli_error_oom();
 		goto done;

@@ -260,16 +260,16 @@ void rli_stats_free(rli_stats *stats)
 		return;
 	free(stats->phases);
 	free(stats->rank_phases);
-	free(stats->steps);
+	rli_bigmem_free(stats->steps); /* these three: one entry a step or a span, from rli_bigmem_array */
 	free(stats->role_rank_first);
 	free(stats->role_rank_ids);
 	free(stats->role_step_ms);
-	free(stats->slowest);
+	rli_bigmem_free(stats->slowest);
 	free(stats->bubbles);
 	free(stats->transitions);
 	free(stats->overlaps);
 	free(stats->occupancy);
-	free(stats->occupancy_points);
+	rli_bigmem_free(stats->occupancy_points);
 	free(stats);
 }
 

@@ -108,7 +108,7 @@ static int tally_slowest(rli_stats *stats, const stats_input *in, const uint32_t
 				      (double)role_steps, i };
 	}
 	stats_sort_groups(e, n, tmp);
-	if (!(stats->slowest = calloc(n ? n : 1, sizeof(*stats->slowest))))
+	if (!(stats->slowest = rli_bigmem_zeroed(n, sizeof(*stats->slowest))))
 		return rli_error_oom();
 	for (size_t i = 0; i < n; i++) {
 		const rli_step_stats *s = &stats->steps[e[i].row];
@@ -149,7 +149,7 @@ static int spans_and_ranks(rli_stats *stats, const stats_input *in, const stats_
 {
 	const rli_events *ev = in->events;
 	size_t steps = stats->max_steps, ranks = 0;
-	double *first = calloc(steps ? 2 * steps : 1, sizeof(*first)), *last = first + steps;
+	double *first = rli_bigmem_array(2 * steps, sizeof(*first)), *last = first + steps;
 	int error = RLI_OK;
 
 	stats->role_rank_first = calloc(in->role_count + 1, sizeof(*stats->role_rank_first));
@@ -185,7 +185,7 @@ static int spans_and_ranks(rli_stats *stats, const stats_input *in, const stats_
 	stats->step_ms = stats_quantile(first, steps, 0.5);
 	error = role_step_times(stats, in);
 done:
-	free(first);
+	rli_bigmem_free(first);
 	return error;
 }
 
@@ -198,8 +198,8 @@ int stats_steps(rli_stats *stats, const stats_input *in)
 
 	for (size_t i = 0; i < in->count; i++)
 		groups += i == 0 || e[i].group != e[i - 1].group;
-	stats->steps = calloc(groups ? groups : 1, sizeof(*stats->steps));
-	step_role_ix = malloc((groups ? groups : 1) * sizeof(*step_role_ix));
+	stats->steps = rli_bigmem_zeroed(groups, sizeof(*stats->steps));
+	step_role_ix = rli_bigmem_array(groups, sizeof(*step_role_ix));
 	if (!stats->steps || !step_role_ix) {
 		error = rli_error_oom();
 		goto done;
@@ -215,6 +215,6 @@ int stats_steps(rli_stats *stats, const stats_input *in)
 		goto done;
 	error = tally_slowest(stats, in, step_role_ix);
 done:
-	free(step_role_ix);
+	rli_bigmem_free(step_role_ix);
 	return error;
 }
