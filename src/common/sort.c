@@ -1,5 +1,6 @@
 /* sort.c: the stable sorts of row indices (by a double column, and the tie rule's) that the columnar tables share. */
 #include "sort.h"
+#include "bigmem.h"
 
 #include <stdlib.h>
 
@@ -60,16 +61,16 @@ size_t *rli_stable_order(size_t *order, size_t *tmp, const double *key, size_t n
 
 size_t *rli_sorted_rows(const double *key, size_t n)
 {
-	size_t *order = malloc((n ? n : 1) * sizeof(*order)), *tmp = malloc((n ? n : 1) * sizeof(*tmp)), *sorted;
+	size_t *order = rli_bigmem_array(n, sizeof(*order)), *tmp = rli_bigmem_array(n, sizeof(*tmp)), *sorted;
 	if (!order || !tmp) {
-		free(order);
-		free(tmp);
+		rli_bigmem_free(order);
+		rli_bigmem_free(tmp);
 		return NULL;
 	}
 	for (size_t i = 0; i < n; i++)
 		order[i] = i;
 	sorted = rli_stable_order(order, tmp, key, n);
-	free(sorted == order ? tmp : order);
+	rli_bigmem_free(sorted == order ? tmp : order);
 	return sorted;
 }
 

@@ -10,7 +10,7 @@
  */
 size_t *rli_stable_order(size_t *order, size_t *tmp, const double *key, size_t n);
 
-/* The same for rows 0..n-1, in a newly allocated array (free it); NULL when out of memory. */
+/* The same for rows 0..n-1, in a new array from rli_bigmem_array (free it with rli_bigmem_free); NULL when out of memory. */
 size_t *rli_sorted_rows(const double *key, size_t n);
 
 /* Whether row a goes before row b under a table's tie rule. */

@@ -29,15 +29,17 @@ int rli_memory_new(rli_memory **out)
 	X(name) X(role) X(device_type) X(call_stack) X(call_stack_top) X(rank_id) \
 	X(size_kb) X(start_ms) X(duration_ms) X(allocated_mb) X(reserved_mb)     \
 	X(active_mb) X(gap_ms) X(flags)
+#define FOR_EACH_COLUMN_REVERSED(X)                                               \
+	X(flags) X(gap_ms) X(active_mb) X(reserved_mb) X(allocated_mb) X(duration_ms) \
+	X(start_ms) X(size_kb) X(rank_id) X(call_stack_top) X(call_stack) X(device_type) \
+	X(role) X(name)
 
 void rli_memory_free(rli_memory *memory)
 {
 	if (!memory)
 		return;
 	rli_strpool_dispose(&memory->strings);
-#define FREE_COLUMN(col) rli_bigmem_free(memory->col);
-	FOR_EACH_COLUMN(FREE_COLUMN)
-#undef FREE_COLUMN
+	rli_bigmem_free(memory->columns);
 	free(memory);
 }
 
@@ -78,10 +80,18 @@ void rli_memory_count_matches(rli_memory_match_counts *out, const rli_memory *me
 		rli_memory_count_row(out, memory->size_kb[i], rli_memory_match_of(memory, i), memory->gap_ms[i]);
 }
 
-/* Columns in 2 MiB pages (common/bigmem.h): a million rows are 90 MB written once, first touches most of their cost. */
+/*
+ * Every column in one block, one after the other, `capacity` rows each (a multiple of 256, so
+ * each column starts aligned for any of them). Why one block: a million rows are 90 MB written
+ * once, and first touches are most of their cost; a block that large is mapped in 2 MiB pages
+ * (common/bigmem.h), where fourteen columns of a capture of some 60,000 rows, each under 2 MiB,
+ * would each fault in 4 KiB at a time. Growing remaps the block (nothing copied) and moves the
+ * columns out to their new places, last first, so none overwrites one not yet moved.
+ */
 int rli_memory_reserve(rli_memory *memory, size_t wanted)
 {
-	size_t capacity;
+	size_t capacity, row_bytes = 0, old_offset, new_offset;
+	char *block;
 	if (wanted <= memory->capacity)
 		return RLI_OK;
 	capacity = memory->capacity ? memory->capacity : 256;
@@ -90,15 +100,25 @@ int rli_memory_reserve(rli_memory *memory, size_t wanted)
 			return rli_error_oom();
 		capacity *= 2;
 	}
-#define GROW_COLUMN(col)                                                           \
-	{                                                                          \
-		void *p = rli_bigmem_resize(memory->col, capacity * sizeof(*memory->col)); \
-		if (!p)                                                            \
-			return rli_error_oom();                                    \
-		memory->col = p;                                                   \
+#define ROW_BYTES(col) row_bytes += sizeof(*memory->col);
+	FOR_EACH_COLUMN(ROW_BYTES)
+#undef ROW_BYTES
+	if (!(block = memory->columns ? rli_bigmem_resize(memory->columns, capacity * row_bytes)
+				      : rli_bigmem_array(capacity, row_bytes)))
+		return rli_error_oom();
+	memory->columns = block;
+	old_offset = memory->capacity * row_bytes;
+	new_offset = capacity * row_bytes;
+#define MOVE_COLUMN(col)                                                                  \
+	{                                                                                 \
+		old_offset -= memory->capacity * sizeof(*memory->col);                    \
+		new_offset -= capacity * sizeof(*memory->col);                            \
+		memmove(block + new_offset, block + old_offset, memory->count * sizeof(*memory->col)); \
+		memory->col = (void *)(block + new_offset);                               \
 	}
-	FOR_EACH_COLUMN(GROW_COLUMN)
-#undef GROW_COLUMN
+	/* last column first: the macro's list reversed by moving from the block's end */
+	FOR_EACH_COLUMN_REVERSED(MOVE_COLUMN)
+#undef MOVE_COLUMN
 	memory->capacity = capacity;
 	return RLI_OK;
 }
@@ -234,10 +254,10 @@ int rli_memory_sort_by_start(rli_memory *memory)
 	if (moves < budget)
 		return order_ties(memory);
 	sorted = rli_sorted_rows(memory->start_ms, n);
-	scratch = malloc(n * sizeof(double));
+	scratch = rli_bigmem_array(n, sizeof(double));
 	if (!sorted || !scratch) {
-		free(sorted);
-		free(scratch);
+		rli_bigmem_free(sorted);
+		rli_bigmem_free(scratch);
 		return rli_error_oom();
 	}
 	/* scratch holds n doubles, enough for any column. */
@@ -250,7 +270,7 @@ int rli_memory_sort_by_start(rli_memory *memory)
 	}
 	FOR_EACH_COLUMN(PERMUTE_COLUMN)
 #undef PERMUTE_COLUMN
-	free(sorted);
-	free(scratch);
+	rli_bigmem_free(sorted);
+	rli_bigmem_free(scratch);
 	return order_ties(memory);
 }

@@ -20,6 +20,7 @@ struct rli_memory {
 	rli_strpool strings;
 	uint32_t empty; /* the id of "" */
 	size_t count, capacity;
+	void *columns;  /* one block (rli_bigmem) holding every column below, `capacity` rows each */
 	uint32_t *name;
 	uint32_t *role;
 	uint32_t *device_type;

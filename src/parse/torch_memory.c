@@ -388,7 +388,7 @@ static int pair_events(torch_memory *tm, rli_memory *memory, uint32_t role, doub
 	}
 done:
 	rli_bigmem_free(map.slots);
-	free(order);
+	rli_bigmem_free(order);
 	return error;
 }
 

@@ -27,7 +27,7 @@ static int pick_rows(rli_stats *stats, stats_input *in)
 	if (!sorted && !(order = rli_sorted_rows(ev->start_ms, ev->count)))
 		return rli_error_oom();
 	if (!(in->rows = rli_bigmem_array(ev->count, sizeof(*in->rows)))) {
-		free(order);
+		rli_bigmem_free(order);
 		return rli_error_oom();
 	}
 	stats->start_ms = INFINITY;
@@ -45,7 +45,7 @@ static int pick_rows(rli_stats *stats, stats_input *in)
 		if (start + duration > stats->end_ms)
 			stats->end_ms = start + duration;
 	}
-	free(order);
+	rli_bigmem_free(order);
 	stats->rows_counted = in->count;
 	if (in->count == 0)
 		stats->start_ms = stats->end_ms = 0;
