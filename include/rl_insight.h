@@ -422,6 +422,21 @@ int rli_backend_exists(const char *name);
 int rli_render(const rli_document *document, const char *backend_name,
 	       const char *out_dir, rli_output_set *set);
 
+/* How to render. Always fill with rli_render_options_init first. */
+typedef struct {
+	/*
+	 * The most threads drawing a document of a file per page (the memory
+	 * figure's PNGs, the memory pages) at once: 0 (default) one a CPU, up to
+	 * 4; 1 the caller's only. Files go into the set in page order either way.
+	 */
+	unsigned threads;
+} rli_render_options;
+
+void rli_render_options_init(rli_render_options *options);
+/* rli_render with options; NULL: the defaults. */
+int rli_render_with(const rli_document *document, const char *backend_name, const char *out_dir,
+		    rli_output_set *set, const rli_render_options *options);
+
 #ifdef __cplusplus
 }
 #endif

@@ -10,6 +10,8 @@
 
 typedef struct rli_output rli_output;
 
+#define RLI_OUTPUT_MAX_BESIDE 4
+
 /*
  * One const table per back-end, in the manner of cairo's surface back-ends
  * and mupdf's document writers. rli_render() allocates output_size bytes,
@@ -47,12 +49,19 @@ struct rli_output {
 	int per_page;            /* 1: out->file is the page's, opened before begin_page */
 	const char *out_dir;     /* where the files go */
 	rli_output_set *set;     /* the run's set, or NULL: each file into place on its own */
+	/*
+	 * Files written beside the page (its data), kept until the page is done: pages drawn on
+	 * several threads still go into the set in page order, each page's data before it.
+	 */
+	rli_atomic_file beside[RLI_OUTPUT_MAX_BESIDE];
+	size_t beside_count;
 };
 
 /*
  * A file beside the one being written (a page's data, named by the page's
- * data_name): out_dir/<stem><extension>, opened into *file. Finished into the
- * run's set with rli_output_keep_beside, or removed with rli_atomic_abort.
+ * data_name): out_dir/<stem><extension>, opened into *file. Kept with
+ * rli_output_keep_beside (into the run's set with the page, before it), or
+ * removed with rli_atomic_abort.
  */
 int rli_output_open_beside(rli_output *out, rli_atomic_file *file, const char *stem, const char *extension);
 int rli_output_keep_beside(rli_output *out, rli_atomic_file *file);

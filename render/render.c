@@ -3,10 +3,14 @@
 #include "common/error.h"
 #include "common/output_set.h"
 #include "common/strutil.h"
+#include "common/task.h"
 
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static const rli_backend *const backends[] = {
 	&rli_png_backend,
@@ -63,7 +67,41 @@ int rli_output_open_beside(rli_output *out, rli_atomic_file *file, const char *s
 
 int rli_output_keep_beside(rli_output *out, rli_atomic_file *file)
 {
-	return rli_output_finish(out->set, file);
+	if (out->beside_count == RLI_OUTPUT_MAX_BESIDE) {
+		rli_atomic_abort(file);
+		return rli_error_set(RLI_EUSAGE, "%s: more than %d files beside one page", out->backend->name,
+				     RLI_OUTPUT_MAX_BESIDE);
+	}
+	out->beside[out->beside_count++] = *file;
+	memset(file, 0, sizeof(*file));
+	return RLI_OK;
+}
+
+/* The page's files into the set (or into place): what was written beside it first, then the page's own. */
+static int keep_page(rli_output *out)
+{
+	int error = RLI_OK;
+	for (size_t i = 0; i < out->beside_count; i++)
+		if (error == RLI_OK)
+			error = rli_output_finish(out->set, &out->beside[i]);
+		else
+			rli_atomic_abort(&out->beside[i]);
+	out->beside_count = 0;
+	if (error == RLI_OK && out->per_page)
+		return rli_output_finish(out->set, &out->file);
+	if (out->per_page)
+		rli_atomic_abort(&out->file);
+	return error;
+}
+
+/* What a failed page leaves: its temporary files, removed. */
+static void abort_page(rli_output *out)
+{
+	for (size_t i = 0; i < out->beside_count; i++)
+		rli_atomic_abort(&out->beside[i]);
+	out->beside_count = 0;
+	if (out->file.temp_path)
+		rli_atomic_abort(&out->file);
 }
 
 static int draw_page(rli_output *out, const rli_page *page)
@@ -79,8 +117,137 @@ static int draw_page(rli_output *out, const rli_page *page)
 	return backend->end_page(out);
 }
 
-int rli_render(const rli_document *document, const char *backend_name, const char *out_dir,
-	       rli_output_set *set)
+void rli_render_options_init(rli_render_options *options)
+{
+	memset(options, 0, sizeof(*options));
+}
+
+static rli_output *output_new(const rli_document *document, const rli_backend *backend, const char *out_dir,
+			      rli_output_set *set)
+{
+	rli_output *out = calloc(1, backend->output_size);
+	if (!out)
+		return NULL;
+	out->backend = backend;
+	out->document = document;
+	out->per_page = backend->file_per_page || document->file_per_page;
+	out->out_dir = out_dir;
+	out->set = set;
+	return out;
+}
+
+/*
+ * A document of a file per page, its pages shared out between threads: each takes the next page
+ * not taken and draws it on an output of its own. Pages go into the set in page order, each
+ * waiting its turn, so what the run lists and keeps does not depend on which thread was quicker.
+ */
+typedef struct {
+	const rli_document *document;
+	const rli_backend *backend;
+	const char *out_dir;
+	rli_output_set *set;
+	atomic_size_t next;
+	pthread_mutex_t lock;
+	pthread_cond_t turn;
+	size_t kept;   /* pages in the set, under lock */
+	int error;     /* the first failure, under lock: the others stop */
+	char *message; /* what it said (the failing thread's own last error) */
+} page_queue;
+
+/* Notes a failure (the first one's code and message are what the render says) and wakes the waiters. */
+static void page_failed(page_queue *q, int error)
+{
+	if (q->error == RLI_OK) {
+		q->error = error;
+		q->message = rli_strdup(rli_error_last());
+	}
+	pthread_cond_broadcast(&q->turn);
+}
+
+static int draw_pages(void *arg)
+{
+	page_queue *q = arg;
+	rli_output *out = output_new(q->document, q->backend, q->out_dir, q->set);
+	int error = out ? q->backend->begin_document(out, q->document) : rli_error_oom();
+
+	while (error == RLI_OK) {
+		size_t p = atomic_fetch_add(&q->next, 1);
+		if (p >= q->document->page_count)
+			break;
+		if ((error = open_file(out, q->out_dir, p)) == RLI_OK)
+			error = draw_page(out, &q->document->pages[p]);
+		pthread_mutex_lock(&q->lock);
+		while (error == RLI_OK && q->error == RLI_OK && q->kept != p)
+			pthread_cond_wait(&q->turn, &q->lock);
+		if (error == RLI_OK && q->error == RLI_OK && (error = keep_page(out)) == RLI_OK) {
+			q->kept++;
+			pthread_cond_broadcast(&q->turn);
+		} else if (error < 0) {
+			page_failed(q, error);
+		} else {
+			error = q->error; /* another page failed: this one is dropped */
+		}
+		pthread_mutex_unlock(&q->lock);
+	}
+	if (out) {
+		if (error == RLI_OK && (error = q->backend->finish(out)) < 0) {
+			pthread_mutex_lock(&q->lock);
+			page_failed(q, error);
+			pthread_mutex_unlock(&q->lock);
+		}
+		abort_page(out);
+		q->backend->destroy(out);
+		free(out);
+	} else {
+		pthread_mutex_lock(&q->lock);
+		page_failed(q, error);
+		pthread_mutex_unlock(&q->lock);
+	}
+	return error;
+}
+
+/* Threads for a document of a file per page: the caller's choice, else one a CPU (at most 4), never more than pages. */
+static unsigned page_threads(const rli_render_options *options, size_t pages)
+{
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	unsigned threads = options && options->threads ? options->threads : cpus > 4 ? 4 : cpus > 1 ? (unsigned)cpus : 1;
+	return pages < threads ? (unsigned)pages : threads;
+}
+
+static int render_per_page(const rli_document *document, const rli_backend *backend, const char *out_dir,
+			   rli_output_set *set, unsigned threads)
+{
+	page_queue q = { .document = document, .backend = backend, .out_dir = out_dir, .set = set };
+	rli_task helpers[3];
+	unsigned started = 0;
+	int error;
+
+	atomic_init(&q.next, 0);
+	if (pthread_mutex_init(&q.lock, NULL) != 0)
+		return rli_error_set(RLI_ERROR, "cannot create a mutex");
+	if (pthread_cond_init(&q.turn, NULL) != 0) {
+		pthread_mutex_destroy(&q.lock);
+		return rli_error_set(RLI_ERROR, "cannot create a condition variable");
+	}
+	for (; started + 1 < threads && started < sizeof(helpers) / sizeof(helpers[0]); started++)
+		rli_task_start(&helpers[started], draw_pages, &q, 1);
+	draw_pages(&q);
+	for (unsigned i = 0; i < started; i++)
+		rli_task_join(&helpers[i]);
+	pthread_cond_destroy(&q.turn);
+	pthread_mutex_destroy(&q.lock);
+	if ((error = q.error) < 0) {
+		if (q.message)
+			rli_error_set(error, "%s", q.message);
+		else
+			rli_error_oom(); /* the message itself could not be kept */
+	}
+	free(q.message);
+	return error;
+}
+
+int rli_render_with(const rli_document *document, const char *backend_name, const char *out_dir,
+		    rli_output_set *set, const rli_render_options *options)
 {
 	const rli_backend *backend = rli_backend_find(backend_name);
 	rli_output *out;
@@ -90,36 +257,33 @@ int rli_render(const rli_document *document, const char *backend_name, const cha
 		return rli_error_set(RLI_EUSAGE, "unknown output type '%s'", backend_name);
 	if (!document || !document->name || !document->page_count)
 		return rli_error_set(RLI_EUSAGE, "%s: the document has no page to draw", backend_name);
-	out = calloc(1, backend->output_size);
-	if (!out)
+	if (backend->file_per_page || document->file_per_page)
+		return render_per_page(document, backend, out_dir, set, page_threads(options, document->page_count));
+	if (!(out = output_new(document, backend, out_dir, set)))
 		return rli_error_oom();
-	out->backend = backend;
-	out->document = document;
-	out->per_page = backend->file_per_page || document->file_per_page;
-	out->out_dir = out_dir;
-	out->set = set;
-
-	if (!out->per_page && (error = open_file(out, out_dir, SIZE_MAX)) < 0)
+	if ((error = open_file(out, out_dir, SIZE_MAX)) < 0)
 		goto done;
 	if ((error = backend->begin_document(out, document)) < 0)
 		goto done;
-	for (size_t p = 0; p < document->page_count; p++) {
-		if (out->per_page && (error = open_file(out, out_dir, p)) < 0)
-			goto done;
-		if ((error = draw_page(out, &document->pages[p])) < 0)
-			goto done;
-		if (out->per_page && (error = rli_output_finish(set, &out->file)) < 0)
-			goto done;
-	}
-	error = backend->finish(out);
+	for (size_t p = 0; p < document->page_count && error == RLI_OK; p++)
+		if ((error = draw_page(out, &document->pages[p])) == RLI_OK)
+			error = keep_page(out);
+	if (error == RLI_OK)
+		error = backend->finish(out);
 
 done:
 	/* A back-end may still write while it is destroyed (cairo finishes a PDF), so first. */
 	backend->destroy(out);
-	if (error == RLI_OK && !out->per_page)
+	if (error == RLI_OK)
 		error = rli_output_finish(set, &out->file);
-	else if (out->file.temp_path)
-		rli_atomic_abort(&out->file);
+	else
+		abort_page(out);
 	free(out);
 	return error;
+}
+
+int rli_render(const rli_document *document, const char *backend_name, const char *out_dir,
+	       rli_output_set *set)
+{
+	return rli_render_with(document, backend_name, out_dir, set, NULL);
 }

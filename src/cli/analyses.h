@@ -38,6 +38,8 @@ void cli_parse_options(rli_parse_options *options, rli_torch_memory_options *tor
 		       rli_log_fn log, void *log_ctx);
 /* The memory records' parse options the request asks for (auto_detected: no analysis was named). */
 void cli_memory_options(rli_memory_parse_options *options, const cli_request *request, rli_log_fn log, void *log_ctx);
+/* How to render: pages on --jobs threads (1: this one only). Returns options. */
+const rli_render_options *cli_render_options(rli_render_options *options, const cli_request *request);
 
 /*
  * The timeline: parse, statistics, export (rl_events.*), lay out, render;

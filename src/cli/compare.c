@@ -52,12 +52,14 @@ static int draw_png(console *c, const cli_request *request, const rli_comparison
 {
 	rli_timeline_options options = request->timeline;
 	rli_compare_figure *figure = NULL;
+	rli_render_options render;
 	double t = cli_now_ms();
 	int error;
 
 	options.medium = RLI_MEDIUM_RASTER;
 	if ((error = rli_compare_figure_layout(&figure, comparison, &options)) == RLI_OK)
-		error = rli_render(rli_compare_figure_document(figure), "png", request->output_path, set);
+		error = rli_render_with(rli_compare_figure_document(figure), "png", request->output_path, set,
+					cli_render_options(&render, request));
 	if (error < 0)
 		cli_say(c, -1, "error: ", "%s", rli_error_last());
 	else

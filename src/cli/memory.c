@@ -26,13 +26,15 @@ static int draw(console *c, const cli_request *request, const rli_memory *memory
 {
 	rli_timeline_options options = request->timeline;
 	rli_memory_figure *figure = NULL;
+	rli_render_options render;
 	double t = cli_now_ms();
 	int error;
 
 	options.medium = medium;
 	cli_show_status(c, "drawing the memory figure");
 	if ((error = rli_memory_layout(&figure, memory, &options)) == RLI_OK)
-		error = rli_render(rli_memory_figure_document(figure), backend, request->output_path, set);
+		error = rli_render_with(rli_memory_figure_document(figure), backend, request->output_path, set,
+					cli_render_options(&render, request));
 	if (error < 0)
 		cli_say(c, -1, "error: ", "%s", rli_error_last());
 	else
@@ -45,12 +47,14 @@ static int draw(console *c, const cli_request *request, const rli_memory *memory
 static int draw_pages(console *c, const cli_request *request, const rli_memory *memory, rli_output_set *set)
 {
 	rli_memory_pages *pages = NULL;
+	rli_render_options render;
 	double t = cli_now_ms();
 	int error;
 
 	cli_show_status(c, "writing the memory pages");
 	if ((error = rli_memory_pages_layout(&pages, memory, &request->timeline)) == RLI_OK)
-		error = rli_render(rli_memory_pages_document(pages), "html", request->output_path, set);
+		error = rli_render_with(rli_memory_pages_document(pages), "html", request->output_path, set,
+					cli_render_options(&render, request));
 	if (error < 0)
 		cli_say(c, -1, "error: ", "%s", rli_error_last());
 	else

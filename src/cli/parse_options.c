@@ -1,4 +1,4 @@
-/* parse_options.c: the parse options a request asks for, the same for the run and for its baseline. */
+/* parse_options.c: the parse and render options a request asks for, the same for the run and for its baseline. */
 #include "analyses.h"
 
 void cli_parse_options(rli_parse_options *options, rli_torch_memory_options *torch, const cli_request *request,
@@ -30,4 +30,11 @@ void cli_memory_options(rli_memory_parse_options *options, const cli_request *re
 	options->auto_detected = request->analyses == 0;
 	options->shard_index = request->shard_index;
 	options->shard_count = request->shard_count;
+}
+
+const rli_render_options *cli_render_options(rli_render_options *options, const cli_request *request)
+{
+	rli_render_options_init(options);
+	options->threads = request->jobs;
+	return options;
 }

@@ -142,6 +142,7 @@ static int render_all(console *c, const cli_request *request, const rli_events *
 		const char *name = figure_backend(request->vis_types[i]);
 		const rli_timeline *timeline;
 		char what[64];
+		rli_render_options render;
 		double t = cli_now_ms();
 
 		if (!name)
@@ -149,7 +150,8 @@ static int render_all(console *c, const cli_request *request, const rli_events *
 		timeline = is_raster(name) && raster ? raster : strcmp(name, "html") == 0 && every_row ? every_row : vector;
 		snprintf(what, sizeof(what), "writing %s", name);
 		cli_show_status(c, what);
-		error = rli_render(rli_timeline_document(timeline), name, request->output_path, set);
+		error = rli_render_with(rli_timeline_document(timeline), name, request->output_path, set,
+					cli_render_options(&render, request));
 		/* One failed output fails the run: the set is written whole or not at all. */
 		if (error < 0) {
 			cli_say(c, -1, "error: ", "%s", rli_error_last());

@@ -30,11 +30,21 @@ static const char *const required_files[] = {
 #define REQUIRED_FILE_COUNT (sizeof(required_files) / sizeof(required_files[0]))
 #define FONT_FILE_COUNT (REQUIRED_FILE_COUNT - 1)
 
-/* Lazily initialised once per process (pthread_once), then only read. */
+/*
+ * The fonts' configuration, made once per process (pthread_once), then only read; a font map per
+ * thread on it, as Pango's own default is: a font map is not to be shared between threads (pages
+ * are drawn on several at once). A thread's map goes with it; the first thread's lasts the process.
+ */
 static pthread_once_t fontmap_once = PTHREAD_ONCE_INIT;
-static PangoFontMap *fontmap;
+static FcConfig *font_config;
+static pthread_key_t fontmap_key;
 static const char *fontmap_dir;
 static char fontmap_error[4096 + 512];
+
+static void fontmap_drop(void *map)
+{
+	g_object_unref(map);
+}
 
 static int dir_has_fonts(const char *dir)
 {
@@ -111,24 +121,37 @@ static void fontmap_init(void)
 			 dir, fonts ? fonts->nfont : 0, (int)FONT_FILE_COUNT);
 		goto done;
 	}
-	fontmap = pango_cairo_font_map_new_for_font_type(CAIRO_FONT_TYPE_FT);
-	if (!fontmap) {
-		snprintf(fontmap_error, sizeof(fontmap_error), "cannot create a FreeType font map");
+	if (pthread_key_create(&fontmap_key, fontmap_drop) != 0) {
+		snprintf(fontmap_error, sizeof(fontmap_error), "cannot keep a font map per thread");
 		goto done;
 	}
-	pango_fc_font_map_set_config(PANGO_FC_FONT_MAP(fontmap), config);
+	font_config = config;
+	config = NULL;
 	fontmap_dir = dir;
 
 done:
-	FcConfigDestroy(config);
+	if (config)
+		FcConfigDestroy(config);
 }
 
+/* This thread's font map on the shared configuration, made on first use. */
 static int shared_fontmap(PangoFontMap **out)
 {
+	PangoFontMap *map;
 	pthread_once(&fontmap_once, fontmap_init);
-	*out = fontmap;
-	if (!fontmap)
+	*out = NULL;
+	if (!font_config)
 		return rli_error_set(RLI_ERROR, "%s", fontmap_error);
+	if (!(map = pthread_getspecific(fontmap_key))) {
+		if (!(map = pango_cairo_font_map_new_for_font_type(CAIRO_FONT_TYPE_FT)))
+			return rli_error_set(RLI_ERROR, "cannot create a FreeType font map");
+		pango_fc_font_map_set_config(PANGO_FC_FONT_MAP(map), font_config);
+		if (pthread_setspecific(fontmap_key, map) != 0) {
+			g_object_unref(map);
+			return rli_error_oom();
+		}
+	}
+	*out = map;
 	return RLI_OK;
 }
 
