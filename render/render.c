@@ -149,16 +149,23 @@ typedef struct {
 	atomic_size_t next;
 	pthread_mutex_t lock;
 	pthread_cond_t turn;
-	size_t kept;   /* pages in the set, under lock */
-	int error;     /* the first failure, under lock: the others stop */
-	char *message; /* what it said (the failing thread's own last error) */
+	/* under lock: */
+	size_t kept;    /* pages in the set */
+	size_t stop_at; /* the first page that failed (SIZE_MAX: none): no page after it is kept */
+	int error;      /* its failure, and what it said (the failing thread's own last error) */
+	char *message;
 } page_queue;
 
-/* Notes a failure (the first one's code and message are what the render says) and wakes the waiters. */
-static void page_failed(page_queue *q, int error)
+/*
+ * Page p failed. The first failing page's is the render's failure, as on one thread: pages before
+ * it are still kept, pages after it are dropped. Wakes the pages waiting their turn.
+ */
+static void page_failed(page_queue *q, size_t p, int error)
 {
-	if (q->error == RLI_OK) {
+	if (p < q->stop_at) {
+		q->stop_at = p;
 		q->error = error;
+		free(q->message);
 		q->message = rli_strdup(rli_error_last());
 	}
 	pthread_cond_broadcast(&q->turn);
@@ -167,41 +174,40 @@ static void page_failed(page_queue *q, int error)
 static int draw_pages(void *arg)
 {
 	page_queue *q = arg;
-	rli_output *out = output_new(q->document, q->backend, q->out_dir, q->set);
-	int error = out ? q->backend->begin_document(out, q->document) : rli_error_oom();
+	const size_t count = q->document->page_count;
+	rli_output *out = NULL;
+	int error = RLI_OK, begun = 0, dropped = 0;
+	size_t p = 0;
 
-	while (error == RLI_OK) {
-		size_t p = atomic_fetch_add(&q->next, 1);
-		if (p >= q->document->page_count)
-			break;
-		if ((error = open_file(out, q->out_dir, p)) == RLI_OK)
+	/* The output is made for the first page this thread takes: a failure to make it is that page's. */
+	while (error == RLI_OK && !dropped && (p = atomic_fetch_add(&q->next, 1)) < count) {
+		if (!out && !(out = output_new(q->document, q->backend, q->out_dir, q->set)))
+			error = rli_error_oom();
+		if (error == RLI_OK && !begun && (error = q->backend->begin_document(out, q->document)) == RLI_OK)
+			begun = 1;
+		if (error == RLI_OK && (error = open_file(out, q->out_dir, p)) == RLI_OK)
 			error = draw_page(out, &q->document->pages[p]);
 		pthread_mutex_lock(&q->lock);
-		while (error == RLI_OK && q->error == RLI_OK && q->kept != p)
+		while (error == RLI_OK && p < q->stop_at && q->kept != p)
 			pthread_cond_wait(&q->turn, &q->lock);
-		if (error == RLI_OK && q->error == RLI_OK && (error = keep_page(out)) == RLI_OK) {
+		dropped = error == RLI_OK && p > q->stop_at;
+		if (error == RLI_OK && !dropped && (error = keep_page(out)) == RLI_OK) {
 			q->kept++;
 			pthread_cond_broadcast(&q->turn);
-		} else if (error < 0) {
-			page_failed(q, error);
-		} else {
-			error = q->error; /* another page failed: this one is dropped */
 		}
+		if (error < 0)
+			page_failed(q, p, error);
+		pthread_mutex_unlock(&q->lock);
+	}
+	if (error == RLI_OK && begun && (error = q->backend->finish(out)) < 0) {
+		pthread_mutex_lock(&q->lock);
+		page_failed(q, count, error);
 		pthread_mutex_unlock(&q->lock);
 	}
 	if (out) {
-		if (error == RLI_OK && (error = q->backend->finish(out)) < 0) {
-			pthread_mutex_lock(&q->lock);
-			page_failed(q, error);
-			pthread_mutex_unlock(&q->lock);
-		}
-		abort_page(out);
+		abort_page(out); /* a dropped or failed page's temporaries */
 		q->backend->destroy(out);
 		free(out);
-	} else {
-		pthread_mutex_lock(&q->lock);
-		page_failed(q, error);
-		pthread_mutex_unlock(&q->lock);
 	}
 	return error;
 }
@@ -217,7 +223,8 @@ static unsigned page_threads(const rli_render_options *options, size_t pages)
 static int render_per_page(const rli_document *document, const rli_backend *backend, const char *out_dir,
 			   rli_output_set *set, unsigned threads)
 {
-	page_queue q = { .document = document, .backend = backend, .out_dir = out_dir, .set = set };
+	page_queue q = { .document = document, .backend = backend, .out_dir = out_dir, .set = set,
+			 .stop_at = SIZE_MAX };
 	rli_task helpers[3];
 	unsigned started = 0;
 	int error;

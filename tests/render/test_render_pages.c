@@ -1,0 +1,224 @@
+/* test_render_pages.c: a document of a file per page drawn on several threads gives one thread's files, in one thread's order, and fails as one would. */
+#include "harness.h"
+#include "common/atomic_file.h"
+#include "layout/layout.h"
+#include "memory/memory_table.h"
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#define DEVICES 9   /* pages of the figure: more than threads, so each thread draws several */
+#define ROWS_EACH 40
+
+static uint32_t intern(rli_memory *m, const char *text)
+{
+	return rli_memory_intern(m, text, strlen(text));
+}
+
+/* DEVICES ranks of one role, each with its own pattern of allocations, so every page differs. */
+static rli_memory *table(void)
+{
+	rli_memory *m = NULL;
+	char device[32];
+	CHECK_INT(rli_memory_new(&m), RLI_OK);
+	if (!m)
+		exit(1);
+	for (int d = 0; d < DEVICES; d++) {
+		snprintf(device, sizeof(device), "NPU:%d", d % 2);
+		for (int i = 0; i < ROWS_EACH; i++) {
+			const char *op = i % 3 == 0 ? "aclnnMatmul" : i % 3 == 1 ? "aclnnAdd" : "aclnnSoftmax";
+			rli_memory_in in = { intern(m, op), intern(m, "actor_update"), intern(m, device), m->empty,
+					     m->empty, d / 2, 64.0 * (1 + (i * 7 + d) % 11), 1000.0 + 5.0 * i + d,
+					     i % 5 == 4 ? 0 : 3.0 + (i + d) % 9, 0, 0, 0, 0, i % 5 != 4,
+					     RLI_MEMORY_UNMATCHED };
+			CHECK_INT(rli_memory_append(m, &in), RLI_OK);
+		}
+	}
+	return m;
+}
+
+/* The whole of a file, or NULL. */
+static char *slurp(const char *path, size_t *length)
+{
+	FILE *fp = fopen(path, "rb");
+	char *data = NULL;
+	long size;
+	if (!fp)
+		return NULL;
+	if (fseek(fp, 0, SEEK_END) == 0 && (size = ftell(fp)) >= 0 && fseek(fp, 0, SEEK_SET) == 0 &&
+	    (data = malloc((size_t)size + 1)) && fread(data, 1, (size_t)size, fp) == (size_t)size)
+		*length = (size_t)size;
+	else {
+		free(data);
+		data = NULL;
+	}
+	fclose(fp);
+	return data;
+}
+
+/* How many entries the folder holds, hidden temporaries included. */
+static int entries(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int n = 0;
+	if (!d)
+		return -1;
+	while ((e = readdir(d)))
+		n += strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
+	closedir(d);
+	return n;
+}
+
+static void empty_folder(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	char path[4096];
+	while (d && (e = readdir(d)))
+		if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0) {
+			snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+			remove(path);
+		}
+	if (d)
+		closedir(d);
+}
+
+/* Renders into dir/<threads> through a set, committed; the set's paths (file names only) in order. */
+static char **render(const rli_document *doc, const char *backend, const char *dir, unsigned threads, size_t *count)
+{
+	rli_render_options options;
+	rli_output_set *set = NULL;
+	char **names;
+	rli_render_options_init(&options);
+	options.threads = threads;
+	CHECK_INT(rli_mkdir_p(dir), RLI_OK);
+	empty_folder(dir);
+	CHECK_INT(rli_output_set_new(&set), RLI_OK);
+	CHECK_INT(rli_render_with(doc, backend, dir, set, &options), RLI_OK);
+	CHECK_INT(rli_output_set_commit(set), RLI_OK);
+	*count = rli_output_set_count(set);
+	names = calloc(*count + 1, sizeof(*names));
+	for (size_t i = 0; names && i < *count; i++) {
+		const char *path = rli_output_set_path(set, i, NULL), *slash = strrchr(path, '/');
+		names[i] = strdup(slash ? slash + 1 : path);
+	}
+	rli_output_set_free(set);
+	return names;
+}
+
+/* Every thread count gives the files one thread gives, byte for byte, listed in the same order. */
+static void test_same_as_one_thread(const rli_document *doc, const char *backend, const char *base,
+				    size_t expected_files)
+{
+	char one_dir[4096], dir[4096], a[8448], b[8448];
+	size_t one_count = 0;
+	char **one;
+	snprintf(one_dir, sizeof(one_dir), "%s/%s-1", base, backend);
+	one = render(doc, backend, one_dir, 1, &one_count);
+	CHECK_INT((int)one_count, (int)expected_files);
+	for (unsigned threads = 0; threads <= 4; threads += 2) { /* 0: the default, one a CPU */
+		size_t count = 0, la = 0, lb = 0;
+		char **names;
+		snprintf(dir, sizeof(dir), "%s/%s-%u", base, backend, threads);
+		names = render(doc, backend, dir, threads, &count);
+		CHECK_INT((int)count, (int)one_count);
+		for (size_t i = 0; names && one && i < count && i < one_count; i++) {
+			char *x, *y;
+			CHECK_STR(names[i], one[i]);
+			snprintf(a, sizeof(a), "%s/%s", one_dir, one[i]);
+			snprintf(b, sizeof(b), "%s/%s", dir, names[i]);
+			x = slurp(a, &la);
+			y = slurp(b, &lb);
+			CHECK(x && y && la == lb && memcmp(x, y, la) == 0);
+			free(x);
+			free(y);
+		}
+		CHECK_INT(entries(dir), (int)count); /* nothing else: no temporary left */
+		for (size_t i = 0; names && i < count; i++)
+			free(names[i]);
+		free(names);
+	}
+	for (size_t i = 0; one && i < one_count; i++)
+		free(one[i]);
+	free(one);
+}
+
+/*
+ * A page that cannot be drawn (too wide for a PNG) fails the render on any number of threads with
+ * that page's message; into a set nothing is kept, and without one only the pages before it are
+ * in place: none after it, and no temporary anywhere.
+ */
+static void test_failure(const rli_document *doc, const char *base)
+{
+	rli_document broken = *doc;
+	rli_page *pages = malloc(doc->page_count * sizeof(*pages));
+	const size_t bad = 4;
+	char dir[4096], path[8448];
+	if (!pages)
+		exit(1);
+	memcpy(pages, doc->pages, doc->page_count * sizeof(*pages));
+	pages[bad].width = 40000;
+	broken.pages = pages;
+	for (unsigned threads = 1; threads <= 4; threads++) {
+		rli_render_options options;
+		rli_output_set *set = NULL;
+		rli_render_options_init(&options);
+		options.threads = threads;
+
+		snprintf(dir, sizeof(dir), "%s/broken-set-%u", base, threads);
+		CHECK_INT(rli_mkdir_p(dir), RLI_OK);
+		empty_folder(dir);
+		CHECK_INT(rli_output_set_new(&set), RLI_OK);
+		CHECK_INT(rli_render_with(&broken, "png", dir, set, &options), RLI_EUSAGE);
+		CHECK(strstr(rli_error_last(), "outside 1..32767") != NULL);
+		rli_output_set_free(set); /* never committed: removes what it kept */
+		CHECK_INT(entries(dir), 0);
+
+		snprintf(dir, sizeof(dir), "%s/broken-%u", base, threads);
+		CHECK_INT(rli_mkdir_p(dir), RLI_OK);
+		empty_folder(dir);
+		CHECK_INT(rli_render_with(&broken, "png", dir, NULL, &options), RLI_EUSAGE);
+		CHECK(strstr(rli_error_last(), "outside 1..32767") != NULL);
+		CHECK_INT(entries(dir), (int)bad);
+		for (size_t p = 0; p < doc->page_count; p++) {
+			struct stat st;
+			snprintf(path, sizeof(path), "%s/%s.png", dir, pages[p].name);
+			CHECK_INT(stat(path, &st) == 0, p < bad);
+		}
+	}
+	free(pages);
+}
+
+int main(int argc, char **argv)
+{
+	rli_memory *memory = table();
+	rli_memory_figure *figure = NULL;
+	rli_memory_pages *pages = NULL;
+	rli_timeline_options options;
+	const rli_document *doc;
+
+	if (argc != 2)
+		return 2;
+	rli_timeline_options_init(&options);
+	options.width = 600;
+	options.scale = 1;
+	CHECK_INT(rli_memory_layout(&figure, memory, &options), RLI_OK);
+	CHECK_INT(rli_memory_pages_layout(&pages, memory, &options), RLI_OK);
+	if (!figure || !pages)
+		TEST_DONE();
+	doc = rli_memory_figure_document(figure);
+	CHECK_INT((int)doc->page_count, DEVICES);
+	/* PNG: a file a page. HTML pages: a page and its data file each, and the index. */
+	test_same_as_one_thread(doc, "png", argv[1], DEVICES);
+	test_same_as_one_thread(rli_memory_pages_document(pages), "html", argv[1],
+				2 * (rli_memory_pages_document(pages)->page_count - 1) + 1);
+	test_failure(doc, argv[1]);
+	rli_memory_pages_free(pages);
+	rli_memory_figure_free(figure);
+	rli_memory_free(memory);
+	TEST_DONE();
+}
