@@ -2,6 +2,7 @@
 #ifndef RLI_TEST_HARNESS_H
 #define RLI_TEST_HARNESS_H
 
+#include <dirent.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -69,6 +70,21 @@ static inline char *test_read_file(const char *path, size_t *length)
 	}
 	fclose(fp);
 	return data;
+}
+
+/* How many entries dir holds (hidden temporaries too: a stray one would show); -1 if it cannot be read. */
+static inline int test_count_entries(const char *dir)
+{
+	DIR *handle = opendir(dir);
+	struct dirent *entry;
+	int count = 0;
+	if (!handle)
+		return -1;
+	while ((entry = readdir(handle)) != NULL)
+		if (strcmp(entry->d_name, ".") && strcmp(entry->d_name, ".."))
+			count++;
+	closedir(handle);
+	return count;
 }
 
 #define TEST_DONE()                                                                \

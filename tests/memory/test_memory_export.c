@@ -32,21 +32,6 @@ static const char want_jsonl[] =
 	"\"total_allocated_mb\": 19071.5, \"total_reserved_mb\": 21084, \"total_active_mb\": 19071.25, "
 	"\"device_type\": \"NPU:0\", \"released\": 0, \"match\": \"none\", \"match_gap_ms\": 0}\n";
 
-/* How many entries dir holds: a stray temporary file would show. */
-static int count_entries(const char *dir)
-{
-	DIR *handle = opendir(dir);
-	struct dirent *entry;
-	int count = 0;
-	if (!handle)
-		return -1;
-	while ((entry = readdir(handle)) != NULL)
-		if (strcmp(entry->d_name, ".") && strcmp(entry->d_name, ".."))
-			count++;
-	closedir(handle);
-	return count;
-}
-
 int main(void)
 {
 	static const mf_row rows[] = {{"\"aten::cat, \"\"x\"\"\"", "4", "100.5", "10"},
@@ -75,19 +60,19 @@ int main(void)
 	text = test_read_file(path, NULL);
 	CHECK_STR(text, want_jsonl);
 	free(text);
-	CHECK_INT(count_entries(out), 2);
+	CHECK_INT(test_count_entries(out), 2);
 
 	/* A folder that does not exist: our message, and nothing written anywhere. */
 	snprintf(path, sizeof(path), "%s/missing/memory_events.csv", out);
 	CHECK_INT(rli_memory_export(memory, RLI_EXPORT_CSV, path, NULL), RLI_EOUTPUT);
 	CHECK_STR(rli_error_last(), fx_text("cannot write %s: No such file or directory", path));
-	CHECK_INT(count_entries(out), 2);
+	CHECK_INT(test_count_entries(out), 2);
 	/* A folder where the file should be: the temporary is written, the rename fails, the temporary goes. */
 	snprintf(path, sizeof(path), "%s/taken", out);
 	fx_mkdir(out, "taken/x");
 	CHECK_INT(rli_memory_export(memory, RLI_EXPORT_JSONL, path, NULL), RLI_EOUTPUT);
 	CHECK(strstr(rli_error_last(), fx_text("cannot write %s: ", path)) != NULL);
-	CHECK_INT(count_entries(out), 3);
+	CHECK_INT(test_count_entries(out), 3);
 
 	/* Misuse is a usage error, never a crash. */
 	CHECK_INT(rli_memory_export(NULL, RLI_EXPORT_CSV, path, NULL), RLI_EUSAGE);

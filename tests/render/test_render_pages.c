@@ -40,39 +40,6 @@ static rli_memory *table(void)
 	return m;
 }
 
-/* The whole of a file, or NULL. */
-static char *slurp(const char *path, size_t *length)
-{
-	FILE *fp = fopen(path, "rb");
-	char *data = NULL;
-	long size;
-	if (!fp)
-		return NULL;
-	if (fseek(fp, 0, SEEK_END) == 0 && (size = ftell(fp)) >= 0 && fseek(fp, 0, SEEK_SET) == 0 &&
-	    (data = malloc((size_t)size + 1)) && fread(data, 1, (size_t)size, fp) == (size_t)size)
-		*length = (size_t)size;
-	else {
-		free(data);
-		data = NULL;
-	}
-	fclose(fp);
-	return data;
-}
-
-/* How many entries the folder holds, hidden temporaries included. */
-static int entries(const char *dir)
-{
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	int n = 0;
-	if (!d)
-		return -1;
-	while ((e = readdir(d)))
-		n += strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
-	closedir(d);
-	return n;
-}
-
 static void empty_folder(const char *dir)
 {
 	DIR *d = opendir(dir);
@@ -131,13 +98,13 @@ static void test_same_as_one_thread(const rli_document *doc, const char *backend
 			CHECK_STR(names[i], one[i]);
 			snprintf(a, sizeof(a), "%s/%s", one_dir, one[i]);
 			snprintf(b, sizeof(b), "%s/%s", dir, names[i]);
-			x = slurp(a, &la);
-			y = slurp(b, &lb);
+			x = test_read_file(a, &la);
+			y = test_read_file(b, &lb);
 			CHECK(x && y && la == lb && memcmp(x, y, la) == 0);
 			free(x);
 			free(y);
 		}
-		CHECK_INT(entries(dir), (int)count); /* nothing else: no temporary left */
+		CHECK_INT(test_count_entries(dir), (int)count); /* nothing else: no temporary left */
 		for (size_t i = 0; names && i < count; i++)
 			free(names[i]);
 		free(names);
@@ -176,14 +143,14 @@ static void test_failure(const rli_document *doc, const char *base)
 		CHECK_INT(rli_render_with(&broken, "png", dir, set, &options), RLI_EUSAGE);
 		CHECK(strstr(rli_error_last(), "outside 1..32767") != NULL);
 		rli_output_set_free(set); /* never committed: removes what it kept */
-		CHECK_INT(entries(dir), 0);
+		CHECK_INT(test_count_entries(dir), 0);
 
 		snprintf(dir, sizeof(dir), "%s/broken-%u", base, threads);
 		CHECK_INT(rli_mkdir_p(dir), RLI_OK);
 		empty_folder(dir);
 		CHECK_INT(rli_render_with(&broken, "png", dir, NULL, &options), RLI_EUSAGE);
 		CHECK(strstr(rli_error_last(), "outside 1..32767") != NULL);
-		CHECK_INT(entries(dir), (int)bad);
+		CHECK_INT(test_count_entries(dir), (int)bad);
 		for (size_t p = 0; p < doc->page_count; p++) {
 			struct stat st;
 			snprintf(path, sizeof(path), "%s/%s.png", dir, pages[p].name);
