@@ -1,6 +1,7 @@
 /* main.c: the rl-insight command: the analyses the input holds, one set of outputs, and an honest exit status. */
 #include "analyses.h"
 #include "common/atomic_file.h"
+#include "common/bigmem.h"
 #include "parse/table_origin.h"
 
 #include <stdio.h>
@@ -138,16 +139,16 @@ done:
  * working buffers that each device, page and cairo fill are faulted in anew, 4 KiB at a time. A
  * fault costs about 20 us on the virtual machines that run most of our jobs, on memory just freed
  * as much as on new (bench/fresh-memory): 16 pages of a memory figure faulted 67,000 times. Blocks
- * up to 64 MiB come from the heap instead, and a freed heap is kept for the next block rather than
- * handed back. Our own large tables are mapped apart in 2 MiB pages (common/bigmem.h) and freed
- * as before, so the peak is what the run holds at once. The library leaves malloc alone: this is
- * the program's choice.
+ * under 2 MiB come from the heap instead, which is kept (up to 64 MiB free at its top) for the
+ * next ones. Larger blocks are still mapped apart and returned when freed, ours in 2 MiB pages
+ * (common/bigmem.h): keeping those too cost the memory figure 60 MB of peak for no time. The
+ * library leaves malloc alone: this is the program's choice.
  */
 static void tune_malloc(void)
 {
 #if defined(__GLIBC__)
-	mallopt(M_MMAP_THRESHOLD, 64 << 20);
-	mallopt(M_TRIM_THRESHOLD, 256 << 20);
+	mallopt(M_MMAP_THRESHOLD, (int)RLI_BIGMEM_MAP_FROM);
+	mallopt(M_TRIM_THRESHOLD, 64 << 20);
 	mallopt(M_TOP_PAD, 8 << 20);
 #endif
 }
