@@ -426,8 +426,8 @@ int rli_render(const rli_document *document, const char *backend_name,
 typedef struct {
 	/*
 	 * The most threads drawing a document of a file per page (the memory
-	 * figure's PNGs, the memory pages) at once: 0 (default) one a CPU, up to
-	 * 4; 1 the caller's only. Files go into the set in page order either way.
+	 * figure's PNGs, the memory pages) at once, 4 at most: 0 (default) one a CPU,
+	 * 1 the caller's only. Files go into the set in page order either way.
 	 */
 	unsigned threads;
 } rli_render_options;
