@@ -1,4 +1,4 @@
-/* render.c: the back-end registry and the one render path they all share. */
+/* render.c: the back-end registry and the render path they all share: a document page by page, or a file a page on several threads. */
 #include "backend.h"
 #include "common/error.h"
 #include "common/output_set.h"
