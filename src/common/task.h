@@ -1,31 +1,26 @@
-/* task.h: one piece of work on a thread of its own, its result and error
- * message carried back to the joiner. */
+/* task.h: one piece of work on a thread of its own, its result and error message carried back to the joiner. */
 #ifndef RLI_COMMON_TASK_H
 #define RLI_COMMON_TASK_H
 
 #include <pthread.h>
 
 typedef struct {
-  int (*run)(void *arg); /* returns a library code, with the thread's last error
-                            set on failure */
-  void *arg;
-  pthread_t thread;
-  int started; /* on a thread, not yet joined */
-  int result;
-  char *message; /* the thread's error when result < 0; NULL otherwise */
+	int (*run)(void *arg); /* returns a library code, with the thread's last error set on failure */
+	void *arg;
+	pthread_t thread;
+	int started;           /* on a thread, not yet joined */
+	int result;
+	char *message;         /* the thread's error when result < 0; NULL otherwise */
 } rli_task;
 
 /*
- * Runs run(arg) on a new thread, or here and now when `threaded` is 0 or no
- * thread can be had (the work is done either way: the caller cannot tell but by
- * the time it takes).
+ * Runs run(arg) on a new thread, or here and now when `threaded` is 0 or no thread can be had
+ * (the work is done either way: the caller cannot tell but by the time it takes).
  */
-void rli_task_start(rli_task *task, int (*run)(void *arg), void *arg,
-                    int threaded);
+void rli_task_start(rli_task *task, int (*run)(void *arg), void *arg, int threaded);
 /*
- * Waits for the work; returns its result. A failure's message becomes this
- * thread's last error (rli_error_last), as if the work had run here. Joining
- * twice returns the result again.
+ * Waits for the work; returns its result. A failure's message becomes this thread's last error
+ * (rli_error_last), as if the work had run here. Joining twice returns the result again.
  */
 int rli_task_join(rli_task *task);
 
