@@ -29,10 +29,9 @@ int rli_memory_new(rli_memory **out)
 	X(name) X(role) X(device_type) X(call_stack) X(call_stack_top) X(rank_id) \
 	X(size_kb) X(start_ms) X(duration_ms) X(allocated_mb) X(reserved_mb)     \
 	X(active_mb) X(gap_ms) X(flags)
-#define FOR_EACH_COLUMN_REVERSED(X)                                               \
-	X(flags) X(gap_ms) X(active_mb) X(reserved_mb) X(allocated_mb) X(duration_ms) \
-	X(start_ms) X(size_kb) X(rank_id) X(call_stack_top) X(call_stack) X(device_type) \
-	X(role) X(name)
+#define COUNT_COLUMN(col) +1
+enum { COLUMN_COUNT = 0 FOR_EACH_COLUMN(COUNT_COLUMN) };
+#undef COUNT_COLUMN
 
 void rli_memory_free(rli_memory *memory)
 {
@@ -90,7 +89,11 @@ void rli_memory_count_matches(rli_memory_match_counts *out, const rli_memory *me
  */
 int rli_memory_reserve(rli_memory *memory, size_t wanted)
 {
-	size_t capacity, row_bytes = 0, old_offset, new_offset;
+	struct {
+		char *from, *to;
+		size_t bytes;
+	} moves[COLUMN_COUNT];
+	size_t capacity, row_bytes = 0, old_offset = 0, new_offset = 0, n = 0;
 	char *block;
 	if (wanted <= memory->capacity)
 		return RLI_OK;
@@ -107,18 +110,21 @@ int rli_memory_reserve(rli_memory *memory, size_t wanted)
 				      : rli_bigmem_array(capacity, row_bytes)))
 		return rli_error_oom();
 	memory->columns = block;
-	old_offset = memory->capacity * row_bytes;
-	new_offset = capacity * row_bytes;
-#define MOVE_COLUMN(col)                                                                  \
-	{                                                                                 \
-		old_offset -= memory->capacity * sizeof(*memory->col);                    \
-		new_offset -= capacity * sizeof(*memory->col);                            \
-		memmove(block + new_offset, block + old_offset, memory->count * sizeof(*memory->col)); \
-		memory->col = (void *)(block + new_offset);                               \
+	/* Each column's old and new place, in the list's order... */
+#define PLACE_COLUMN(col)                                                                           \
+	{                                                                                           \
+		moves[n].from = block + old_offset;                                                 \
+		moves[n].to = block + new_offset;                                                   \
+		moves[n++].bytes = memory->count * sizeof(*memory->col);                            \
+		memory->col = (void *)(block + new_offset);                                         \
+		old_offset += memory->capacity * sizeof(*memory->col);                              \
+		new_offset += capacity * sizeof(*memory->col);                                      \
 	}
-	/* last column first: the macro's list reversed by moving from the block's end */
-	FOR_EACH_COLUMN_REVERSED(MOVE_COLUMN)
-#undef MOVE_COLUMN
+	FOR_EACH_COLUMN(PLACE_COLUMN)
+#undef PLACE_COLUMN
+	/* ...then moved last first: a column moves up, onto room its successors have left. */
+	while (n-- > 0)
+		memmove(moves[n].to, moves[n].from, moves[n].bytes);
 	memory->capacity = capacity;
 	return RLI_OK;
 }
