@@ -41,8 +41,7 @@ typedef struct {
 	rli_panel gantt;
 	rli_point_mark peak;
 	rli_nav nav;              /* its links are the device's */
-	rli_bar_details details;
-	mp_bars bars;             /* its run of the device's columns, not its own */
+	rli_bar_details details;  /* its bars' columns are a run of the device's, not its own */
 	char *name, *data_name;
 } mp_page;
 

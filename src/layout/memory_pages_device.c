@@ -131,16 +131,18 @@ static int set_x_axis(rli_panel *panel, double lo, double hi, int labelled)
 	return rli_memory_panel_x_axis(panel, ticks, count, target, lo, hi, labelled);
 }
 
-/* The segment's page: the curve panel over the Gantt of its bars (`members`, block indices in start order). */
-static int lay_out_segment(mp_page *m, rli_page *page, const mp_device *d, const rli_memory *memory,
-			   const block *blocks, const size_t *first_segment, const size_t *members, size_t count,
-			   size_t segment, double width)
+/*
+ * The segment's page: the curve panel over the Gantt of its bars (`members`, block indices in start
+ * order), whose columns it fills in `bars`, its run of the device's.
+ */
+static int lay_out_segment(mp_page *m, rli_page *page, const mp_bars *bars, const mp_device *d,
+			   const rli_memory *memory, const block *blocks, const size_t *first_segment,
+			   const size_t *members, size_t count, size_t segment, double width)
 {
 	const double left = PAGE_PAD + AXIS_TITLE_SIZE * 1.2 + Y_TITLE_GAP + d->label_width + ROW_LABEL_GAP;
 	const double plot_w = fmax(MIN_PLOT_SHARE * width, width - left - MP_RIGHT);
 	const rli_link *link = &d->links[segment];
 	uint32_t *lane_of_op = malloc((d->series_count ? d->series_count : 1) * sizeof(*lane_of_op));
-	mp_bars *bars = &m->bars;
 	size_t lanes = 0, *next = NULL;
 	double gantt_top = MP_CURVE_TOP + MP_CURVE_HEIGHT + MP_PANEL_GAP, gantt_h;
 	char *title = NULL;
@@ -425,8 +427,8 @@ int mp_lay_out_device(rli_memory_pages *pages, mp_device *d, const rli_memory *m
 	for (size_t s = 0, p = d->first_page; s < d->segment_count; s++) {
 		if (!d->links[s].count)
 			continue;
-		pages->seg[p].bars = bars_at(&d->columns, offset[s]);
-		if ((error = lay_out_segment(&pages->seg[p], &pages->pages[p], d, memory, blocks, first,
+		mp_bars bars = bars_at(&d->columns, offset[s]);
+		if ((error = lay_out_segment(&pages->seg[p], &pages->pages[p], &bars, d, memory, blocks, first,
 					     members + offset[s], d->links[s].count, s, width)) < 0)
 			goto done;
 		p++;
