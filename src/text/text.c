@@ -135,7 +135,7 @@ done:
 }
 
 /* This thread's font map on the shared configuration, made on first use. */
-static int shared_fontmap(PangoFontMap **out)
+static int thread_fontmap(PangoFontMap **out)
 {
 	PangoFontMap *map;
 	pthread_once(&fontmap_once, fontmap_init);
@@ -160,7 +160,7 @@ int rli_text_font_dir(const char **out)
 	PangoFontMap *map;
 	int error;
 	*out = NULL;
-	if ((error = shared_fontmap(&map)) < 0)
+	if ((error = thread_fontmap(&map)) < 0)
 		return error;
 	*out = fontmap_dir;
 	return RLI_OK;
@@ -174,7 +174,7 @@ int rli_text_context_new(PangoContext **out)
 	int error;
 
 	*out = NULL;
-	if ((error = shared_fontmap(&map)) < 0)
+	if ((error = thread_fontmap(&map)) < 0)
 		return error;
 	context = pango_font_map_create_context(map);
 	if (!context)
