@@ -136,6 +136,9 @@ static rli_output *output_new(const rli_document *document, const rli_backend *b
 	return out;
 }
 
+/* The most threads drawing one document's pages at once (rli_render_options.threads says so too). */
+#define RENDER_MAX_THREADS 4
+
 /*
  * A document of a file per page, its pages shared out between threads: each takes the next page
  * not taken and draws it on an output of its own. Pages go into the set in page order, each
@@ -212,11 +215,13 @@ static int draw_pages(void *arg)
 	return error;
 }
 
-/* Threads for a document of a file per page: the caller's choice, else one a CPU (at most 4), never more than pages. */
+/* Threads for a document of a file per page: the caller's choice, else one a CPU; never more than pages or the cap. */
 static unsigned page_threads(const rli_render_options *options, size_t pages)
 {
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-	unsigned threads = options && options->threads ? options->threads : cpus > 4 ? 4 : cpus > 1 ? (unsigned)cpus : 1;
+	unsigned threads = options && options->threads ? options->threads : cpus > 1 ? (unsigned)cpus : 1;
+	if (threads > RENDER_MAX_THREADS)
+		threads = RENDER_MAX_THREADS;
 	return pages < threads ? (unsigned)pages : threads;
 }
 
@@ -225,7 +230,7 @@ static int render_per_page(const rli_document *document, const rli_backend *back
 {
 	page_queue q = { .document = document, .backend = backend, .out_dir = out_dir, .set = set,
 			 .stop_at = SIZE_MAX };
-	rli_task helpers[3];
+	rli_task helpers[RENDER_MAX_THREADS - 1];
 	unsigned started = 0;
 	int error;
 
@@ -236,7 +241,7 @@ static int render_per_page(const rli_document *document, const rli_backend *back
 		pthread_mutex_destroy(&q.lock);
 		return rli_error_set(RLI_ERROR, "cannot create a condition variable");
 	}
-	for (; started + 1 < threads && started < sizeof(helpers) / sizeof(helpers[0]); started++)
+	for (; started + 1 < threads; started++)
 		rli_task_start(&helpers[started], draw_pages, &q, 1);
 	draw_pages(&q);
 	for (unsigned i = 0; i < started; i++)
