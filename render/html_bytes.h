@@ -27,6 +27,23 @@ static inline uint64_t rli_zigzag(int64_t value)
 
 /* Standard base64 with padding, no line breaks. */
 void rli_write_base64(FILE *fp, const unsigned char *data, size_t length);
+/*
+ * data deflated (zlib's format, RFC 1950) and written as base64: what a page's script inflates
+ * with the browser's DecompressionStream("deflate"). RLI_OK, or an error set.
+ */
+int rli_write_packed(FILE *fp, const unsigned char *data, size_t length);
+
+/* A stream written into memory (open_memstream): the text of what is then packed. */
+typedef struct {
+	FILE *fp;
+	char *text;
+	size_t length;
+} rli_memfile;
+
+int rli_memfile_open(rli_memfile *m);
+/* Ends the stream: text and length hold what was written. RLI_OK, or out of memory. */
+int rli_memfile_close(rli_memfile *m);
+void rli_memfile_dispose(rli_memfile *m);
 
 /* JSON: "#rrggbb"; "key":number; [x,y,w,h]; a placed text as an object. */
 void rli_html_color(FILE *fp, rli_color color);

@@ -1,4 +1,4 @@
-/* html_memory_data.c: a memory page's data file (detail_data_NN.js): its bars and what a click shows, as compact streams. */
+/* html_memory_data.c: a memory page's data file (detail_data_NN.js): its bars and what a click shows, as packed compact streams. */
 #include "html_memory_data.h"
 #include "html_bytes.h"
 #include "common/error.h"
@@ -28,6 +28,12 @@
  * greatest common divisor of every size in bytes. The totals allocated (0.01 MB, what the
  * page shows) go in a stream of their own, in time order (start, then lane, then place),
  * where one differs little from the next: zigzag(total - the previous).
+ *
+ * The file sets window.rliMemoryData = {"version":2,"page":...,"packed":...}: packed is
+ * html_bytes.c's deflate and base64 of a header, one line of JSON that gives each stream's
+ * length in bytes (bars, totals, each line's x and y) beside what is not a stream (lane counts,
+ * the call stacks' text), then the streams in that order. Deflate takes little from the
+ * varints but four fifths of the stacks' text, which repeats frame after frame.
  */
 
 typedef struct {
@@ -131,41 +137,37 @@ static int64_t units(double value, int decimals)
  * its step, a byte a point where the points are evenly spaced (the envelope's
  * columns), and y (value units) as zigzag deltas.
  */
-static int write_line(FILE *fp, const rli_line_mark *line, double origin, int64_t origin_units)
+static int encode_line(rli_bytes *xs, rli_bytes *ys, const rli_line_mark *line, double origin, int64_t origin_units)
 {
-	rli_bytes xs = { 0 }, ys = { 0 };
 	int64_t px = 0, py = 0, pstep = 0;
 	int error = RLI_OK;
 
 	for (size_t i = 0; i < line->count && error == RLI_OK; i++) {
 		int64_t x = units(origin + line->x[i], RLI_MEMORY_TIME_DECIMALS) - origin_units;
 		int64_t y = units(line->y[i], RLI_MEMORY_VALUE_DECIMALS);
-		if ((error = rli_bytes_varint(&xs, rli_zigzag(x - px - pstep))) == RLI_OK)
-			error = rli_bytes_varint(&ys, rli_zigzag(y - py));
+		if ((error = rli_bytes_varint(xs, rli_zigzag(x - px - pstep))) == RLI_OK)
+			error = rli_bytes_varint(ys, rli_zigzag(y - py));
 		pstep = x - px;
 		px = x;
 		py = y;
 	}
-	if (error == RLI_OK) {
-		fprintf(fp, "{\"count\":%zu,\"color\":", line->count);
-		rli_html_color(fp, line->color);
-		fputc(',', fp);
-		rli_html_number(fp, "width", line->width);
-		fputc(',', fp);
-		rli_html_number(fp, "fillAlpha", line->fill_alpha);
-		if (line->name) { /* only the lines a legend names: the Ascend curve's have none */
-			fputs(",\"name\":", fp);
-			rli_json_write_string(fp, line->name, RLI_JSON_HTML_SAFE);
-		}
-		fputs(",\"x\":\"", fp);
-		rli_write_base64(fp, xs.bytes, xs.used);
-		fputs("\",\"y\":\"", fp);
-		rli_write_base64(fp, ys.bytes, ys.used);
-		fputs("\"}", fp);
-	}
-	free(xs.bytes);
-	free(ys.bytes);
 	return error;
+}
+
+/* A line's look, and the lengths of its two streams in the packed bytes. */
+static void write_line(FILE *fp, const rli_line_mark *line, const rli_bytes *xs, const rli_bytes *ys)
+{
+	fprintf(fp, "{\"count\":%zu,\"color\":", line->count);
+	rli_html_color(fp, line->color);
+	fputc(',', fp);
+	rli_html_number(fp, "width", line->width);
+	fputc(',', fp);
+	rli_html_number(fp, "fillAlpha", line->fill_alpha);
+	if (line->name) { /* only the lines a legend names: the Ascend curve's have none */
+		fputs(",\"name\":", fp);
+		rli_json_write_string(fp, line->name, RLI_JSON_HTML_SAFE);
+	}
+	fprintf(fp, ",\"x\":%zu,\"y\":%zu}", xs->used, ys->used);
 }
 
 typedef struct {
@@ -308,11 +310,23 @@ static int encode_bars(rli_bytes *out, rli_bytes *totals, const rli_panel *g, in
 	return error;
 }
 
+/* The bytes packed into the data file: the header's JSON, a newline, then every stream it counts, in order. */
+static int append(rli_bytes *inner, const void *bytes, size_t length)
+{
+	int error = rli_bytes_reserve(inner, length);
+	if (error < 0)
+		return error;
+	if (length)
+		memcpy(inner->bytes + inner->used, bytes, length);
+	inner->used += length;
+	return RLI_OK;
+}
+
 int rli_html_write_memory_data(FILE *fp, const rli_panel *curve, const rli_panel *g, double origin,
 			       const char *page_file)
 {
 	const rli_bar_details *d = g->details;
-	size_t n = g->bar_count;
+	size_t n = g->bar_count, line_count = curve ? curve->line_count : 0;
 	int64_t origin_units = units(origin, RLI_MEMORY_TIME_DECIMALS);
 	pool stacks = { 0 };
 	pool_entry **stack_order = NULL;
@@ -320,12 +334,15 @@ int rli_html_write_memory_data(FILE *fp, const rli_panel *curve, const rli_panel
 	size_t *carried = malloc((g->row_count ? g->row_count : 1) * sizeof(*carried));
 	uint64_t *summary = malloc((g->row_count ? g->row_count : 1) * 3 * sizeof(*summary));
 	uint8_t *omit = malloc(n ? n : 1);
-	rli_bytes bars = { 0 }, totals = { 0 };
+	rli_bytes bars = { 0 }, totals = { 0 }, inner = { 0 };
+	rli_bytes *line_streams = calloc(2 * (line_count ? line_count : 1), sizeof(*line_streams));
+	rli_memfile header = { 0 };
+	FILE *hp;
 	uint64_t size_unit = 0;
 	int64_t open_end = 0;
 	int error = RLI_OK;
 
-	if (!stack_of || !carried || !summary || !omit) {
+	if (!stack_of || !carried || !summary || !omit || !line_streams) {
 		error = rli_error_oom();
 		goto done;
 	}
@@ -355,46 +372,63 @@ int rli_html_write_memory_data(FILE *fp, const rli_panel *curve, const rli_panel
 	    (error = encode_bars(&bars, &totals, g, origin_units, origin, size_unit, &stacks, stack_of, carried,
 				 omit)) < 0)
 		goto done;
+	for (size_t l = 0; l < line_count && error == RLI_OK; l++)
+		error = encode_line(&line_streams[2 * l], &line_streams[2 * l + 1], &curve->lines[l], origin,
+				    origin_units);
+	if (error < 0 || (error = rli_memfile_open(&header)) < 0)
+		goto done;
 
-	fputs("/* The data of ", fp);
-	fputs(page_file, fp);
-	fputs(", written by rl-insight " RLI_VERSION ". */\nwindow.rliMemoryData = {\"version\":1,\"page\":", fp);
-	rli_json_write_string(fp, page_file, RLI_JSON_HTML_SAFE);
+	hp = header.fp;
+	fputs("{\"version\":2,\"page\":", hp);
+	rli_json_write_string(hp, page_file, RLI_JSON_HTML_SAFE);
 	size_t written = 0;
 	for (size_t i = 0; i < n; i++)
 		written += !omit[i];
-	fprintf(fp, ",\"timeDecimals\":%d,\"valueDecimals\":%d,\"originUnits\":\"%" PRId64 "\",\"count\":%zu,"
+	fprintf(hp, ",\"timeDecimals\":%d,\"valueDecimals\":%d,\"originUnits\":\"%" PRId64 "\",\"count\":%zu,"
 		"\"laneCounts\":[", RLI_MEMORY_TIME_DECIMALS, RLI_MEMORY_VALUE_DECIMALS, origin_units, written);
 	for (size_t r = 0; r < g->row_count; r++) {
 		size_t lane = 0;
 		for (size_t i = g->row_first_bar[r]; i < g->row_first_bar[r + 1]; i++)
 			lane += !omit[i];
-		fprintf(fp, "%s%zu", r ? "," : "", lane);
+		fprintf(hp, "%s%zu", r ? "," : "", lane);
 	}
-	fputs("],\"carriedCounts\":[", fp);
+	fputs("],\"carriedCounts\":[", hp);
 	for (size_t r = 0; r < g->row_count; r++)
-		fprintf(fp, "%s%zu", r ? "," : "", carried[r]);
-	fputs("],\"carriedSummary\":[", fp);
+		fprintf(hp, "%s%zu", r ? "," : "", carried[r]);
+	fputs("],\"carriedSummary\":[", hp);
 	for (size_t r = 0; r < g->row_count; r++)
-		fprintf(fp, "%s[%" PRIu64 ",\"%" PRIu64 "\",\"%" PRIu64 "\"]", r ? "," : "", summary[3 * r],
+		fprintf(hp, "%s[%" PRIu64 ",\"%" PRIu64 "\",\"%" PRIu64 "\"]", r ? "," : "", summary[3 * r],
 			summary[3 * r + 1], summary[3 * r + 2]);
-	fprintf(fp, "],\"sizeUnit\":%" PRIu64 ",\"openEndUnits\":\"%" PRId64 "\",\"bars\":\"", size_unit, open_end);
-	rli_write_base64(fp, bars.bytes, bars.used);
-	fputs("\",\"totals\":\"", fp);
-	rli_write_base64(fp, totals.bytes, totals.used);
-	fputs("\",\"stacks\":[", fp);
+	fprintf(hp, "],\"sizeUnit\":%" PRIu64 ",\"openEndUnits\":\"%" PRId64 "\",\"bars\":%zu,\"totals\":%zu,"
+		"\"stacks\":[", size_unit, open_end, bars.used, totals.used);
 	for (size_t i = 0; i < stacks.count; i++) {
 		if (i)
-			fputc(',', fp);
-		rli_json_write_string(fp, d->stacks[stack_order[i]->key], RLI_JSON_HTML_SAFE);
+			fputc(',', hp);
+		rli_json_write_string(hp, d->stacks[stack_order[i]->key], RLI_JSON_HTML_SAFE);
 	}
-	fputs("],\"lines\":[", fp);
-	for (size_t l = 0; curve && l < curve->line_count && error == RLI_OK; l++) {
+	fputs("],\"lines\":[", hp);
+	for (size_t l = 0; l < line_count; l++) {
 		if (l)
-			fputc(',', fp);
-		error = write_line(fp, &curve->lines[l], origin, origin_units);
+			fputc(',', hp);
+		write_line(hp, &curve->lines[l], &line_streams[2 * l], &line_streams[2 * l + 1]);
 	}
-	fputs("]};\n", fp);
+	fputs("]}\n", hp);
+	if ((error = rli_memfile_close(&header)) < 0 || (error = append(&inner, header.text, header.length)) < 0 ||
+	    (error = append(&inner, bars.bytes, bars.used)) < 0 || (error = append(&inner, totals.bytes, totals.used)) < 0)
+		goto done;
+	for (size_t l = 0; l < 2 * line_count && error == RLI_OK; l++)
+		error = append(&inner, line_streams[l].bytes, line_streams[l].used);
+	if (error < 0)
+		goto done;
+
+	fputs("/* The data of ", fp);
+	fputs(page_file, fp);
+	fputs(", written by rl-insight " RLI_VERSION ". */\nwindow.rliMemoryData = {\"version\":2,\"page\":", fp);
+	rli_json_write_string(fp, page_file, RLI_JSON_HTML_SAFE);
+	fputs(",\"packed\":\"", fp);
+	if ((error = rli_write_packed(fp, inner.bytes, inner.used)) < 0)
+		goto done;
+	fputs("\"};\n", fp);
 done:
 	pool_dispose(&stacks);
 	free(stack_order);
@@ -404,5 +438,10 @@ done:
 	free(omit);
 	free(bars.bytes);
 	free(totals.bytes);
+	free(inner.bytes);
+	for (size_t l = 0; line_streams && l < 2 * line_count; l++)
+		free(line_streams[l].bytes);
+	free(line_streams);
+	rli_memfile_dispose(&header);
 	return error;
 }

@@ -15,6 +15,25 @@ window.rliCore = (function () {
     return bytes;
   }
 
+  /*
+   * Bytes the writer deflated and wrote as base64 (html_bytes.c), inflated by the browser:
+   * a promise of a Uint8Array. Browsers before DecompressionStream (Chrome 80, Firefox 113,
+   * Safari 16.4) are told so rather than shown an empty page.
+   */
+  function unpack(text) {
+    if (typeof DecompressionStream === 'undefined' || typeof Response === 'undefined') {
+      return Promise.reject(new Error('This page needs a browser that can inflate its data (DecompressionStream: ' +
+        'Chrome or Edge 80, Firefox 113, Safari 16.4 or later).'));
+    }
+    var stream = new Blob([decodeBase64(text)]).stream().pipeThrough(new DecompressionStream('deflate'));
+    return new Response(stream).arrayBuffer().then(function (buffer) { return new Uint8Array(buffer); });
+  }
+
+  /* The UTF-8 text of bytes. */
+  function utf8(bytes) {
+    return new TextDecoder('utf-8').decode(bytes);
+  }
+
   /* ---- the bars: runs of (row, series), times exact, prefix max of ends per run ---- */
 
   function decodeBars(spec, rowCount) {
@@ -206,7 +225,7 @@ window.rliCore = (function () {
   }
 
   return {
-    readJson: readJson, decodeBase64: decodeBase64, decodeBars: decodeBars,
+    readJson: readJson, decodeBase64: decodeBase64, unpack: unpack, utf8: utf8, decodeBars: decodeBars,
     lowerBound: lowerBound, upperBound: upperBound, niceTicks: niceTicks, timeTicks: timeTicks,
     timeUnitFor: timeUnitFor, fmtThousands: fmtThousands, formatMs: formatMs,
     cssFontFamily: cssFontFamily, parseColor: parseColor, element: element,

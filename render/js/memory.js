@@ -3,7 +3,7 @@
   'use strict';
 
   var core = window.rliCore;
-  var element = core.element, decodeBase64 = core.decodeBase64, lowerBound = core.lowerBound;
+  var element = core.element, lowerBound = core.lowerBound;
 
   function Reader(bytes) { this.bytes = bytes; this.pos = 0; }
   /* LEB128 with arithmetic, not bit operations: values run past 32 bits */
@@ -20,6 +20,30 @@
     var z = this.varint();
     return z % 2 ? -(z + 1) / 2 : z / 2;
   };
+
+  /*
+   * The data file's packed bytes: the header's JSON up to the first newline, then the streams
+   * it gives the lengths of (html_memory_data.c), each put in its place as a Uint8Array.
+   */
+  function unpackData(bytes) {
+    var newline = bytes.indexOf(10);
+    if (newline < 0) throw new Error('rl-insight: the memory data has no header');
+    var data = JSON.parse(core.utf8(bytes.subarray(0, newline))), at = newline + 1;
+    function take(length) {
+      if (at + length > bytes.length) throw new Error('rl-insight: the memory data is cut short');
+      var part = bytes.subarray(at, at + length);
+      at += length;
+      return part;
+    }
+    data.bars = take(data.bars);
+    data.totals = take(data.totals);
+    data.lines.forEach(function (line) {
+      line.x = take(line.x);
+      line.y = take(line.y);
+    });
+    if (at !== bytes.length) throw new Error('rl-insight: the memory data holds more than its header says');
+    return data;
+  }
 
   /* The data file's streams into columns; times in integer units and in ms from the origin (memory_data.c says how). */
   function decodeData(data) {
@@ -44,7 +68,7 @@
       d.total += s[0];
     });
     d.openEndU = Number(data.openEndUnits);
-    var r = new Reader(decodeBase64(data.bars)), k = 0, own = [];
+    var r = new Reader(data.bars), k = 0, own = [];
     for (var lane = 0; lane < lanes; lane++) {
       var previous = 0, running = -Infinity;
       d.laneFirst[lane] = k;
@@ -92,13 +116,13 @@
     }
     /* The totals, in time order of the page's own bars. */
     own.sort(function (a, b) { return d.startU[a] - d.startU[b] || d.lane[a] - d.lane[b] || a - b; });
-    var totals = new Reader(decodeBase64(data.totals)), total = 0;
+    var totals = new Reader(data.totals), total = 0;
     for (k = 0; k < own.length; k++) {
       total += totals.zigzag();
       d.totalMb[own[k]] = total / 100;
     }
     d.lines = data.lines.map(function (line) {
-      var xs = new Reader(decodeBase64(line.x)), ys = new Reader(decodeBase64(line.y));
+      var xs = new Reader(line.x), ys = new Reader(line.y);
       var x = new Float64Array(line.count), y = new Float64Array(line.count), px = 0, py = 0, step = 0;
       var vunit = Math.pow(10, -data.valueDecimals);
       for (var j = 0; j < line.count; j++) {
@@ -349,5 +373,6 @@
     window.addEventListener('resize', function () { self.resize(); self.draw(); });
   };
 
+  MemoryPage.unpackData = unpackData;
   window.rliMemoryPage = MemoryPage;
 })();

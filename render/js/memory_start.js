@@ -1,21 +1,15 @@
-/* memory_start.js: starts a memory page once its data file has loaded: the view from the link's #range, the test hook. */
+/* memory_start.js: starts a memory page once its model and data are inflated: the view from the link's #range, the test hook. */
 (function () {
   'use strict';
 
-  var MemoryPage = window.rliMemoryPage;
+  var core = window.rliCore, MemoryPage = window.rliMemoryPage;
 
   function fail(text) {
-    var note = window.rliCore.element('p', 'rli-load-error', text);
+    var note = core.element('p', 'rli-load-error', text);
     document.body.appendChild(note);
   }
 
-  function start() {
-    var model = window.rliCore.readJson('rli-model'), data = window.rliMemoryData;
-    if (!data || data.page !== model.page) {
-      fail('The data of this page (' + model.data + ') is missing or belongs to another page: keep the files of a ' +
-        'run together in one folder.');
-      return;
-    }
+  function show(model, data) {
     var page = new MemoryPage(model, data);
     page.buildDom();
     page.resize();
@@ -27,6 +21,20 @@
     page.syncRange();
     page.draw();
     window.rliMemory = page;
+  }
+
+  /* The model is packed in the page, the data in the file beside it (html_pages.c, html_memory_data.c). */
+  function start() {
+    var packed = window.rliMemoryData, unstarted = document.getElementById('rli-unstarted');
+    if (unstarted) unstarted.remove();
+    core.unpack(document.getElementById('rli-model').textContent).then(function (bytes) {
+      var model = JSON.parse(core.utf8(bytes));
+      if (!packed || packed.page !== model.page || typeof packed.packed !== 'string') {
+        throw new Error('The data of this page (' + model.data + ') is missing or belongs to another page: keep ' +
+          'the files of a run together in one folder.');
+      }
+      return core.unpack(packed.packed).then(function (data) { show(model, MemoryPage.unpackData(data)); });
+    }).catch(function (error) { fail(error.message); });
   }
 
   if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', start);

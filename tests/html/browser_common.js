@@ -59,10 +59,15 @@ async function openBrowser(options = {}) {
   return {
     context,
     problems: () => problems.slice(),
-    async open(file) {
+    /*
+     * how.ready: the global to wait for instead of the browser's (null: do not wait, the page is
+     * not meant to start); how.missingFiles: files it names are absent on purpose, so the
+     * console's errors about them are expected and not problems.
+     */
+    async open(file, how = {}) {
       const page = await context.newPage();
       page.on('console', (message) => {
-        if (message.type() === 'error')
+        if (message.type() === 'error' && !how.missingFiles)
           problems.push('console ' + message.type() + ': ' + message.text());
       });
       page.on('pageerror', (error) => problems.push('page error: ' + error.message));
@@ -72,7 +77,9 @@ async function openBrowser(options = {}) {
       });
       await page.goto('file://' + path.resolve(file));
       /* the global a page sets once it has started: the timeline's, or another page's (options.ready) */
-      const ready = options.ready || 'rliTimeline';
+      const ready = how.ready !== undefined ? how.ready : options.ready || 'rliTimeline';
+      if (ready === null)
+        return page;
       try {
         await page.waitForFunction((name) => window[name] !== undefined, ready, { timeout: options.startTimeout || 15000 });
       } catch (error) {

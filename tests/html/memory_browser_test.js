@@ -148,8 +148,8 @@ async function main() {
     if (samples && fs.existsSync(path.join(samples, 'memory_data'))) {
       const out = path.join(work, 'sample');
       const files = run(path.join(samples, 'memory_data'), out);
-      await check('sample: exactly memory_timeline_00.html and detail_data_00.js', async () => {
-        assert.deepStrictEqual(files, ['detail_data_00.js', 'memory_timeline_00.html']);
+      await check('sample: exactly memory_timeline_00.html, detail_data_00.js and the viewer they share', async () => {
+        assert.deepStrictEqual(files, ['detail_data_00.js', 'memory_timeline_00.html', 'memory_viewer.js']);
       });
       const expected = fs.readFileSync(path.join(samples, 'expected', 'memory_data.parser_output.jsonl'), 'utf8')
         .trim().split('\n').map((line) => JSON.parse(line)).filter((row) => row.size_kb > 0);
@@ -246,7 +246,42 @@ async function main() {
     const segOut = path.join(work, 'segments');
     const segFiles = run(segIn, segOut);
     await check('segments: empty segments are not written', async () => {
-      assert.deepStrictEqual(segFiles, ['detail_data_00.js', 'detail_data_03.js', 'memory_timeline_00.html', 'memory_timeline_03.html']);
+      assert.deepStrictEqual(segFiles, ['detail_data_00.js', 'detail_data_03.js', 'memory_timeline_00.html', 'memory_timeline_03.html',
+        'memory_viewer.js']);
+    });
+    await check('segments: a page moved away from its files says what it needs', async () => {
+      const alone = path.join(work, 'alone'), noData = path.join(work, 'no-data');
+      for (const dir of [alone, noData]) {
+        fs.rmSync(dir, { recursive: true, force: true });
+        fs.mkdirSync(dir);
+        fs.copyFileSync(path.join(segOut, 'memory_timeline_03.html'), path.join(dir, 'memory_timeline_03.html'));
+      }
+      fs.copyFileSync(path.join(segOut, 'memory_viewer.js'), path.join(noData, 'memory_viewer.js'));
+      const without = await browser.open(path.join(alone, 'memory_timeline_03.html'), { ready: null, missingFiles: true });
+      assert.match(await without.evaluate(() => document.body.innerText),
+        /drawn by memory_viewer\.js from its data, detail_data_03\.js: keep the files of a run together/);
+      await without.close();
+      const withoutData = await browser.open(path.join(noData, 'memory_timeline_03.html'), { ready: null, missingFiles: true });
+      await withoutData.waitForSelector('.rli-load-error');
+      const text = await withoutData.evaluate(() => document.body.innerText);
+      assert.match(text, /The data of this page \(detail_data_03\.js\) is missing/);
+      assert.doesNotMatch(text, /drawn by memory_viewer/);
+      await withoutData.close();
+    });
+    await check('segments: a browser that cannot inflate the data says so', async () => {
+      const old = await browser.context.newPage();
+      await old.addInitScript(() => { delete window.DecompressionStream; });
+      await old.goto('file://' + path.resolve(segOut, 'memory_timeline_03.html'));
+      await old.waitForSelector('.rli-load-error');
+      assert.match(await old.evaluate(() => document.body.innerText), /needs a browser that can inflate its data/);
+      await old.close();
+    });
+    await check('segments: every script a page loads is a file beside it', async () => {
+      for (const name of ['memory_timeline_00.html', 'memory_timeline_03.html']) {
+        const sources = [...fs.readFileSync(path.join(segOut, name), 'utf8').matchAll(/<script src="([^"]+)"/g)].map((m) => m[1]);
+        assert.deepStrictEqual(sources, [name.replace('memory_timeline_', 'detail_data_').replace('.html', '.js'), 'memory_viewer.js']);
+        for (const source of sources) assert.ok(fs.existsSync(path.join(segOut, source)), source);
+      }
     });
     for (const name of ['memory_timeline_00.html', 'memory_timeline_03.html']) {
       page = await browser.open(path.join(segOut, name));
@@ -279,7 +314,8 @@ async function main() {
       assert.ok(evilFiles.includes('index.html'), evilFiles.join(' '));
       assert.ok(evilPage && /^[A-Za-z0-9._-]+$/.test(evilPage), evilFiles.join(' '));
       assert.ok(evilFiles.includes('memory_timeline_actor_rank1_00.html'), evilFiles.join(' '));
-      assert.strictEqual(evilFiles.length, 5);
+      assert.ok(evilFiles.includes('memory_viewer.js'), evilFiles.join(' '));
+      assert.strictEqual(evilFiles.length, 6);
     });
     page = await browser.open(path.join(evilOut, evilPage));
     await check('hostile: names and stacks show as text and run nothing', async () => {
@@ -340,7 +376,8 @@ async function main() {
     const torchFiles = run(torchIn, torchOut, [], 'torch_memory');
     await check('torch: a page per CUDA device of the rank, named by its id, and an index', async () => {
       assert.deepStrictEqual(torchFiles, ['detail_data_actor_rank0_CUDA_0_00.js', 'detail_data_actor_rank0_CUDA_1_00.js',
-        'index.html', 'memory_timeline_actor_rank0_CUDA_0_00.html', 'memory_timeline_actor_rank0_CUDA_1_00.html']);
+        'index.html', 'memory_timeline_actor_rank0_CUDA_0_00.html', 'memory_timeline_actor_rank0_CUDA_1_00.html',
+        'memory_viewer.js']);
     });
     page = await browser.open(path.join(torchOut, 'memory_timeline_actor_rank0_CUDA_0_00.html'));
     await check('torch: the reserved line\'s points are the rows\' Total Reserved, as steps', async () => {

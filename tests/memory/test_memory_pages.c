@@ -7,6 +7,7 @@
 #include <dirent.h>
 #include <math.h>
 #include <stdint.h>
+#include <zlib.h>
 
 /* ---- the segment rule alone ---- */
 
@@ -57,21 +58,25 @@ static int b64_value(char c)
 	return c == '+' ? 62 : c == '/' ? 63 : -1;
 }
 
-/* The base64 value of "key":"..." in text, decoded. */
-static unsigned char *b64_field(const char *text, const char *key, size_t *length)
+/*
+ * What a page packed (html_bytes.c), from the base64 after marker in text: inflated, with a NUL
+ * after it so its JSON reads as a string. NULL if the marker is missing or the bytes do not inflate.
+ */
+static unsigned char *unpacked(const char *text, const char *marker, size_t *length)
 {
-	char pattern[64];
-	snprintf(pattern, sizeof(pattern), "\"%s\":\"", key);
-	const char *at = strstr(text, pattern);
-	unsigned char *out;
+	const char *at = text ? strstr(text, marker) : NULL;
+	unsigned char *packed, *out = NULL;
+	size_t packed_length = 0, capacity = 1 << 16;
 	uint32_t acc = 0;
-	int bits = 0;
+	int bits = 0, status = Z_OK;
+	z_stream z = { 0 };
+
 	*length = 0;
 	if (!at)
 		return NULL;
-	at += strlen(pattern);
-	out = malloc(strlen(at) + 1);
-	for (; *at && *at != '"'; at++) {
+	at += strlen(marker);
+	packed = malloc(strlen(at) + 1);
+	for (; *at && *at != '"' && *at != '<'; at++) {
 		int v = b64_value(*at);
 		if (v < 0)
 			continue;
@@ -79,9 +84,34 @@ static unsigned char *b64_field(const char *text, const char *key, size_t *lengt
 		bits += 6;
 		if (bits >= 8) {
 			bits -= 8;
-			out[(*length)++] = (unsigned char)(acc >> bits);
+			packed[packed_length++] = (unsigned char)(acc >> bits);
 		}
 	}
+	if (inflateInit(&z) != Z_OK)
+		goto done;
+	z.next_in = packed;
+	z.avail_in = (uInt)packed_length;
+	while (status == Z_OK) {
+		unsigned char *grown = realloc(out, capacity + 1);
+		if (!grown)
+			break;
+		out = grown;
+		z.next_out = out + *length;
+		z.avail_out = (uInt)(capacity - *length);
+		status = inflate(&z, Z_NO_FLUSH);
+		*length = capacity - z.avail_out;
+		capacity *= 2;
+	}
+	inflateEnd(&z);
+	if (status != Z_STREAM_END || z.avail_in != 0) {
+		free(out);
+		out = NULL;
+		*length = 0;
+	} else {
+		out[*length] = '\0';
+	}
+done:
+	free(packed);
 	return out;
 }
 
@@ -169,15 +199,31 @@ static unsigned char *summed_up(const rli_panel *g)
 static void check_round_trip(const char *path, const rli_panel *g, double origin)
 {
 	unsigned char *omit = summed_up(g);
-	char *text = test_read_file(path, NULL);
-	size_t bar_length, total_length, pos = 0, tpos = 0, n = 0, owns = 0;
-	unsigned char *bars = b64_field(text, "bars", &bar_length), *totals = b64_field(text, "totals", &total_length);
-	int64_t origin_units = llround(origin * 1000), open_end = number_field(text, "openEndUnits");
-	uint64_t size_unit = (uint64_t)number_field(text, "sizeUnit");
+	char *file = test_read_file(path, NULL);
+	size_t inner_length = 0, pos = 0, tpos = 0, n = 0, owns = 0;
+	/* the header's JSON, a newline, then the streams whose lengths it gives: bars, totals, the lines' */
+	unsigned char *inner = unpacked(file, "\"packed\":\"", &inner_length);
+	unsigned char *newline = inner ? memchr(inner, '\n', inner_length) : NULL;
+	char *text = (char *)inner;
+	long long bar_length = -1, total_length = -1;
+	const unsigned char *bars = NULL, *totals = NULL;
+	if (newline) {
+		*newline = '\0';
+		bar_length = number_field(text, "bars");
+		total_length = number_field(text, "totals");
+		bars = newline + 1;
+		totals = bars + bar_length;
+	}
+	int64_t origin_units = llround(origin * 1000), open_end = newline ? number_field(text, "openEndUnits") : -1;
+	uint64_t size_unit = newline ? (uint64_t)number_field(text, "sizeUnit") : 0;
 	timed *own = calloc(g->bar_count + 1, sizeof(*own));
 	int bad = 0;
 
-	CHECK(bars != NULL && totals != NULL && size_unit > 0);
+	CHECK(newline != NULL && bar_length >= 0 && total_length >= 0 && size_unit > 0);
+	if (!newline || bar_length < 0 || total_length < 0 || !size_unit)
+		goto done;
+	CHECK((size_t)(totals + total_length - inner) <= inner_length);
+	CHECK(strstr(file, "window.rliMemoryData = {\"version\":2,\"page\":") != NULL);
 	CHECK_INT(number_field(text, "originUnits"), origin_units);
 	if (!bars || !totals || !size_unit)
 		goto done;
@@ -231,9 +277,8 @@ static void check_round_trip(const char *path, const rli_panel *g, double origin
 done:
 	free(omit);
 	free(own);
-	free(bars);
-	free(totals);
-	free(text);
+	free(inner);
+	free(file);
 }
 
 static int holds(const char *dir, const char *const *names, size_t count)
@@ -315,16 +360,25 @@ static void test_one_device(void)
 		fx_mkdir(root, "out");
 		CHECK_INT(rli_render(doc, "html", out, NULL), RLI_OK);
 		static const char *const want[] = { "memory_timeline_00.html", "detail_data_00.js",
-						    "memory_timeline_03.html", "detail_data_03.js" };
-		CHECK(holds(out, want, 4));
+						    "memory_timeline_03.html", "detail_data_03.js", "memory_viewer.js" };
+		CHECK(holds(out, want, 5));
 		check_round_trip(fx_text("%s/detail_data_03.js", out), &pages->seg[1].gantt, doc->origin);
 		check_round_trip(fx_text("%s/detail_data_00.js", out), &pages->seg[0].gantt, doc->origin);
 		/* the page names its own data file */
 		char *html = test_read_file(fx_text("%s/memory_timeline_03.html", out), NULL);
+		size_t model_length = 0;
+		char *model = (char *)unpacked(html, "data-packed=\"deflate\">", &model_length);
 		CHECK(html && strstr(html, "<script src=\"detail_data_03.js\"></script>"));
-		CHECK(html && strstr(html, "\"previous\":0,\"next\":-1"));
-		CHECK(html && strstr(html, "\"target\":null"));
+		CHECK(html && strstr(html, "<script src=\"memory_viewer.js\"></script>"));
+		CHECK(model && strstr(model, "\"data\":\"detail_data_03.js\""));
+		CHECK(model && strstr(model, "\"previous\":0,\"next\":-1"));
+		CHECK(model && strstr(model, "\"target\":null"));
+		free(model);
 		free(html);
+		/* the viewer the pages share is written once, beside the first; it draws them and styles them */
+		char *viewer = test_read_file(fx_text("%s/memory_viewer.js", out), NULL);
+		CHECK(viewer && strstr(viewer, "window.rliMemoryPage") && strstr(viewer, "style.textContent"));
+		free(viewer);
 	}
 	rli_memory_pages_free(pages);
 	rli_memory_free(memory);
@@ -374,8 +428,8 @@ static void test_several_devices(void)
 		CHECK_INT(rli_render(doc, "html", out, NULL), RLI_OK);
 		static const char *const want[] = { "memory_timeline_actor_rank0_00.html", "detail_data_actor_rank0_00.js",
 						    "memory_timeline_roll_out_x_rank1_00.html",
-						    "detail_data_roll_out_x_rank1_00.js", "index.html" };
-		CHECK(holds(out, want, 5));
+						    "detail_data_roll_out_x_rank1_00.js", "index.html", "memory_viewer.js" };
+		CHECK(holds(out, want, 6));
 		char *index = test_read_file(fx_text("%s/index.html", out), NULL);
 		CHECK(index && strstr(index, "href=\"memory_timeline_actor_rank0_00.html\""));
 		CHECK(index && strstr(index, "href=\"memory_timeline_roll_out_x_rank1_00.html\""));
@@ -424,11 +478,14 @@ static void test_carried(void)
 		fx_mkdir(root, "out");
 		CHECK_INT(rli_render(doc, "html", out, NULL), RLI_OK);
 		check_round_trip(fx_text("%s/detail_data_01.js", out), &pages->seg[1].gantt, doc->origin);
-		char *data = test_read_file(fx_text("%s/detail_data_01.js", out), NULL);
+		char *file = test_read_file(fx_text("%s/detail_data_01.js", out), NULL);
+		size_t length = 0;
+		char *data = (char *)unpacked(file, "\"packed\":\"", &length);
 		/* the two smallest (1 and 2 KB: 6 units of 512 bytes) summed up, from the first one's start */
 		CHECK(data && strstr(data, "\"carriedSummary\":[[2,\"6\",\"0\"],[0,\"0\",\"0\"]]"));
 		CHECK(data && strstr(data, "\"carriedCounts\":[10,0]"));
 		free(data);
+		free(file);
 	}
 	rli_memory_pages_free(pages);
 	rli_memory_free(memory);

@@ -179,10 +179,10 @@ int main(int argc, char **argv)
 		TEST_DONE();
 	doc = rli_memory_figure_document(figure);
 	CHECK_INT((int)doc->page_count, DEVICES);
-	/* PNG: a file a page. HTML pages: a page and its data file each, and the index. */
+	/* PNG: a file a page. HTML pages: a page and its data file each, the viewer they share, and the index. */
 	test_same_as_one_thread(doc, "png", argv[1], DEVICES);
 	test_same_as_one_thread(rli_memory_pages_document(pages), "html", argv[1],
-				2 * (rli_memory_pages_document(pages)->page_count - 1) + 1);
+				2 * (rli_memory_pages_document(pages)->page_count - 1) + 2);
 	test_failure(doc, argv[1]);
 	rli_memory_pages_free(pages);
 	rli_memory_figure_free(figure);
