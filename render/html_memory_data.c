@@ -11,17 +11,20 @@
 #include <string.h>
 
 /*
- * Bars go lane by lane in the panel's order (each lane by start), LEB128 varints. A bar
+ * Bars go lane by lane in the panel's order (each lane by start), LEB128 varints, each field in
+ * a stream of its own (BAR_STREAMS), where deflate finds a field's values alike. A bar
  * carried over from an earlier page (first in its lane) is drawn and counted here, its
  * details are on its own page:
- *   zigzag(start - the lane's previous start), 0 if never freed else 1 + end - start,
- *   size / sizeUnit
+ *   start: zigzag(start - the lane's previous start),
+ *   length: 0 if never freed else 1 + end - start,
+ *   size: size / sizeUnit
  * The page's own bars:
- *   zigzag(start - the lane's previous start),
- *   code = ((stack's index in the stack pool + 1, 0: none) * 3 + how it was found) * 2
- *          + 1 if never freed,
- *   end - start unless never freed, size / sizeUnit,
- *   and when the op had already ended: how long before.
+ *   start: zigzag(start - the lane's previous start),
+ *   code: ((stack's index in the stack pool + 1, 0: none) * 3 + how it was found) * 2
+ *         + 1 if never freed,
+ *   length: end - start unless never freed,
+ *   size: size / sizeUnit,
+ *   gap: when the op had already ended, how long before.
  * Past the RLI_MEMORY_CARRIED_KEPT largest of a lane, carried blocks never freed are
  * summarised (summarise_carried) rather than listed.
  * Times are integers of 10^-RLI_MEMORY_TIME_DECIMALS ms from the origin, sizes of the
@@ -31,7 +34,7 @@
  *
  * The file sets window.rliMemoryData = {"version":2,"page":...,"packed":...}: packed is
  * html_bytes.c's deflate and base64 of a header, one line of JSON that gives each stream's
- * length in bytes (bars, totals, each line's x and y) beside what is not a stream (lane counts,
+ * length in bytes (the bars' five, totals, each line's x and y) beside what is not a stream (lane counts,
  * the call stacks' text), then the streams in that order. Deflate takes little from the
  * varints but four fifths of the stacks' text, which repeats frame after frame.
  */
@@ -249,6 +252,8 @@ static int summarise_carried(const rli_panel *g, int64_t origin_units, double or
 	return RLI_OK;
 }
 
+enum { BAR_START, BAR_CODE, BAR_LENGTH, BAR_SIZE, BAR_GAP, BAR_STREAMS };
+
 static int encode_bars(rli_bytes *out, rli_bytes *totals, const rli_panel *g, int64_t origin_units, double origin,
 		       uint64_t size_unit, const pool *stacks, const long *stack_of, size_t *carried_counts,
 		       const uint8_t *omit)
@@ -274,7 +279,7 @@ static int encode_bars(rli_bytes *out, rli_bytes *totals, const rli_panel *g, in
 				continue;
 			if (end < start)
 				end = start;
-			if ((error = rli_bytes_varint(out, rli_zigzag(start - previous_start))) < 0)
+			if ((error = rli_bytes_varint(&out[BAR_START], rli_zigzag(start - previous_start))) < 0)
 				break;
 			previous_start = start;
 			if (d->carried && d->carried[i]) {
@@ -283,19 +288,19 @@ static int encode_bars(rli_bytes *out, rli_bytes *totals, const rli_panel *g, in
 					break;
 				}
 				carried_counts[r]++;
-				if ((error = rli_bytes_varint(out, open ? 0 : 1 + (uint64_t)(end - start))) == RLI_OK)
-					error = rli_bytes_varint(out, size);
+				if ((error = rli_bytes_varint(&out[BAR_LENGTH], open ? 0 : 1 + (uint64_t)(end - start))) == RLI_OK)
+					error = rli_bytes_varint(&out[BAR_SIZE], size);
 				continue;
 			}
 			own = 1;
 			unsigned match = d->match[i] <= 2 ? d->match[i] : 0;
 			uint64_t stack = stack_of[i] < 0 ? 0 : (uint64_t)stacks->entries[stack_of[i]].index + 1;
-			if ((error = rli_bytes_varint(out, (stack * 3 + match) * 2 + (unsigned)open)) < 0 ||
-			    (!open && (error = rli_bytes_varint(out, (uint64_t)(end - start))) < 0) ||
-			    (error = rli_bytes_varint(out, size)) < 0)
+			if ((error = rli_bytes_varint(&out[BAR_CODE], (stack * 3 + match) * 2 + (unsigned)open)) < 0 ||
+			    (!open && (error = rli_bytes_varint(&out[BAR_LENGTH], (uint64_t)(end - start))) < 0) ||
+			    (error = rli_bytes_varint(&out[BAR_SIZE], size)) < 0)
 				break;
 			if (match == RLI_MEMORY_AFTER_END)
-				error = rli_bytes_varint(out, (uint64_t)llabs(units(d->match_gap_ms[i],
+				error = rli_bytes_varint(&out[BAR_GAP], (uint64_t)llabs(units(d->match_gap_ms[i],
 										   RLI_MEMORY_TIME_DECIMALS)));
 			home[homes++] = (home_key){ start, end, (uint32_t)r, i };
 		}
@@ -334,7 +339,7 @@ int rli_html_write_memory_data(FILE *fp, const rli_panel *curve, const rli_panel
 	size_t *carried = malloc((g->row_count ? g->row_count : 1) * sizeof(*carried));
 	uint64_t *summary = malloc((g->row_count ? g->row_count : 1) * 3 * sizeof(*summary));
 	uint8_t *omit = malloc(n ? n : 1);
-	rli_bytes bars = { 0 }, totals = { 0 }, inner = { 0 };
+	rli_bytes bars[BAR_STREAMS] = { { 0 } }, totals = { 0 }, inner = { 0 };
 	rli_bytes *line_streams = calloc(2 * (line_count ? line_count : 1), sizeof(*line_streams));
 	rli_memfile header = { 0 };
 	FILE *hp;
@@ -369,7 +374,7 @@ int rli_html_write_memory_data(FILE *fp, const rli_panel *curve, const rli_panel
 		}
 	if ((error = pool_rank(&stacks, &stack_order)) < 0 ||
 	    (error = summarise_carried(g, origin_units, origin, size_unit, omit, summary)) < 0 ||
-	    (error = encode_bars(&bars, &totals, g, origin_units, origin, size_unit, &stacks, stack_of, carried,
+	    (error = encode_bars(bars, &totals, g, origin_units, origin, size_unit, &stacks, stack_of, carried,
 				 omit)) < 0)
 		goto done;
 	for (size_t l = 0; l < line_count && error == RLI_OK; l++)
@@ -399,8 +404,10 @@ int rli_html_write_memory_data(FILE *fp, const rli_panel *curve, const rli_panel
 	for (size_t r = 0; r < g->row_count; r++)
 		fprintf(hp, "%s[%" PRIu64 ",\"%" PRIu64 "\",\"%" PRIu64 "\"]", r ? "," : "", summary[3 * r],
 			summary[3 * r + 1], summary[3 * r + 2]);
-	fprintf(hp, "],\"sizeUnit\":%" PRIu64 ",\"openEndUnits\":\"%" PRId64 "\",\"bars\":%zu,\"totals\":%zu,"
-		"\"stacks\":[", size_unit, open_end, bars.used, totals.used);
+	fprintf(hp, "],\"sizeUnit\":%" PRIu64 ",\"openEndUnits\":\"%" PRId64 "\",\"bars\":[", size_unit, open_end);
+	for (size_t b = 0; b < BAR_STREAMS; b++)
+		fprintf(hp, "%s%zu", b ? "," : "", bars[b].used);
+	fprintf(hp, "],\"totals\":%zu,\"stacks\":[", totals.used);
 	for (size_t i = 0; i < stacks.count; i++) {
 		if (i)
 			fputc(',', hp);
@@ -413,8 +420,11 @@ int rli_html_write_memory_data(FILE *fp, const rli_panel *curve, const rli_panel
 		write_line(hp, &curve->lines[l], &line_streams[2 * l], &line_streams[2 * l + 1]);
 	}
 	fputs("]}\n", hp);
-	if ((error = rli_memfile_close(&header)) < 0 || (error = append(&inner, header.text, header.length)) < 0 ||
-	    (error = append(&inner, bars.bytes, bars.used)) < 0 || (error = append(&inner, totals.bytes, totals.used)) < 0)
+	if ((error = rli_memfile_close(&header)) < 0 || (error = append(&inner, header.text, header.length)) < 0)
+		goto done;
+	for (size_t b = 0; b < BAR_STREAMS && error == RLI_OK; b++)
+		error = append(&inner, bars[b].bytes, bars[b].used);
+	if (error < 0 || (error = append(&inner, totals.bytes, totals.used)) < 0)
 		goto done;
 	for (size_t l = 0; l < 2 * line_count && error == RLI_OK; l++)
 		error = append(&inner, line_streams[l].bytes, line_streams[l].used);
@@ -436,7 +446,8 @@ done:
 	free(carried);
 	free(summary);
 	free(omit);
-	free(bars.bytes);
+	for (size_t b = 0; b < BAR_STREAMS; b++)
+		free(bars[b].bytes);
 	free(totals.bytes);
 	free(inner.bytes);
 	for (size_t l = 0; line_streams && l < 2 * line_count; l++)

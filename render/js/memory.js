@@ -23,7 +23,8 @@
 
   /*
    * The data file's packed bytes: the header's JSON up to the first newline, then the streams
-   * it gives the lengths of (html_memory_data.c), each put in its place as a Uint8Array.
+   * it gives the lengths of (html_memory_data.c: the bars' five fields, the totals, the lines'
+   * x and y), each put in its place as a Uint8Array.
    */
   function unpackData(bytes) {
     var newline = bytes.indexOf(10);
@@ -35,7 +36,7 @@
       at += length;
       return part;
     }
-    data.bars = take(data.bars);
+    data.bars = data.bars.map(take);
     data.totals = take(data.totals);
     data.lines.forEach(function (line) {
       line.x = take(line.x);
@@ -68,30 +69,32 @@
       d.total += s[0];
     });
     d.openEndU = Number(data.openEndUnits);
-    var r = new Reader(data.bars), k = 0, own = [];
+    /* the bars' fields, each a stream of its own */
+    var start = new Reader(data.bars[0]), codes = new Reader(data.bars[1]), lengths = new Reader(data.bars[2]);
+    var sizes = new Reader(data.bars[3]), gaps = new Reader(data.bars[4]), k = 0, own = [];
     for (var lane = 0; lane < lanes; lane++) {
       var previous = 0, running = -Infinity;
       d.laneFirst[lane] = k;
       for (var c = 0; c < data.laneCounts[lane]; c++, k++) {
-        var s = previous + r.zigzag(), e, code;
+        var s = previous + start.zigzag(), e, code;
         d.stack[k] = -1;
         if (c < data.carriedCounts[lane]) {
           d.carried[k] = 1;
-          code = r.varint();
+          code = lengths.varint();
           d.openEnded[k] = code === 0 ? 1 : 0;
           e = code === 0 ? -1 : s + code - 1;
           d.totalMb[k] = NaN;
         } else {
-          code = r.varint();
+          code = codes.varint();
           d.openEnded[k] = code % 2;
           code = (code - d.openEnded[k]) / 2;
           d.match[k] = code % 3;
           d.stack[k] = (code - d.match[k]) / 3 - 1;
-          e = d.openEnded[k] ? -1 : s + r.varint();
+          e = d.openEnded[k] ? -1 : s + lengths.varint();
           own.push(k);
         }
-        d.sizeKb[k] = r.varint() * sizeUnit / 1024;
-        if (!d.carried[k] && d.match[k] === 2) d.gap[k] = r.varint() / scale;
+        d.sizeKb[k] = sizes.varint() * sizeUnit / 1024;
+        if (!d.carried[k] && d.match[k] === 2) d.gap[k] = gaps.varint() / scale;
         d.startU[k] = s;
         d.endU[k] = e;
         d.lane[k] = lane;
@@ -99,7 +102,8 @@
       }
     }
     d.laneFirst[lanes] = k;
-    if (k !== n || r.pos !== r.bytes.length) throw new Error('rl-insight: the memory data does not add up');
+    if (k !== n || [start, codes, lengths, sizes, gaps].some(function (r) { return r.pos !== r.bytes.length; }))
+      throw new Error('rl-insight: the memory data does not add up');
     /* Blocks never freed live to the end of the capture, which the data names once. */
     var last = Number(data.openEndUnits);
     for (k = 0; k < n; k++) {

@@ -196,60 +196,67 @@ static unsigned char *summed_up(const rli_panel *g)
 }
 
 /* Decodes a page's data file and checks every bar against the panel it was written from. */
+/* The bars' fields, each a stream (html_memory_data.c), in the order the header gives their lengths. */
+enum { START, CODE, LENGTH, SIZE, GAP, FIELDS };
+
 static void check_round_trip(const char *path, const rli_panel *g, double origin)
 {
 	unsigned char *omit = summed_up(g);
 	char *file = test_read_file(path, NULL);
-	size_t inner_length = 0, pos = 0, tpos = 0, n = 0, owns = 0;
-	/* the header's JSON, a newline, then the streams whose lengths it gives: bars, totals, the lines' */
+	size_t inner_length = 0, tpos = 0, n = 0, owns = 0, pos[FIELDS] = { 0 }, field_length[FIELDS] = { 0 };
+	/* the header's JSON, a newline, then the streams whose lengths it gives: the bars', totals, the lines' */
 	unsigned char *inner = unpacked(file, "\"packed\":\"", &inner_length);
 	unsigned char *newline = inner ? memchr(inner, '\n', inner_length) : NULL;
 	char *text = (char *)inner;
-	long long bar_length = -1, total_length = -1;
-	const unsigned char *bars = NULL, *totals = NULL;
+	long long total_length = -1;
+	const unsigned char *field[FIELDS] = { NULL }, *totals = NULL;
+	int fields_read = 0;
 	if (newline) {
+		const char *lengths = strstr(text, "\"bars\":[");
 		*newline = '\0';
-		bar_length = number_field(text, "bars");
+		fields_read = lengths && sscanf(lengths, "\"bars\":[%zu,%zu,%zu,%zu,%zu]", &field_length[START],
+						&field_length[CODE], &field_length[LENGTH], &field_length[SIZE],
+						&field_length[GAP]) == FIELDS;
 		total_length = number_field(text, "totals");
-		bars = newline + 1;
-		totals = bars + bar_length;
+		field[START] = newline + 1;
+		for (int f = 1; f < FIELDS; f++)
+			field[f] = field[f - 1] + field_length[f - 1];
+		totals = field[GAP] + field_length[GAP];
 	}
 	int64_t origin_units = llround(origin * 1000), open_end = newline ? number_field(text, "openEndUnits") : -1;
 	uint64_t size_unit = newline ? (uint64_t)number_field(text, "sizeUnit") : 0;
 	timed *own = calloc(g->bar_count + 1, sizeof(*own));
 	int bad = 0;
 
-	CHECK(newline != NULL && bar_length >= 0 && total_length >= 0 && size_unit > 0);
-	if (!newline || bar_length < 0 || total_length < 0 || !size_unit)
+	CHECK(newline != NULL && fields_read && total_length >= 0 && size_unit > 0);
+	if (!newline || !fields_read || total_length < 0 || !size_unit)
 		goto done;
 	CHECK((size_t)(totals + total_length - inner) <= inner_length);
 	CHECK(strstr(file, "window.rliMemoryData = {\"version\":2,\"page\":") != NULL);
 	CHECK_INT(number_field(text, "originUnits"), origin_units);
-	if (!bars || !totals || !size_unit)
-		goto done;
 	for (size_t r = 0; r < g->row_count; r++) {
 		int64_t previous = 0;
 		for (size_t i = g->row_first_bar[r]; i < g->row_first_bar[r + 1]; i++) {
 			if (omit[i])
 				continue;
 			n++;
-			int64_t start = previous + unzigzag(varint(bars, &pos)), end;
+			int64_t start = previous + unzigzag(varint(field[START], &pos[START])), end;
 			unsigned open, match = 0;
 			uint64_t code = 0;
 			if (g->details->carried[i]) {
-				uint64_t length = varint(bars, &pos);
+				uint64_t length = varint(field[LENGTH], &pos[LENGTH]);
 				open = length == 0;
 				end = open ? open_end : start + (int64_t)length - 1;
 			} else {
-				code = varint(bars, &pos);
+				code = varint(field[CODE], &pos[CODE]);
 				open = code & 1;
 				match = (code >> 1) % 3;
-				end = open ? open_end : start + (int64_t)varint(bars, &pos);
+				end = open ? open_end : start + (int64_t)varint(field[LENGTH], &pos[LENGTH]);
 				own[owns++] = (timed){ start, r, i };
 			}
-			uint64_t size = varint(bars, &pos) * size_unit;
+			uint64_t size = varint(field[SIZE], &pos[SIZE]) * size_unit;
 			if (!g->details->carried[i] && match == RLI_MEMORY_AFTER_END)
-				bad |= varint(bars, &pos) != (uint64_t)llround(g->details->match_gap_ms[i] * 1000);
+				bad |= varint(field[GAP], &pos[GAP]) != (uint64_t)llround(g->details->match_gap_ms[i] * 1000);
 			previous = start;
 			bad |= start != llround((origin + g->bar_start[i]) * 1000) - origin_units;
 			bad |= end != llround((origin + g->bar_end[i]) * 1000) - origin_units;
@@ -267,7 +274,8 @@ static void check_round_trip(const char *path, const rli_panel *g, double origin
 		bad |= (int64_t)total != llround(g->details->total_mb[own[k].bar] * 100);
 	}
 	CHECK(!bad);
-	CHECK_INT(pos, bar_length); /* every byte read, none left over */
+	for (int f = 0; f < FIELDS; f++)
+		CHECK_INT(pos[f], field_length[f]); /* every byte read, none left over */
 	CHECK_INT(tpos, total_length);
 	size_t omitted = 0;
 	for (size_t i = 0; i < g->bar_count; i++)
