@@ -51,14 +51,18 @@ static int draw_pages(console *c, const cli_request *request, const rli_memory *
 	double t = cli_now_ms();
 	int error;
 
+	double laid_out = t;
 	cli_show_status(c, "writing the memory pages");
-	if ((error = rli_memory_pages_layout(&pages, memory, &request->timeline)) == RLI_OK)
+	if ((error = rli_memory_pages_layout(&pages, memory, &request->timeline)) == RLI_OK) {
+		laid_out = cli_now_ms();
 		error = rli_render_with(rli_memory_pages_document(pages), "html", request->output_path, set,
 					cli_render_options(&render, request));
+	}
 	if (error < 0)
 		cli_say(c, -1, "error: ", "%s", rli_error_last());
 	else
-		cli_say(c, 1, "", "timing: memory html %.1f ms", cli_now_ms() - t);
+		cli_say(c, 1, "", "timing: memory html %.1f ms (layout %.1f ms, writing %.1f ms)", cli_now_ms() - t,
+			laid_out - t, cli_now_ms() - laid_out);
 	rli_memory_pages_free(pages);
 	return error;
 }
