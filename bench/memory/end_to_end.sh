@@ -12,8 +12,7 @@
 #
 # Each run is `rl-insight --profiler-type memory -v` (captures parsed on every core, as a user runs
 # it; --jobs 1 is bench/memory/run.sh's parse ratio), timed by /usr/bin/time: first
-# --vis-type png, then --vis-type png,html. The HTML part is what the second run adds; while the
-# interactive memory pages are not built (rl-insight says so), only the PNG figures are reported.
+# --vis-type png, then --vis-type png,html. The HTML part is what the second run adds.
 set -eu
 
 build=build-release
