@@ -383,13 +383,12 @@ int rli_html_write_memory_data(FILE *fp, const rli_panel *curve, const rli_panel
 	if (error < 0 || (error = rli_memfile_open(&header)) < 0)
 		goto done;
 
+	/* The version and the page are the wrapper's, outside the packed bytes, where the page checks them. */
 	hp = header.fp;
-	fputs("{\"version\":2,\"page\":", hp);
-	rli_json_write_string(hp, page_file, RLI_JSON_HTML_SAFE);
 	size_t written = 0;
 	for (size_t i = 0; i < n; i++)
 		written += !omit[i];
-	fprintf(hp, ",\"timeDecimals\":%d,\"valueDecimals\":%d,\"originUnits\":\"%" PRId64 "\",\"count\":%zu,"
+	fprintf(hp, "{\"timeDecimals\":%d,\"valueDecimals\":%d,\"originUnits\":\"%" PRId64 "\",\"count\":%zu,"
 		"\"laneCounts\":[", RLI_MEMORY_TIME_DECIMALS, RLI_MEMORY_VALUE_DECIMALS, origin_units, written);
 	for (size_t r = 0; r < g->row_count; r++) {
 		size_t lane = 0;
