@@ -25,6 +25,17 @@ int rli_bytes_reserve(rli_bytes *b, size_t extra)
 	return RLI_OK;
 }
 
+int rli_bytes_append(rli_bytes *b, const void *bytes, size_t length)
+{
+	int error = rli_bytes_reserve(b, length);
+	if (error < 0)
+		return error;
+	if (length)
+		memcpy(b->bytes + b->used, bytes, length);
+	b->used += length;
+	return RLI_OK;
+}
+
 int rli_bytes_varint(rli_bytes *b, uint64_t value)
 {
 	int error;

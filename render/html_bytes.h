@@ -15,6 +15,8 @@ typedef struct {
 } rli_bytes;
 
 int rli_bytes_reserve(rli_bytes *b, size_t extra);
+/* length bytes copied onto the end. */
+int rli_bytes_append(rli_bytes *b, const void *bytes, size_t length);
 /* LEB128: 7 bits a byte, low first, the high bit set on every byte but the last. */
 int rli_bytes_varint(rli_bytes *b, uint64_t value);
 int rli_bytes_float64_le(rli_bytes *b, double value);

@@ -315,18 +315,6 @@ static int encode_bars(rli_bytes *out, rli_bytes *totals, const rli_panel *g, in
 	return error;
 }
 
-/* The bytes packed into the data file: the header's JSON, a newline, then every stream it counts, in order. */
-static int append(rli_bytes *inner, const void *bytes, size_t length)
-{
-	int error = rli_bytes_reserve(inner, length);
-	if (error < 0)
-		return error;
-	if (length)
-		memcpy(inner->bytes + inner->used, bytes, length);
-	inner->used += length;
-	return RLI_OK;
-}
-
 int rli_html_write_memory_data(FILE *fp, const rli_panel *curve, const rli_panel *g, double origin,
 			       const char *page_file)
 {
@@ -419,14 +407,16 @@ int rli_html_write_memory_data(FILE *fp, const rli_panel *curve, const rli_panel
 		write_line(hp, &curve->lines[l], &line_streams[2 * l], &line_streams[2 * l + 1]);
 	}
 	fputs("]}\n", hp);
-	if ((error = rli_memfile_close(&header)) < 0 || (error = append(&inner, header.text, header.length)) < 0)
+	/* What is packed: the header's JSON, a newline, then every stream it counts, in that order. */
+	if ((error = rli_memfile_close(&header)) < 0 ||
+	    (error = rli_bytes_append(&inner, header.text, header.length)) < 0)
 		goto done;
 	for (size_t b = 0; b < BAR_STREAMS && error == RLI_OK; b++)
-		error = append(&inner, bars[b].bytes, bars[b].used);
-	if (error < 0 || (error = append(&inner, totals.bytes, totals.used)) < 0)
+		error = rli_bytes_append(&inner, bars[b].bytes, bars[b].used);
+	if (error < 0 || (error = rli_bytes_append(&inner, totals.bytes, totals.used)) < 0)
 		goto done;
 	for (size_t l = 0; l < 2 * line_count && error == RLI_OK; l++)
-		error = append(&inner, line_streams[l].bytes, line_streams[l].used);
+		error = rli_bytes_append(&inner, line_streams[l].bytes, line_streams[l].used);
 	if (error < 0)
 		goto done;
 
