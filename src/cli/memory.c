@@ -48,10 +48,9 @@ static int draw_pages(console *c, const cli_request *request, const rli_memory *
 {
 	rli_memory_pages *pages = NULL;
 	rli_render_options render;
-	double t = cli_now_ms();
+	double t = cli_now_ms(), laid_out = t;
 	int error;
 
-	double laid_out = t;
 	cli_show_status(c, "writing the memory pages");
 	if ((error = rli_memory_pages_layout(&pages, memory, &request->timeline)) == RLI_OK) {
 		laid_out = cli_now_ms();
