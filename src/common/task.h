@@ -3,6 +3,7 @@
 #define RLI_COMMON_TASK_H
 
 #include <pthread.h>
+#include <stddef.h>
 
 typedef struct {
 	int (*run)(void *arg); /* returns a library code, with the thread's last error set on failure */
@@ -23,5 +24,13 @@ void rli_task_start(rli_task *task, int (*run)(void *arg), void *arg, int thread
  * (rli_error_last), as if the work had run here. Joining twice returns the result again.
  */
 int rli_task_join(rli_task *task);
+
+/*
+ * Runs each(arg, i) once for every i below count, on up to `threads` threads (0: one a CPU),
+ * the caller's among them, in no set order. Returns RLI_OK, or the failure of the lowest i that
+ * failed, its message this thread's last error, as if the items had run one after another; once
+ * an item has failed no new one is started.
+ */
+int rli_task_each(size_t count, unsigned threads, int (*each)(void *arg, size_t i), void *arg);
 
 #endif
