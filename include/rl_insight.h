@@ -359,6 +359,12 @@ typedef struct {
 	 * the layouts given them show it. Default 0.
 	 */
 	int caption;
+	/*
+	 * The most threads laying out a figure's devices at once (the memory
+	 * figure, the memory pages): 0 (default) one a CPU, 1 the caller's only.
+	 * The layout is the same either way.
+	 */
+	unsigned threads;
 } rli_timeline_options;
 
 void rli_timeline_options_init(rli_timeline_options *options);

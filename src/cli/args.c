@@ -322,7 +322,7 @@ static int set_jobs(cli_request *r, const char *value, const char *spelled)
 	int jobs = 0;
 	int error = parse_int(&jobs, value, spelled, 1, 4096);
 	if (error == RLI_OK)
-		r->jobs = (unsigned)jobs;
+		r->jobs = r->timeline.threads = (unsigned)jobs;
 	return error;
 }
 

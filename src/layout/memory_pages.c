@@ -1,9 +1,11 @@
 /* memory_pages.c: the interactive memory pages' document: the table's allocations by device, a device's pages, the index. */
 #include "memory_pages.h"
+#include "memory_parts.h"
 #include "memory/memory_devices.h"
 #include "text_place.h"
 #include "theme.h"
 #include "common/error.h"
+#include "common/task.h"
 #include "common/strutil.h"
 #include "text/text.h"
 
@@ -63,7 +65,7 @@ static int lay_out_index(rli_memory_pages *mp, rli_page *page, double width)
 			if (!row[c])
 				return rli_error_oom();
 		/* The device's name opens the page of its peak, or its first page. */
-		mp->index_links[r * columns] = mp->seg[d->first_page].name;
+		mp->index_links[r * columns] = d->seg[0].name;
 		for (size_t s = 0; s < d->segment_count; s++)
 			if (d->links[s].target && d->shift + d->peak_ms >= d->links[s].x_min &&
 			    d->shift + d->peak_ms <= d->links[s].x_max) {
@@ -93,13 +95,38 @@ static int lay_out_index(rli_memory_pages *mp, rli_page *page, double width)
 	return RLI_OK;
 }
 
+/* What each device's layout, on whichever thread, reads. */
+typedef struct {
+	rli_memory_pages *mp;
+	const rli_memory *memory;
+	const rli_memory_devices *split;
+	const size_t *shown; /* the page's device d is the split's shown[d] */
+	double width;
+} devices_work;
+
+/* One device; a thread measures text in a context of its own. */
+static int lay_out_device(void *arg, size_t d)
+{
+	const devices_work *w = arg;
+	PangoContext *text = NULL;
+	int error = rli_text_context_new(&text);
+	if (error == RLI_OK)
+		error = mp_lay_out_device(&w->mp->devices[d], w->mp->document.origin, w->memory,
+					  &w->split->devices[w->shown[d]], rli_memory_device_rows(w->split, w->shown[d]),
+					  w->width, text);
+	if (text)
+		g_object_unref(text);
+	return error;
+}
+
 int rli_memory_pages_layout(rli_memory_pages **out, const rli_memory *memory, const rli_timeline_options *options_in)
 {
 	rli_timeline_options options;
 	rli_memory_pages *mp = calloc(1, sizeof(*mp));
 	rli_memory_devices split = { 0 };
 	size_t *shown = NULL; /* the split devices that hold a block to draw */
-	PangoContext *text = NULL;
+	size_t page_count = 0;
+	devices_work work;
 	int error;
 
 	*out = NULL;
@@ -140,18 +167,14 @@ int rli_memory_pages_layout(rli_memory_pages **out, const rli_memory *memory, co
 	}
 	mp->devices = calloc(mp->device_count, sizeof(*mp->devices));
 	/* at most 20 pages a device, and the index */
-	mp->seg = calloc(mp->device_count * 20, sizeof(*mp->seg));
-	mp->pages = calloc(mp->device_count * 20 + 1, sizeof(*mp->pages));
 	mp->stacks = calloc(memory->strings.count ? memory->strings.count : 1, sizeof(*mp->stacks));
-	if (!mp->devices || !mp->seg || !mp->pages || !mp->stacks) {
+	if (!mp->devices || !mp->stacks) {
 		error = rli_error_oom();
 		goto done;
 	}
 	mp->stack_count = memory->strings.count;
 	for (uint32_t i = 0; i < memory->strings.count; i++)
 		mp->stacks[i] = rli_strpool_get(&memory->strings, i);
-	if ((error = rli_text_context_new(&text)) < 0)
-		goto done;
 	for (size_t d = 0; d < mp->device_count; d++) {
 		const rli_memory_device *from = &split.devices[shown[d]];
 		mp_device *device = &mp->devices[d];
@@ -177,18 +200,30 @@ int rli_memory_pages_layout(rli_memory_pages **out, const rli_memory *memory, co
 				device->suffix = numbered;
 				e = (size_t)-1; /* look again from the first */
 			}
-		if ((error = mp_lay_out_device(mp, device, memory, from, rli_memory_device_rows(&split, shown[d]),
-					       options.width, text)) < 0)
-			goto done;
 	}
-	for (size_t p = 0; p < mp->seg_count; p++) {
-		mp->seg[p].details.stacks = mp->stacks;
-		mp->seg[p].details.stack_count = mp->stack_count;
-		mp->seg[p].nav.up = mp->device_count > 1 ? "index" : NULL;
+	/* Each device on its own, on as many threads as asked; then their pages, device after device. */
+	work = (devices_work){ mp, memory, &split, shown, options.width };
+	if ((error = rli_task_each(mp->device_count,
+				   rli_memory_layout_threads(split.devices, shown, mp->device_count, options.threads),
+				   lay_out_device, &work)) < 0)
+		goto done;
+	for (size_t d = 0; d < mp->device_count; d++)
+		page_count += mp->devices[d].page_count;
+	if (!(mp->pages = calloc(page_count + 1, sizeof(*mp->pages)))) {
+		error = rli_error_oom();
+		goto done;
 	}
-	mp->document.page_count = mp->seg_count;
+	for (size_t d = 0; d < mp->device_count; d++) {
+		mp_device *device = &mp->devices[d];
+		for (size_t p = 0; p < device->page_count; p++) {
+			device->seg[p].details.stacks = mp->stacks;
+			device->seg[p].details.stack_count = mp->stack_count;
+			device->seg[p].nav.up = mp->device_count > 1 ? "index" : NULL;
+			mp->pages[mp->document.page_count++] = device->page[p];
+		}
+	}
 	if (mp->device_count > 1) {
-		if ((error = lay_out_index(mp, &mp->pages[mp->seg_count], options.width)) < 0)
+		if ((error = lay_out_index(mp, &mp->pages[mp->document.page_count], options.width)) < 0)
 			goto done;
 		mp->document.page_count++;
 	}
@@ -205,8 +240,6 @@ int rli_memory_pages_layout(rli_memory_pages **out, const rli_memory *memory, co
 	mp = NULL;
 	error = RLI_OK;
 done:
-	if (text)
-		g_object_unref(text);
 	free(shown);
 	rli_memory_devices_dispose(&split);
 	rli_memory_pages_free(mp);
@@ -222,8 +255,6 @@ void rli_memory_pages_free(rli_memory_pages *mp)
 {
 	if (!mp)
 		return;
-	for (size_t p = 0; p < mp->seg_count; p++)
-		mp_page_dispose(&mp->seg[p]);
 	for (size_t d = 0; mp->devices && d < mp->device_count; d++)
 		mp_device_dispose(&mp->devices[d]);
 	for (size_t r = 0; mp->index_navs && r < mp->device_count; r++)
@@ -242,7 +273,6 @@ void rli_memory_pages_free(rli_memory_pages *mp)
 	free(mp->index_navs);
 	free((void *)mp->index_links);
 	free(mp->stacks);
-	free(mp->seg);
 	free(mp->pages);
 	free(mp->devices);
 	free(mp);

@@ -64,16 +64,15 @@ typedef struct {
 	size_t bars, never_freed;
 	mp_bars columns;          /* every page's bars, page after page */
 	const uint32_t *row;      /* a block's table row by its index, while the device is laid out */
-	size_t first_page;        /* its first page in the document; page_count of them */
+	mp_page *seg;             /* its pages, one a segment that holds any (page_count), and their */
+	rli_page *page;           /* pages of the document, which holds them after the device before */
 	size_t page_count;
 	double label_width;       /* the widest lane label, capped */
 } mp_device;
 
 struct rli_memory_pages {
 	rli_document document;
-	rli_page *pages;
-	mp_page *seg;             /* segment pages, in document order */
-	size_t seg_count;
+	rli_page *pages;          /* every device's pages, device after device, then the index's */
 	mp_device *devices;
 	size_t device_count;
 	const char **stacks;      /* the table's string ids to text, for the details */
@@ -88,12 +87,13 @@ struct rli_memory_pages {
 
 /*
  * The device's allocations (split from memory, in start order, and their
- * table rows): its
- * operators, curve, segments and a page for each one that holds any. The
- * panels' x is relative to pages->document.origin.
+ * table rows): its operators (text_context measures their labels), curve,
+ * segments and a page for each one that holds any. The panels' x is relative
+ * to origin, the document's. It reads the table and writes the device only,
+ * so that devices may be laid out on threads of their own.
  */
-int mp_lay_out_device(rli_memory_pages *pages, mp_device *device, const rli_memory *memory,
-		      const rli_memory_device *from, const uint32_t *rows, double width, void *text_context);
+int mp_lay_out_device(mp_device *device, double origin, const rli_memory *memory, const rli_memory_device *from,
+		      const uint32_t *rows, double width, void *text_context);
 /*
  * The device's Total Reserved (its rows', a table that shows it) as
  * envelope[2], the figure's step line on the pages' x, named with the curve

@@ -308,8 +308,8 @@ done:
 	return error;
 }
 
-int mp_lay_out_device(rli_memory_pages *pages, mp_device *d, const rli_memory *memory,
-		      const rli_memory_device *device, const uint32_t *rows, double width, void *text_context)
+int mp_lay_out_device(mp_device *d, double origin, const rli_memory *memory, const rli_memory_device *device,
+		      const uint32_t *rows, double width, void *text_context)
 {
 	size_t pool = memory->strings.count, *first = NULL, *last = NULL, *offset = NULL, *members = NULL, count;
 	uint32_t *op_of_name = malloc((pool ? pool : 1) * sizeof(*op_of_name));
@@ -342,7 +342,7 @@ int mp_lay_out_device(rli_memory_pages *pages, mp_device *d, const rli_memory *m
 	d->peak_ms = summary.peak_ms;
 	d->never_freed = summary.never_freed;
 	d->span = count ? summary.t_max_ms - d->t_min : 0;
-	d->shift = d->t_min - pages->document.origin;
+	d->shift = d->t_min - origin;
 	d->bars = count;
 
 	/* Operators: a series each, coloured by first appearance as in the PNG; the widest label sets the margin. */
@@ -376,10 +376,12 @@ int mp_lay_out_device(rli_memory_pages *pages, mp_device *d, const rli_memory *m
 	d->segment_count = rli_memory_segment_count(count, d->span);
 	rli_memory_segment_bounds(bounds, d->segment_count, d->span);
 	d->links = calloc(d->segment_count, sizeof(*d->links));
+	d->seg = calloc(d->segment_count, sizeof(*d->seg));
+	d->page = calloc(d->segment_count, sizeof(*d->page));
 	first = rli_bigmem_array(count, sizeof(size_t));
 	last = rli_bigmem_array(count, sizeof(size_t));
 	offset = calloc(d->segment_count + 1, sizeof(size_t));
-	if (!d->links || !first || !last || !offset) {
+	if (!d->links || !d->seg || !d->page || !first || !last || !offset) {
 		error = rli_error_oom();
 		goto done;
 	}
@@ -401,7 +403,6 @@ int mp_lay_out_device(rli_memory_pages *pages, mp_device *d, const rli_memory *m
 			for (size_t s = first[i]; s <= last[i]; s++)
 				members[fill[s]++] = i;
 	}
-	d->first_page = pages->seg_count;
 	for (size_t s = 0; s < d->segment_count; s++) {
 		rli_link *link = &d->links[s];
 		link->x_min = d->shift + bounds[s];
@@ -412,8 +413,8 @@ int mp_lay_out_device(rli_memory_pages *pages, mp_device *d, const rli_memory *m
 		}
 		if (!link->count)
 			continue; /* an empty segment: no page, and no link leads to it */
-		mp_page *m = &pages->seg[pages->seg_count];
-		pages->seg_count++; /* counted before it is filled, so a failure frees its parts */
+		mp_page *m = &d->seg[d->page_count];
+		d->page_count++; /* counted before it is filled, so a failure frees its parts */
 		if (!(m->name = rli_strfmt("memory_timeline%s_%02zu", d->suffix, s)) ||
 		    !(m->data_name = rli_strfmt("detail_data%s_%02zu", d->suffix, s))) {
 			error = rli_error_oom();
@@ -424,16 +425,15 @@ int mp_lay_out_device(rli_memory_pages *pages, mp_device *d, const rli_memory *m
 	/* Pages once every link has its target, so each page's links are whole. */
 	if ((error = bars_alloc(&d->columns, offset[d->segment_count])) < 0)
 		goto done;
-	for (size_t s = 0, p = d->first_page; s < d->segment_count; s++) {
+	for (size_t s = 0, p = 0; s < d->segment_count; s++) {
 		if (!d->links[s].count)
 			continue;
 		mp_bars bars = bars_at(&d->columns, offset[s]);
-		if ((error = lay_out_segment(&pages->seg[p], &pages->pages[p], &bars, d, memory, blocks, first,
+		if ((error = lay_out_segment(&d->seg[p], &d->page[p], &bars, d, memory, blocks, first,
 					     members + offset[s], d->links[s].count, s, width)) < 0)
 			goto done;
 		p++;
 	}
-	d->page_count = pages->seg_count - d->first_page;
 done:
 	rli_bigmem_free(curve_x);
 	rli_bigmem_free(curve_y);
@@ -468,6 +468,10 @@ void mp_page_dispose(mp_page *m)
 
 void mp_device_dispose(mp_device *d)
 {
+	for (size_t p = 0; d->seg && p < d->page_count; p++)
+		mp_page_dispose(&d->seg[p]);
+	free(d->seg);
+	free(d->page);
 	for (size_t s = 0; d->series && s < d->series_count; s++)
 		free(d->series[s].name);
 	free(d->series);

@@ -1,4 +1,4 @@
-/* memory_parts.h: the memory figure's pieces fitted to the page width: axes, titles, the peak's label, the table at the peak. */
+/* memory_parts.h: the memory figure's pieces fitted to the page width (axes, titles, the peak's label, the table at the peak), and how many devices to lay out at once. */
 #ifndef RLI_LAYOUT_MEMORY_PARTS_H
 #define RLI_LAYOUT_MEMORY_PARTS_H
 
@@ -7,6 +7,13 @@
 #include <pango/pango.h>
 #include <stddef.h>
 #include <stdint.h>
+
+/*
+ * Threads to lay out devices[shown[0..count)] at once: `threads` (0: one a CPU), or 1 where one
+ * device holds more than a quarter of their blocks, whose work at once would add up at the peak.
+ */
+unsigned rli_memory_layout_threads(const rli_memory_device *devices, const size_t *shown, size_t count,
+				   unsigned threads);
 
 #define MEM_TABLE_ROWS 10  /* blocks listed at the peak, at most */
 #define MEM_TABLE_ROW 22.0 /* page units a table row, the header's too */

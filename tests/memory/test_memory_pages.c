@@ -358,11 +358,11 @@ static void test_one_device(void)
 		CHECK_STR(doc->pages[0].data_name, "detail_data_00");
 		CHECK_STR(doc->pages[1].name, "memory_timeline_03");
 		/* Prev/Next step over the empty segments */
-		CHECK_INT(pages->seg[0].nav.next, 3);
-		CHECK(pages->seg[0].nav.previous == SIZE_MAX);
-		CHECK_INT(pages->seg[1].nav.previous, 0);
-		CHECK(pages->seg[1].nav.next == SIZE_MAX);
-		CHECK(pages->seg[0].nav.up == NULL);
+		CHECK_INT(pages->devices[0].seg[0].nav.next, 3);
+		CHECK(pages->devices[0].seg[0].nav.previous == SIZE_MAX);
+		CHECK_INT(pages->devices[0].seg[1].nav.previous, 0);
+		CHECK(pages->devices[0].seg[1].nav.next == SIZE_MAX);
+		CHECK(pages->devices[0].seg[0].nav.up == NULL);
 
 		snprintf(out, sizeof(out), "%s/out", root);
 		fx_mkdir(root, "out");
@@ -370,8 +370,8 @@ static void test_one_device(void)
 		static const char *const want[] = { "memory_timeline_00.html", "detail_data_00.js",
 						    "memory_timeline_03.html", "detail_data_03.js", "memory_viewer.js" };
 		CHECK(holds(out, want, 5));
-		check_round_trip(fx_text("%s/detail_data_03.js", out), &pages->seg[1].gantt, doc->origin);
-		check_round_trip(fx_text("%s/detail_data_00.js", out), &pages->seg[0].gantt, doc->origin);
+		check_round_trip(fx_text("%s/detail_data_03.js", out), &pages->devices[0].seg[1].gantt, doc->origin);
+		check_round_trip(fx_text("%s/detail_data_00.js", out), &pages->devices[0].seg[0].gantt, doc->origin);
 		/* the page names its own data file */
 		char *html = test_read_file(fx_text("%s/memory_timeline_03.html", out), NULL);
 		size_t model_length = 0;
@@ -415,7 +415,7 @@ static void test_several_devices(void)
 	CHECK_INT(rli_memory_pages_layout(&pages, memory, NULL), RLI_OK);
 	if (pages) {
 		const rli_document *doc = rli_memory_pages_document(pages);
-		const mp_page *p = &pages->seg[0];
+		const mp_page *p = &pages->devices[0].seg[0];
 		CHECK_INT(pages->device_count, 2);
 		CHECK_INT(doc->page_count, 3);
 		CHECK_STR(doc->pages[0].name, "memory_timeline_actor_rank0_00");
@@ -485,7 +485,7 @@ static void test_carried(void)
 		snprintf(out, sizeof(out), "%s/out", root);
 		fx_mkdir(root, "out");
 		CHECK_INT(rli_render(doc, "html", out, NULL), RLI_OK);
-		check_round_trip(fx_text("%s/detail_data_01.js", out), &pages->seg[1].gantt, doc->origin);
+		check_round_trip(fx_text("%s/detail_data_01.js", out), &pages->devices[0].seg[1].gantt, doc->origin);
 		char *file = test_read_file(fx_text("%s/detail_data_01.js", out), NULL);
 		size_t length = 0;
 		char *data = (char *)unpacked(file, "\"packed\":\"", &length);
@@ -505,11 +505,82 @@ static void test_carried(void)
 	free(root);
 }
 
+/* ---- devices laid out on threads: the same pages, byte for byte, as on one ---- */
+
+/* The pages of memory at `threads`, rendered into root/<name>. */
+static void render_at(rli_memory *memory, unsigned threads, const char *root, const char *name)
+{
+	rli_timeline_options options;
+	rli_memory_pages *pages = NULL;
+	rli_timeline_options_init(&options);
+	options.threads = threads;
+	CHECK_INT(rli_memory_pages_layout(&pages, memory, &options), RLI_OK);
+	fx_mkdir(root, name);
+	if (pages)
+		CHECK_INT(rli_render(rli_memory_pages_document(pages), "html", fx_path(root, name), NULL), RLI_OK);
+	rli_memory_pages_free(pages);
+}
+
+static void test_threads(void)
+{
+	enum { DEVICES = 8, ROWS = 600 };
+	static const char *const ops[] = { "aten::add", "aten::mul", "aten::empty", "aten::zeros" };
+	char *root = fx_tempdir(), *trace = mf_trace(dummy, 1);
+	mf_row *rows = calloc(ROWS, sizeof(*rows));
+	char (*text)[3][32] = calloc(ROWS, sizeof(*text));
+	rli_memory *memory = NULL;
+
+	for (int d = 0; d < DEVICES; d++) {
+		char *csv, dir[64];
+		for (int i = 0; i < ROWS; i++) {
+			snprintf(text[i][0], 32, "%d", (d + 1) * 17 + (i * 7919 + d) % 512);
+			snprintf(text[i][1], 32, "%d", 1000 + i * 3 + d);
+			snprintf(text[i][2], 32, "%d", i % 5 ? (i * 31 + d) % 97 + 1 : 0);
+			rows[i] = (mf_row){ ops[(i + d) % 4], text[i][0], text[i][1], i % 5 ? text[i][2] : "" };
+		}
+		csv = mf_csv(rows, ROWS);
+		snprintf(dir, sizeof(dir), "in/d%d_ascend_pt", d);
+		mf_capture(root, dir, d, "{\"role\": \"actor\"}", csv, trace);
+		free(csv);
+	}
+	CHECK_INT(mf_parse(&memory, fx_path(root, "in"), NULL, NULL, 1, NULL), RLI_OK);
+	if (memory) {
+		render_at(memory, 1, root, "one");
+		render_at(memory, 4, root, "four");
+		DIR *dir = opendir(fx_path(root, "one"));
+		struct dirent *entry;
+		size_t files = 0;
+		while (dir && (entry = readdir(dir))) {
+			size_t a_length = 0, b_length = 0;
+			char *a, *b;
+			if (entry->d_name[0] == '.')
+				continue;
+			a = test_read_file(fx_text("%s/one/%s", root, entry->d_name), &a_length);
+			b = test_read_file(fx_text("%s/four/%s", root, entry->d_name), &b_length);
+			CHECK(a && b && a_length == b_length && memcmp(a, b, a_length) == 0);
+			files++;
+			free(a);
+			free(b);
+		}
+		if (dir)
+			closedir(dir);
+		/* a page and a data file a device, the index and the viewer */
+		CHECK_INT(files, 2 * DEVICES + 2);
+	}
+	rli_memory_free(memory);
+	free(rows);
+	free(text);
+	free(trace);
+	fx_remove(root);
+	free(root);
+}
+
 int main(void)
 {
 	test_segment_rule();
 	test_one_device();
 	test_several_devices();
+	test_threads();
 	test_carried();
 	TEST_DONE();
 }
