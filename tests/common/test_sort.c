@@ -78,6 +78,10 @@ int main(void)
 	for (size_t i = 0; i < n; i++)
 		key[i] = (double)(i % 1000) * 0.5 + (double)(i / 1000 % 3);
 	CHECK(sorts_as_reference("runs", key, n));
+	/* Eight sorted units one after another, overlapping in time: the merges' case. */
+	for (size_t i = 0; i < n; i++)
+		key[i] = (double)(i % (n / 8)) * 0.25 + (double)(i / (n / 8)) * 0.1;
+	CHECK(sorts_as_reference("few runs", key, n));
 	/* Every key the same but their bits: one digit differs, the other passes are skipped. */
 	for (size_t i = 0; i < n; i++)
 		key[i] = 1.0 + (double)(next_random() % 1024) * 0x1p-52;
