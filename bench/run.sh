@@ -54,25 +54,34 @@ generate nvtx_dense --format nvtx --dense --ranks 2 --roles 3 --steps 1 --events
 mstx_file=$(find "$scratch/mstx/in" -name trace_view.json)
 torch_file=$(find "$scratch/torch/in" -name '*.json.gz' ! -name '*async_llm*')
 
+# Runs a command once; OUT.best keeps "<fastest wall s> <largest peak RSS KiB>" over the runs so far,
+# and OUT.best.stderr and OUT.best.stdout the fastest run's output.
+measure_once() {
+	out=$1; shift
+	/usr/bin/time -f "%e %M" -o "$out.time" "$@" > "$out.stdout" 2> "$out.stderr" ||
+		{ echo "run.sh: failed: $*" >&2; cat "$out.stderr" >&2; exit 1; }
+	read -r wall rss < "$out.time"
+	best= peak=0
+	[ -f "$out.best" ] && read -r best peak < "$out.best"
+	if [ -z "$best" ] || awk "BEGIN { exit !($wall < $best) }"; then
+		best=$wall
+		cp "$out.stderr" "$out.best.stderr"
+		cp "$out.stdout" "$out.best.stdout"
+	fi
+	[ "$rss" -gt "$peak" ] && peak=$rss
+	echo "$best $peak" > "$out.best"
+}
+
 # Runs a command REPEAT times; prints "<best wall s> <max peak RSS KiB>" and keeps the fastest run's stderr/stdout.
 measure() {
 	out=$1; shift
-	best=""
-	peak=0
+	rm -f "$out.best"
 	i=0
 	while [ $i -lt "$repeat" ]; do
-		/usr/bin/time -f "%e %M" -o "$out.time" "$@" > "$out.stdout" 2> "$out.stderr" ||
-			{ echo "run.sh: failed: $*" >&2; cat "$out.stderr" >&2; exit 1; }
-		read -r wall rss < "$out.time"
-		if [ -z "$best" ] || awk "BEGIN { exit !($wall < $best) }"; then
-			best=$wall
-			cp "$out.stderr" "$out.best.stderr"
-			cp "$out.stdout" "$out.best.stdout"
-		fi
-		[ "$rss" -gt "$peak" ] && peak=$rss
+		measure_once "$out" "$@"
 		i=$((i + 1))
 	done
-	echo "$best $peak"
+	cat "$out.best"
 }
 
 # rl-insight's own parse time ("timing: parse N ms" under -v), in seconds.
@@ -93,13 +102,20 @@ row ---- ---- -------- ------ ------- ---- -----------
 bench_parse() {
 	label=$1 type=$2 input=$3; shift 3
 	work=$scratch/$label.out
-	set -- "$@"
-	bare_result=$(measure "$work.bare" "$bare" "$@")
+	# The two alternate, run by run, so that a load on the machine that comes and goes weighs on both.
+	rm -f "$work.bare.best" "$work.rli.best"
+	i=0
+	while [ $i -lt "$repeat" ]; do
+		measure_once "$work.bare" "$bare" "$@"
+		# --vis-type none: no output, so the wall time and peak RSS are the parse's own.
+		measure_once "$work.rli" "$rli" --input-path "$input" --profiler-type "$type" --vis-type none \
+			--output-path "$work" --jobs 1 -v
+		i=$((i + 1))
+	done
+	bare_result=$(cat "$work.bare.best")
+	rli_result=$(cat "$work.rli.best")
 	bytes=$(awk '{ for (i = 1; i < NF; i++) if ($i == "bytes") print $(i + 1) }' "$work.bare.best.stdout")
 	bare_parse=$(awk '{ for (i = 1; i < NF; i++) if ($i == "seconds") print $(i + 1) }' "$work.bare.best.stdout")
-	# --vis-type none: no output, so the wall time and peak RSS are the parse's own.
-	rli_result=$(measure "$work.rli" "$rli" --input-path "$input" --profiler-type "$type" --vis-type none \
-		--output-path "$work" --jobs 1 -v)
 	rli_parse=$(parse_seconds "$work.rli.best.stderr")
 	mb=$(awk "BEGIN { printf \"%.1f\", $bytes / 1e6 }")
 	set -- $rli_result
