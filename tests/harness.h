@@ -4,6 +4,7 @@
 
 #include <dirent.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,15 @@
 #define RLI_TEST_SKIP 77
 
 static int rli_test_failures;
+
+/* The next of a xorshift sequence from *state (not 0): test data that is the same every run. */
+static inline uint64_t rli_test_random(uint64_t *state)
+{
+	*state ^= *state << 13;
+	*state ^= *state >> 7;
+	*state ^= *state << 17;
+	return *state;
+}
 
 #define CHECK(cond)                                                                \
 	do {                                                                       \

@@ -12,10 +12,7 @@ static uint64_t state = 0x9E3779B97F4A7C15ull;
 
 static uint64_t next_random(void)
 {
-	state ^= state << 13;
-	state ^= state >> 7;
-	state ^= state << 17;
-	return state;
+	return rli_test_random(&state);
 }
 
 /* The expected order: rows 0..n-1 by key, equal keys (as < sees them) in row order, by insertion into runs. */

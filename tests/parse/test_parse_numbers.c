@@ -8,10 +8,7 @@ static uint64_t state = 0x9e3779b97f4a7c15u;
 
 static uint64_t next_random(void)
 {
-	state ^= state << 13;
-	state ^= state >> 7;
-	state ^= state << 17;
-	return state;
+	return rli_test_random(&state);
 }
 
 /* Same bits (so -0.0 differs from 0.0) as strtod on the same text. */
