@@ -153,10 +153,8 @@ typedef struct {
 	pthread_mutex_t lock;
 	pthread_cond_t turn;
 	/* under lock: */
-	size_t kept;    /* pages in the set */
-	size_t stop_at; /* the first page that failed (SIZE_MAX: none): no page after it is kept */
-	int error;      /* its failure, and what it said (the failing thread's own last error) */
-	char *message;
+	size_t kept;              /* pages in the set */
+	rli_first_failure failed; /* the first page that failed: no page after it is kept */
 } page_queue;
 
 /*
@@ -165,12 +163,7 @@ typedef struct {
  */
 static void page_failed(page_queue *q, size_t p, int error)
 {
-	if (p < q->stop_at) {
-		q->stop_at = p;
-		q->error = error;
-		free(q->message);
-		q->message = rli_strdup(rli_error_last());
-	}
+	rli_first_failure_note(&q->failed, p, error);
 	pthread_cond_broadcast(&q->turn);
 }
 
@@ -191,9 +184,9 @@ static int draw_pages(void *arg)
 		if (error == RLI_OK && (error = open_file(out, q->out_dir, p)) == RLI_OK)
 			error = draw_page(out, &q->document->pages[p]);
 		pthread_mutex_lock(&q->lock);
-		while (error == RLI_OK && p < q->stop_at && q->kept != p)
+		while (error == RLI_OK && p < q->failed.at && q->kept != p)
 			pthread_cond_wait(&q->turn, &q->lock);
-		dropped = error == RLI_OK && p > q->stop_at;
+		dropped = error == RLI_OK && p > q->failed.at;
 		if (error == RLI_OK && !dropped && (error = keep_page(out)) == RLI_OK) {
 			q->kept++;
 			pthread_cond_broadcast(&q->turn);
@@ -228,34 +221,19 @@ static unsigned page_threads(const rli_render_options *options, size_t pages)
 static int render_per_page(const rli_document *document, const rli_backend *backend, const char *out_dir,
 			   rli_output_set *set, unsigned threads)
 {
-	page_queue q = { .document = document, .backend = backend, .out_dir = out_dir, .set = set,
-			 .stop_at = SIZE_MAX };
-	rli_task helpers[RENDER_MAX_THREADS - 1];
-	unsigned started = 0;
-	int error;
-
+	page_queue q = { .document = document, .backend = backend, .out_dir = out_dir, .set = set };
 	atomic_init(&q.next, 0);
+	rli_first_failure_init(&q.failed);
 	if (pthread_mutex_init(&q.lock, NULL) != 0)
 		return rli_error_set(RLI_ERROR, "cannot create a mutex");
 	if (pthread_cond_init(&q.turn, NULL) != 0) {
 		pthread_mutex_destroy(&q.lock);
 		return rli_error_set(RLI_ERROR, "cannot create a condition variable");
 	}
-	for (; started + 1 < threads; started++)
-		rli_task_start(&helpers[started], draw_pages, &q, 1);
-	draw_pages(&q);
-	for (unsigned i = 0; i < started; i++)
-		rli_task_join(&helpers[i]);
+	rli_task_together(threads, draw_pages, &q);
 	pthread_cond_destroy(&q.turn);
 	pthread_mutex_destroy(&q.lock);
-	if ((error = q.error) < 0) {
-		if (q.message)
-			rli_error_set(error, "%s", q.message);
-		else
-			rli_error_oom(); /* the message itself could not be kept */
-	}
-	free(q.message);
-	return error;
+	return rli_first_failure_raise(&q.failed);
 }
 
 int rli_render_with(const rli_document *document, const char *backend_name, const char *out_dir,

@@ -48,7 +48,49 @@ int rli_task_join(rli_task *task)
 	return task->result;
 }
 
-#define EACH_MAX_THREADS 16
+void rli_task_together(unsigned threads, int (*run)(void *arg), void *arg)
+{
+	rli_task helpers[RLI_TASK_MAX_THREADS - 1];
+	unsigned started = 0;
+	if (threads > RLI_TASK_MAX_THREADS)
+		threads = RLI_TASK_MAX_THREADS;
+	for (; started + 1 < threads; started++)
+		rli_task_start(&helpers[started], run, arg, 1);
+	run(arg);
+	for (unsigned t = 0; t < started; t++)
+		rli_task_join(&helpers[t]);
+}
+
+void rli_first_failure_init(rli_first_failure *failure)
+{
+	failure->at = SIZE_MAX;
+	failure->error = RLI_OK;
+	failure->message = NULL;
+}
+
+void rli_first_failure_note(rli_first_failure *failure, size_t at, int error)
+{
+	if (at >= failure->at)
+		return;
+	failure->at = at;
+	failure->error = error;
+	free(failure->message);
+	failure->message = rli_strdup(rli_error_last());
+}
+
+int rli_first_failure_raise(rli_first_failure *failure)
+{
+	int error = failure->error;
+	if (failure->at == SIZE_MAX)
+		return RLI_OK;
+	if (failure->message)
+		rli_error_set(error, "%s", failure->message);
+	else
+		rli_error_oom(); /* the message itself could not be kept */
+	free(failure->message);
+	failure->message = NULL;
+	return error;
+}
 
 /* The items of one rli_task_each, shared by its threads. */
 typedef struct {
@@ -58,9 +100,7 @@ typedef struct {
 	atomic_size_t next;
 	atomic_int stop;
 	pthread_mutex_t lock;
-	size_t failed_at; /* under lock: the lowest item that failed, SIZE_MAX for none */
-	int error;
-	char *message;
+	rli_first_failure failed; /* under lock */
 } each_queue;
 
 static int run_items(void *arg)
@@ -73,12 +113,7 @@ static int run_items(void *arg)
 			continue;
 		atomic_store(&q->stop, 1);
 		pthread_mutex_lock(&q->lock);
-		if (i < q->failed_at) {
-			q->failed_at = i;
-			q->error = error;
-			free(q->message);
-			q->message = rli_strdup(rli_error_last());
-		}
+		rli_first_failure_note(&q->failed, i, error);
 		pthread_mutex_unlock(&q->lock);
 	}
 	return RLI_OK;
@@ -86,34 +121,20 @@ static int run_items(void *arg)
 
 int rli_task_each(size_t count, unsigned threads, int (*each)(void *arg, size_t i), void *arg)
 {
-	each_queue q = { .each = each, .arg = arg, .count = count, .failed_at = SIZE_MAX };
-	rli_task helpers[EACH_MAX_THREADS - 1];
-	unsigned started = 0;
+	each_queue q = { .each = each, .arg = arg, .count = count };
 
 	if (!threads) {
 		long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-		threads = cpus > 1 ? (unsigned)(cpus < EACH_MAX_THREADS ? cpus : EACH_MAX_THREADS) : 1;
+		threads = cpus > 1 ? (unsigned)(cpus < RLI_TASK_MAX_THREADS ? cpus : RLI_TASK_MAX_THREADS) : 1;
 	}
-	if (threads > EACH_MAX_THREADS)
-		threads = EACH_MAX_THREADS;
 	if (threads > count)
 		threads = count ? (unsigned)count : 1;
 	atomic_init(&q.next, 0);
 	atomic_init(&q.stop, 0);
+	rli_first_failure_init(&q.failed);
 	if (pthread_mutex_init(&q.lock, NULL) != 0)
 		return rli_error_set(RLI_ERROR, "cannot create a mutex");
-	for (; started + 1 < threads; started++)
-		rli_task_start(&helpers[started], run_items, &q, 1);
-	run_items(&q);
-	for (unsigned t = 0; t < started; t++)
-		rli_task_join(&helpers[t]);
+	rli_task_together(threads, run_items, &q);
 	pthread_mutex_destroy(&q.lock);
-	if (q.failed_at == SIZE_MAX)
-		return RLI_OK;
-	if (q.message)
-		rli_error_set(q.error, "%s", q.message);
-	else
-		rli_error_oom(); /* the message itself could not be kept */
-	free(q.message);
-	return q.error;
+	return rli_first_failure_raise(&q.failed);
 }

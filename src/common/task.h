@@ -25,6 +25,31 @@ void rli_task_start(rli_task *task, int (*run)(void *arg), void *arg, int thread
  */
 int rli_task_join(rli_task *task);
 
+/* The most threads rli_task_together runs at once. */
+#define RLI_TASK_MAX_THREADS 16
+
+/*
+ * Runs run(arg) on `threads` threads at once (at most RLI_TASK_MAX_THREADS), the caller's among
+ * them, and waits for them all: they share out the work through arg, and leave their results there.
+ */
+void rli_task_together(unsigned threads, int (*run)(void *arg), void *arg);
+
+/*
+ * Of work shared out between threads, the failure of the lowest item that failed: the one a
+ * single thread would have met first. The caller keeps it under a lock of its own.
+ */
+typedef struct {
+	size_t at;     /* the item; SIZE_MAX while none has failed */
+	int error;
+	char *message; /* the failing thread's last error */
+} rli_first_failure;
+
+void rli_first_failure_init(rli_first_failure *failure);
+/* Item `at` failed with error, this thread's last error saying why: kept if it is the lowest yet. */
+void rli_first_failure_note(rli_first_failure *failure, size_t at, int error);
+/* RLI_OK if nothing failed, else the failure, its message made this thread's last error. Frees the message. */
+int rli_first_failure_raise(rli_first_failure *failure);
+
 /*
  * Runs each(arg, i) once for every i below count, on up to `threads` threads (0: one a CPU),
  * the caller's among them, in no set order. Returns RLI_OK, or the failure of the lowest i that
