@@ -6,7 +6,6 @@
 #include "theme.h"
 #include "common/bigmem.h"
 #include "common/error.h"
-#include "common/task.h"
 #include "common/strpool.h"
 #include "common/strutil.h"
 #include "text/text.h"
@@ -380,25 +379,6 @@ const rli_memory_summary *rli_memory_figure_summary(const rli_memory_figure *fig
 	return page < figure->count ? &figure->memory[page].summary : NULL;
 }
 
-/*
- * Why not always as many threads as asked: a device's layout holds some 90 bytes a block while it
- * runs, beside the bars it keeps. Devices laid out at once add theirs up: two devices of half a
- * million blocks each took 100 MB more at the peak, and no less time, their page faults
- * contending. Many small devices (ranks) gain a third of the time for a few MB. So threads only
- * where no device holds more than a quarter of the blocks.
- */
-unsigned rli_memory_layout_threads(const rli_memory_device *devices, const size_t *shown, size_t count,
-				   unsigned threads)
-{
-	size_t total = 0, largest = 0;
-	for (size_t k = 0; k < count; k++) {
-		size_t n = devices[shown[k]].count;
-		total += n;
-		largest = n > largest ? n : largest;
-	}
-	return largest > total / 4 ? 1 : threads;
-}
-
 /* What each device's layout, on whichever thread, reads and where it writes. */
 typedef struct {
 	rli_memory_figure *figure;
@@ -408,18 +388,11 @@ typedef struct {
 	const rli_timeline_options *options;
 } figure_work;
 
-/* Page k; a thread measures text in a context of its own. */
-static int lay_out_shown(void *arg, size_t k)
+static int lay_out_shown(void *arg, size_t k, PangoContext *text)
 {
 	const figure_work *w = arg;
-	PangoContext *text = NULL;
-	int error = rli_text_context_new(&text);
-	if (error == RLI_OK)
-		error = lay_out_device(&w->figure->memory[k], &w->figure->pages[k], &w->devices[w->shown[k]],
-				       w->options->width, w->options->scale, w->options->medium, text, &w->page_scale[k]);
-	if (text)
-		g_object_unref(text);
-	return error;
+	return lay_out_device(&w->figure->memory[k], &w->figure->pages[k], &w->devices[w->shown[k]], w->options->width,
+			      w->options->scale, w->options->medium, text, &w->page_scale[k]);
 }
 
 int rli_memory_figure_layout(rli_memory_figure **out, const rli_memory_device *devices, size_t device_count,
@@ -464,9 +437,8 @@ int rli_memory_figure_layout(rli_memory_figure **out, const rli_memory_device *d
 			shown[figure->count++] = d; /* counted before it is laid out, so its parts are freed */
 	}
 	work = (figure_work){ figure, devices, shown, page_scale, &options };
-	if ((error = rli_task_each(figure->count,
-				   rli_memory_layout_threads(devices, shown, figure->count, options.threads),
-				   lay_out_shown, &work)) < 0)
+	if ((error = rli_memory_lay_out_devices(devices, shown, figure->count, options.threads, lay_out_shown,
+					       &work)) < 0)
 		goto done;
 	/* One scale for the document: the smallest any page allows (0 if one cannot be a raster). */
 	for (size_t k = 0; k < figure->count; k++)

@@ -5,7 +5,6 @@
 #include "text_place.h"
 #include "theme.h"
 #include "common/error.h"
-#include "common/task.h"
 #include "common/strutil.h"
 #include "text/text.h"
 
@@ -104,19 +103,11 @@ typedef struct {
 	double width;
 } devices_work;
 
-/* One device; a thread measures text in a context of its own. */
-static int lay_out_device(void *arg, size_t d)
+static int lay_out_device(void *arg, size_t d, PangoContext *text)
 {
 	const devices_work *w = arg;
-	PangoContext *text = NULL;
-	int error = rli_text_context_new(&text);
-	if (error == RLI_OK)
-		error = mp_lay_out_device(&w->mp->devices[d], w->mp->document.origin, w->memory,
-					  &w->split->devices[w->shown[d]], rli_memory_device_rows(w->split, w->shown[d]),
-					  w->width, text);
-	if (text)
-		g_object_unref(text);
-	return error;
+	return mp_lay_out_device(&w->mp->devices[d], w->mp->document.origin, w->memory, &w->split->devices[w->shown[d]],
+				 rli_memory_device_rows(w->split, w->shown[d]), w->width, text);
 }
 
 int rli_memory_pages_layout(rli_memory_pages **out, const rli_memory *memory, const rli_timeline_options *options_in)
@@ -203,9 +194,8 @@ int rli_memory_pages_layout(rli_memory_pages **out, const rli_memory *memory, co
 	}
 	/* Each device on its own, on as many threads as asked; then their pages, device after device. */
 	work = (devices_work){ mp, memory, &split, shown, options.width };
-	if ((error = rli_task_each(mp->device_count,
-				   rli_memory_layout_threads(split.devices, shown, mp->device_count, options.threads),
-				   lay_out_device, &work)) < 0)
+	if ((error = rli_memory_lay_out_devices(split.devices, shown, mp->device_count, options.threads, lay_out_device,
+					       &work)) < 0)
 		goto done;
 	for (size_t d = 0; d < mp->device_count; d++)
 		page_count += mp->devices[d].page_count;

@@ -1,4 +1,4 @@
-/* memory_parts.h: the memory figure's pieces fitted to the page width (axes, titles, the peak's label, the table at the peak), and how many devices to lay out at once. */
+/* memory_parts.h: the memory figure's pieces fitted to the page width (axes, titles, the peak's label, the table at the peak), and the devices laid out on threads. */
 #ifndef RLI_LAYOUT_MEMORY_PARTS_H
 #define RLI_LAYOUT_MEMORY_PARTS_H
 
@@ -9,11 +9,12 @@
 #include <stdint.h>
 
 /*
- * Threads to lay out devices[shown[0..count)] at once: `threads` (0: one a CPU), or 1 where one
- * device holds more than a quarter of their blocks, whose work at once would add up at the peak.
+ * lay_out(arg, k, text) for every device k below count, devices[shown[k]], on up to `threads`
+ * threads (0: one a CPU; 1 where one device holds more than a quarter of their blocks, whose work
+ * at once would add up at the peak), text a context of the thread's own. As rli_task_each.
  */
-unsigned rli_memory_layout_threads(const rli_memory_device *devices, const size_t *shown, size_t count,
-				   unsigned threads);
+int rli_memory_lay_out_devices(const rli_memory_device *devices, const size_t *shown, size_t count, unsigned threads,
+			       int (*lay_out)(void *arg, size_t k, PangoContext *text), void *arg);
 
 #define MEM_TABLE_ROWS 10  /* blocks listed at the peak, at most */
 #define MEM_TABLE_ROW 22.0 /* page units a table row, the header's too */
