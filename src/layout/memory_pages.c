@@ -16,8 +16,8 @@
 /* The index: a row per device (its peak, its first page linked), then every device's pages. */
 static int lay_out_index(rli_memory_pages *mp, rli_page *page, double width)
 {
-	static const char *const headers[] = { "Device", "Allocations", "Peak (MB)", "Peak at (ms)", "Never freed",
-					       "Pages" };
+	static const char *const headers[] = { "Device", "Allocations", "Peak (MB)", "Peak at (ms from start)",
+					       "Never freed", "Pages" };
 	const size_t columns = sizeof(headers) / sizeof(headers[0]), rows = mp->device_count;
 	rli_table *t = &mp->index_table;
 	char **cells;
@@ -57,7 +57,8 @@ static int lay_out_index(rli_memory_pages *mp, rli_page *page, double width)
 		row[0] = rli_strdup(d->label);
 		row[1] = rli_strfmt("%zu", d->bars);
 		row[2] = rli_strfmt("%.2f", d->peak_mb);
-		row[3] = rli_strfmt("%.3f", d->t_min + d->peak_ms);
+		/* From the first allocation of all, the pages' origin: the devices' peaks line up. */
+		row[3] = rli_strfmt("%.3f", d->shift + d->peak_ms);
 		row[4] = rli_strfmt("%zu", d->never_freed);
 		row[5] = rli_strfmt("%zu", d->page_count);
 		for (size_t c = 0; c < columns; c++)
