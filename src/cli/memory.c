@@ -2,6 +2,9 @@
 #include "analyses.h"
 #include "common/strutil.h"
 #include "common/task.h"
+#include "layout/memory_figure.h"
+#include "layout/memory_pages.h"
+#include "memory/memory_devices.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,7 +24,7 @@ static int export_table(console *c, const rli_memory *memory, rli_export_format 
 }
 
 /* The figure for one medium, drawn by one back-end: PNG pages from a raster layout, the PDF from a vector one. */
-static int draw(console *c, const cli_request *request, const rli_memory *memory, const char *backend,
+static int draw(console *c, const cli_request *request, const rli_memory_devices *split, const char *backend,
 		rli_medium medium, rli_output_set *set)
 {
 	rli_timeline_options options = request->timeline;
@@ -32,7 +35,7 @@ static int draw(console *c, const cli_request *request, const rli_memory *memory
 
 	options.medium = medium;
 	cli_show_status(c, "drawing the memory figure");
-	if ((error = rli_memory_layout(&figure, memory, &options)) == RLI_OK)
+	if ((error = rli_memory_figure_layout(&figure, split->devices, split->count, &options)) == RLI_OK)
 		error = rli_render_with(rli_memory_figure_document(figure), backend, request->output_path, set,
 					cli_render_options(&render, request));
 	if (error < 0)
@@ -44,7 +47,8 @@ static int draw(console *c, const cli_request *request, const rli_memory *memory
 }
 
 /* The interactive pages: per device a page and a data file per segment, and the index with several devices. */
-static int draw_pages(console *c, const cli_request *request, const rli_memory *memory, rli_output_set *set)
+static int draw_pages(console *c, const cli_request *request, const rli_memory *memory,
+		      const rli_memory_devices *split, rli_output_set *set)
 {
 	rli_memory_pages *pages = NULL;
 	rli_render_options render;
@@ -52,7 +56,7 @@ static int draw_pages(console *c, const cli_request *request, const rli_memory *
 	int error;
 
 	cli_show_status(c, "writing the memory pages");
-	if ((error = rli_memory_pages_layout(&pages, memory, &request->timeline)) == RLI_OK) {
+	if ((error = rli_memory_pages_layout_split(&pages, memory, split, &request->timeline)) == RLI_OK) {
 		laid_out = cli_now_ms();
 		error = rli_render_with(rli_memory_pages_document(pages), "html", request->output_path, set,
 					cli_render_options(&render, request));
@@ -69,6 +73,7 @@ static int draw_pages(console *c, const cli_request *request, const rli_memory *
 /* The statistics, worked out beside the outputs (they read the table only), and how long they took. */
 typedef struct {
 	const rli_memory *memory;
+	const rli_memory_devices *split;
 	rli_memory_stats *stats;
 	double ms;
 } stats_work;
@@ -77,7 +82,7 @@ static int compute_stats(void *arg)
 {
 	stats_work *work = arg;
 	double t = cli_now_ms();
-	int error = rli_memory_stats_compute(&work->stats, work->memory);
+	int error = rli_memory_stats_compute_split(&work->stats, work->memory, work->split);
 	work->ms = cli_now_ms() - t;
 	return error;
 }
@@ -97,6 +102,7 @@ int cli_run_memory(console *c, const cli_request *request, rli_output_set *set, 
 	rli_memory_parse_options options;
 	rli_memory *memory = NULL;
 	rli_memory_match_counts matches;
+	rli_memory_devices split = { 0 };
 	stats_work stats = { 0 };
 	rli_task stats_task;
 	int parse_result, result = RLI_OK, stats_result, from_torch = request->memory_torch;
@@ -122,8 +128,15 @@ int cli_run_memory(console *c, const cli_request *request, rli_output_set *set, 
 		return parse_result;
 	}
 	results->memory = memory;
+	/* The table split by device once: the statistics, the figure and the pages all read it. */
+	if (set && (result = rli_memory_devices_split(&split, memory)) < 0) {
+		cli_say(c, -1, "error: ", "%s", rli_error_last());
+		rli_memory_devices_dispose(&split);
+		return result;
+	}
 	/* On a second core unless --jobs 1: the outputs below do not need them, the summary and report do. */
 	stats.memory = memory;
+	stats.split = &split;
 	if (set)
 		rli_task_start(&stats_task, compute_stats, &stats, request->jobs != 1);
 	rli_memory_count_matches(&matches, memory);
@@ -139,20 +152,22 @@ int cli_run_memory(console *c, const cli_request *request, rli_output_set *set, 
 	if (set && result == RLI_OK && request->export_jsonl)
 		result = export_table(c, memory, RLI_EXPORT_JSONL, request->output_path, "memory_events.jsonl", set);
 	if (set && result == RLI_OK && cli_wants(request, "png"))
-		result = draw(c, request, memory, "png", RLI_MEDIUM_RASTER, set);
+		result = draw(c, request, &split, "png", RLI_MEDIUM_RASTER, set);
 	if (set && result == RLI_OK && cli_wants(request, "memory_pdf"))
-		result = draw(c, request, memory, "pdf", RLI_MEDIUM_VECTOR, set);
+		result = draw(c, request, &split, "pdf", RLI_MEDIUM_VECTOR, set);
 	if (set && result == RLI_OK && cli_wants(request, "html"))
-		result = draw_pages(c, request, memory, set);
+		result = draw_pages(c, request, memory, &split, set);
 	if (set) {
 		if ((stats_result = rli_task_join(&stats_task)) < 0) {
 			if (result == RLI_OK)
 				cli_say(c, -1, "error: ", "%s", rli_error_last());
 			rli_memory_stats_free(stats.stats);
+			rli_memory_devices_dispose(&split);
 			return result < 0 ? result : stats_result;
 		}
 		results->memory_stats = stats.stats;
 		cli_say(c, 1, "", "timing: memory statistics %.1f ms", stats.ms);
 	}
+	rli_memory_devices_dispose(&split);
 	return result == RLI_OK ? parse_result : result;
 }

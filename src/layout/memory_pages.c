@@ -111,11 +111,11 @@ static int lay_out_device(void *arg, size_t d, PangoContext *text)
 				 rli_memory_device_rows(w->split, w->shown[d]), w->width, text);
 }
 
-int rli_memory_pages_layout(rli_memory_pages **out, const rli_memory *memory, const rli_timeline_options *options_in)
+int rli_memory_pages_layout_split(rli_memory_pages **out, const rli_memory *memory, const rli_memory_devices *split,
+				  const rli_timeline_options *options_in)
 {
 	rli_timeline_options options;
 	rli_memory_pages *mp = calloc(1, sizeof(*mp));
-	rli_memory_devices split = { 0 };
 	size_t *shown = NULL; /* the split devices that hold a block to draw */
 	size_t page_count = 0;
 	devices_work work;
@@ -135,19 +135,17 @@ int rli_memory_pages_layout(rli_memory_pages **out, const rli_memory *memory, co
 		goto done;
 	}
 	/* The devices as the figure has them; one whose allocations have no finite start draws nothing. */
-	if ((error = rli_memory_devices_split(&split, memory)) < 0)
-		goto done;
-	if (!(shown = malloc((split.count ? split.count : 1) * sizeof(*shown)))) {
+	if (!(shown = malloc((split->count ? split->count : 1) * sizeof(*shown)))) {
 		error = rli_error_oom();
 		goto done;
 	}
 	/* One time origin for every page, the first allocation of all: devices line up when compared. */
 	mp->document.origin = INFINITY;
-	for (size_t d = 0; d < split.count; d++) {
+	for (size_t d = 0; d < split->count; d++) {
 		int any = 0;
-		for (size_t i = 0; i < split.devices[d].count; i++)
-			if (isfinite(split.devices[d].start_ms[i])) {
-				mp->document.origin = fmin(mp->document.origin, split.devices[d].start_ms[i]);
+		for (size_t i = 0; i < split->devices[d].count; i++)
+			if (isfinite(split->devices[d].start_ms[i])) {
+				mp->document.origin = fmin(mp->document.origin, split->devices[d].start_ms[i]);
 				any = 1;
 			}
 		if (any)
@@ -168,7 +166,7 @@ int rli_memory_pages_layout(rli_memory_pages **out, const rli_memory *memory, co
 	for (uint32_t i = 0; i < memory->strings.count; i++)
 		mp->stacks[i] = rli_strpool_get(&memory->strings, i);
 	for (size_t d = 0; d < mp->device_count; d++) {
-		const rli_memory_device *from = &split.devices[shown[d]];
+		const rli_memory_device *from = &split->devices[shown[d]];
 		mp_device *device = &mp->devices[d];
 		const char *role = from->role;
 		device->role = role && *role ? role : "unknown";
@@ -194,8 +192,8 @@ int rli_memory_pages_layout(rli_memory_pages **out, const rli_memory *memory, co
 			}
 	}
 	/* Each device on its own, on as many threads as asked; then their pages, device after device. */
-	work = (devices_work){ mp, memory, &split, shown, options.width };
-	if ((error = rli_memory_lay_out_devices(split.devices, shown, mp->device_count, options.threads, lay_out_device,
+	work = (devices_work){ mp, memory, split, shown, options.width };
+	if ((error = rli_memory_lay_out_devices(split->devices, shown, mp->device_count, options.threads, lay_out_device,
 					       &work)) < 0)
 		goto done;
 	for (size_t d = 0; d < mp->device_count; d++)
@@ -232,8 +230,19 @@ int rli_memory_pages_layout(rli_memory_pages **out, const rli_memory *memory, co
 	error = RLI_OK;
 done:
 	free(shown);
-	rli_memory_devices_dispose(&split);
 	rli_memory_pages_free(mp);
+	return error;
+}
+
+int rli_memory_pages_layout(rli_memory_pages **out, const rli_memory *memory, const rli_timeline_options *options)
+{
+	rli_memory_devices split = { 0 };
+	int error;
+
+	*out = NULL;
+	if ((error = rli_memory_devices_split(&split, memory)) == RLI_OK)
+		error = rli_memory_pages_layout_split(out, memory, &split, options);
+	rli_memory_devices_dispose(&split);
 	return error;
 }
 

@@ -86,6 +86,12 @@ struct rli_memory_pages {
 };
 
 /*
+ * rli_memory_pages_layout from the table already split by device (rli_memory_devices_split),
+ * which the layout only reads: the split may be shared with the figure and the statistics.
+ */
+int rli_memory_pages_layout_split(rli_memory_pages **out, const rli_memory *memory, const rli_memory_devices *split,
+				  const rli_timeline_options *options);
+/*
  * The device's allocations (split from memory, in start order, and their
  * table rows): its operators (text_context measures their labels), curve,
  * segments and a page for each one that holds any. The panels' x is relative

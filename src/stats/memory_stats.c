@@ -182,12 +182,23 @@ done:
 
 int rli_memory_stats_compute(rli_memory_stats **out, const rli_memory *memory)
 {
-	rli_memory_stats *stats = calloc(1, sizeof(*stats));
 	rli_memory_devices split = { 0 };
+	int error;
+
+	*out = NULL;
+	if ((error = rli_memory_devices_split(&split, memory)) == RLI_OK)
+		error = rli_memory_stats_compute_split(out, memory, &split);
+	rli_memory_devices_dispose(&split);
+	return error;
+}
+
+int rli_memory_stats_compute_split(rli_memory_stats **out, const rli_memory *memory, const rli_memory_devices *split)
+{
+	rli_memory_stats *stats = calloc(1, sizeof(*stats));
 	size_t pool = memory ? memory->strings.count : 0;
 	uint32_t *slot_top = calloc(pool ? pool : 1, sizeof(*slot_top));
 	uint32_t *slot_stack = calloc(pool ? pool : 1, sizeof(*slot_stack));
-	int error;
+	int error = RLI_OK;
 
 	*out = NULL;
 	if (!stats || !slot_top || !slot_stack) {
@@ -196,14 +207,12 @@ int rli_memory_stats_compute(rli_memory_stats **out, const rli_memory *memory)
 	}
 	stats->rows = rli_memory_count(memory);
 	rli_memory_count_matches(&stats->matches, memory);
-	if ((error = rli_memory_devices_split(&split, memory)) < 0)
-		goto done;
-	if (!(stats->devices = calloc(split.count ? split.count : 1, sizeof(*stats->devices)))) {
+	if (!(stats->devices = calloc(split->count ? split->count : 1, sizeof(*stats->devices)))) {
 		error = rli_error_oom();
 		goto done;
 	}
-	for (size_t d = 0; d < split.count; d++) {
-		error = device_stats(&stats->devices[d], memory, &split, d, slot_top, slot_stack);
+	for (size_t d = 0; d < split->count; d++) {
+		error = device_stats(&stats->devices[d], memory, split, d, slot_top, slot_stack);
 		stats->device_count++; /* counted even when it failed, so its parts are freed */
 		if (error < 0)
 			goto done;
@@ -211,7 +220,6 @@ int rli_memory_stats_compute(rli_memory_stats **out, const rli_memory *memory)
 	*out = stats;
 	stats = NULL;
 done:
-	rli_memory_devices_dispose(&split);
 	free(slot_top);
 	free(slot_stack);
 	rli_memory_stats_free(stats);

@@ -3,6 +3,7 @@
 #define RLI_STATS_MEMORY_STATS_H
 
 #include "rl_insight.h"
+#include "memory/memory_devices.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -98,6 +99,8 @@ typedef struct {
 
 /* Computes the statistics of every device once. RLI_OK (an empty table gives no device) or out of memory. */
 int rli_memory_stats_compute(rli_memory_stats **out, const rli_memory *memory);
+/* The same from the table already split by device (rli_memory_devices_split), which it only reads. */
+int rli_memory_stats_compute_split(rli_memory_stats **out, const rli_memory *memory, const rli_memory_devices *split);
 void rli_memory_stats_free(rli_memory_stats *stats);
 
 #endif
