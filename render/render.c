@@ -10,7 +10,6 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 static const rli_backend *const backends[] = {
 	&rli_png_backend,
@@ -211,11 +210,7 @@ static int draw_pages(void *arg)
 /* Threads for a document of a file per page: the caller's choice, else one a CPU; never more than pages or the cap. */
 static unsigned page_threads(const rli_render_options *options, size_t pages)
 {
-	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-	unsigned threads = options && options->threads ? options->threads : cpus > 1 ? (unsigned)cpus : 1;
-	if (threads > RENDER_MAX_THREADS)
-		threads = RENDER_MAX_THREADS;
-	return pages < threads ? (unsigned)pages : threads;
+	return rli_task_threads(options ? options->threads : 0, pages, RENDER_MAX_THREADS);
 }
 
 static int render_per_page(const rli_document *document, const rli_backend *backend, const char *out_dir,

@@ -48,6 +48,20 @@ int rli_task_join(rli_task *task)
 	return task->result;
 }
 
+unsigned rli_task_threads(unsigned asked, size_t items, unsigned most)
+{
+	unsigned threads = asked;
+	if (!threads) {
+		long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+		threads = cpus > 1 ? (cpus < (long)most ? (unsigned)cpus : most) : 1;
+	}
+	if (threads > most)
+		threads = most;
+	if (threads > items)
+		threads = (unsigned)items;
+	return threads ? threads : 1;
+}
+
 void rli_task_together(unsigned threads, int (*run)(void *arg), void *arg)
 {
 	rli_task helpers[RLI_TASK_MAX_THREADS - 1];
@@ -123,12 +137,7 @@ int rli_task_each(size_t count, unsigned threads, int (*each)(void *arg, size_t 
 {
 	each_queue q = { .each = each, .arg = arg, .count = count };
 
-	if (!threads) {
-		long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-		threads = cpus > 1 ? (unsigned)(cpus < RLI_TASK_MAX_THREADS ? cpus : RLI_TASK_MAX_THREADS) : 1;
-	}
-	if (threads > count)
-		threads = count ? (unsigned)count : 1;
+	threads = rli_task_threads(threads, count, RLI_TASK_MAX_THREADS);
 	atomic_init(&q.next, 0);
 	atomic_init(&q.stop, 0);
 	rli_first_failure_init(&q.failed);

@@ -25,6 +25,12 @@ void rli_task_start(rli_task *task, int (*run)(void *arg), void *arg, int thread
  */
 int rli_task_join(rli_task *task);
 
+/*
+ * How many threads to give `items` pieces of work: `asked`, or one a CPU when asked is 0; never
+ * more than `most` or than the items, and at least one.
+ */
+unsigned rli_task_threads(unsigned asked, size_t items, unsigned most);
+
 /* The most threads rli_task_together runs at once. */
 #define RLI_TASK_MAX_THREADS 16
 

@@ -156,7 +156,6 @@ int rli_memory_pages_layout_split(rli_memory_pages **out, const rli_memory *memo
 		goto done;
 	}
 	mp->devices = calloc(mp->device_count, sizeof(*mp->devices));
-	/* at most 20 pages a device, and the index */
 	mp->stacks = calloc(memory->strings.count ? memory->strings.count : 1, sizeof(*mp->stacks));
 	if (!mp->devices || !mp->stacks) {
 		error = rli_error_oom();

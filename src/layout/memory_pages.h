@@ -64,8 +64,8 @@ typedef struct {
 	size_t bars, never_freed;
 	mp_bars columns;          /* every page's bars, page after page */
 	const uint32_t *row;      /* a block's table row by its index, while the device is laid out */
-	mp_page *seg;             /* its pages, one a segment that holds any (page_count), and their */
-	rli_page *page;           /* pages of the document, which holds them after the device before */
+	mp_page *seg;             /* its pages, one a segment that holds any (page_count of them) */
+	rli_page *page;           /* the same as the document's pages, copied into it device after device */
 	size_t page_count;
 	double label_width;       /* the widest lane label, capped */
 } mp_device;

@@ -1,9 +1,9 @@
 /* units.c: input units parsed on a pool of threads, each unit by one thread, progress logged in completion order. */
 #include "parse_internal.h"
+#include "common/task.h"
 
 #include <pthread.h>
 #include <string.h>
-#include <unistd.h>
 
 /* More threads than this would only compete for the same disk and cores. */
 #define RLI_MAX_WORKERS 256
@@ -58,16 +58,7 @@ static void *work(void *arg)
 
 unsigned rli_units_workers(unsigned jobs, size_t units)
 {
-	long cpus;
-	if (jobs == 0) {
-		cpus = sysconf(_SC_NPROCESSORS_ONLN);
-		jobs = cpus > 0 ? (unsigned)cpus : 1;
-	}
-	if (jobs > units)
-		jobs = (unsigned)units;
-	if (jobs > RLI_MAX_WORKERS)
-		jobs = RLI_MAX_WORKERS;
-	return jobs ? jobs : 1;
+	return rli_task_threads(jobs, units, RLI_MAX_WORKERS);
 }
 
 int rli_units_run(rli_discovery *discovery, rli_unit_fn fn, void *ctx, unsigned jobs, rli_log_fn log,
