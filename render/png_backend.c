@@ -167,7 +167,10 @@ static void on_png_warning(png_structp writer, png_const_charp message)
 /*
  * Encodes the RGB24 surface. cairo's own writer always uses zlib's default
  * level, which made encoding most of the time of a large chart; charts are
- * flat colour, so the fastest level with the Sub filter costs little in size.
+ * flat colour, so the fastest level costs little in size. No filter: zlib
+ * finds a flat run as well unfiltered, and a row like the one above it at one
+ * row's distance, where Sub's differences hide it (on timeline and memory
+ * figures, 15% fewer bytes in 15% less time than Sub).
  * The physical size says 96 CSS px per inch (72 points for a paper figure),
  * so a scale-2 image prints at the page size the chart was laid out for, and
  * a paper figure at its column width and 300 dpi.
@@ -207,7 +210,7 @@ static int encode_png(png_output *png, const rli_atomic_file *file)
 	png_set_pHYs(writer, info, (png_uint_32)lround(png->units_per_inch * scale / 0.0254),
 		     (png_uint_32)lround(png->units_per_inch * scale / 0.0254), PNG_RESOLUTION_METER);
 	png_set_compression_level(writer, 1);
-	png_set_filter(writer, PNG_FILTER_TYPE_BASE, PNG_FILTER_SUB);
+	png_set_filter(writer, PNG_FILTER_TYPE_BASE, PNG_FILTER_NONE);
 	png_write_info(writer, info);
 	if (band_rows < PNG_BAND_MIN_ROWS)
 		band_rows = PNG_BAND_MIN_ROWS;
