@@ -425,18 +425,11 @@ static int draw_panel(painter *p, const rli_panel *panel)
 	draw_grid(p);
 	error = draw_bars(p);
 	if (error == RLI_OK && (panel->line_count || panel->point_count)) {
-		double x0, y0, x1, y1;
 		cairo_save(p->cr);
 		cairo_rectangle(p->cr, panel->plot.x * p->scale, panel->plot.y * p->scale,
 				panel->plot.w * p->scale, panel->plot.h * p->scale);
 		cairo_clip(p->cr);
-		/*
-		 * A PNG band the plot does not reach: its lines would all be clipped away, and
-		 * stroking a curve of thousands of points costs as much clipped as drawn.
-		 */
-		cairo_clip_extents(p->cr, &x0, &y0, &x1, &y1);
-		if (x1 > x0 && y1 > y0)
-			draw_lines(p);
+		draw_lines(p);
 		cairo_restore(p->cr);
 		draw_points(p);
 	}
