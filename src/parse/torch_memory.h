@@ -91,5 +91,10 @@ void torch_memory_notes(const torch_memory *tm, rli_unit *unit);
 
 /* torch_memory_attribute.c: each row's innermost operator and its Python frames, on the event's thread. */
 int torch_memory_attribute(torch_memory *tm, rli_memory *memory, const double *row_ts_us, const uint32_t *row_tid);
+/*
+ * tm->spans in the order the attribution sweeps them: by thread (tm->tids' ids), then start, then
+ * the longer first, then the file's order (span.order). 0, or -1 when out of memory.
+ */
+int torch_memory_sort_spans(torch_memory *tm);
 
 #endif

@@ -2,6 +2,7 @@
 #include "torch_memory.h"
 #include "common/bigmem.h"
 #include "common/grow.h"
+#include "common/sort.h"
 #include "memory/memory_table.h"
 
 #include <stdlib.h>
@@ -56,25 +57,68 @@ static int compare_spans(const void *a, const void *b)
 	return (x->order > y->order) - (x->order < y->order);
 }
 
+/* Of spans starting together, the longer first, then the file's order: by insertion, as they are a few. */
+static void order_same_start(torch_memory_span *spans, size_t n)
+{
+	if (n > 32) { /* a trace of many spans at one instant is no reason to take quadratic time */
+		qsort(spans, n, sizeof(*spans), compare_spans);
+		return;
+	}
+	for (size_t i = 1; i < n; i++) {
+		torch_memory_span item = spans[i];
+		size_t j = i;
+		for (; j > 0 && compare_spans(&item, &spans[j - 1]) < 0; j--)
+			spans[j] = spans[j - 1];
+		spans[j] = item;
+	}
+}
+
+/*
+ * One thread's spans, in the file's order, put in compare_spans order: a stable sort of their
+ * starts (rli_stable_order: a thread's spans come in the order they end, each one after those it
+ * holds, which is nearly sorted, or sorted runs), then each run of equal starts by compare_spans.
+ * Ties keep the file's order, compare_spans' last rule, so this is the order qsort gave, at a
+ * fraction of its comparisons. spare: n spans no longer needed, keys, order and tmp: n each.
+ */
+static void order_thread(torch_memory_span *spans, size_t n, torch_memory_span *spare, double *keys,
+			 size_t *order, size_t *tmp)
+{
+	const size_t *sorted;
+	for (size_t i = 0; i < n; i++) {
+		keys[i] = spans[i].start_us;
+		order[i] = i;
+	}
+	sorted = rli_stable_order(order, tmp, keys, n);
+	for (size_t i = 0; i < n; i++)
+		spare[i] = spans[sorted[i]];
+	memcpy(spans, spare, n * sizeof(*spans));
+	for (size_t lo = 0, hi; lo < n; lo = hi) {
+		for (hi = lo + 1; hi < n && spans[hi].start_us == spans[lo].start_us; hi++)
+			;
+		if (hi - lo > 1)
+			order_same_start(spans + lo, hi - lo);
+	}
+}
+
 /*
  * The spans in compare_spans order: first by thread (a counting sort, stable, of a handful of
- * threads), then each thread's run by time, where it is not in that order already, as a thread's
- * spans mostly come in a trace. order breaks every tie, so the result is compare_spans' one sort.
- * 0, or -1 when out of memory.
+ * threads), then each thread's run by time where it is not in that order already (order_thread).
  */
-static int sort_spans(torch_memory *tm)
+int torch_memory_sort_spans(torch_memory *tm)
 {
-	size_t n = tm->span_count, threads = tm->tids.count, *first = calloc(threads + 1, sizeof(*first));
+	size_t n = tm->span_count, threads = tm->tids.count, longest = 0, *first = calloc(threads + 1, sizeof(*first));
+	size_t *order = NULL, *tmp = NULL;
+	double *keys = NULL;
 	torch_memory_span *sorted = rli_bigmem_array(n, sizeof(*sorted));
-	if (!first || !sorted) {
-		free(first);
-		rli_bigmem_free(sorted);
-		return -1;
-	}
+	int result = -1;
+	if (!first || !sorted)
+		goto done;
 	for (size_t i = 0; i < n; i++)
 		first[tm->spans[i].tid + 1]++;
-	for (size_t t = 1; t <= threads; t++)
+	for (size_t t = 1; t <= threads; t++) {
+		longest = first[t] > longest ? first[t] : longest;
 		first[t] += first[t - 1];
+	}
 	{
 		size_t *fill = first; /* advanced to each run's end; the runs start where the previous ended */
 		for (size_t i = 0; i < n; i++)
@@ -84,14 +128,27 @@ static int sort_spans(torch_memory *tm)
 		size_t hi = first[t], i = lo + 1;
 		while (i < hi && compare_spans(&sorted[i - 1], &sorted[i]) < 0)
 			i++;
-		if (i < hi)
-			qsort(sorted + lo, hi - lo, sizeof(*sorted), compare_spans);
+		if (i >= hi)
+			continue;
+		if (!keys && (!(keys = rli_bigmem_array(longest, sizeof(*keys))) ||
+			      !(order = rli_bigmem_array(longest, sizeof(*order))) ||
+			      !(tmp = rli_bigmem_array(longest, sizeof(*tmp)))))
+			goto done;
+		/* The spans as read are all copied into sorted: their block is the spare. */
+		order_thread(sorted + lo, hi - lo, tm->spans, keys, order, tmp);
 	}
-	free(first);
 	rli_bigmem_free(tm->spans);
 	tm->spans = sorted;
 	tm->span_capacity = n;
-	return 0;
+	sorted = NULL;
+	result = 0;
+done:
+	free(first);
+	rli_bigmem_free(sorted);
+	rli_bigmem_free(keys);
+	rli_bigmem_free(order);
+	rli_bigmem_free(tmp);
+	return result;
 }
 
 /* The sweep's state: the spans begun and not yet known to have ended, and the last stack made. */
@@ -214,7 +271,7 @@ int torch_memory_attribute(torch_memory *tm, rli_memory *memory, const double *r
 	s.memory = memory;
 	if (!(rows = rows_by_thread(tm, memory->count, row_ts_us, row_tid)))
 		return rli_error_oom();
-	if (sort_spans(tm) < 0) {
+	if (torch_memory_sort_spans(tm) < 0) {
 		rli_bigmem_free(rows);
 		return rli_error_oom();
 	}
