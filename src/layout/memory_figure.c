@@ -388,9 +388,10 @@ typedef struct {
 	const rli_timeline_options *options;
 } figure_work;
 
-static int lay_out_shown(void *arg, size_t k, PangoContext *text)
+static int lay_out_shown(void *arg, size_t k, PangoContext *text, unsigned inner)
 {
 	const figure_work *w = arg;
+	(void)inner; /* a figure is one page: nothing in it to share out */
 	return lay_out_device(&w->figure->memory[k], &w->figure->pages[k], &w->devices[w->shown[k]], w->options->width,
 			      w->options->scale, w->options->medium, text, &w->page_scale[k]);
 }

@@ -104,11 +104,11 @@ typedef struct {
 	double width;
 } devices_work;
 
-static int lay_out_device(void *arg, size_t d, PangoContext *text)
+static int lay_out_device(void *arg, size_t d, PangoContext *text, unsigned inner)
 {
 	const devices_work *w = arg;
 	return mp_lay_out_device(&w->mp->devices[d], w->mp->document.origin, w->memory, &w->split->devices[w->shown[d]],
-				 rli_memory_device_rows(w->split, w->shown[d]), w->width, text);
+				 rli_memory_device_rows(w->split, w->shown[d]), w->width, text, inner);
 }
 
 int rli_memory_pages_layout_split(rli_memory_pages **out, const rli_memory *memory, const rli_memory_devices *split,

@@ -94,12 +94,13 @@ int rli_memory_pages_layout_split(rli_memory_pages **out, const rli_memory *memo
 /*
  * The device's allocations (split from memory, in start order, and their
  * table rows): its operators (text_context measures their labels), curve,
- * segments and a page for each one that holds any. The panels' x is relative
- * to origin, the document's. It reads the table and writes the device only,
- * so that devices may be laid out on threads of their own.
+ * segments and a page for each one that holds any, the pages on up to
+ * `threads` threads. The panels' x is relative to origin, the document's. It
+ * reads the table and writes the device only, so that devices may be laid out
+ * on threads of their own.
  */
 int mp_lay_out_device(mp_device *device, double origin, const rli_memory *memory, const rli_memory_device *from,
-		      const uint32_t *rows, double width, void *text_context);
+		      const uint32_t *rows, double width, void *text_context, unsigned threads);
 /*
  * The device's Total Reserved (its rows', a table that shows it) as
  * envelope[2], the figure's step line on the pages' x, named with the curve

@@ -8,6 +8,7 @@
 #include "common/bigmem.h"
 #include "common/error.h"
 #include "common/strutil.h"
+#include "common/task.h"
 #include "text/text.h"
 
 #include <math.h>
@@ -308,8 +309,28 @@ done:
 	return error;
 }
 
+/* What every segment's page reads, on whichever thread lays it out. */
+typedef struct {
+	mp_device *d;
+	const rli_memory *memory;
+	const block *blocks;
+	const size_t *first, *members, *offset;
+	size_t segment_of_page[RLI_MEMORY_MAX_SEGMENTS];
+	double width;
+} segments_work;
+
+/* Page p: its own mp_page and rli_page, and its run of the device's bar columns, which no other page writes. */
+static int lay_out_page(void *arg, size_t p)
+{
+	const segments_work *w = arg;
+	size_t s = w->segment_of_page[p];
+	mp_bars bars = bars_at(&w->d->columns, w->offset[s]);
+	return lay_out_segment(&w->d->seg[p], &w->d->page[p], &bars, w->d, w->memory, w->blocks, w->first,
+			       w->members + w->offset[s], w->d->links[s].count, s, w->width);
+}
+
 int mp_lay_out_device(mp_device *d, double origin, const rli_memory *memory, const rli_memory_device *device,
-		      const uint32_t *rows, double width, void *text_context)
+		      const uint32_t *rows, double width, void *text_context, unsigned threads)
 {
 	size_t pool = memory->strings.count, *first = NULL, *last = NULL, *offset = NULL, *members = NULL, count;
 	uint32_t *op_of_name = malloc((pool ? pool : 1) * sizeof(*op_of_name));
@@ -422,17 +443,19 @@ int mp_lay_out_device(mp_device *d, double origin, const rli_memory *memory, con
 		}
 		link->target = m->name;
 	}
-	/* Pages once every link has its target, so each page's links are whole. */
+	/*
+	 * Pages once every link has its target, so each page's links are whole. Most of a page's
+	 * time is writing its bars' columns, fresh memory: a device of a million blocks shares its
+	 * twenty pages out where the devices themselves go one at a time.
+	 */
 	if ((error = bars_alloc(&d->columns, offset[d->segment_count])) < 0)
 		goto done;
-	for (size_t s = 0, p = 0; s < d->segment_count; s++) {
-		if (!d->links[s].count)
-			continue;
-		mp_bars bars = bars_at(&d->columns, offset[s]);
-		if ((error = lay_out_segment(&d->seg[p], &d->page[p], &bars, d, memory, blocks, first,
-					     members + offset[s], d->links[s].count, s, width)) < 0)
-			goto done;
-		p++;
+	{
+		segments_work work = { d, memory, blocks, first, members, offset, {0}, width };
+		for (size_t s = 0, p = 0; s < d->segment_count; s++)
+			if (d->links[s].count)
+				work.segment_of_page[p++] = s;
+		error = rli_task_each(d->page_count, threads, lay_out_page, &work);
 	}
 done:
 	rli_bigmem_free(curve_x);

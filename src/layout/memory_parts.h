@@ -9,12 +9,14 @@
 #include <stdint.h>
 
 /*
- * lay_out(arg, k, text) for every device k below count, devices[shown[k]], on up to `threads`
- * threads (0: one a CPU; 1 where one device holds more than a quarter of their blocks, whose work
- * at once would add up at the peak), text a context of the thread's own. As rli_task_each.
+ * lay_out(arg, k, text, inner) for every device k below count, devices[shown[k]], on up to
+ * `threads` threads (0: one a CPU; 1 where one device holds more than a quarter of their blocks,
+ * whose work at once would add up at the peak), text a context of the thread's own. inner: the
+ * threads a device may share its own parts out to, `threads` when the devices go one at a time,
+ * else 1. As rli_task_each.
  */
 int rli_memory_lay_out_devices(const rli_memory_device *devices, const size_t *shown, size_t count, unsigned threads,
-			       int (*lay_out)(void *arg, size_t k, PangoContext *text), void *arg);
+			       int (*lay_out)(void *arg, size_t k, PangoContext *text, unsigned inner), void *arg);
 
 #define MEM_TABLE_ROWS 10  /* blocks listed at the peak, at most */
 #define MEM_TABLE_ROW 22.0 /* page units a table row, the header's too */

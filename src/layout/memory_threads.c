@@ -22,8 +22,9 @@ static unsigned device_threads(const rli_memory_device *devices, const size_t *s
 }
 
 typedef struct {
-	int (*lay_out)(void *arg, size_t k, PangoContext *text);
+	int (*lay_out)(void *arg, size_t k, PangoContext *text, unsigned inner);
 	void *arg;
+	unsigned inner;
 } each_device;
 
 static int lay_out_one(void *arg, size_t k)
@@ -32,15 +33,16 @@ static int lay_out_one(void *arg, size_t k)
 	PangoContext *text = NULL;
 	int error = rli_text_context_new(&text);
 	if (error == RLI_OK)
-		error = e->lay_out(e->arg, k, text);
+		error = e->lay_out(e->arg, k, text, e->inner);
 	if (text)
 		g_object_unref(text);
 	return error;
 }
 
 int rli_memory_lay_out_devices(const rli_memory_device *devices, const size_t *shown, size_t count, unsigned threads,
-			       int (*lay_out)(void *arg, size_t k, PangoContext *text), void *arg)
+			       int (*lay_out)(void *arg, size_t k, PangoContext *text, unsigned inner), void *arg)
 {
-	each_device e = { lay_out, arg };
-	return rli_task_each(count, device_threads(devices, shown, count, threads), lay_out_one, &e);
+	unsigned outer = device_threads(devices, shown, count, threads);
+	each_device e = { lay_out, arg, outer == 1 ? threads : 1 };
+	return rli_task_each(count, outer, lay_out_one, &e);
 }

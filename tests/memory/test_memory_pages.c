@@ -528,24 +528,28 @@ static void render_at(rli_memory *memory, unsigned threads, const char *root, co
 	rli_memory_pages_free(pages);
 }
 
-static void test_threads(void)
+/*
+ * `devices` captures of `rows` rows, their pages laid out on one thread and on four: every file
+ * the same, byte for byte. Returns how many files one thread wrote.
+ */
+static size_t same_on_threads(int devices, int rows_each)
 {
-	enum { DEVICES = 8, ROWS = 600 };
 	static const char *const ops[] = { "aten::add", "aten::mul", "aten::empty", "aten::zeros" };
 	char *root = fx_tempdir(), *trace = mf_trace(dummy, 1);
-	mf_row *rows = calloc(ROWS, sizeof(*rows));
-	char (*text)[3][32] = calloc(ROWS, sizeof(*text));
+	mf_row *rows = calloc((size_t)rows_each, sizeof(*rows));
+	char (*text)[3][32] = calloc((size_t)rows_each, sizeof(*text));
 	rli_memory *memory = NULL;
+	size_t files = 0;
 
-	for (int d = 0; d < DEVICES; d++) {
+	for (int d = 0; d < devices; d++) {
 		char *csv, dir[64];
-		for (int i = 0; i < ROWS; i++) {
+		for (int i = 0; i < rows_each; i++) {
 			snprintf(text[i][0], 32, "%d", (d + 1) * 17 + (i * 7919 + d) % 512);
 			snprintf(text[i][1], 32, "%d", 1000 + i * 3 + d);
 			snprintf(text[i][2], 32, "%d", i % 5 ? (i * 31 + d) % 97 + 1 : 0);
 			rows[i] = (mf_row){ ops[(i + d) % 4], text[i][0], text[i][1], i % 5 ? text[i][2] : "" };
 		}
-		csv = mf_csv(rows, ROWS);
+		csv = mf_csv(rows, (size_t)rows_each);
 		snprintf(dir, sizeof(dir), "in/d%d_ascend_pt", d);
 		mf_capture(root, dir, d, "{\"role\": \"actor\"}", csv, trace);
 		free(csv);
@@ -556,7 +560,6 @@ static void test_threads(void)
 		render_at(memory, 4, root, "four");
 		DIR *dir = opendir(fx_path(root, "one"));
 		struct dirent *entry;
-		size_t files = 0;
 		while (dir && (entry = readdir(dir))) {
 			size_t a_length = 0, b_length = 0;
 			char *a, *b;
@@ -571,8 +574,6 @@ static void test_threads(void)
 		}
 		if (dir)
 			closedir(dir);
-		/* a page and a data file a device, the index and the viewer */
-		CHECK_INT(files, 2 * DEVICES + 2);
 	}
 	rli_memory_free(memory);
 	free(rows);
@@ -580,6 +581,18 @@ static void test_threads(void)
 	free(trace);
 	fx_remove(root);
 	free(root);
+	return files;
+}
+
+static void test_threads(void)
+{
+	/* Eight devices at once, a page each: a page and a data file a device, the index and the viewer. */
+	CHECK_INT(same_on_threads(8, 600), 2 * 8 + 2);
+	/*
+	 * One device of 30,000 blocks: its segments' pages are shared out instead (a page and a data
+	 * file a segment, and the viewer).
+	 */
+	CHECK_INT(same_on_threads(1, 30000), 2 * rli_memory_segment_count(30000, 1.0) + 1);
 }
 
 int main(void)
