@@ -34,6 +34,11 @@ static void append(buffer *b, const char *text)
 
 char *mf_csv(const mf_row *rows, size_t count)
 {
+	return mf_csv_totals(rows, NULL, count);
+}
+
+char *mf_csv_totals(const mf_row *rows, const char *const *totals, size_t count)
+{
 	buffer b = {NULL, 0, 0};
 	char line[1024];
 	append(&b, mf_header);
@@ -45,9 +50,10 @@ char *mf_csv(const mf_row *rows, size_t count)
 			snprintf(time, sizeof(time), "\"%s\t\"", r->alloc);
 		if (released)
 			snprintf(duration, sizeof(duration), "\"%s\t\"", r->duration);
-		snprintf(line, sizeof(line), "%s,%s,%s,%s,%s,%s,%s,19071.5,21084,19071.25,%s,%s,%s,6,NPU:0\n", r->name,
+		snprintf(line, sizeof(line), "%s,%s,%s,%s,%s,%s,%s,%s,21084,19071.25,%s,%s,%s,6,NPU:0\n", r->name,
 			 r->size, time, released ? time : "", released ? time : "", duration, duration,
-			 released ? "19071.5" : "", released ? "21084" : "", released ? "19071.5" : "");
+			 totals ? totals[i] : "19071.5", released ? "19071.5" : "", released ? "21084" : "",
+			 released ? "19071.5" : "");
 		append(&b, line);
 	}
 	return b.text;

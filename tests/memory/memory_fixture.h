@@ -22,6 +22,8 @@ typedef struct {
 
 /* The whole CSV for these rows, as Ascend lays it out. Newly allocated. */
 char *mf_csv(const mf_row *rows, size_t count);
+/* The same with each row's Allocation Total Allocated(MB) (totals[i]; NULL: every row's 19071.5). */
+char *mf_csv_totals(const mf_row *rows, const char *const *totals, size_t count);
 
 /* One trace_view.json event. ts and dur are JSON text ("\"100.5\"" or 100.5); NULL leaves the key out. */
 typedef struct {

@@ -320,8 +320,11 @@ static const mf_op dummy[] = { { "unrelated::op", "\"1\"", "1", "x.py(1): f", NU
 static void test_one_device(void)
 {
 	enum { ROWS = 15002 };
+	/* Three operators, so three lanes, and a Total Allocated of its own a row: the totals' order is checked. */
+	static const char *const ops[] = { "aten::empty", "aten::add", "aten::mul" };
 	mf_row *rows = calloc(ROWS, sizeof(*rows));
 	char (*text)[3][32] = calloc(ROWS, sizeof(*text));
+	const char **totals = calloc(ROWS, sizeof(*totals));
 	char *root = fx_tempdir(), *csv, out[4096], *trace = mf_trace(dummy, 1);
 	rli_memory *memory = NULL;
 	rli_memory_pages *pages = NULL;
@@ -329,7 +332,8 @@ static void test_one_device(void)
 
 	/* Times in us from 1 s: the span is 4 ms exactly, so the segments are [0,1) [1,2) [2,3) [3,4] ms. */
 #define ROW(alloc, dur) (snprintf(text[k][0], 32, "%d", (alloc) + 1000000), snprintf(text[k][1], 32, "%s", dur), \
-	rows[k] = (mf_row){ "aten::empty", "1.5", text[k][0], text[k][1] }, k++)
+	snprintf(text[k][2], 32, "%zu.%02zu", 19000 + (k * 7919) % 997, k % 100), totals[k] = text[k][2], \
+	rows[k] = (mf_row){ ops[k % 3], "1.5", text[k][0], text[k][1] }, k++)
 	ROW(0, "1000"); /* ends on the first boundary: segment 0 only */
 	for (int i = 1; i < 7500; i++)
 		ROW(1 + i % 900, "1");
@@ -339,7 +343,7 @@ static void test_one_device(void)
 	ROW(3999, "1"); /* ends at the span */
 #undef ROW
 	CHECK_INT(k, ROWS);
-	csv = mf_csv(rows, ROWS);
+	csv = mf_csv_totals(rows, totals, ROWS);
 	mf_capture(root, "in/a_ascend_pt", 3, "{\"role\": \"actor\"}", csv, trace);
 	CHECK_INT(mf_parse(&memory, fx_path(root, "in"), NULL, NULL, 1, NULL), RLI_OK);
 	CHECK_INT(rli_memory_pages_layout(&pages, memory, NULL), RLI_OK);
@@ -394,6 +398,7 @@ static void test_one_device(void)
 	free(trace);
 	free(rows);
 	free(text);
+	free(totals);
 	fx_remove(root);
 	free(root);
 }
