@@ -1,8 +1,10 @@
 /* html_memory_data.c: a memory page's data file (detail_data_NN.js): its bars and what a click shows, as packed compact streams. */
 #include "html_memory_data.h"
 #include "html_bytes.h"
+#include "common/bigmem.h"
 #include "common/error.h"
 #include "common/json_write.h"
+#include "common/sort.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -189,6 +191,47 @@ static int compare_time(const void *a, const void *b)
 	return (x->bar > y->bar) - (x->bar < y->bar);
 }
 
+/*
+ * The page's own bars in compare_time order. They come lane by lane, each lane in start order, so
+ * the lane and the bar already rise through ties: a stable sort of the starts (a few runs merge,
+ * many go through the radix sort) gives that order without qsort's comparisons. A start past 2^53
+ * units, which no double holds exactly, leaves it to qsort.
+ */
+static int order_by_time(home_key *home, size_t n)
+{
+	const int64_t exact = (int64_t)1 << 53;
+	double *keys;
+	home_key *sorted;
+	size_t *order = NULL;
+	int error = RLI_OK;
+
+	if (n < 2)
+		return RLI_OK;
+	keys = rli_bigmem_array(n, sizeof(*keys));
+	sorted = rli_bigmem_array(n, sizeof(*sorted));
+	for (size_t i = 0; keys && i < n; i++) {
+		if (home[i].start <= -exact || home[i].start >= exact) {
+			rli_bigmem_free(keys);
+			keys = NULL;
+			qsort(home, n, sizeof(*home), compare_time);
+			goto done;
+		}
+		keys[i] = (double)home[i].start;
+	}
+	if (!keys || !sorted || !(order = rli_sorted_rows(keys, n))) {
+		error = rli_error_oom();
+		goto done;
+	}
+	for (size_t i = 0; i < n; i++)
+		sorted[i] = home[order[i]];
+	memcpy(home, sorted, n * sizeof(*home));
+done:
+	rli_bigmem_free(keys);
+	rli_bigmem_free(sorted);
+	rli_bigmem_free(order);
+	return error;
+}
+
 static uint64_t gcd(uint64_t a, uint64_t b)
 {
 	while (b) {
@@ -305,12 +348,12 @@ static int encode_bars(rli_bytes *out, rli_bytes *totals, const rli_panel *g, in
 			home[homes++] = (home_key){ start, end, (uint32_t)r, i };
 		}
 	}
-	qsort(home, homes, sizeof(*home), compare_time);
-	for (size_t h = 0; h < homes && error == RLI_OK; h++) {
-		int64_t total = units(d->total_mb[home[h].bar], 2);
-		error = rli_bytes_varint(totals, rli_zigzag(total - previous_total));
-		previous_total = total;
-	}
+	if (error == RLI_OK && (error = order_by_time(home, homes)) == RLI_OK)
+		for (size_t h = 0; h < homes && error == RLI_OK; h++) {
+			int64_t total = units(d->total_mb[home[h].bar], 2);
+			error = rli_bytes_varint(totals, rli_zigzag(total - previous_total));
+			previous_total = total;
+		}
 	free(home);
 	return error;
 }
