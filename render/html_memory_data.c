@@ -201,34 +201,32 @@ static int order_by_time(home_key *home, size_t n)
 {
 	const int64_t exact = (int64_t)1 << 53;
 	double *keys;
-	home_key *sorted;
-	size_t *order = NULL;
+	size_t *order, *tmp;
+	home_key *copy;
 	int error = RLI_OK;
 
+	for (size_t i = 0; i < n; i++)
+		if (home[i].start <= -exact || home[i].start >= exact) {
+			qsort(home, n, sizeof(*home), compare_time);
+			return RLI_OK;
+		}
 	if (n < 2)
 		return RLI_OK;
 	keys = rli_bigmem_array(n, sizeof(*keys));
-	sorted = rli_bigmem_array(n, sizeof(*sorted));
-	for (size_t i = 0; keys && i < n; i++) {
-		if (home[i].start <= -exact || home[i].start >= exact) {
-			rli_bigmem_free(keys);
-			keys = NULL;
-			qsort(home, n, sizeof(*home), compare_time);
-			goto done;
-		}
-		keys[i] = (double)home[i].start;
-	}
-	if (!keys || !sorted || !(order = rli_sorted_rows(keys, n))) {
+	order = rli_bigmem_array(n, sizeof(*order));
+	tmp = rli_bigmem_array(n, sizeof(*tmp));
+	copy = rli_bigmem_array(n, sizeof(*copy));
+	if (keys && order && tmp && copy) {
+		for (size_t i = 0; i < n; i++)
+			keys[i] = (double)home[i].start;
+		rli_stable_sort_items(home, n, sizeof(*home), keys, order, tmp, copy);
+	} else {
 		error = rli_error_oom();
-		goto done;
 	}
-	for (size_t i = 0; i < n; i++)
-		sorted[i] = home[order[i]];
-	memcpy(home, sorted, n * sizeof(*home));
-done:
 	rli_bigmem_free(keys);
-	rli_bigmem_free(sorted);
 	rli_bigmem_free(order);
+	rli_bigmem_free(tmp);
+	rli_bigmem_free(copy);
 	return error;
 }
 

@@ -3,6 +3,7 @@
 #define RLI_COMMON_SORT_H
 
 #include <stddef.h>
+#include <string.h>
 
 /*
  * Sorts the row indices in order (n of them) by key[index], stably, using tmp (n entries) as
@@ -12,6 +13,23 @@ size_t *rli_stable_order(size_t *order, size_t *tmp, const double *key, size_t n
 
 /* The same for rows 0..n-1, in a new array from rli_bigmem_array (free it with rli_bigmem_free); NULL when out of memory. */
 size_t *rli_sorted_rows(const double *key, size_t n);
+
+/*
+ * Puts n items of `size` bytes in the stable order of key[i], the key the caller worked out for
+ * item i, with order and tmp (n each) and copy (n items) as scratch. Inline, so that each caller's
+ * item size is a constant and the copies are moves rather than calls.
+ */
+static inline void rli_stable_sort_items(void *items, size_t n, size_t size, const double *key, size_t *order,
+					 size_t *tmp, void *copy)
+{
+	const size_t *sorted;
+	for (size_t i = 0; i < n; i++)
+		order[i] = i;
+	sorted = rli_stable_order(order, tmp, key, n);
+	for (size_t i = 0; i < n; i++)
+		memcpy((char *)copy + i * size, (const char *)items + sorted[i] * size, size);
+	memcpy(items, copy, n * size);
+}
 
 /* Whether row a goes before row b under a table's tie rule. */
 typedef int (*rli_row_before_fn)(const void *table, size_t a, size_t b);

@@ -275,16 +275,10 @@ void rli_stack_index_dispose(rli_stack_index *index)
 /* Orders one group by ts, stably (equal ts keep file order); scratch holds room for the largest group. */
 static void sort_group(rli_stack_op *ops, size_t count, size_t *order, size_t *tmp, double *ts, rli_stack_op *copy)
 {
-	size_t *sorted;
-	for (size_t i = 0; i < count; i++) {
-		order[i] = i;
-		ts[i] = ops[i].ts;
-	}
-	/* One thread's ops come in time order; the file lists thread after thread: runs to merge. */
-	sorted = rli_stable_order(order, tmp, ts, count);
 	for (size_t i = 0; i < count; i++)
-		copy[i] = ops[sorted[i]];
-	memcpy(ops, copy, count * sizeof(*ops));
+		ts[i] = ops[i].ts;
+	/* One thread's ops come in time order; the file lists thread after thread: runs to merge. */
+	rli_stable_sort_items(ops, count, sizeof(*ops), ts, order, tmp, copy);
 }
 
 /* Groups the ops by name (a stable counting sort), then orders each group by ts, stably. */

@@ -83,15 +83,9 @@ static void order_same_start(torch_memory_span *spans, size_t n)
 static void order_thread(torch_memory_span *spans, size_t n, torch_memory_span *spare, double *keys,
 			 size_t *order, size_t *tmp)
 {
-	const size_t *sorted;
-	for (size_t i = 0; i < n; i++) {
-		keys[i] = spans[i].start_us;
-		order[i] = i;
-	}
-	sorted = rli_stable_order(order, tmp, keys, n);
 	for (size_t i = 0; i < n; i++)
-		spare[i] = spans[sorted[i]];
-	memcpy(spans, spare, n * sizeof(*spans));
+		keys[i] = spans[i].start_us;
+	rli_stable_sort_items(spans, n, sizeof(*spans), keys, order, tmp, spare);
 	for (size_t lo = 0, hi; lo < n; lo = hi) {
 		for (hi = lo + 1; hi < n && spans[hi].start_us == spans[lo].start_us; hi++)
 			;
