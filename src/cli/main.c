@@ -2,6 +2,8 @@
 #include "analyses.h"
 #include "common/atomic_file.h"
 #include "common/bigmem.h"
+#include "common/prefault.h"
+#include "common/task.h"
 #include "parse/table_origin.h"
 
 #include <stdio.h>
@@ -171,7 +173,13 @@ int main(int argc, char **argv)
 		printf("rl-insight %s\n", RLI_VERSION);
 	} else {
 		c.verbosity = request.verbosity;
+		/*
+		 * A spare core faults in the pages that a reading thread is about to write
+		 * (common/prefault.h); --jobs 1 keeps all the work on one thread.
+		 */
+		rli_prefault_enable(rli_task_threads(request.jobs, 2, 2) > 1);
 		error = exit_status(run(&c, &request));
+		rli_prefault_enable(0);
 	}
 	cli_request_dispose(&request);
 	return error;

@@ -2,6 +2,7 @@
 #include "grow.h"
 #include "bigmem.h"
 #include "error.h"
+#include "prefault.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -41,13 +42,16 @@ int rli_grow_big(void **items, size_t *capacity, size_t needed, size_t item_size
 	size_t grown;
 	void *moved;
 
-	if (needed <= *capacity)
-		return RLI_OK;
-	if (doubled(&grown, *capacity, needed, item_size, first) < 0)
-		return RLI_ERROR;
-	if (!(moved = rli_bigmem_resize(*items, item_size ? grown * item_size : 1)))
-		return rli_error_oom();
-	*items = moved;
-	*capacity = grown;
+	if (needed > *capacity) {
+		if (doubled(&grown, *capacity, needed, item_size, first) < 0)
+			return RLI_ERROR;
+		if (!(moved = rli_bigmem_resize(*items, item_size ? grown * item_size : 1)))
+			return rli_error_oom();
+		*items = moved;
+		*capacity = grown;
+	}
+	/* Its callers append: the pages past the last item are the next to be written. */
+	if (needed)
+		rli_prefault_ahead(*items, (needed - 1) * item_size, needed * item_size, *capacity * item_size);
 	return RLI_OK;
 }
