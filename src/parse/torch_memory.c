@@ -119,18 +119,26 @@ void torch_memory_arg_value(torch_memory *tm, const char *text, size_t length, i
 {
 	char digits[32];
 	char *end;
+	int64_t integer;
 	if (tm->arg < 0 || kind != 'n')
 		return;
 	if (tm->arg == TM_ADDR) {
 		/* Addresses pass 2^53: read exactly, not through a double. */
 		if (length >= sizeof(digits) || text[0] == '-')
 			return;
-		memcpy(digits, text, length);
-		digits[length] = '\0';
-		errno = 0;
-		tm->addr = strtoull(digits, &end, 10);
-		if (*end || errno)
-			return;
+		if (length <= 18 && rli_text_to_int64(&integer, text, length) == 0) {
+			tm->addr = (uint64_t)integer;
+		} else {
+			memcpy(digits, text, length);
+			digits[length] = '\0';
+			errno = 0;
+			tm->addr = strtoull(digits, &end, 10);
+			if (*end || errno)
+				return;
+		}
+	} else if (length <= 15 && rli_text_to_int64(&integer, text, length) == 0 && (integer || text[0] != '-')) {
+		/* Sizes and ids are integers, exact in a double up to 15 digits ("-0" is the double -0). */
+		tm->value[tm->arg] = (double)integer;
 	} else if (rli_text_to_double(&tm->value[tm->arg], text, length) < 0) {
 		return;
 	}
