@@ -2,6 +2,7 @@
 #include "memory_table.h"
 #include "common/bigmem.h"
 #include "common/error.h"
+#include "common/prefault.h"
 #include "common/sort.h"
 
 #include <stdint.h>
@@ -151,6 +152,17 @@ int rli_memory_append(rli_memory *memory, const rli_memory_in *row)
 				     ((unsigned)row->match << RLI_MEMORY_MATCH_SHIFT));
 	memory->count = i + 1;
 	return RLI_OK;
+}
+
+void rli_memory_prefault(rli_memory *memory, size_t from, size_t to)
+{
+	if (to > memory->capacity)
+		to = memory->capacity;
+	if (from >= to)
+		return;
+#define PREFAULT_COLUMN(col) rli_prefault(memory->col + from, (to - from) * sizeof(*memory->col));
+	FOR_EACH_COLUMN(PREFAULT_COLUMN)
+#undef PREFAULT_COLUMN
 }
 
 int rli_memory_append_all(rli_memory *dst, const rli_memory *src)

@@ -62,6 +62,11 @@ static inline uint32_t rli_memory_intern(rli_memory *memory, const char *text, s
 /* Room for wanted rows in every column, so a parser that can estimate its rows never copies them. */
 int rli_memory_reserve(rli_memory *memory, size_t wanted);
 int rli_memory_append(rli_memory *memory, const rli_memory_in *row);
+/*
+ * Asks the helper thread (common/prefault.h) to fault in rows from..to-1 of every column (as far as
+ * the capacity goes): rows the caller is about to append.
+ */
+void rli_memory_prefault(rli_memory *memory, size_t from, size_t to);
 /* Appends every row of src (in order) to dst, re-interning each distinct string once. */
 int rli_memory_append_all(rli_memory *dst, const rli_memory *src);
 /*

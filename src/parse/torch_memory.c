@@ -3,6 +3,7 @@
 #include "json_stream.h"
 #include "common/bigmem.h"
 #include "common/grow.h"
+#include "common/prefault.h"
 #include "common/sort.h"
 #include "memory/memory_table.h"
 
@@ -13,6 +14,7 @@
 
 #define TM_NO_ROW SIZE_MAX
 #define TM_FIRST_SLOTS 1024
+#define PREFAULT_ROWS 32768 /* the table's rows asked for at a time, ahead of the pairing */
 
 /* The profiler's Device Type values (c10::DeviceType): 0 CPU, 1 CUDA. */
 enum { TM_DEVICE_CPU = 0, TM_DEVICE_CUDA = 1 };
@@ -199,6 +201,7 @@ static int keep_memory_event(torch_memory *tm, double ts_us)
 	if ((event->tid = thread_of(tm)) == RLI_STRPOOL_NONE)
 		return rli_error_oom();
 	tm->event_count++;
+	tm->allocations += event->bytes > 0;
 	return RLI_OK;
 }
 
@@ -305,28 +308,46 @@ static void remove_slot(pending_map *map, pending_slot *slot)
 	}
 }
 
-/* The strings every row of a file shares, interned once; the device's name for the last device seen. */
+#define KNOWN_DEVICES 16
+
+/*
+ * The strings every row of a file shares, interned once, and the names of the first devices seen
+ * (a file's events alternate between its few devices: a name made per row cost a tenth of the pairing).
+ */
 typedef struct {
 	uint32_t role, name;
-	int64_t device_key;
-	uint32_t device;
+	size_t devices;
+	int64_t device_key[KNOWN_DEVICES];
+	uint32_t device[KNOWN_DEVICES];
 } row_strings;
+
+/* The device's name ("CUDA:0") in the table's strings; RLI_STRPOOL_NONE when out of memory. */
+static uint32_t device_name(rli_memory *memory, row_strings *strings, int64_t device_key, const torch_memory_event *event)
+{
+	char text[48];
+	int length;
+	uint32_t id;
+	for (size_t i = 0; i < strings->devices; i++)
+		if (strings->device_key[i] == device_key)
+			return strings->device[i];
+	length = snprintf(text, sizeof(text), "%s:%lld", event->type == TM_DEVICE_CUDA ? "CUDA" : "CPU",
+			  (long long)event->device_id);
+	id = rli_memory_intern(memory, text, (size_t)length);
+	if (id != RLI_STRPOOL_NONE && strings->devices < KNOWN_DEVICES) {
+		strings->device_key[strings->devices] = device_key;
+		strings->device[strings->devices++] = id;
+	}
+	return id;
+}
 
 static int append_row(rli_memory *memory, row_strings *strings, int64_t device_key, const torch_memory_event *event)
 {
 	rli_memory_in row;
-	if (device_key != strings->device_key || strings->device == RLI_STRPOOL_NONE) {
-		char device[48];
-		int length = snprintf(device, sizeof(device), "%s:%lld", event->type == TM_DEVICE_CUDA ? "CUDA" : "CPU",
-				      (long long)event->device_id);
-		strings->device_key = device_key;
-		if ((strings->device = rli_memory_intern(memory, device, (size_t)length)) == RLI_STRPOOL_NONE)
-			return rli_error_oom();
-	}
 	memset(&row, 0, sizeof(row));
 	row.name = strings->name;
 	row.role = strings->role;
-	row.device_type = strings->device;
+	if ((row.device_type = device_name(memory, strings, device_key, event)) == RLI_STRPOOL_NONE)
+		return rli_error_oom();
 	row.call_stack = row.call_stack_top = memory->empty;
 	row.size_kb = event->bytes / 1024;
 	row.start_ms = event->ts_us / 1000;
@@ -343,8 +364,8 @@ static int append_row(rli_memory *memory, row_strings *strings, int64_t device_k
 static int pair_events(torch_memory *tm, rli_memory *memory, uint32_t role, double *row_ts, uint32_t *row_tid)
 {
 	pending_map map = {NULL, 0, 0};
-	row_strings strings = {role, rli_memory_intern(memory, "[memory]", 8), 0, RLI_STRPOOL_NONE};
-	size_t *order = NULL;
+	row_strings strings = {.role = role, .name = rli_memory_intern(memory, "[memory]", 8)};
+	size_t *order = NULL, asked = 0; /* the helper has been asked for rows 0..asked-1 */
 	int error = RLI_OK;
 
 	if (strings.name == RLI_STRPOOL_NONE)
@@ -364,6 +385,18 @@ static int pair_events(torch_memory *tm, rli_memory *memory, uint32_t role, doub
 		const torch_memory_event *event = &tm->events[order ? order[k] : k];
 		int64_t device = (int64_t)event->type * ((int64_t)1 << 32) + event->device_id;
 		pending_slot *slot;
+		/*
+		 * The table's pages are faulted in a run of rows ahead, on another core where there is
+		 * one: first writes are most of this loop's cost. No further than the allocations, which
+		 * are the rows but for the frees of blocks from before the capture.
+		 */
+		if (asked < tm->allocations && memory->count + PREFAULT_ROWS >= asked) {
+			size_t to = tm->allocations - asked > 2 * PREFAULT_ROWS ? asked + 2 * PREFAULT_ROWS : tm->allocations;
+			rli_memory_prefault(memory, asked, to);
+			rli_prefault(row_ts + asked, (to - asked) * sizeof(*row_ts));
+			rli_prefault(row_tid + asked, (to - asked) * sizeof(*row_tid));
+			asked = to;
+		}
 		if ((error = make_room(&map)) < 0)
 			goto done;
 		slot = find_slot(&map, event->addr, device);

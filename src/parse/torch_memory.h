@@ -46,6 +46,7 @@ typedef struct {
 	/* gathered in the read */
 	torch_memory_event *events;
 	size_t event_count, event_capacity;
+	size_t allocations; /* events with Bytes > 0 */
 	torch_memory_span *spans;
 	size_t span_count, span_capacity;
 	rli_strpool names, tids;
