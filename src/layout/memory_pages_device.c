@@ -25,13 +25,18 @@ typedef rli_memory_block block;
  * the device's span, so no peak is lost however many blocks there are (the
  * peak itself is the shared curve's, exact). A page computes the exact curve of its own
  * segment from its bars (every block alive in a segment is one of its bars);
- * the envelope shows the rest of the device.
+ * the envelope shows the rest of the device. Built as the curve's points come
+ * (rli_memory_curve_each): a device of a million blocks has some four million.
  */
-static int build_envelope(mp_device *d, const double *x, const double *y, size_t points, size_t columns)
-{
-	double lo = 0, hi = 0;
-	size_t column = 0;
+typedef struct {
+	mp_device *d;
+	size_t columns, column; /* columns before `column` are done */
+	double lo, hi, last;    /* the extremes of the column being filled; the last point's value */
+} envelope;
 
+static int envelope_begin(envelope *env, mp_device *d, size_t columns)
+{
+	*env = (envelope){ d, columns, 0, 0, 0, 0 };
 	for (int e = 0; e < 2; e++) {
 		d->envelope[e].x = rli_bigmem_array(columns, sizeof(double));
 		d->envelope[e].y = rli_bigmem_array(columns, sizeof(double));
@@ -44,28 +49,37 @@ static int build_envelope(mp_device *d, const double *x, const double *y, size_t
 	d->envelope[0].fill_alpha = 0.18;
 	for (size_t c = 0; c < columns; c++)
 		d->envelope[0].x[c] = d->envelope[1].x[c] = d->shift + d->span * (double)c / (double)columns;
-	/* The curve's points, two a moment (the value before, then after): each column's extremes. */
-	for (size_t i = 0; i < points; i++) {
-		size_t at = d->span > 0 ? (size_t)(x[i] / d->span * (double)columns) : 0;
-		if (at >= columns)
-			at = columns - 1;
-		/* columns the curve crossed without a change hold the value it carried */
-		for (; column < at; column++) {
-			d->envelope[0].y[column] = hi;
-			d->envelope[1].y[column] = lo;
-			lo = hi = y[i];
-		}
-		lo = fmin(lo, y[i]);
-		hi = fmax(hi, y[i]);
-	}
-	for (; column < columns; column++) {
-		d->envelope[0].y[column] = hi;
-		d->envelope[1].y[column] = lo;
-		lo = hi = points ? y[points - 1] : 0;
-	}
 	return RLI_OK;
 }
 
+/* The curve's points, two a moment (the value before, then after): each column's extremes. */
+static void envelope_point(void *ctx, double x, double y)
+{
+	envelope *env = ctx;
+	mp_device *d = env->d;
+	size_t at = d->span > 0 ? (size_t)(x / d->span * (double)env->columns) : 0;
+	if (at >= env->columns)
+		at = env->columns - 1;
+	/* columns the curve crossed without a change hold the value it carried */
+	for (; env->column < at; env->column++) {
+		d->envelope[0].y[env->column] = env->hi;
+		d->envelope[1].y[env->column] = env->lo;
+		env->lo = env->hi = y;
+	}
+	env->lo = fmin(env->lo, y);
+	env->hi = fmax(env->hi, y);
+	env->last = y;
+}
+
+static void envelope_end(envelope *env)
+{
+	mp_device *d = env->d;
+	for (; env->column < env->columns; env->column++) {
+		d->envelope[0].y[env->column] = env->hi;
+		d->envelope[1].y[env->column] = env->lo;
+		env->lo = env->hi = env->last;
+	}
+}
 
 static void bars_free(mp_bars *b)
 {
@@ -337,18 +351,16 @@ int mp_lay_out_device(mp_device *d, double origin, const rli_memory *memory, con
 	block *blocks = rli_bigmem_array(device->count, sizeof(*blocks));
 	double bounds[RLI_MEMORY_MAX_SEGMENTS + 1];
 	rli_memory_summary summary;
-	size_t ops = 0, columns, points = 0;
-	double *curve_x = NULL, *curve_y = NULL;
+	envelope env;
+	size_t ops = 0, columns;
 	int error = RLI_OK;
 
 	if (!op_of_name || !blocks) {
 		error = rli_error_oom();
 		goto done;
 	}
-	/* The blocks and the peak as the figure has them: never freed ones live to the end of the capture. */
+	/* The blocks as the figure has them: never freed ones live to the end of the capture. */
 	count = rli_memory_blocks(blocks, &summary, device);
-	if ((error = rli_memory_curve(&summary, &curve_x, &curve_y, &points, blocks, count)) < 0)
-		goto done;
 	for (size_t i = 0; i < pool; i++)
 		op_of_name[i] = UINT32_MAX;
 	for (size_t i = 0; i < count; i++) {
@@ -359,8 +371,6 @@ int mp_lay_out_device(mp_device *d, double origin, const rli_memory *memory, con
 	}
 	d->row = rows;
 	d->t_min = summary.t_min_ms;
-	d->peak_mb = summary.peak_mb;
-	d->peak_ms = summary.peak_ms;
 	d->never_freed = summary.never_freed;
 	d->span = count ? summary.t_max_ms - d->t_min : 0;
 	d->shift = d->t_min - origin;
@@ -389,8 +399,14 @@ int mp_lay_out_device(mp_device *d, double origin, const rli_memory *memory, con
 	}
 	columns = (size_t)fmax(100.0, width - (PAGE_PAD + AXIS_TITLE_SIZE * 1.2 + Y_TITLE_GAP + d->label_width +
 						ROW_LABEL_GAP) - MP_RIGHT);
-	if ((error = build_envelope(d, curve_x, curve_y, points, columns)) < 0 ||
-	    (error = mp_reserved_line(d, &summary, device, columns)) < 0)
+	/* The curve, reduced to the envelope as it goes, and its peak as the figure has it. */
+	if ((error = envelope_begin(&env, d, columns)) < 0 ||
+	    (error = rli_memory_curve_each(&summary, blocks, count, envelope_point, &env)) < 0)
+		goto done;
+	envelope_end(&env);
+	d->peak_mb = summary.peak_mb;
+	d->peak_ms = summary.peak_ms;
+	if ((error = mp_reserved_line(d, &summary, device, columns)) < 0)
 		goto done;
 
 	/* Segments: equal slices of the span; a bar goes to every one it overlaps, a zero-length one to one. */
@@ -458,8 +474,6 @@ int mp_lay_out_device(mp_device *d, double origin, const rli_memory *memory, con
 		error = rli_task_each(d->page_count, threads, lay_out_page, &work);
 	}
 done:
-	rli_bigmem_free(curve_x);
-	rli_bigmem_free(curve_y);
 	free(op_of_name);
 	rli_bigmem_free(blocks);
 	rli_bigmem_free(first);

@@ -52,23 +52,18 @@ size_t rli_memory_blocks(rli_memory_block *blocks, rli_memory_summary *summary, 
  * a block's start before its end, the order a stable sort of
  * (start 0, end 0, start 1, end 1, ...) would give.
  */
-int rli_memory_curve(rli_memory_summary *summary, double **x_out, double **y_out, size_t *points_out,
-		     const rli_memory_block *blocks, size_t count)
+int rli_memory_curve_each(rli_memory_summary *summary, const rli_memory_block *blocks, size_t count,
+			  rli_memory_point_fn point, void *ctx)
 {
-	int steps = x_out && y_out;
-	double *key = rli_bigmem_array(count, sizeof(double)), *x = NULL, *y = NULL;
+	double *key = rli_bigmem_array(count, sizeof(double));
 	size_t *order = rli_bigmem_array(count, sizeof(size_t)), *tmp = rli_bigmem_array(count, sizeof(size_t));
-	size_t *by_start = NULL, *start_order = NULL, *start_tmp = NULL, *by_end, points = 0, s = 0, e = 0;
+	size_t *by_start = NULL, *start_order = NULL, *start_tmp = NULL, *by_end, s = 0, e = 0;
 	double value = 0;
 	int sorted = 1, error = RLI_OK;
 
 	summary->peak_mb = 0;
 	summary->peak_ms = 0;
-	if (steps) {
-		x = rli_bigmem_array(4 * count + 1, sizeof(double));
-		y = rli_bigmem_array(4 * count + 1, sizeof(double));
-	}
-	if (!key || !order || !tmp || (steps && (!x || !y))) {
+	if (!key || !order || !tmp) {
 		error = rli_error_oom();
 		goto done;
 	}
@@ -92,10 +87,8 @@ int rli_memory_curve(rli_memory_summary *summary, double **x_out, double **y_out
 		order[i] = i;
 	}
 	by_end = rli_stable_order(order, tmp, key, count);
-	if (steps) {
-		x[points] = 0;
-		y[points++] = 0;
-	}
+	if (point)
+		point(ctx, 0, 0);
 	while (s < count || e < count) {
 		size_t si = s < count ? (by_start ? by_start[s] : s) : 0, ei = e < count ? by_end[e] : 0;
 		double t = s < count && (e == count || blocks[si].start <= blocks[ei].end) ? blocks[si].start
@@ -118,32 +111,59 @@ int rli_memory_curve(rli_memory_summary *summary, double **x_out, double **y_out
 		/* A sum of sizes that cancels out exactly is 0, not a rounding residue. */
 		if (fabs(value) < 1e-9)
 			value = 0;
-		if (steps) {
-			x[points] = t;
-			y[points++] = before / 1024.0;
-			x[points] = t;
-			y[points++] = value / 1024.0;
+		if (point) {
+			point(ctx, t, before / 1024.0);
+			point(ctx, t, value / 1024.0);
 		}
 		if (value / 1024.0 > summary->peak_mb) {
 			summary->peak_mb = value / 1024.0;
 			summary->peak_ms = t;
 		}
 	}
-	if (steps) {
-		*x_out = x;
-		*y_out = y;
-		*points_out = points;
-		x = y = NULL;
-	}
 done:
-	rli_bigmem_free(x);
-	rli_bigmem_free(y);
 	rli_bigmem_free(key);
 	rli_bigmem_free(order);
 	rli_bigmem_free(tmp);
 	rli_bigmem_free(start_order);
 	rli_bigmem_free(start_tmp);
 	return error;
+}
+
+/* rli_memory_curve's points, kept: at most two a moment and (0, 0), so 4 count + 1. */
+typedef struct {
+	double *x, *y;
+	size_t points;
+} kept_points;
+
+static void keep_point(void *ctx, double x, double y)
+{
+	kept_points *k = ctx;
+	k->x[k->points] = x;
+	k->y[k->points++] = y;
+}
+
+int rli_memory_curve(rli_memory_summary *summary, double **x_out, double **y_out, size_t *points_out,
+		     const rli_memory_block *blocks, size_t count)
+{
+	kept_points kept = { NULL, NULL, 0 };
+	int error;
+	if (!x_out || !y_out)
+		return rli_memory_curve_each(summary, blocks, count, NULL, NULL);
+	kept.x = rli_bigmem_array(4 * count + 1, sizeof(double));
+	kept.y = rli_bigmem_array(4 * count + 1, sizeof(double));
+	if (!kept.x || !kept.y)
+		error = rli_error_oom();
+	else
+		error = rli_memory_curve_each(summary, blocks, count, keep_point, &kept);
+	if (error < 0) {
+		rli_bigmem_free(kept.x);
+		rli_bigmem_free(kept.y);
+		return error;
+	}
+	*x_out = kept.x;
+	*y_out = kept.y;
+	*points_out = kept.points;
+	return RLI_OK;
 }
 
 typedef struct {

@@ -50,6 +50,15 @@ int rli_memory_curve(rli_memory_summary *summary, double **x, double **y, size_t
 		     const rli_memory_block *blocks, size_t count);
 
 /*
+ * The same, each point handed to point(ctx, x, y) as it comes instead of
+ * kept (point may be NULL): a caller that reduces the curve (the pages'
+ * per-column envelope) need not hold millions of points.
+ */
+typedef void (*rli_memory_point_fn)(void *ctx, double x, double y);
+int rli_memory_curve_each(rli_memory_summary *summary, const rli_memory_block *blocks, size_t count,
+			  rli_memory_point_fn point, void *ctx);
+
+/*
  * The device's Total Reserved (a caching allocator's, as rows carry it) as
  * a step line relative to summary's t_min_ms over [0, summary's t_max_ms -
  * t_min_ms]: its value holds from one row to the next, and changes at the
