@@ -15,6 +15,7 @@
 #define TM_NO_ROW SIZE_MAX
 #define TM_FIRST_SLOTS 1024
 #define PREFAULT_ROWS 32768 /* the table's rows asked for at a time, ahead of the pairing */
+#define PAIR_AHEAD 16        /* events between a slot's prefetch and its use */
 
 /* The profiler's Device Type values (c10::DeviceType): 0 CPU, 1 CUDA. */
 enum { TM_DEVICE_CPU = 0, TM_DEVICE_CUDA = 1 };
@@ -399,6 +400,12 @@ static int pair_events(torch_memory *tm, rli_memory *memory, uint32_t role, doub
 		}
 		if ((error = make_room(&map)) < 0)
 			goto done;
+		/* The map outgrows the caches: the slot of an event a few ahead is fetched while this one is paired. */
+		if (k + PAIR_AHEAD < tm->event_count) {
+			const torch_memory_event *ahead = &tm->events[order ? order[k + PAIR_AHEAD] : k + PAIR_AHEAD];
+			__builtin_prefetch(&map.slots[slot_of(&map, ahead->addr, (int64_t)ahead->type * ((int64_t)1 << 32) +
+									    ahead->device_id)]);
+		}
 		slot = find_slot(&map, event->addr, device);
 		if (event->bytes < 0 && slot->row != TM_NO_ROW) {
 			size_t row = slot->row;
