@@ -246,51 +246,63 @@ typedef struct {
 } carried_key;
 
 /* The largest first, then the earliest: which carried blocks never freed a lane keeps one by one. */
-static int compare_carried(const void *a, const void *b)
+static int carried_before(const carried_key *x, const carried_key *y)
 {
-	const carried_key *x = a, *y = b;
 	if (x->size_kb != y->size_kb)
-		return x->size_kb > y->size_kb ? -1 : 1;
+		return x->size_kb > y->size_kb;
 	if (x->start != y->start)
-		return x->start < y->start ? -1 : 1;
-	return (x->bar > y->bar) - (x->bar < y->bar);
+		return x->start < y->start;
+	return x->bar < y->bar;
 }
 
 /*
  * Blocks never freed that came from earlier pages span the whole page and
  * cannot differ inside it: past the RLI_MEMORY_CARRIED_KEPT largest of a
  * lane, they travel as their count, total size and earliest start (*summary,
- * three numbers a lane) and are marked in omit[].
+ * three numbers a lane) and are marked in omit[]. Only which ones are kept
+ * matters, not their order: the kept few are found in one pass over the lane,
+ * where sorting hundreds of thousands of them took most of the writing.
  */
-static int summarise_carried(const rli_panel *g, int64_t origin_units, double origin, uint64_t size_unit,
-			     uint8_t *omit, uint64_t *summary)
+static void summarise_carried(const rli_panel *g, int64_t origin_units, double origin, uint64_t size_unit,
+			      uint8_t *omit, uint64_t *summary)
 {
 	const rli_bar_details *d = g->details;
-	carried_key *keys = malloc((g->bar_count ? g->bar_count : 1) * sizeof(*keys));
-	if (!keys)
-		return rli_error_oom();
 	memset(omit, 0, g->bar_count ? g->bar_count : 1);
 	for (size_t r = 0; r < g->row_count; r++) {
-		size_t count = 0;
+		carried_key best[RLI_MEMORY_CARRIED_KEPT]; /* the best so far, in order */
+		size_t count = 0, kept = 0;
 		summary[3 * r] = summary[3 * r + 1] = summary[3 * r + 2] = 0;
-		for (size_t i = g->row_first_bar[r]; i < g->row_first_bar[r + 1]; i++)
-			if (d->carried && d->carried[i] && d->open_ended && d->open_ended[i])
-				keys[count++] = (carried_key){ d->size_kb[i], g->bar_start[i], i };
+		if (!d->carried || !d->open_ended)
+			continue;
+		for (size_t i = g->row_first_bar[r]; i < g->row_first_bar[r + 1]; i++) {
+			carried_key key = { d->size_kb[i], g->bar_start[i], i };
+			size_t at;
+			if (!d->carried[i] || !d->open_ended[i])
+				continue;
+			count++;
+			omit[i] = 1;
+			if (kept == RLI_MEMORY_CARRIED_KEPT && !carried_before(&key, &best[kept - 1]))
+				continue;
+			at = kept < RLI_MEMORY_CARRIED_KEPT ? kept++ : kept - 1;
+			for (; at > 0 && carried_before(&key, &best[at - 1]); at--)
+				best[at] = best[at - 1];
+			best[at] = key;
+		}
+		for (size_t k = 0; k < kept; k++)
+			omit[best[k].bar] = 0;
 		if (count <= RLI_MEMORY_CARRIED_KEPT)
 			continue;
-		qsort(keys, count, sizeof(*keys), compare_carried);
-		for (size_t k = RLI_MEMORY_CARRIED_KEPT; k < count; k++) {
-			size_t i = keys[k].bar;
-			int64_t start = units(origin + g->bar_start[i], RLI_MEMORY_TIME_DECIMALS) - origin_units;
-			omit[i] = 1;
+		for (size_t i = g->row_first_bar[r]; i < g->row_first_bar[r + 1]; i++) {
+			int64_t start;
+			if (!omit[i])
+				continue;
+			start = units(origin + g->bar_start[i], RLI_MEMORY_TIME_DECIMALS) - origin_units;
 			summary[3 * r]++;
 			summary[3 * r + 1] += (uint64_t)llround(fmax(0.0, d->size_kb[i]) * 1024.0) / size_unit;
 			if (summary[3 * r] == 1 || (uint64_t)start < summary[3 * r + 2])
 				summary[3 * r + 2] = (uint64_t)start;
 		}
 	}
-	free(keys);
-	return RLI_OK;
 }
 
 enum { BAR_START, BAR_CODE, BAR_LENGTH, BAR_SIZE, BAR_GAP, BAR_STREAMS };
@@ -401,8 +413,8 @@ int rli_html_write_memory_data(FILE *fp, const rli_panel *curve, const rli_panel
 			if (end > open_end)
 				open_end = end;
 		}
+	summarise_carried(g, origin_units, origin, size_unit, omit, summary);
 	if ((error = pool_rank(&stacks, &stack_order)) < 0 ||
-	    (error = summarise_carried(g, origin_units, origin, size_unit, omit, summary)) < 0 ||
 	    (error = encode_bars(bars, &totals, g, origin_units, origin, size_unit, &stacks, stack_of, carried,
 				 omit)) < 0)
 		goto done;
