@@ -100,7 +100,6 @@ static void *serve(void *arg)
 		if (helper.head == helper.tail)
 			pthread_cond_broadcast(&helper.idle);
 	}
-	helper.busy = 0;
 	pthread_cond_broadcast(&helper.idle);
 	pthread_mutex_unlock(&helper.lock);
 	return NULL;

@@ -240,6 +240,12 @@ int torch_memory_event_done(torch_memory *tm, int has_ts, double ts_us, int has_
 
 /* ---- pairing ------------------------------------------------------------ */
 
+/* The event's device as the map keys it: device type * 2^32 + id. */
+static int64_t device_of(const torch_memory_event *event)
+{
+	return (int64_t)event->type * ((int64_t)1 << 32) + event->device_id;
+}
+
 /* A pending allocation: the open-addressing map's slot, keyed by (Addr, device). */
 typedef struct {
 	uint64_t addr;
@@ -384,7 +390,7 @@ static int pair_events(torch_memory *tm, rli_memory *memory, uint32_t role, doub
 	}
 	for (size_t k = 0; k < tm->event_count; k++) {
 		const torch_memory_event *event = &tm->events[order ? order[k] : k];
-		int64_t device = (int64_t)event->type * ((int64_t)1 << 32) + event->device_id;
+		int64_t device = device_of(event);
 		pending_slot *slot;
 		/*
 		 * The table's pages are faulted in a run of rows ahead, on another core where there is
@@ -403,8 +409,7 @@ static int pair_events(torch_memory *tm, rli_memory *memory, uint32_t role, doub
 		/* The map outgrows the caches: the slot of an event a few ahead is fetched while this one is paired. */
 		if (k + PAIR_AHEAD < tm->event_count) {
 			const torch_memory_event *ahead = &tm->events[order ? order[k + PAIR_AHEAD] : k + PAIR_AHEAD];
-			__builtin_prefetch(&map.slots[slot_of(&map, ahead->addr, (int64_t)ahead->type * ((int64_t)1 << 32) +
-									    ahead->device_id)]);
+			__builtin_prefetch(&map.slots[slot_of(&map, ahead->addr, device_of(ahead))]);
 		}
 		slot = find_slot(&map, event->addr, device);
 		if (event->bytes < 0 && slot->row != TM_NO_ROW) {
