@@ -4,6 +4,7 @@
 #include "common/bigmem.h"
 #include "common/error.h"
 #include "common/grow.h"
+#include "png_deflate.h"
 
 #include <cairo.h>
 #include <errno.h>
@@ -164,13 +165,43 @@ static void on_png_warning(png_structp writer, png_const_charp message)
 	(void)message;
 }
 
+/* Our deflate stream's pieces, each an IDAT chunk framed by libpng (a write failure jumps back to encode_png). */
+static int write_idat(void *context, const unsigned char *bytes, size_t length)
+{
+	png_structp writer = context;
+	png_write_chunk(writer, (png_const_bytep) "IDAT", bytes, length);
+	return 0;
+}
+
 /*
- * Encodes the RGB24 surface. cairo's own writer always uses zlib's default
- * level, which made encoding most of the time of a large chart; charts are
- * flat colour, so the fastest level costs little in size. No filter: zlib
- * finds a flat run as well unfiltered, and a row like the one above it at one
- * row's distance, where Sub's differences hide it (on timeline and memory
- * figures, 15% fewer bytes in 15% less time than Sub).
+ * Converts a band row of cairo's RGB24 (0x00RRGGBB words) into PNG's RGB
+ * bytes. Four pixels at a time make three words: a pixel byte-swapped and
+ * shifted is its R, G, B in memory order, and its neighbours' bytes fill the
+ * rest (a byte at a time took as long as the compression).
+ */
+static void pack_rgb(unsigned char *rgb, const uint32_t *pixels, int width)
+{
+	int x = 0;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	for (; x + 4 <= width; x += 4) {
+		uint32_t p0 = __builtin_bswap32(pixels[x]) >> 8, p1 = __builtin_bswap32(pixels[x + 1]) >> 8;
+		uint32_t p2 = __builtin_bswap32(pixels[x + 2]) >> 8, p3 = __builtin_bswap32(pixels[x + 3]) >> 8;
+		uint32_t words[3] = { p0 | p1 << 24, p1 >> 8 | p2 << 16, p2 >> 16 | p3 << 8 };
+		memcpy(rgb + 3 * x, words, sizeof(words));
+	}
+#endif
+	for (; x < width; x++) {
+		rgb[3 * x] = (unsigned char)(pixels[x] >> 16);
+		rgb[3 * x + 1] = (unsigned char)(pixels[x] >> 8);
+		rgb[3 * x + 2] = (unsigned char)pixels[x];
+	}
+}
+
+/*
+ * Encodes the RGB24 surface band by band. libpng writes the header and frames
+ * the chunks; the image data is our own deflate stream (png_deflate.c), which
+ * looks for a chart's repeats where they are instead of everywhere, as zlib
+ * does: a quarter of zlib's fastest level's time, for about 10% more bytes.
  * The physical size says 96 CSS px per inch (72 points for a paper figure),
  * so a scale-2 image prints at the page size the chart was laid out for, and
  * a paper figure at its column width and 300 dpi.
@@ -183,17 +214,13 @@ static int encode_png(png_output *png, const rli_atomic_file *file)
 	double scale = png->scale;
 	png_structp writer = png_create_write_struct(PNG_LIBPNG_VER_STRING, sink, on_png_error, on_png_warning);
 	png_infop info = writer ? png_create_info_struct(writer) : NULL;
-	unsigned char *volatile row = NULL;
+	rli_png_deflate *volatile stream = NULL;
 	volatile int error = RLI_OK;
 
 	sink->fp = file->fp;
 	sink->write_errno = 0;
 	sink->reason[0] = '\0';
 	if (!writer || !info) {
-		error = rli_error_oom();
-		goto done;
-	}
-	if (!(row = malloc((size_t)width * 3))) {
 		error = rli_error_oom();
 		goto done;
 	}
@@ -209,9 +236,13 @@ static int encode_png(png_output *png, const rli_atomic_file *file)
 		     PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
 	png_set_pHYs(writer, info, (png_uint_32)lround(png->units_per_inch * scale / 0.0254),
 		     (png_uint_32)lround(png->units_per_inch * scale / 0.0254), PNG_RESOLUTION_METER);
-	png_set_compression_level(writer, 1);
-	png_set_filter(writer, PNG_FILTER_TYPE_BASE, PNG_FILTER_NONE);
 	png_write_info(writer, info);
+	{
+		rli_png_deflate *made;
+		if ((error = rli_png_deflate_new(&made, (size_t)width * 3, write_idat, writer)) < 0)
+			goto done;
+		stream = made;
+	}
 	if (band_rows < PNG_BAND_MIN_ROWS)
 		band_rows = PNG_BAND_MIN_ROWS;
 	for (int top = 0; top < height; top += band_rows) {
@@ -224,21 +255,17 @@ static int encode_png(png_output *png, const rli_atomic_file *file)
 		pixels = cairo_image_surface_get_data(png->surface);
 		stride = cairo_image_surface_get_stride(png->surface);
 		for (int y = 0; y < rows; y++) {
-			const uint32_t *src = (const uint32_t *)(pixels + (size_t)y * (size_t)stride);
-			for (int x = 0; x < width; x++) {
-				row[3 * x] = (unsigned char)(src[x] >> 16);
-				row[3 * x + 1] = (unsigned char)(src[x] >> 8);
-				row[3 * x + 2] = (unsigned char)src[x];
-			}
-			png_write_row(writer, row);
+			pack_rgb(rli_png_deflate_row(stream), (const uint32_t *)(pixels + (size_t)y * (size_t)stride), width);
+			rli_png_deflate_commit(stream);
 		}
 		release_band(png);
 	}
-	png_write_end(writer, info);
+	rli_png_deflate_finish(stream);
+	png_write_chunk(writer, (png_const_bytep) "IEND", NULL, 0);
 done:
 	release_band(png);
+	rli_png_deflate_free(stream);
 	png_destroy_write_struct(writer ? &writer : NULL, info ? &info : NULL);
-	free(row);
 	return error;
 }
 
