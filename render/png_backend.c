@@ -201,7 +201,7 @@ static void pack_rgb(unsigned char *rgb, const uint32_t *pixels, int width)
  * Encodes the RGB24 surface band by band. libpng writes the header and frames
  * the chunks; the image data is our own deflate stream (png_deflate.c), which
  * looks for a chart's repeats where they are instead of everywhere, as zlib
- * does: a quarter of zlib's fastest level's time, for about 10% more bytes.
+ * does: a quarter of the time of zlib's fastest level, and no more bytes.
  * The physical size says 96 CSS px per inch (72 points for a paper figure),
  * so a scale-2 image prints at the page size the chart was laid out for, and
  * a paper figure at its column width and 300 dpi.

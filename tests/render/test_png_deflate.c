@@ -180,6 +180,26 @@ static void test_shapes(void)
 	CHECK(round_trip(image, 70002, 3, "long noise rows") > 0);
 	free(image);
 
+	/* A motif of noise repeated along each row, shifted from row to row: neither the pixel on the
+	 * left nor the row above repeats it, only the place it was seen before. */
+	image = malloc(3000 * 200);
+	for (size_t y = 0; y < 200; y++) {
+		unsigned char *motif = noise(61, 31 + y);
+		for (size_t x = 0; x < 3000; x++)
+			image[y * 3000 + x] = motif[(x + y) % 61];
+		free(motif);
+	}
+	size = round_trip(image, 3000, 200, "motif");
+	CHECK(size > 0 && size < 3000 * 200 / 10);
+	free(image);
+
+	/* Rows of noise longer than the window, each 40 bytes seen again 35,000 bytes on: too far to reach. */
+	image = noise(40000 * 4, 37);
+	for (size_t y = 0; y < 4; y++)
+		memcpy(image + y * 40000 + 35100, image + y * 40000 + 100, 40);
+	CHECK(round_trip(image, 40000, 4, "noise past the window") > 0);
+	free(image);
+
 	/* No rows at all: an empty stream that inflates to nothing. */
 	CHECK_INT(round_trip(NULL, 30, 0, "empty") > 0, 1);
 }
