@@ -186,8 +186,11 @@ static void pack_rgb(unsigned char *rgb, const uint32_t *pixels, int width)
 	for (; x + 4 <= width; x += 4) {
 		uint32_t p0 = __builtin_bswap32(pixels[x]) >> 8, p1 = __builtin_bswap32(pixels[x + 1]) >> 8;
 		uint32_t p2 = __builtin_bswap32(pixels[x + 2]) >> 8, p3 = __builtin_bswap32(pixels[x + 3]) >> 8;
-		uint32_t words[3] = { p0 | p1 << 24, p1 >> 8 | p2 << 16, p2 >> 16 | p3 << 8 };
-		memcpy(rgb + 3 * x, words, sizeof(words));
+		/* Stored from registers: a word array read back eight bytes at a time stalls store forwarding. */
+		uint64_t first = (uint64_t)(p0 | p1 << 24) | (uint64_t)(p1 >> 8 | p2 << 16) << 32;
+		uint32_t last = p2 >> 16 | p3 << 8;
+		memcpy(rgb + 3 * x, &first, sizeof(first));
+		memcpy(rgb + 3 * x + 8, &last, sizeof(last));
 	}
 #endif
 	for (; x < width; x++) {
