@@ -128,15 +128,15 @@ void rli_input_totals(uint64_t *files, uint64_t *bytes);
 /* ---- output sets ------------------------------------------------------ */
 
 /*
- * The files of one run. Each output is written and synced under a temporary
- * name in its folder; rli_output_set_commit renames them all into place once
- * every one has succeeded, and rli_output_set_free removes whatever was not
+ * The files of one run. Each output is written under a temporary name in its
+ * folder; once every one has succeeded, rli_output_set_commit syncs them all
+ * to disk and then renames them into place, and rli_output_set_free removes whatever was not
  * committed, so a failed run leaves no file and no partial set. Opaque.
  */
 typedef struct rli_output_set rli_output_set;
 
 int rli_output_set_new(rli_output_set **out);
-/* Renames every file into place; on a failure the files not yet renamed are removed. */
+/* Syncs every file, then renames each into place; on a failure the files not yet renamed are removed. */
 int rli_output_set_commit(rli_output_set *set);
 size_t rli_output_set_count(const rli_output_set *set);
 /* The final path of file index (NULL past the end); *bytes, if not NULL, its size. */

@@ -1,10 +1,11 @@
 /* atomic_file.c: outputs appear whole or not at all (temporary file, then rename). */
-#define _POSIX_C_SOURCE 200809L
+#define _GNU_SOURCE /* syncfs is Linux's */
 #include "atomic_file.h"
 #include "error.h"
 #include "strutil.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -59,17 +60,65 @@ static int fail(rli_atomic_file *file, int err)
 	return RLI_EOUTPUT;
 }
 
-int rli_atomic_close(rli_atomic_file *file)
+static int close_file(rli_atomic_file *file, int sync)
 {
 	int err = 0;
 	if (fflush(file->fp) != 0 || ferror(file->fp))
 		err = errno ? errno : EIO;
-	if (!err && fsync(fileno(file->fp)) != 0 && errno != EINVAL)
+	if (!err && sync && fsync(fileno(file->fp)) != 0 && errno != EINVAL)
 		err = errno;
 	if (fclose(file->fp) != 0 && !err)
 		err = errno ? errno : EIO;
 	file->fp = NULL;
 	return err ? fail(file, err) : RLI_OK;
+}
+
+int rli_atomic_close(rli_atomic_file *file)
+{
+	return close_file(file, 1);
+}
+
+int rli_atomic_close_unsynced(rli_atomic_file *file)
+{
+	return close_file(file, 0);
+}
+
+/*
+ * Why a whole file system at once: a fsync costs this machine's disk about
+ * 0.5 ms a file, and a run of 64 devices writes 451 files (0.24 s of fsyncs
+ * on the threads that draw them, against 0.06 s for one syncfs after all).
+ * syncfs reports a failed write back since Linux 5.8; a fsync each is the
+ * way elsewhere.
+ */
+int rli_atomic_sync(const rli_atomic_file *file, rli_synced_devices *synced)
+{
+	struct stat st;
+	int fd = open(file->temp_path, O_RDONLY | O_CLOEXEC), err = 0;
+
+	if (fd < 0 || fstat(fd, &st) != 0) {
+		err = errno;
+		goto done;
+	}
+	for (size_t i = 0; i < synced->count; i++)
+		if (synced->device[i] == st.st_dev)
+			goto done;
+#ifdef __linux__
+	if (synced->count < sizeof(synced->device) / sizeof(synced->device[0])) {
+		if (syncfs(fd) == 0)
+			synced->device[synced->count++] = st.st_dev;
+		else
+			err = errno;
+		goto done;
+	}
+#endif
+	if (fsync(fd) != 0 && errno != EINVAL)
+		err = errno;
+done:
+	if (fd >= 0)
+		close(fd);
+	if (err)
+		return rli_error_set(RLI_EOUTPUT, "cannot write %s: %s", file->path, strerror(err));
+	return RLI_OK;
 }
 
 int rli_atomic_publish(rli_atomic_file *file)

@@ -3,6 +3,7 @@
 #define RLI_COMMON_ATOMIC_FILE_H
 
 #include <stdio.h>
+#include <sys/types.h>
 
 typedef struct {
 	FILE *fp;        /* write here between open and commit */
@@ -16,6 +17,21 @@ int rli_atomic_open(rli_atomic_file *file, const char *path);
 int rli_atomic_commit(rli_atomic_file *file);
 /* The first half of commit: flushes, syncs and closes; on failure removes the temporary. */
 int rli_atomic_close(rli_atomic_file *file);
+/* As rli_atomic_close without the sync: rli_atomic_sync follows before the rename. */
+int rli_atomic_close_unsynced(rli_atomic_file *file);
+
+/* The file systems a run's outputs have been synced on, so each is synced once. */
+typedef struct {
+	dev_t device[8];
+	size_t count;
+} rli_synced_devices;
+
+/*
+ * Makes a temporary closed unsynced durable: the whole file system it is on at
+ * once (syncfs) unless `synced` lists it already, or else the file alone. The
+ * temporary stays on failure (RLI_EOUTPUT naming the file).
+ */
+int rli_atomic_sync(const rli_atomic_file *file, rli_synced_devices *synced);
 /* The second half: renames the closed temporary into place; on failure removes it. */
 int rli_atomic_publish(rli_atomic_file *file);
 /* Removes the temporary file; safe after a failed open or a commit. */

@@ -41,7 +41,7 @@ int rli_output_set_keep(rli_output_set *set, rli_atomic_file *file)
 		rli_atomic_abort(file);
 		return rli_error_oom();
 	}
-	if ((error = rli_atomic_close(file)) < 0) {
+	if ((error = rli_atomic_close_unsynced(file)) < 0) {
 		free(kept->path);
 		return error;
 	}
@@ -58,17 +58,23 @@ int rli_output_finish(rli_output_set *set, rli_atomic_file *file)
 }
 
 /*
- * Every file was written and synced before this runs, so what is left is a
- * rename in the same folder each. The one failure a rename there can still
- * meet, a folder in the way, is looked for first, so the set appears whole
- * or not at all; should a rename fail anyway, the files not yet renamed are
- * removed and the error says which.
+ * Every file was written and closed before this runs. They are made durable
+ * first, all of them (a file system at a time, see rli_atomic_sync), so no
+ * name is taken before its bytes are on disk. What is left is a rename in
+ * the same folder each. The one failure a rename there can still meet, a
+ * folder in the way, is looked for first, so the set appears whole or not at
+ * all; should a rename fail anyway, the files not yet renamed are removed and
+ * the error says which.
  */
 int rli_output_set_commit(rli_output_set *set)
 {
+	rli_synced_devices synced = { .count = 0 };
 	int error = RLI_OK;
 	struct stat st;
 
+	for (size_t i = 0; i < set->count && error == RLI_OK; i++)
+		if (!set->files[i].published)
+			error = rli_atomic_sync(&set->files[i].file, &synced);
 	for (size_t i = 0; i < set->count && error == RLI_OK; i++)
 		if (!set->files[i].published && stat(set->files[i].path, &st) == 0 && S_ISDIR(st.st_mode))
 			error = rli_error_set(RLI_EOUTPUT, "cannot write %s: a folder of that name is in the way",

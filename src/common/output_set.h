@@ -6,8 +6,8 @@
 #include "rl_insight.h"
 
 /*
- * Takes a written file over: flushes, syncs and closes it, and keeps its
- * temporary to be renamed by rli_output_set_commit. On failure the file is
+ * Takes a written file over: flushes and closes it, and keeps its temporary
+ * to be synced and renamed by rli_output_set_commit. On failure the file is
  * removed and the set is unchanged. *file is left empty either way.
  */
 int rli_output_set_keep(rli_output_set *set, rli_atomic_file *file);
