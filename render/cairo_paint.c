@@ -133,17 +133,18 @@ static void draw_grid(painter *p)
 	cairo_stroke(cr);
 }
 
+/* Whether trace_line draws the line as its per-column envelope: more than four points a device column. */
+static int traced_as_envelope(const painter *p, const rli_line_mark *line)
+{
+	return line->count > 4 * (size_t)fmax(1.0, p->panel->plot.w * p->scale);
+}
+
 /*
  * A line with more points than device columns is drawn as its exact
  * per-column envelope: in each column, from the first point to the lowest,
  * the highest and the last, so no peak between pixels is lost (the level of
  * detail of lines, as the coverage strips are of bars).
  */
-static int traced_as_envelope(const painter *p, const rli_line_mark *line)
-{
-	return line->count > 4 * (size_t)fmax(1.0, p->panel->plot.w * p->scale);
-}
-
 static void trace_line(painter *p, const rli_line_mark *line)
 {
 	cairo_t *cr = p->cr;
