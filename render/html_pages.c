@@ -3,6 +3,7 @@
 #include "html_bytes.h"
 #include "html_memory_data.h"
 #include "common/error.h"
+#include "common/grow.h"
 #include "common/json_write.h"
 #include "common/strutil.h"
 
@@ -27,7 +28,6 @@ static const char *const page_scripts[] = {
 	rli_asset_memory_input_js, rli_asset_memory_start_js,
 };
 #define PAGE_SCRIPT_COUNT (sizeof(page_scripts) / sizeof(page_scripts[0]))
-#define MAX_NAVS 64
 
 struct rli_html_pages {
 	const rli_page *page;
@@ -35,8 +35,8 @@ struct rli_html_pages {
 	const rli_panel *panels[2];   /* the curve (values), the Gantt (lanes) */
 	size_t panel_count;
 	const rli_table *table;
-	const rli_nav *navs[MAX_NAVS];
-	size_t nav_count;
+	const rli_nav **navs;         /* the index lists a device each, however many */
+	size_t nav_count, nav_capacity; /* the array is kept from page to page */
 };
 
 int rli_html_pages_new(rli_html_pages **out)
@@ -51,7 +51,12 @@ int rli_html_pages_new(rli_html_pages **out)
 
 int rli_html_pages_begin_page(rli_html_pages *p, const rli_page *page)
 {
+	const rli_nav **navs = p->navs;
+	size_t nav_capacity = p->nav_capacity;
+
 	memset(p, 0, sizeof(*p));
+	p->navs = navs;
+	p->nav_capacity = nav_capacity;
 	p->page = page;
 	return RLI_OK;
 }
@@ -74,8 +79,8 @@ int rli_html_pages_item(rli_html_pages *p, const rli_item *item)
 		p->table = item->u.table;
 		return RLI_OK;
 	case RLI_ITEM_NAV:
-		if (p->nav_count == MAX_NAVS)
-			return rli_error_set(RLI_EUSAGE, "html: a page holds at most %d lists of links", MAX_NAVS);
+		if (RLI_GROW(&p->navs, &p->nav_capacity, p->nav_count + 1, 16) < 0)
+			return RLI_ERROR;
 		p->navs[p->nav_count++] = item->u.nav;
 		return RLI_OK;
 	case RLI_ITEM_LEGEND:
@@ -442,5 +447,7 @@ int rli_html_pages_end_page(rli_html_pages *p, rli_output *out)
 
 void rli_html_pages_free(rli_html_pages *p)
 {
+	if (p)
+		free(p->navs);
 	free(p);
 }

@@ -465,6 +465,44 @@ static void test_several_devices(void)
 	free(root);
 }
 
+/* ---- more devices than the index once held lists of links (64): every one is listed ---- */
+
+static void test_many_devices(void)
+{
+	static const mf_row one[] = { { "aten::add", "4", "1000", "10" } };
+	enum { DEVICES = 70 };
+	char *root = fx_tempdir(), *csv = mf_csv(one, 1), *trace = mf_trace(dummy, 1), out[4096];
+	rli_memory *memory = NULL;
+	rli_memory_pages *pages = NULL;
+
+	for (int d = 0; d < DEVICES; d++) {
+		char dir[64];
+		snprintf(dir, sizeof(dir), "in/d%02d_ascend_pt", d); /* mf_capture reuses fx_text's buffer */
+		mf_capture(root, dir, d, "{\"role\": \"actor\"}", csv, trace);
+	}
+	CHECK_INT(mf_parse(&memory, fx_path(root, "in"), NULL, NULL, 2, NULL), RLI_OK);
+	CHECK_INT(rli_memory_pages_layout(&pages, memory, NULL), RLI_OK);
+	if (pages) {
+		char *index;
+		size_t sections = 0;
+		snprintf(out, sizeof(out), "%s/out", root);
+		fx_mkdir(root, "out");
+		CHECK_INT(rli_render(rli_memory_pages_document(pages), "html", out, NULL), RLI_OK);
+		index = test_read_file(fx_text("%s/index.html", out), NULL);
+		for (const char *at = index; at && (at = strstr(at, "<section class=\"rli-device\">")); at++)
+			sections++;
+		CHECK_INT(sections, DEVICES);
+		CHECK(index && strstr(index, "href=\"memory_timeline_actor_rank69_00.html\""));
+		free(index);
+	}
+	rli_memory_pages_free(pages);
+	rli_memory_free(memory);
+	free(csv);
+	free(trace);
+	fx_remove(root);
+	free(root);
+}
+
 /* ---- blocks never freed carried into a later segment: the 10 largest a lane listed, the rest summed up ---- */
 
 static void test_carried(void)
@@ -606,6 +644,7 @@ int main(void)
 	test_segment_rule();
 	test_one_device();
 	test_several_devices();
+	test_many_devices();
 	test_threads();
 	test_carried();
 	TEST_DONE();
