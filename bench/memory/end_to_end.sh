@@ -8,7 +8,8 @@
 #   --shapes LIST   comma-separated, of: one (1 device, 1,000,000 rows), ranks (16 ranks x 62,500 rows),
 #                   stacks (1 device, 250,000 rows whose call stacks are 40 frames deep: a trace as
 #                   large as the million rows' in a quarter of the rows), devices (64 ranks x 15,625
-#                   rows: the same bytes, and a figure for each of 64 devices); default: all four
+#                   rows: the same bytes, and a figure for each of 64 devices), many (128 ranks x 7,812
+#                   rows: the sparsest, a figure for each of 128 devices); default: all five
 #   --quick         every shape 10 times smaller, to try the script out
 #
 # Each run is `rl-insight --profiler-type memory -v` (captures parsed on every core, as a user runs
@@ -19,7 +20,7 @@ set -eu
 build=build-release
 scratch=/tmp/rl-insight-bench
 repeat=3
-shapes=one,ranks,stacks,devices
+shapes=one,ranks,stacks,devices,many
 scale=1
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -28,7 +29,7 @@ while [ $# -gt 0 ]; do
 	--repeat) repeat=$2; shift 2 ;;
 	--shapes) shapes=$2; shift 2 ;;
 	--quick) scale=10; shift ;;
-	-h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "end_to_end.sh: unknown argument $1" >&2; exit 2 ;;
 	esac
 done
@@ -82,6 +83,7 @@ for shape in $(echo "$shapes" | tr ',' ' '); do
 	ranks) rows=$((1000000 / scale)); args="--ranks 16 --events-per-unit $((rows / 16))" ;;
 	stacks) rows=$((250000 / scale)); args="--ranks 1 --events-per-unit $rows --stack-depth 40" ;;
 	devices) rows=$((1000000 / scale)); args="--ranks 64 --events-per-unit $((rows / 64))" ;;
+	many) rows=$((1000000 / scale)); args="--ranks 128 --events-per-unit $((rows / 128))" ;;
 	*) echo "end_to_end.sh: unknown shape $shape" >&2; exit 2 ;;
 	esac
 	dir=$scratch/memory-e2e-$shape-$rows
