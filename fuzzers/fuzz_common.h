@@ -60,4 +60,70 @@ static inline int fuzz_timeline(const rli_format *format, const char *path, cons
 	return 0;
 }
 
+typedef void (*fuzz_parse_fn)(rli_unit *unit, rli_bytes *source, rli_events *rows);
+
+static inline int fuzz_same_notes(const rli_notes *a, const rli_notes *b)
+{
+	if (a->count != b->count || a->oom != b->oom)
+		return 0;
+	for (size_t i = 0; i < a->count; i++)
+		if (a->items[i].level != b->items[i].level || strcmp(a->items[i].text, b->items[i].text) != 0)
+			return 0;
+	return 1;
+}
+
+static inline int fuzz_same_text(const rli_events *a, uint32_t ida, const rli_events *b, uint32_t idb)
+{
+	const char *x = rli_strpool_get(&a->strings, ida), *y = rli_strpool_get(&b->strings, idb);
+	return x == y || (x && y && strcmp(x, y) == 0);
+}
+
+/* Every row alike in every column, the times to the bit. */
+static inline int fuzz_same_rows(const rli_events *a, const rli_events *b)
+{
+	if (a->count != b->count)
+		return 0;
+	for (size_t i = 0; i < a->count; i++)
+		if (!fuzz_same_text(a, a->name[i], b, b->name[i]) || !fuzz_same_text(a, a->role[i], b, b->role[i]) ||
+		    !fuzz_same_text(a, a->domain[i], b, b->domain[i]) || !fuzz_same_text(a, a->tid[i], b, b->tid[i]) ||
+		    a->tid_is_text[i] != b->tid_is_text[i] || a->rank_id[i] != b->rank_id[i] ||
+		    memcmp(&a->start_ms[i], &b->start_ms[i], sizeof(double)) != 0 ||
+		    memcmp(&a->duration_ms[i], &b->duration_ms[i], sizeof(double)) != 0)
+			return 0;
+	return 1;
+}
+
+/*
+ * Two readings of the same bytes as one unit: 1 when they agree on everything a run sees (the
+ * status, every message in order, every row), 0 when not; -1 when memory ran out on the way.
+ */
+static inline int fuzz_readings_agree(fuzz_parse_fn first, fuzz_parse_fn second, const char *path,
+				      const uint8_t *data, size_t size)
+{
+	rli_unit unit[2];
+	rli_events *rows[2] = {NULL, NULL};
+	fuzz_parse_fn parse[2] = {first, second};
+	int agree = -1;
+	for (int k = 0; k < 2; k++) {
+		rli_bytes *source = NULL;
+		fuzz_unit_init(&unit[k], path);
+		if (rli_events_new(&rows[k]) != 0 || rli_bytes_from_memory(&source, path, data, size) != 0) {
+			rli_bytes_close(source);
+			goto done;
+		}
+		parse[k](&unit[k], source, rows[k]);
+		rli_bytes_close(source);
+	}
+	if (unit[0].status != 0 || unit[1].status != 0)
+		goto done; /* out of memory: nothing to compare */
+	agree = fuzz_same_notes(&unit[0].failures, &unit[1].failures) && fuzz_same_notes(&unit[0].log, &unit[1].log) &&
+		unit[0].rank == unit[1].rank && fuzz_same_rows(rows[0], rows[1]);
+done:
+	for (int k = 0; k < 2; k++) {
+		rli_events_free(rows[k]);
+		fuzz_unit_dispose(&unit[k]);
+	}
+	return agree;
+}
+
 #endif

@@ -113,7 +113,7 @@ static size_t nvtx_rows_hint(const rli_discovery *discovery)
 	return rows < most ? rows : most;
 }
 
-static void nvtx_parse_bytes(rli_unit *unit, rli_bytes *source, rli_events *rows)
+static void parse_bytes(rli_unit *unit, rli_bytes *source, rli_events *rows, int scan)
 {
 	nvtx_ctx n;
 	int empty = 0, settled = 0;
@@ -123,7 +123,7 @@ static void nvtx_parse_bytes(rli_unit *unit, rli_bytes *source, rli_events *rows
 	n.first_row = rows->count;
 	n.rank = -1;
 	rli_strpool_init(&n.string_ids);
-	if (rli_nvtx_read_lines(&n, source, &empty) == 0 && unit->status == RLI_OK) {
+	if (rli_nvtx_read_lines(&n, source, scan, &empty) == 0 && unit->status == RLI_OK) {
 		if (empty) {
 			rli_notes_add(&unit->failures, RLI_LOG_ERROR, "JSONL file is empty: %s", unit->path);
 		} else {
@@ -151,6 +151,16 @@ static void nvtx_parse_bytes(rli_unit *unit, rli_bytes *source, rli_events *rows
 	free(n.value.text);
 	free(n.name.text);
 	rli_strpool_dispose(&n.string_ids);
+}
+
+static void nvtx_parse_bytes(rli_unit *unit, rli_bytes *source, rli_events *rows)
+{
+	parse_bytes(unit, source, rows, 1);
+}
+
+void rli_nvtx_parse_bytes_reference(rli_unit *unit, rli_bytes *source, rli_events *rows)
+{
+	parse_bytes(unit, source, rows, 0);
 }
 
 static void nvtx_parse_unit(rli_unit *unit, rli_events *rows)

@@ -182,15 +182,6 @@ struct nvtx_ctx {
 	rli_events *rows;  /* the table the ranges wait in, from row first_row on */
 	size_t first_row, range_count;
 	int oom;
-	/* One parser for the whole file (see read_shared): anything but one object per line leaves it. */
-	int shared;
-	const unsigned char *chunk; /* what the shared parser is being fed, starting at file offset chunk_at */
-	off_t chunk_at;
-	size_t chunk_length;
-	size_t next_newline;        /* the first newline not yet counted in line (chunk_length: none) */
-	off_t line_at;              /* file offset where line `line` starts */
-	int pending;                /* an object ended on this line; it counts once the line ends */
-	int stopped;                /* rli_nvtx_line_done failed inside a callback */
 };
 
 /* The key string_ids knows a value by: its kind, then its text. */
@@ -207,16 +198,34 @@ extern const yajl_callbacks rli_nvtx_callbacks;
 /* A new line: its fields unset, the parser at the top level. */
 void rli_nvtx_line_reset(nvtx_ctx *n);
 void rli_nvtx_top_level(nvtx_ctx *n);
-/* The shared parser's newlines: the first at or after from; counting them up to `to` (-1: a line failed). */
-void rli_nvtx_next_newline(nvtx_ctx *n, size_t from);
-int rli_nvtx_shared_advance(nvtx_ctx *n, size_t to);
+/* The scanner's calls: a key of the line's object (its value's handlers in n->key), and a value that is no text. */
+void rli_nvtx_top_key(nvtx_ctx *n, const char *key, size_t length);
+int rli_nvtx_top_other(nvtx_ctx *n, int kind);
 /* Everything one line contributes; 0, or -1 when the unit failed or memory ran out. */
 int rli_nvtx_line_done(nvtx_ctx *n);
 
+/* ---- nvtx_scan.c: the plain lines, read without yajl ----------------------- */
+
+enum { NVTX_SCAN_DECLINED = 0, NVTX_SCAN_OBJECT, NVTX_SCAN_BLANK };
+/*
+ * One line (no newline) into n's fields, as rli_nvtx_callbacks would read it: NVTX_SCAN_OBJECT,
+ * NVTX_SCAN_BLANK (blanks only), NVTX_SCAN_DECLINED (for yajl to read and judge), or -1 (oom).
+ */
+int rli_nvtx_scan_line(nvtx_ctx *n, const unsigned char *line, size_t length);
+
 /* ---- nvtx_read.c: the bytes, line by line ----------------------------------- */
 
-/* Reads the source line by line. 0, or -1 (failure recorded or oom); *empty when it holds no byte. */
-int rli_nvtx_read_lines(nvtx_ctx *n, rli_bytes *source, int *empty);
+/*
+ * Reads the source line by line: scanned where the scanner can, else by yajl; with scan 0, every
+ * line by yajl alone (the reference reading, which tests compare with). 0, or -1 (failure
+ * recorded or oom); *empty when it holds no byte.
+ */
+int rli_nvtx_read_lines(nvtx_ctx *n, rli_bytes *source, int scan, int *empty);
+
+/* ---- nvtx.c --------------------------------------------------------------- */
+
+/* The format's parse_bytes with every line read by yajl alone: what the scanned reading must equal. */
+void rli_nvtx_parse_bytes_reference(rli_unit *unit, rli_bytes *source, rli_events *rows);
 
 /* ---- nvtx_table.c: string ids, and the waiting rows settled into the table ---- */
 

@@ -164,7 +164,7 @@ static __attribute__((noinline)) int set_field(nvtx_ctx *n, int kind, const char
 static __attribute__((noinline)) int nvtx_value(nvtx_ctx *n, const char *text, size_t length, int kind)
 {
 	if (n->json.depth == 0)
-		return n->shared ? 0 : rli_json_stop(&n->json, "expected a JSON object");
+		return rli_json_stop(&n->json, "expected a JSON object");
 	if (n->json.depth != 1 || n->key->field == F_OTHER)
 		return 1; /* nothing reads another key's value */
 	return set_field(n, kind, text, length);
@@ -350,47 +350,20 @@ static int nvtx_key(void *ctx, const unsigned char *key, size_t length)
 	return 1;
 }
 
-/*
- * The shared parser's line keeping: counts the newlines of the chunk up to `to`. The first one
- * after an object ends its line, which then counts (rli_nvtx_line_done), so an object is taken only once
- * its line is known to hold nothing else. -1 when rli_nvtx_line_done failed.
- */
-void rli_nvtx_next_newline(nvtx_ctx *n, size_t from)
+void rli_nvtx_top_key(nvtx_ctx *n, const char *key, size_t length)
 {
-	const unsigned char *p =
-		from < n->chunk_length ? memchr(n->chunk + from, '\n', n->chunk_length - from) : NULL;
-	n->next_newline = p ? (size_t)(p - n->chunk) : n->chunk_length;
+	n->key = &fields[field_of((const unsigned char *)key, length)];
 }
 
-int rli_nvtx_shared_advance(nvtx_ctx *n, size_t to)
+/* A null, a boolean, an object or an array as the value of a key of the line's object (as nvtx_value and nvtx_open). */
+int rli_nvtx_top_other(nvtx_ctx *n, int kind)
 {
-	while (n->next_newline < to) {
-		if (n->pending) {
-			n->pending = 0;
-			if (rli_nvtx_line_done(n) < 0) {
-				n->stopped = 1;
-				return -1;
-			}
-		}
-		n->line++;
-		n->line_at = n->chunk_at + (off_t)n->next_newline + 1;
-		rli_nvtx_next_newline(n, n->next_newline + 1);
-	}
-	return 0;
+	return n->key->field == F_OTHER ? 1 : set_field(n, kind, NULL, 0);
 }
 
 static int nvtx_open(nvtx_ctx *n, int is_map)
 {
 	if (n->json.depth == 0) {
-		/*
-		 * The shared parser gives way on a second value on a line or a non-object; the line is
-		 * then read alone. yajl has just consumed the '{', so the bytes before it are known.
-		 */
-		if (n->shared && (rli_nvtx_shared_advance(n, yajl_get_bytes_consumed(n->json.handle)) < 0 ||
-				  n->pending || !is_map))
-			return 0;
-		if (n->shared)
-			rli_nvtx_line_reset(n);
 		if (!is_map)
 			return rli_json_stop(&n->json, "expected a JSON object");
 	} else if (n->json.depth == 1 && n->key->field != F_OTHER && !set_field(n, is_map ? V_OBJECT : V_ARRAY, NULL, 0)) {
@@ -409,12 +382,6 @@ static int nvtx_close(void *ctx)
 	rli_json_leave(&n->json);
 	if (n->json.depth == 0)
 		rli_nvtx_top_level(n);
-	if (n->shared && n->json.depth == 0) {
-		/* yajl has just consumed the '}': an object that went on past its line is not ours. */
-		if (n->next_newline < yajl_get_bytes_consumed(n->json.handle))
-			return 0;
-		n->pending = 1;
-	}
 	return 1;
 }
 

@@ -1,13 +1,8 @@
-/* nvtx_read.c: an NVTX jsonl file's bytes, one parser for the whole file, or one per line where that cannot serve. */
+/* nvtx_read.c: an NVTX jsonl file's bytes, line by line: scanned where the line is plain, else read by yajl alone. */
 #include "nvtx_internal.h"
 
 #include <ctype.h>
-#include <errno.h>
-#include <inttypes.h>
-#include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 typedef enum { LINE_IDLE, LINE_ACTIVE } line_state;
 
@@ -20,20 +15,42 @@ static void read_failure(nvtx_ctx *n, const rli_bytes *source)
 		n->oom = 1;
 }
 
+/* yajl refused the line (or a callback stopped it): the unit fails with yajl's words and place. */
+static void parse_failure(nvtx_ctx *n)
+{
+	if (n->oom || !n->json.message)
+		n->oom = 1;
+	else
+		rli_notes_add(&n->unit->failures, RLI_LOG_ERROR, "Failed to parse JSON file %s: %s", n->unit->path,
+			      n->json.message);
+}
+
+/* A new parser for line n->line, its first byte at column: 0, or -1 when memory ran out. */
+static int open_line(nvtx_ctx *n, uint64_t column)
+{
+	if (rli_json_open(&n->json, &rli_nvtx_callbacks, n, n->line) < 0) {
+		n->oom = 1;
+		return -1;
+	}
+	n->json.column = column;
+	rli_nvtx_line_reset(n);
+	return 0;
+}
+
 /*
  * One parser per non-blank line, from byte `from` (where line n->line starts) to the end of the
- * file: the reference reading, which places every error. 0, or -1 (failure recorded or oom).
+ * file: the reference reading, which places every error, and the one for lines too long to hold.
+ * A line is fed as it comes, never held whole. 0, or -1 (failure recorded or oom).
  */
-static int read_lines_alone(nvtx_ctx *n, rli_bytes *source, off_t from)
+static int read_lines_alone(nvtx_ctx *n, rli_bytes *source, uint64_t from)
 {
-	rli_unit *unit = n->unit;
 	line_state state = LINE_IDLE;
 	uint64_t column = 0;
 	int result = -1;
 
-	if (rli_bytes_seek(source, (uint64_t)from) < 0) {
+	if (rli_bytes_seek(source, from) < 0) {
 		read_failure(n, source);
-		goto stopped;
+		goto done;
 	}
 	for (;;) {
 		const unsigned char *buffer = NULL;
@@ -41,7 +58,7 @@ static int read_lines_alone(nvtx_ctx *n, rli_bytes *source, off_t from)
 		int more = rli_bytes_next(source, &buffer, &got);
 		if (more < 0) {
 			read_failure(n, source);
-			goto stopped;
+			goto done;
 		}
 		while (at < got || got == 0) {
 			const unsigned char *nl = got ? memchr(buffer + at, '\n', got - at) : NULL;
@@ -53,26 +70,28 @@ static int read_lines_alone(nvtx_ctx *n, rli_bytes *source, off_t from)
 					column++;
 				}
 				if (at < end) {
-					if (rli_json_open(&n->json, &rli_nvtx_callbacks, n, n->line) < 0)
-						goto oom;
-					n->json.column = column;
-					rli_nvtx_line_reset(n);
+					if (open_line(n, column) < 0)
+						goto done;
 					state = LINE_ACTIVE;
 				}
 			}
-			if (state == LINE_ACTIVE && at < end && rli_json_feed(&n->json, buffer + at, end - at) < 0)
-				goto parse_failed;
+			if (state == LINE_ACTIVE && at < end && rli_json_feed(&n->json, buffer + at, end - at) < 0) {
+				parse_failure(n);
+				goto done;
+			}
 			column += end - at;
 			at = end;
 			if (!line_ends)
 				break;
 			if (state == LINE_ACTIVE) {
-				if (rli_json_finish(&n->json) < 0)
-					goto parse_failed;
+				if (rli_json_finish(&n->json) < 0) {
+					parse_failure(n);
+					goto done;
+				}
 				rli_json_close(&n->json);
 				state = LINE_IDLE;
 				if (rli_nvtx_line_done(n) < 0)
-					goto stopped;
+					goto done;
 			}
 			if (got == 0)
 				break;
@@ -84,121 +103,141 @@ static int read_lines_alone(nvtx_ctx *n, rli_bytes *source, off_t from)
 			break;
 	}
 	result = 0;
-	goto done;
-parse_failed:
-	if (n->oom || !n->json.message)
-		goto oom;
-	rli_notes_add(&unit->failures, RLI_LOG_ERROR, "Failed to parse JSON file %s: %s", unit->path,
-		      n->json.message);
-	goto done;
-stopped:
-	if (n->oom)
-		goto oom;
-	goto done;
-oom:
-	unit->status = RLI_ERROR;
 done:
 	if (state == LINE_ACTIVE)
 		rli_json_close(&n->json);
 	return result;
 }
 
-/*
- * The fast reading: one parser for the whole file (yajl_allow_multiple_values, as a stream of
- * values), fed whole chunks. The callbacks keep the line count from yajl's position at each
- * object's '{' and '}', and an object counts (rli_nvtx_line_done) only when its line has ended with
- * nothing else on it, so the result is what a parser per line gives, minus the cost of a
- * parse call per line. A line holding anything but exactly one object (a parse error, a second
- * value, a non-object, an object that goes on past its line), or a value longer than a MiB, stops it: *resume is then where
- * the first line not yet counted starts, and 1 is returned, for read_lines_alone to read from
- * there and say exactly what is wrong. 0 at the end of the file, -1 on failure.
- */
-static int read_shared(nvtx_ctx *n, rli_bytes *source, off_t *resume)
+/* A whole line (no newline) the scanner declined, read by yajl as read_lines_alone reads it. 0 or -1. */
+static int read_held_line(nvtx_ctx *n, const unsigned char *line, size_t length)
 {
-	off_t chunk_at = 0;
-	int result = 1;
-	const unsigned char *buffer;
-	size_t got;
-	int more;
+	size_t at = 0;
+	int failed;
+	while (at < length && isspace(line[at]))
+		at++;
+	if (at == length)
+		return 0;
+	if (open_line(n, at) < 0)
+		return -1;
+	failed = rli_json_feed(&n->json, line + at, length - at) < 0 || rli_json_finish(&n->json) < 0;
+	if (failed)
+		parse_failure(n);
+	rli_json_close(&n->json);
+	return failed ? -1 : rli_nvtx_line_done(n);
+}
 
-	if (rli_json_open(&n->json, &rli_nvtx_callbacks, n, 1) < 0) {
-		n->unit->status = RLI_ERROR;
+/* One whole line: scanned, or read by yajl when the scanner declines. 0, or -1 (failure recorded or oom). */
+static int read_line(nvtx_ctx *n, const unsigned char *line, size_t length)
+{
+	switch (rli_nvtx_scan_line(n, line, length)) {
+	case NVTX_SCAN_OBJECT:
+		return rli_nvtx_line_done(n);
+	case NVTX_SCAN_BLANK:
+		return 0;
+	case NVTX_SCAN_DECLINED:
+		return read_held_line(n, line, length);
+	default:
+		n->oom = 1;
 		return -1;
 	}
-	yajl_config(n->json.handle, yajl_allow_multiple_values, 1);
-	rli_nvtx_top_level(n);
-	n->shared = 1;
-	n->line_at = 0;
-	n->pending = 0;
-	n->stopped = 0;
+}
+
+/* A line's start from an earlier chunk, held until its newline comes. */
+typedef struct {
+	unsigned char *bytes;
+	size_t used, capacity;
+} held_line;
+
+/* Appends to the held line: 0, 1 when it would pass the longest line held, -1 when memory ran out. */
+static int hold(held_line *held, const unsigned char *bytes, size_t length)
+{
+	if (length > RLI_JSON_LONG_VALUE - held->used)
+		return 1;
+	if (held->used + length > held->capacity) {
+		size_t capacity = held->capacity ? held->capacity : 4096;
+		unsigned char *grown;
+		while (capacity < held->used + length)
+			capacity *= 2;
+		if (!(grown = realloc(held->bytes, capacity)))
+			return -1;
+		held->bytes = grown;
+		held->capacity = capacity;
+	}
+	memcpy(held->bytes + held->used, bytes, length);
+	held->used += length;
+	return 0;
+}
+
+/*
+ * The fast reading: whole lines, each straight from the chunk (or held across a chunk's end),
+ * scanned or read by yajl alone. A line longer than RLI_JSON_LONG_VALUE is not held: 1 is then
+ * returned with *resume where it starts, for read_lines_alone to go on from there, feeding yajl
+ * as the bytes come. 0 at the end of the file, -1 on failure.
+ */
+static int read_scanned(nvtx_ctx *n, rli_bytes *source, uint64_t *resume)
+{
+	held_line held = {NULL, 0, 0};
+	uint64_t chunk_at = 0, line_at = 0;
+	const unsigned char *buffer;
+	size_t got;
+	int more, result = -1, kept;
+
 	while ((more = rli_bytes_next(source, &buffer, &got)) > 0) {
-		n->chunk = buffer;
-		n->chunk_at = chunk_at;
-		n->chunk_length = got;
-		rli_nvtx_next_newline(n, 0);
-		if (yajl_parse(n->json.handle, buffer, got) != yajl_status_ok)
-			goto stopped;
-		/*
-		 * A value that spans chunks is rescanned by yajl from its start on every chunk, and kept
-		 * whole: past a MiB it is left to the line-by-line reading, which holds bytes back to stay
-		 * linear and refuses a value past RLI_JSON_MAX_VALUE (json_stream.c). Fed here, a 4 GiB
-		 * string from a small gzip went on for hours.
-		 */
-		if (n->json.largest >= RLI_JSON_LONG_VALUE)
-			goto stopped;
-		if (n->json.depth > 0) {
-			/* An object open across the chunk's end may not cross a newline either. */
-			if (n->next_newline < got)
-				goto stopped;
-		} else if (rli_nvtx_shared_advance(n, got) < 0) {
-			goto stopped;
+		size_t at = 0;
+		while (at < got) {
+			const unsigned char *nl = memchr(buffer + at, '\n', got - at);
+			size_t end = nl ? (size_t)(nl - buffer) : got;
+			if (!nl || held.used) {
+				if ((kept = hold(&held, buffer + at, end - at)) != 0)
+					goto not_held;
+				if (!nl)
+					break;
+				if (read_line(n, held.bytes, held.used) < 0)
+					goto done;
+				held.used = 0;
+			} else if (read_line(n, buffer + at, end - at) < 0) {
+				goto done;
+			}
+			at = end + 1;
+			n->line++;
+			line_at = chunk_at + at;
 		}
-		chunk_at += (off_t)got;
+		chunk_at += got;
 	}
 	if (more < 0) {
 		read_failure(n, source);
-		result = -1;
 		goto done;
 	}
-	n->chunk = NULL;
-	if (yajl_complete_parse(n->json.handle) != yajl_status_ok || n->json.depth != 0)
-		goto stopped;
 	/* The last line needs no newline. */
-	if (n->pending) {
-		n->pending = 0;
-		if (rli_nvtx_line_done(n) < 0) {
-			result = -1;
-			goto done;
-		}
-	}
+	if (held.used && read_line(n, held.bytes, held.used) < 0)
+		goto done;
 	result = 0;
 	goto done;
-stopped:
-	if (n->stopped) {
-		result = -1;
+not_held:
+	if (kept < 0) {
+		n->oom = 1;
 		goto done;
 	}
-	*resume = n->line_at;
+	*resume = line_at;
 	result = 1;
 done:
-	if (result < 0 && n->oom)
-		n->unit->status = RLI_ERROR;
-	rli_json_close(&n->json);
-	n->shared = 0;
+	free(held.bytes);
 	return result;
 }
 
-/* Reads the source line by line. 0, or -1 (failure recorded or oom); *empty when it holds no byte. */
-int rli_nvtx_read_lines(nvtx_ctx *n, rli_bytes *source, int *empty)
+int rli_nvtx_read_lines(nvtx_ctx *n, rli_bytes *source, int scan, int *empty)
 {
-	off_t resume = 0;
-	int result;
+	uint64_t resume = 0;
+	int result = 1;
 
 	n->line = 1;
-	result = read_shared(n, source, &resume);
+	if (scan)
+		result = read_scanned(n, source, &resume);
 	if (result == 1)
 		result = read_lines_alone(n, source, resume);
+	if (result < 0 && n->oom)
+		n->unit->status = RLI_ERROR;
 	*empty = result == 0 && rli_bytes_offset(source) == 0;
 	return result;
 }
-
