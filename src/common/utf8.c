@@ -3,8 +3,16 @@
 
 size_t rli_utf8_sequence(const unsigned char *s, uint32_t *code_point)
 {
+	/* A NUL ends the string, and no sequence holds one past its first byte: four bytes are always there to read. */
+	return rli_utf8_sequence_within(s, 4, code_point);
+}
+
+size_t rli_utf8_sequence_within(const unsigned char *s, size_t available, uint32_t *code_point)
+{
 	size_t len;
 	uint32_t cp;
+	if (available == 0)
+		return 0;
 	if (s[0] < 0x80) {
 		*code_point = s[0];
 		return 1;
@@ -20,6 +28,8 @@ size_t rli_utf8_sequence(const unsigned char *s, uint32_t *code_point)
 	} else {
 		return 0;
 	}
+	if (len > available)
+		return 0;
 	for (size_t i = 1; i < len; i++) {
 		if ((s[i] & 0xC0) != 0x80)
 			return 0;

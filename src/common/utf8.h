@@ -15,5 +15,7 @@
  * past U+10FFFF, or a sequence cut short).
  */
 size_t rli_utf8_sequence(const unsigned char *s, uint32_t *code_point);
+/* The same for a sequence that must end within the `available` bytes at s (no NUL needed). */
+size_t rli_utf8_sequence_within(const unsigned char *s, size_t available, uint32_t *code_point);
 
 #endif

@@ -150,6 +150,7 @@ static void parse_bytes(rli_unit *unit, rli_bytes *source, rli_events *rows, int
 	free(n.text_id_line);
 	free(n.value.text);
 	free(n.name.text);
+	free(n.unescaped);
 	rli_strpool_dispose(&n.string_ids);
 }
 

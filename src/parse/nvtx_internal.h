@@ -182,6 +182,8 @@ struct nvtx_ctx {
 	rli_events *rows;  /* the table the ranges wait in, from row first_row on */
 	size_t first_row, range_count;
 	int oom;
+	char *unescaped; /* a scanned string with its escapes undone (nvtx_scan.c) */
+	size_t unescaped_capacity;
 };
 
 /* The key string_ids knows a value by: its kind, then its text. */
@@ -204,7 +206,7 @@ int rli_nvtx_top_other(nvtx_ctx *n, int kind);
 /* Everything one line contributes; 0, or -1 when the unit failed or memory ran out. */
 int rli_nvtx_line_done(nvtx_ctx *n);
 
-/* ---- nvtx_scan.c: the plain lines, read without yajl ----------------------- */
+/* ---- nvtx_scan.c: the plain lines, read without yajl ---------------------- */
 
 enum { NVTX_SCAN_DECLINED = 0, NVTX_SCAN_OBJECT, NVTX_SCAN_BLANK };
 /*

@@ -1,15 +1,19 @@
 /* nvtx_scan.c: an NVTX line read by a scanner of the plain JSON exporters write; any other line is left to yajl. */
 #include "nvtx_internal.h"
+#include "common/utf8.h"
+
+#include <stdlib.h>
 
 /*
  * Nsight's exports hold one flat object per line: ASCII keys, integers, short strings. yajl
  * reads such a line through a state machine and a callback per token, and that alone took
  * longer than everything our callbacks do with it. This scanner reads the subset of JSON such
- * lines are written in and gives our callbacks the same calls in the same order. It never
- * decides what yajl would: a byte it does not expect (an escape, a byte past ASCII, a control
- * character, a numeral off the JSON grammar, a nesting past 64 levels, anything after the object)
- * declines the whole line, which yajl then reads alone and judges (nvtx_read.c). Whatever the
- * scanner accepts is valid JSON that yajl would read to the same tokens.
+ * lines are written in and gives our callbacks the same calls in the same order, one-letter
+ * escapes undone as yajl undoes them. It never decides what yajl would: a byte it does not
+ * expect (a \u escape, bytes that are no UTF-8, a control character, a numeral off the JSON grammar,
+ * a nesting past 64 levels, anything after the object) declines the whole line, which yajl then
+ * reads alone and judges (nvtx_read.c). Whatever the scanner accepts is valid JSON that yajl
+ * would read to the same tokens.
  */
 
 /* JSON's blanks within a line, as far as the scanner goes: yajl's \v and \f decline. */
@@ -20,22 +24,65 @@ static inline const unsigned char *skip_blanks(const unsigned char *p, const uns
 	return p;
 }
 
+/* The one-letter escapes JSON has, each with the byte it stands for (0: none). */
+static const unsigned char escaped_byte[256] = {
+	['"'] = '"', ['\\'] = '\\', ['/'] = '/', ['b'] = '\b', ['f'] = '\f', ['n'] = '\n', ['r'] = '\r', ['t'] = '\t',
+};
+
 /*
  * The end of a string whose opening quote is just before p: the closing quote, or NULL when the
- * string holds an escape, a control character or a byte past ASCII, or does not close.
+ * string holds a \u escape, a control character, DEL or bytes that are no well-formed UTF-8, or
+ * does not close. *escapes is set when it holds a one-letter escape.
  */
-static inline const unsigned char *string_end(const unsigned char *p, const unsigned char *end)
+static inline const unsigned char *string_end(const unsigned char *p, const unsigned char *end, int *escapes)
 {
 	for (; p < end; p++) {
 		unsigned char c = *p;
 		if (c == '"')
 			return p;
-		if (c < 0x20 || c >= 0x7f || c == '\\')
+		if (c == '\\') {
+			if (++p == end || !escaped_byte[*p])
+				return NULL;
+			*escapes = 1;
+		} else if (c >= 0x80) {
+			/* Well-formed UTF-8 only, which yajl's looser check also passes; any other byte declines. */
+			uint32_t code_point;
+			size_t length = rli_utf8_sequence_within(p, (size_t)(end - p), &code_point);
+			if (length == 0)
+				return NULL;
+			p += length - 1;
+		} else if (c < 0x20 || c == 0x7f) {
 			return NULL;
+		}
 	}
 	return NULL;
 }
 
+/*
+ * The text of a string from `from` to its closing quote `to`, as yajl hands it to a callback:
+ * in place, or with its escapes undone into n->unescaped. NULL when memory ran out.
+ */
+static const char *string_text(nvtx_ctx *n, const unsigned char *from, const unsigned char *to, int escapes,
+			       size_t *length)
+{
+	size_t out = 0;
+	if (!escapes) {
+		*length = (size_t)(to - from);
+		return (const char *)from;
+	}
+	if ((size_t)(to - from) > n->unescaped_capacity) {
+		size_t capacity = (size_t)(to - from) < 256 ? 256 : (size_t)(to - from);
+		char *grown = realloc(n->unescaped, capacity);
+		if (!grown)
+			return NULL;
+		n->unescaped = grown;
+		n->unescaped_capacity = capacity;
+	}
+	for (const unsigned char *p = from; p < to; p++)
+		n->unescaped[out++] = *p == '\\' ? (char)escaped_byte[*++p] : (char)*p;
+	*length = out;
+	return n->unescaped;
+}
 static inline int is_digit(unsigned char c)
 {
 	return (unsigned)(c - '0') <= 9;
@@ -87,9 +134,9 @@ static const unsigned char *literal_end(const unsigned char *p, const unsigned c
 /* The end of a string, number or literal starting at p, or NULL. */
 static const unsigned char *scalar_end(const unsigned char *p, const unsigned char *end)
 {
-	int kind;
+	int kind, escapes = 0;
 	if (*p == '"') {
-		const unsigned char *close = string_end(p + 1, end);
+		const unsigned char *close = string_end(p + 1, end, &escapes);
 		return close ? close + 1 : NULL;
 	}
 	if (*p == '-' || is_digit(*p))
@@ -97,11 +144,16 @@ static const unsigned char *scalar_end(const unsigned char *p, const unsigned ch
 	return literal_end(p, end, &kind);
 }
 
-/* Past `"key" :` and the blanks after it, with p at the opening quote; NULL if that is not what follows. */
-static const unsigned char *member_key(const unsigned char *p, const unsigned char *end)
+/*
+ * Past `"key" :` and the blanks after it, with p at the opening quote (the key's closing quote in
+ * *close, whether it holds escapes in *escapes); NULL if that is not what follows.
+ */
+static const unsigned char *member_key(const unsigned char *p, const unsigned char *end, const unsigned char **close,
+				       int *escapes)
 {
-	if (p == end || *p != '"' || !(p = string_end(p + 1, end)))
+	if (p == end || *p != '"' || !(p = string_end(p + 1, end, escapes)))
 		return NULL;
+	*close = p;
 	p = skip_blanks(p + 1, end);
 	if (p == end || *p != ':')
 		return NULL;
@@ -118,7 +170,8 @@ static const unsigned char *member_key(const unsigned char *p, const unsigned ch
 static const unsigned char *nested_end(const unsigned char *p, const unsigned char *end)
 {
 	uint64_t is_object = 0; /* bit 0: the innermost open level */
-	int depth = 0;
+	const unsigned char *close;
+	int depth = 0, escapes;
 	for (;;) {
 		/* p is at a value. */
 		if (*p == '{' || *p == '[') {
@@ -135,7 +188,7 @@ static const unsigned char *nested_end(const unsigned char *p, const unsigned ch
 				is_object >>= 1;
 				depth--;
 			} else {
-				if ((is_object & 1) && !(p = member_key(p, end)))
+				if ((is_object & 1) && !(p = member_key(p, end, &close, &escapes)))
 					return NULL;
 				continue;
 			}
@@ -151,7 +204,7 @@ static const unsigned char *nested_end(const unsigned char *p, const unsigned ch
 				return NULL;
 			if (*p == ',') {
 				p = skip_blanks(p + 1, end);
-				if (p == end || ((is_object & 1) && !(p = member_key(p, end))))
+				if (p == end || ((is_object & 1) && !(p = member_key(p, end, &close, &escapes))))
 					return NULL;
 				break;
 			}
@@ -185,16 +238,22 @@ int rli_nvtx_scan_line(nvtx_ctx *n, const unsigned char *line, size_t length)
 	} else {
 		for (;;) {
 			const unsigned char *key = p + 1, *value, *close;
-			int kept = 1, kind;
-			if (!(value = member_key(p, end)))
+			const char *text;
+			size_t text_length;
+			int kept = 1, kind, escapes = 0;
+			if (!(value = member_key(p, end, &close, &escapes)))
 				return NVTX_SCAN_DECLINED;
-			close = memchr(key, '"', (size_t)(value - key));
-			rli_nvtx_top_key(n, (const char *)key, (size_t)(close - key));
+			if (!(text = string_text(n, key, close, escapes, &text_length)))
+				return -1;
+			rli_nvtx_top_key(n, text, text_length);
 			switch (*value) {
 			case '"':
-				if (!(p = string_end(value + 1, end)))
+				escapes = 0;
+				if (!(p = string_end(value + 1, end, &escapes)))
 					return NVTX_SCAN_DECLINED;
-				kept = n->key->on_string(n, (const char *)value + 1, (size_t)(p - value - 1));
+				if (!(text = string_text(n, value + 1, p, escapes, &text_length)))
+					return -1;
+				kept = n->key->on_string(n, text, text_length);
 				p++;
 				break;
 			case '{':

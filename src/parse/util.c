@@ -373,14 +373,8 @@ int rli_discovery_unsearched(rli_discovery *discovery, const char *dir, const ch
 /* The length of the well-formed UTF-8 sequence (no NUL) at text, which has left bytes; 0 if none. */
 static size_t text_sequence(const unsigned char *text, size_t left)
 {
-	unsigned char padded[5] = {0, 0, 0, 0, 0};
 	uint32_t code_point;
-	if (text[0] >= 0x80 && text[0] < 0xf8) {
-		/* rli_utf8_sequence reads a NUL-terminated string: at most four bytes of it. */
-		memcpy(padded, text, left < 4 ? left : 4);
-		return rli_utf8_sequence(padded, &code_point);
-	}
-	return text[0] != 0 && text[0] < 0x80;
+	return text[0] == 0 ? 0 : rli_utf8_sequence_within(text, left, &code_point);
 }
 
 size_t rli_text_clean_length(const char *text, size_t length)

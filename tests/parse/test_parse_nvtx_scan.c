@@ -84,6 +84,12 @@ static void test_chosen_lines(void)
 	AGREE("{\"id\":3,\"table\":\"StringIds\",\"value\":\"\xc3\xa9t\xc3\xa9\"}\n{\"end\":5,\"eventType\":60,\"start\":4,\"textId\":3}");
 	AGREE("{\"id\":3,\"table\":\"StringIds\",\"value\":\"\xc3(\"}");
 	AGREE("{\"id\":3,\"table\":\"StringIds\",\"value\":\"\xff\"}");
+	AGREE("{\"id\":3,\"table\":\"StringIds\",\"value\":\"\xc0\x80 overlong\"}");
+	AGREE("{\"id\":3,\"table\":\"StringIds\",\"value\":\"\xed\xa0\x80 surrogate\"}");
+	AGREE("{\"id\":3,\"table\":\"StringIds\",\"value\":\"\xf4\x90\x80\x80 past U+10FFFF\"}");
+	AGREE("{\"id\":3,\"table\":\"StringIds\",\"value\":\"cut \xe2\x82\"}");
+	AGREE("{\"id\":3,\"table\":\"StringIds\",\"value\":\"\xe4\xb8\xad\xe6\x96\x87 \xf0\x9f\x98\x80\"}\n{\"end\":5,\"eventType\":60,\"start\":4,\"textId\":3}");
+	AGREE("{\"\xc3\xa9\":1,\"end\\/\":5,\"end\":5,\"eventType\":60,\"start\":4,\"textId\":1}");
 	AGREE("{\"id\":3,\"table\":\"StringIds\",\"value\":\"a\tb\"}");
 	AGREE("{\"id\":3,\"table\":\"StringIds\",\"value\":\"a\x7f\"}");
 	AGREE("{\"id\":3,\"table\":\"StringIds\",\"value\":\"\\x\"}");
@@ -205,6 +211,7 @@ static void test_mutated_lines(void)
 				declined++;
 			free(n.value.text);
 			free(n.name.text);
+			free(n.unescaped);
 		}
 	}
 	/* About half of the lines stay plain JSON; a scanner that declined them all would pass the rest. */
@@ -228,8 +235,13 @@ static void test_scanner_answers(void)
 		{"{\"n\":[{},[],{\"a\":[]}]}", NVTX_SCAN_OBJECT},
 		{" \t\r", NVTX_SCAN_BLANK},
 		{"", NVTX_SCAN_BLANK},
-		{"{\"a\":\"\\n\"}", NVTX_SCAN_DECLINED},
-		{"{\"a\":\"\xc3\xa9\"}", NVTX_SCAN_DECLINED},
+		{"{\"a\":\"\\n\\\"\\/\"}", NVTX_SCAN_OBJECT},
+		{"{\"a\":\"\\u0041\"}", NVTX_SCAN_DECLINED},
+		{"{\"a\":\"\\x\"}", NVTX_SCAN_DECLINED},
+		{"{\"a\":\"\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80\"}", NVTX_SCAN_OBJECT},
+		{"{\"a\":\"\xc0\x80\"}", NVTX_SCAN_DECLINED},
+		{"{\"a\":\"\xed\xa0\x80\"}", NVTX_SCAN_DECLINED},
+		{"{\"a\":\"\xe2\x82\"}", NVTX_SCAN_DECLINED},
 		{"{\"a\":01}", NVTX_SCAN_DECLINED},
 		{"{\"a\":1}{}", NVTX_SCAN_DECLINED},
 		{"\v{}", NVTX_SCAN_DECLINED},
@@ -246,6 +258,7 @@ static void test_scanner_answers(void)
 		}
 		free(n.value.text);
 		free(n.name.text);
+		free(n.unescaped);
 	}
 }
 
