@@ -1,4 +1,4 @@
-/* html_bytes.h: the compact number streams the HTML pages carry: LEB128 varints, zigzag, base64. */
+/* html_bytes.h: the compact number streams the HTML pages carry: LEB128 varints, zigzag, base64 and base85. */
 #ifndef RLI_RENDER_HTML_BYTES_H
 #define RLI_RENDER_HTML_BYTES_H
 
@@ -30,10 +30,20 @@ static inline uint64_t rli_zigzag(int64_t value)
 /* Standard base64 with padding, no line breaks. */
 void rli_write_base64(FILE *fp, const unsigned char *data, size_t length);
 /*
- * data deflated (zlib's format, RFC 1950) and written as base64: what a page's script inflates
- * with the browser's DecompressionStream("deflate"). RLI_OK, or an error set.
+ * Base 85 in Z85's alphabet, no line breaks: four bytes (big-endian) as five digits, most
+ * significant first, and a last group of n < 4 bytes, zero-padded, as its first n + 1 digits
+ * (its reader pads with the highest digit and keeps n bytes, as Ascii85 does). A quarter more
+ * text than the bytes, where base64 writes a third more.
+ */
+void rli_write_base85(FILE *fp, const unsigned char *data, size_t length);
+
+typedef enum { RLI_TEXT_BASE64, RLI_TEXT_BASE85 } rli_text_encoding;
+/*
+ * data deflated (zlib's format, RFC 1950) and written as base64 (or base85): what a page's
+ * script inflates with the browser's DecompressionStream("deflate"). RLI_OK, or an error set.
  */
 int rli_write_packed(FILE *fp, const unsigned char *data, size_t length);
+int rli_write_packed_as(FILE *fp, const unsigned char *data, size_t length, rli_text_encoding encoding);
 
 /* A stream written into memory (open_memstream): the text of what is then packed. */
 typedef struct {

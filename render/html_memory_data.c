@@ -34,8 +34,9 @@
  * page shows) go in a stream of their own, in time order (start, then lane, then place),
  * where one differs little from the next: zigzag(total - the previous).
  *
- * The file sets window.rliMemoryData = {"version":2,"page":...,"packed":...}: packed is
- * html_bytes.c's deflate and base64 of a header, one line of JSON that gives each stream's
+ * The file sets window.rliMemoryData = {"version":3,"page":...,"packed":...}: packed is
+ * html_bytes.c's deflate and base85 (version 2 had base64, a third more text than bytes where
+ * base85 writes a quarter more: 6% smaller files) of a header, one line of JSON that gives each stream's
  * length in bytes (the bars' five, totals, each line's x and y) beside what is not a stream (lane counts,
  * the call stacks' text), then the streams in that order. Deflate takes little from the
  * varints but four fifths of the stacks' text, which repeats frame after frame.
@@ -475,10 +476,10 @@ int rli_html_write_memory_data(FILE *fp, const rli_panel *curve, const rli_panel
 
 	fputs("/* The data of ", fp);
 	fputs(page_file, fp);
-	fputs(", written by rl-insight " RLI_VERSION ". */\nwindow.rliMemoryData = {\"version\":2,\"page\":", fp);
+	fputs(", written by rl-insight " RLI_VERSION ". */\nwindow.rliMemoryData = {\"version\":3,\"page\":", fp);
 	rli_json_write_string(fp, page_file, RLI_JSON_HTML_SAFE);
 	fputs(",\"packed\":\"", fp);
-	if ((error = rli_write_packed(fp, inner.bytes, inner.used)) < 0)
+	if ((error = rli_write_packed_as(fp, inner.bytes, inner.used, RLI_TEXT_BASE85)) < 0)
 		goto done;
 	fputs("\"};\n", fp);
 done:

@@ -16,16 +16,56 @@ window.rliCore = (function () {
   }
 
   /*
-   * Bytes the writer deflated and wrote as base64 (html_bytes.c), inflated by the browser:
-   * a promise of a Uint8Array. Browsers before DecompressionStream (Chrome 80, Firefox 113,
-   * Safari 16.4) are told so rather than shown an empty page.
+   * Base 85 in Z85's alphabet as html_bytes.c writes it: five digits a group of four bytes, and a
+   * last group of n bytes as n + 1 digits, read padded with the highest digit.
    */
-  function unpack(text) {
+  var BASE85 = '0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ.-:+=^!/*?&<>()[]{}@%$#';
+  var base85Value = null;
+
+  function decodeBase85(text) {
+    var length = text.length, groups = Math.floor(length / 5), rest = length % 5;
+    if (rest === 1) throw new Error('The data of this page is cut short: keep the files of a run as it wrote them.');
+    if (!base85Value) {
+      base85Value = new Int8Array(128).fill(-1);
+      for (var d = 0; d < 85; d++) base85Value[BASE85.charCodeAt(d)] = d;
+    }
+    var bytes = new Uint8Array(groups * 4 + (rest ? rest - 1 : 0));
+    var at = 0, out = 0;
+    function digit() {
+      var code = text.charCodeAt(at++), value = code < 128 ? base85Value[code] : -1;
+      if (value < 0) throw new Error('The data of this page holds a character base 85 does not: it was changed after it was written.');
+      return value;
+    }
+    for (var g = 0; g < groups; g++) {
+      var v = digit();
+      for (var k = 1; k < 5; k++) v = v * 85 + digit();
+      bytes[out++] = v >>> 24 & 255; bytes[out++] = v >>> 16 & 255; bytes[out++] = v >>> 8 & 255; bytes[out++] = v & 255;
+    }
+    if (rest) {
+      var w = 0;
+      for (var j = 0; j < 5; j++) w = w * 85 + (j < rest ? digit() : 84);
+      for (var b = 0; b < rest - 1; b++) bytes[out++] = w >>> (24 - 8 * b) & 255;
+    }
+    return bytes;
+  }
+
+  /*
+   * Bytes the writer deflated and wrote as base64, or base85 when asked (html_bytes.c), inflated
+   * by the browser: a promise of a Uint8Array. Browsers before DecompressionStream (Chrome 80,
+   * Firefox 113, Safari 16.4) are told so rather than shown an empty page.
+   */
+  function unpack(text, encoding) {
     if (typeof DecompressionStream === 'undefined' || typeof Response === 'undefined') {
       return Promise.reject(new Error('This page needs a browser that can inflate its data (DecompressionStream: ' +
         'Chrome or Edge 80, Firefox 113, Safari 16.4 or later).'));
     }
-    var stream = new Blob([decodeBase64(text)]).stream().pipeThrough(new DecompressionStream('deflate'));
+    var bytes;
+    try {
+      bytes = encoding === 'base85' ? decodeBase85(text) : decodeBase64(text);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    var stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('deflate'));
     return new Response(stream).arrayBuffer().then(function (buffer) { return new Uint8Array(buffer); });
   }
 

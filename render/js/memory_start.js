@@ -29,11 +29,11 @@
     if (unstarted) unstarted.remove();
     core.unpack(document.getElementById('rli-model').textContent).then(function (bytes) {
       var model = JSON.parse(core.utf8(bytes));
-      if (!packed || packed.page !== model.page || typeof packed.packed !== 'string') {
+      if (!packed || packed.page !== model.page || packed.version !== 3 || typeof packed.packed !== 'string') {
         throw new Error('The data of this page (' + model.data + ') is missing or belongs to another page: keep ' +
           'the files of a run together in one folder.');
       }
-      return core.unpack(packed.packed).then(function (data) { show(model, MemoryPage.unpackData(data)); });
+      return core.unpack(packed.packed, 'base85').then(function (data) { show(model, MemoryPage.unpackData(data)); });
     }).catch(function (error) { fail(error.message); });
   }
 

@@ -59,8 +59,37 @@ static int b64_value(char c)
 }
 
 /*
- * What a page packed (html_bytes.c), from the base64 after marker in text: inflated, with a NUL
- * after it so its JSON reads as a string. NULL if the marker is missing or the bytes do not inflate.
+ * Base 85 as the data files carry it, read here without the writer's code: Z85's digits, five to
+ * four bytes big-endian, a last group of n + 1 digits padded with the highest digit to n bytes.
+ * The bytes written to packed; -1 on a character outside the alphabet or a lone last digit.
+ */
+static long base85_decode(unsigned char *packed, const char *text, size_t count)
+{
+	static const char digits[] = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ.-:+=^!/*?&<>()[]{}@%$#";
+	long out = 0;
+	if (count % 5 == 1)
+		return -1;
+	for (size_t i = 0; i < count; i += 5) {
+		size_t group = count - i < 5 ? count - i : 5;
+		uint64_t value = 0;
+		for (size_t k = 0; k < 5; k++) {
+			const char *d = k < group ? strchr(digits, text[i + k]) : digits + 84;
+			if (!d || !*d)
+				return -1;
+			value = value * 85 + (uint64_t)(d - digits);
+		}
+		if (value > UINT32_MAX)
+			return -1;
+		for (size_t k = 0; k + 1 < group; k++)
+			packed[out++] = (unsigned char)(value >> (24 - 8 * k));
+	}
+	return out;
+}
+
+/*
+ * What a page packed (html_bytes.c), from the base64 (a data file's: base85) after marker in
+ * text: inflated, with a NUL after it so its JSON reads as a string. NULL if the marker is
+ * missing or the bytes do not inflate.
  */
 static unsigned char *unpacked(const char *text, const char *marker, size_t *length)
 {
@@ -76,6 +105,13 @@ static unsigned char *unpacked(const char *text, const char *marker, size_t *len
 		return NULL;
 	at += strlen(marker);
 	packed = malloc(strlen(at) + 1);
+	if (strcmp(marker, "\"packed\":\"") == 0) {
+		long decoded = base85_decode(packed, at, strcspn(at, "\""));
+		if (decoded < 0)
+			goto done;
+		packed_length = (size_t)decoded;
+		at += strlen(at); /* past the loop below */
+	}
 	for (; *at && *at != '"' && *at != '<'; at++) {
 		int v = b64_value(*at);
 		if (v < 0)
@@ -232,7 +268,7 @@ static void check_round_trip(const char *path, const rli_panel *g, double origin
 	if (!newline || !fields_read || total_length < 0 || !size_unit)
 		goto done;
 	CHECK((size_t)(totals + total_length - inner) <= inner_length);
-	CHECK(strstr(file, "window.rliMemoryData = {\"version\":2,\"page\":") != NULL);
+	CHECK(strstr(file, "window.rliMemoryData = {\"version\":3,\"page\":") != NULL);
 	CHECK_INT(number_field(text, "originUnits"), origin_units);
 	for (size_t r = 0; r < g->row_count; r++) {
 		int64_t previous = 0;
