@@ -83,6 +83,7 @@ static const char *string_text(nvtx_ctx *n, const unsigned char *from, const uns
 	*length = out;
 	return n->unescaped;
 }
+
 static inline int is_digit(unsigned char c)
 {
 	return (unsigned)(c - '0') <= 9;
