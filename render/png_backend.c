@@ -248,6 +248,14 @@ static int encode_png(png_output *png, const rli_atomic_file *file)
 	}
 	if (band_rows < PNG_BAND_MIN_ROWS)
 		band_rows = PNG_BAND_MIN_ROWS;
+	/*
+	 * As many bands as the cap asks for, all of a height: a 3389-row figure is two bands of 1695
+	 * rows (27 MB of pixels) rather than 2097 and 1292 (33.5 MB), for the same drawing.
+	 */
+	{
+		int bands = (height + band_rows - 1) / band_rows;
+		band_rows = (height + bands - 1) / bands;
+	}
 	for (int top = 0; top < height; top += band_rows) {
 		int rows = height - top < band_rows ? height - top : band_rows;
 		const unsigned char *pixels;
