@@ -50,6 +50,9 @@ generate torch --format torch --ranks 1 --roles 1 --steps 1 --target-bytes $torc
 # (2.25 lines a range); dense, 6 captures of ranges only, where the per-range work weighs most.
 generate nvtx --format nvtx --ranks 8 --roles 5 --steps 5 --events-per-unit $nvtx_ranges
 generate nvtx_dense --format nvtx --dense --ranks 2 --roles 3 --steps 1 --events-per-unit $nvtx_dense_ranges
+# The dense shape again with every range carrying its own message (escaped quotes, UTF-8): lines
+# the NVTX scanner must unescape rather than pass through.
+generate nvtx_text --format nvtx --dense --nvtx-text --ranks 2 --roles 3 --steps 1 --events-per-unit $nvtx_dense_ranges
 
 mstx_file=$(find "$scratch/mstx/in" -name trace_view.json)
 torch_file=$(find "$scratch/torch/in" -name '*.json.gz' ! -name '*async_llm*')
@@ -133,6 +136,7 @@ bench_parse "mstx $((250 / scale)) MB" mstx "$scratch/mstx/in" "$mstx_file"
 bench_parse "torch $((1000 / scale)) MB gz" torch "$scratch/torch/in" "$torch_file"
 bench_parse "nvtx $((1000000 / scale)) sparse" nvtx "$scratch/nvtx/in" "$scratch/nvtx/in"
 bench_parse "nvtx $((1000000 / scale)) dense" nvtx "$scratch/nvtx_dense/in" "$scratch/nvtx_dense/in"
+bench_parse "nvtx $((1000000 / scale)) text" nvtx "$scratch/nvtx_text/in" "$scratch/nvtx_text/in"
 
 # The 200 NVTX captures are units the parser spreads over threads: the same parse with the default --jobs.
 work=$scratch/nvtx_jobs.out

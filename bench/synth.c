@@ -7,7 +7,7 @@
 
 static const char usage[] =
 	"Usage: rl-insight-synth --format mstx|torch|nvtx|memory --ranks N --roles R --steps S\n"
-	"                        [--events-per-unit K | --target-bytes SIZE] [--dense] [--seed X] --output DIR\n"
+	"                        [--events-per-unit K | --target-bytes SIZE] [--dense] [--nvtx-text] [--seed X] --output DIR\n"
 	"                        [--memory-events N [--memory-ops] [--memory-shuffle]]\n"
 	"       rl-insight-synth --pair KIND [the options above] [pair options] --output DIR\n"
 	"       rl-insight-synth --demo [--seed X] --output DIR\n"
@@ -41,6 +41,8 @@ static const char usage[] =
 	"                        other group, and one allocation in 16 written after its own free\n"
 	"  --dense               nvtx only: every event line an NVTX range (no kernel or other-domain\n"
 	"                        lines between them), the shape that costs a parser most per byte\n"
+	"  --nvtx-text           nvtx only: every range line also carries a \"text\" (the range's own\n"
+	"                        message, as nsys exports it) with escaped quotes and non-ASCII UTF-8\n"
 	"  --seed X              same seed, same bytes (default 1)\n"
 	"  --output DIR          created if missing\n"
 	"  --demo                8 ranks x 4 roles x 3 steps in every format: DIR/{mstx,torch,nvtx,memory}\n"
@@ -145,6 +147,10 @@ int main(int argc, char **argv)
 			options.dense = 1;
 			continue;
 		}
+		if (strcmp(flag, "--nvtx-text") == 0) {
+			options.nvtx_text = 1;
+			continue;
+		}
 		if (strcmp(flag, "--memory-ops") == 0) {
 			options.memory_ops = 1;
 			continue;
@@ -225,6 +231,8 @@ int main(int argc, char **argv)
 		error = synth_fail(SYNTH_EUSAGE, "--format is required (or --demo)");
 	if (error >= 0 && options.dense && (options.demo || options.format != SYNTH_NVTX))
 		error = synth_fail(SYNTH_EUSAGE, "--dense is for --format nvtx only");
+	if (error >= 0 && options.nvtx_text && (options.demo || options.format != SYNTH_NVTX))
+		error = synth_fail(SYNTH_EUSAGE, "--nvtx-text is for --format nvtx only");
 	if (error >= 0 && options.stack_depth && (options.demo || options.format != SYNTH_MEMORY))
 		error = synth_fail(SYNTH_EUSAGE, "--stack-depth is for --format memory only");
 	if (error >= 0 && options.memory_events && (options.demo || options.format != SYNTH_TORCH))

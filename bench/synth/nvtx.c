@@ -118,9 +118,14 @@ static int write_capture(synth_out *out, synth_rows *rows, const synth_plan *pla
 		}
 		synth_out_printf(out,
 				 "{\"color\":%u,\"domainId\":0,\"end\":%lld,\"eventType\":60,\"globalTid\":%llu,"
-				 "\"rangeId\":%lld,\"start\":%lld,\"table\":\"NVTX_EVENTS\",\"textId\":%d}\n",
+				 "\"rangeId\":%lld,\"start\":%lld,\"table\":\"NVTX_EVENTS\",",
 				 (unsigned)(4278190335u - (unsigned)text_id * 65793u), (long long)end,
-				 (unsigned long long)global_tid, i + 1, (long long)start, text_id);
+				 (unsigned long long)global_tid, i + 1, (long long)start);
+		/* A range's own message, which the parser skips: escaped quotes and UTF-8 (\u00b5, \u2013) to undo or pass. */
+		if (plan->options->nvtx_text)
+			synth_out_printf(out, "\"text\":\"micro-batch \\\"%lld\\\" \u2013 %.1f \u00b5s\",", i,
+					 (double)(end - start) / 1000.0);
+		synth_out_printf(out, "\"textId\":%d}\n", text_id);
 		if (rows) {
 			synth_row row = { 0 };
 			row.start_ms = (double)(start + start_time) / 1000.0 / 1000.0;

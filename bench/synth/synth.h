@@ -26,6 +26,7 @@ typedef struct {
 	const char *output_dir;
 	int demo;                  /* friendlier names (one CJK range) for the README demo */
 	int dense;                 /* NVTX: (nearly) every line a range, no kernel or other-domain lines */
+	int nvtx_text;             /* NVTX: every range line carries its own message, escaped quotes and UTF-8 */
 	int stack_depth;           /* memory: frames a call stack is padded to with module frames (0: as found) */
 	long long memory_events;   /* torch: [memory] events per trace, and DIR/expected_memory.jsonl (0: none) */
 	int memory_ops;            /* torch: cpu_ops around the [memory] events, Python stacks in every other trace */

@@ -2,11 +2,13 @@
 # cli_check.sh: generate a tree, run rl-insight on it, compare its CSV with the generator's expected rows.
 # usage: cli_check.sh SYNTH RL_INSIGHT CSV_COMPARE FORMAT WORKDIR [PROFILER_TYPE]
 #   FORMAT nvtx-dense: NVTX captures of ranges only (rl-insight-synth --dense)
+#   FORMAT nvtx-text: NVTX ranges that carry their own message, escaped and UTF-8 (--dense --nvtx-text)
 set -u
-synth=$1 cli=$2 compare=$3 format=$4 work=$5 profiler=${6:-${4%-dense}}
+synth=$1 cli=$2 compare=$3 format=$4 work=$5 profiler=${6:-${4%-*}}
 shape=
 case $format in
 *-dense) format=${format%-dense} shape=--dense ;;
+*-text) format=${format%-text} shape="--dense --nvtx-text" ;;
 esac
 
 rm -rf "$work"
