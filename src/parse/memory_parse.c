@@ -55,18 +55,34 @@ static int any_allocation(const rli_memory *memory)
 	return 0;
 }
 
+/* A unit whose rows join the table: parsed, not failed, and kept by the filters. */
+static int gathered(const rli_unit *unit, const rli_rank_filter *ranks, const rli_role_filter *roles)
+{
+	return !unit->failures.count && unit->memory && (!ranks || unit_kept(unit, ranks, roles));
+}
+
 int rli_memory_gather_units(rli_memory **out, rli_discovery *discovery, const rli_rank_filter *ranks,
 			    const rli_role_filter *roles)
 {
 	rli_memory *merged = NULL;
+	size_t total = 0;
 	int error = RLI_OK;
+	for (size_t u = 0; u < discovery->count; u++)
+		if (gathered(&discovery->units[u], ranks, roles))
+			total += discovery->units[u].memory->count;
 	for (size_t u = 0; u < discovery->count; u++) {
 		rli_unit *unit = &discovery->units[u];
-		if (unit->failures.count || !unit->memory || (ranks && !unit_kept(unit, ranks, roles)))
+		if (!gathered(unit, ranks, roles))
 			continue;
 		if (!merged) {
 			merged = unit->memory; /* one capture, the usual case: no copy */
 			unit->memory = NULL;
+			/*
+			 * Room for every row at once: grown capture by capture, the table doubled seven
+			 * times for 128 captures and moved its columns each time (0.15 s of fresh pages).
+			 */
+			if ((error = rli_memory_reserve(merged, total)) < 0)
+				goto done;
 			continue;
 		}
 		if ((error = rli_memory_append_all(merged, unit->memory)) < 0)
