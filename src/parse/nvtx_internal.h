@@ -8,7 +8,6 @@
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
-#include <sys/types.h>
 
 /* ---- numbers with Python's arithmetic (timeline.md §5.3) ------------------- */
 

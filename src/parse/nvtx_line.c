@@ -366,7 +366,7 @@ static int nvtx_open(nvtx_ctx *n, int is_map)
 	if (n->json.depth == 0) {
 		if (!is_map)
 			return rli_json_stop(&n->json, "expected a JSON object");
-	} else if (n->json.depth == 1 && n->key->field != F_OTHER && !set_field(n, is_map ? V_OBJECT : V_ARRAY, NULL, 0)) {
+	} else if (n->json.depth == 1 && !rli_nvtx_top_other(n, is_map ? V_OBJECT : V_ARRAY)) {
 		return 0;
 	}
 	/* Inside: nothing is read until a key of the line's object says so. */

@@ -1,5 +1,6 @@
 /* nvtx_read.c: an NVTX jsonl file's bytes, line by line: scanned where the line is plain, else read by yajl alone. */
 #include "nvtx_internal.h"
+#include "common/grow.h"
 
 #include <ctype.h>
 #include <stdlib.h>
@@ -154,16 +155,8 @@ static int hold(held_line *held, const unsigned char *bytes, size_t length)
 {
 	if (length > RLI_JSON_LONG_VALUE - held->used)
 		return 1;
-	if (held->used + length > held->capacity) {
-		size_t capacity = held->capacity ? held->capacity : 4096;
-		unsigned char *grown;
-		while (capacity < held->used + length)
-			capacity *= 2;
-		if (!(grown = realloc(held->bytes, capacity)))
-			return -1;
-		held->bytes = grown;
-		held->capacity = capacity;
-	}
+	if (RLI_GROW(&held->bytes, &held->capacity, held->used + length, 4096) < 0)
+		return -1;
 	memcpy(held->bytes + held->used, bytes, length);
 	held->used += length;
 	return 0;

@@ -1,8 +1,7 @@
 /* nvtx_scan.c: an NVTX line read by a scanner of the plain JSON exporters write; any other line is left to yajl. */
 #include "nvtx_internal.h"
+#include "common/grow.h"
 #include "common/utf8.h"
-
-#include <stdlib.h>
 
 /*
  * Nsight's exports hold one flat object per line: ASCII keys, integers, short strings. yajl
@@ -70,14 +69,8 @@ static const char *string_text(nvtx_ctx *n, const unsigned char *from, const uns
 		*length = (size_t)(to - from);
 		return (const char *)from;
 	}
-	if ((size_t)(to - from) > n->unescaped_capacity) {
-		size_t capacity = (size_t)(to - from) < 256 ? 256 : (size_t)(to - from);
-		char *grown = realloc(n->unescaped, capacity);
-		if (!grown)
-			return NULL;
-		n->unescaped = grown;
-		n->unescaped_capacity = capacity;
-	}
+	if (RLI_GROW(&n->unescaped, &n->unescaped_capacity, (size_t)(to - from), 256) < 0)
+		return NULL;
 	for (const unsigned char *p = from; p < to; p++)
 		n->unescaped[out++] = *p == '\\' ? (char)escaped_byte[*++p] : (char)*p;
 	*length = out;
