@@ -96,6 +96,7 @@ static inline int fuzz_same_rows(const rli_events *a, const rli_events *b)
 /*
  * Two readings of the same bytes as one unit: 1 when they agree on everything a run sees (the
  * status, every message in order, every row), 0 when not; -1 when memory ran out on the way.
+ * The rows the first reading accepts are held to fuzz_check_rows, as fuzz_timeline holds them.
  */
 static inline int fuzz_readings_agree(fuzz_parse_fn first, fuzz_parse_fn second, const char *path,
 				      const uint8_t *data, size_t size)
@@ -104,9 +105,11 @@ static inline int fuzz_readings_agree(fuzz_parse_fn first, fuzz_parse_fn second,
 	rli_events *rows[2] = {NULL, NULL};
 	fuzz_parse_fn parse[2] = {first, second};
 	int agree = -1;
+	/* Both made first: a failure before the second parse disposes of both. */
+	fuzz_unit_init(&unit[0], path);
+	fuzz_unit_init(&unit[1], path);
 	for (int k = 0; k < 2; k++) {
 		rli_bytes *source = NULL;
-		fuzz_unit_init(&unit[k], path);
 		if (rli_events_new(&rows[k]) != 0 || rli_bytes_from_memory(&source, path, data, size) != 0) {
 			rli_bytes_close(source);
 			goto done;
@@ -116,6 +119,8 @@ static inline int fuzz_readings_agree(fuzz_parse_fn first, fuzz_parse_fn second,
 	}
 	if (unit[0].status != 0 || unit[1].status != 0)
 		goto done; /* out of memory: nothing to compare */
+	if (unit[0].failures.count == 0)
+		fuzz_check_rows(rows[0]);
 	agree = fuzz_same_notes(&unit[0].failures, &unit[1].failures) && fuzz_same_notes(&unit[0].log, &unit[1].log) &&
 		unit[0].rank == unit[1].rank && fuzz_same_rows(rows[0], rows[1]);
 done:
