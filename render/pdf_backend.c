@@ -68,10 +68,11 @@ static double page_scale(const rli_page *page)
 	return fmin(1.0, PDF_MAX_PAGE_POINTS / fmax(page->width, page->height));
 }
 
-static int pdf_begin_document(rli_output *out, const rli_document *document)
+/* A PDF surface writing into out->file, its first page the size of `first`, the document's metadata set. */
+static int open_surface(rli_output *out, const rli_page *first)
 {
 	pdf_output *pdf = (pdf_output *)out;
-	const rli_page *first = &document->pages[0];
+	const rli_document *document = out->document;
 	char date[32];
 
 	pdf->surface = cairo_pdf_surface_create_for_stream(write_to_file, out->file.fp,
@@ -92,12 +93,35 @@ static int pdf_begin_document(rli_output *out, const rli_document *document)
 	return RLI_OK;
 }
 
+/* The PDF's trailer and fonts, written as the surface finishes; then the surface goes. */
+static int close_surface(rli_output *out)
+{
+	pdf_output *pdf = (pdf_output *)out;
+	cairo_status_t status;
+
+	cairo_destroy(pdf->cr);
+	pdf->cr = NULL;
+	cairo_surface_finish(pdf->surface);
+	status = cairo_surface_status(pdf->surface);
+	cairo_surface_destroy(pdf->surface);
+	pdf->surface = NULL;
+	return status == CAIRO_STATUS_SUCCESS ? RLI_OK : pdf_error(out, status);
+}
+
+/* A document of a file a page (the memory pages) is a PDF a page: its surface is made with the page. */
+static int pdf_begin_document(rli_output *out, const rli_document *document)
+{
+	return out->per_page ? RLI_OK : open_surface(out, &document->pages[0]);
+}
+
 static int pdf_begin_page(rli_output *out, const rli_page *page)
 {
 	pdf_output *pdf = (pdf_output *)out;
 	rli_paint_options options;
 	int error;
 
+	if (out->per_page && (error = open_surface(out, page)) < 0)
+		return error;
 	pdf->scale = page_scale(page);
 	options.scale = pdf->scale;
 	options.lod_columns_per_unit = PDF_LOD_COLUMNS_PER_POINT * pdf->scale;
@@ -122,7 +146,7 @@ static int pdf_end_page(rli_output *out)
 	cairo_show_page(pdf->cr);
 	if (cairo_status(pdf->cr) != CAIRO_STATUS_SUCCESS)
 		return pdf_error(out, cairo_status(pdf->cr));
-	return RLI_OK;
+	return out->per_page ? close_surface(out) : RLI_OK;
 }
 
 /* The bookmarks, each to its page and height; a level-1 entry under the last level-0 one. */
@@ -149,18 +173,13 @@ static int add_outline(pdf_output *pdf, const rli_document *document)
 
 static int pdf_finish(rli_output *out)
 {
-	pdf_output *pdf = (pdf_output *)out;
 	int error;
 
-	if ((error = add_outline(pdf, out->document)) < 0)
+	if (out->per_page)
+		return RLI_OK; /* each page's file is whole: a bookmark would point into another file */
+	if ((error = add_outline((pdf_output *)out, out->document)) < 0)
 		return error;
-	cairo_destroy(pdf->cr);
-	pdf->cr = NULL;
-	/* The PDF's trailer and fonts are written when the surface finishes. */
-	cairo_surface_finish(pdf->surface);
-	if (cairo_surface_status(pdf->surface) != CAIRO_STATUS_SUCCESS)
-		return pdf_error(out, cairo_surface_status(pdf->surface));
-	return RLI_OK;
+	return close_surface(out);
 }
 
 static void pdf_destroy(rli_output *out)

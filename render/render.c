@@ -103,7 +103,7 @@ static void abort_page(rli_output *out)
 		rli_atomic_abort(&out->file);
 }
 
-static int draw_page(rli_output *out, const rli_page *page)
+static int draw_items(rli_output *out, const rli_page *page)
 {
 	const rli_backend *backend = out->backend;
 	int error;
@@ -114,6 +114,20 @@ static int draw_page(rli_output *out, const rli_page *page)
 		if ((error = backend->draw_item(out, &page->items[i])) < 0)
 			return error;
 	return backend->end_page(out);
+}
+
+/* Page p drawn, made just before and dropped just after where the document makes its pages when drawn. */
+static int draw_page(rli_output *out, size_t p)
+{
+	const rli_document *doc = out->document;
+	int error;
+
+	if (doc->load_page && (error = doc->load_page(doc->owner, p)) < 0)
+		return error;
+	error = draw_items(out, &doc->pages[p]);
+	if (doc->drop_page)
+		doc->drop_page(doc->owner, p);
+	return error;
 }
 
 void rli_render_options_init(rli_render_options *options)
@@ -181,7 +195,7 @@ static int draw_pages(void *arg)
 		if (error == RLI_OK && !begun && (error = q->backend->begin_document(out, q->document)) == RLI_OK)
 			begun = 1;
 		if (error == RLI_OK && (error = open_file(out, q->out_dir, p)) == RLI_OK)
-			error = draw_page(out, &q->document->pages[p]);
+			error = draw_page(out, p);
 		pthread_mutex_lock(&q->lock);
 		while (error == RLI_OK && p < q->failed.at && q->kept != p)
 			pthread_cond_wait(&q->turn, &q->lock);
@@ -242,6 +256,10 @@ int rli_render_with(const rli_document *document, const char *backend_name, cons
 		return rli_error_set(RLI_EUSAGE, "unknown output type '%s'", backend_name);
 	if (!document || !document->name || !document->page_count)
 		return rli_error_set(RLI_EUSAGE, "%s: the document has no page to draw", backend_name);
+	/* begin_document of a single file may read the first page, whole only while made: a file a page it is */
+	if (document->load_page && !(backend->file_per_page || document->file_per_page))
+		return rli_error_set(RLI_EUSAGE, "%s: a document of pages made when drawn is drawn a file a page",
+				     backend_name);
 	if (backend->file_per_page || document->file_per_page)
 		return render_per_page(document, backend, out_dir, set, page_threads(options, document->page_count));
 	if (!(out = output_new(document, backend, out_dir, set)))
@@ -251,7 +269,7 @@ int rli_render_with(const rli_document *document, const char *backend_name, cons
 	if ((error = backend->begin_document(out, document)) < 0)
 		goto done;
 	for (size_t p = 0; p < document->page_count && error == RLI_OK; p++)
-		if ((error = draw_page(out, &document->pages[p])) == RLI_OK)
+		if ((error = draw_page(out, p)) == RLI_OK)
 			error = keep_page(out);
 	if (error == RLI_OK)
 		error = backend->finish(out);

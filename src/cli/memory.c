@@ -56,7 +56,7 @@ static int draw_pages(console *c, const cli_request *request, const rli_memory *
 	int error;
 
 	cli_show_status(c, "writing the memory pages");
-	if ((error = rli_memory_pages_layout_split(&pages, memory, split, &request->timeline)) == RLI_OK) {
+	if ((error = rli_memory_pages_layout_lazy(&pages, memory, split, &request->timeline)) == RLI_OK) {
 		laid_out = cli_now_ms();
 		error = rli_render_with(rli_memory_pages_document(pages), "html", request->output_path, set,
 					cli_render_options(&render, request));

@@ -350,6 +350,16 @@ struct rli_document {
 	int file_per_page;
 	size_t page_count;
 	const rli_page *pages;
+	/*
+	 * Pages made when drawn, as mupdf loads a page and drops it: with load_page set, pages[p]
+	 * has its name and data_name from the start but its size and items only between
+	 * load_page(owner, p) and drop_page(owner, p), which the renderer calls on the thread that
+	 * draws the page, just before and just after. A document of millions of bars then holds
+	 * a few pages' at a time. Such a document is drawn a file a page. NULL: every page is whole.
+	 */
+	void *owner;
+	int (*load_page)(void *owner, size_t p);
+	void (*drop_page)(void *owner, size_t p);
 };
 
 /*

@@ -6,6 +6,7 @@
 #include "theme.h"
 #include "common/error.h"
 #include "common/strutil.h"
+#include "common/task.h"
 #include "text/text.h"
 
 #include <math.h>
@@ -107,12 +108,78 @@ typedef struct {
 static int lay_out_device(void *arg, size_t d, PangoContext *text, unsigned inner)
 {
 	const devices_work *w = arg;
+	(void)inner; /* a device's own work is one pass; its pages are shared out as the document's */
 	return mp_lay_out_device(&w->mp->devices[d], w->mp->document.origin, w->memory, &w->split->devices[w->shown[d]],
-				 rli_memory_device_rows(w->split, w->shown[d]), w->width, text, inner);
+				 rli_memory_device_rows(w->split, w->shown[d]), w->width, text);
 }
 
-int rli_memory_pages_layout_split(rli_memory_pages **out, const rli_memory *memory, const rli_memory_devices *split,
-				  const rli_timeline_options *options_in)
+/* ---- the devices' pages, made when drawn or all at once ---- */
+
+/* Columns for a page to be made: a dropped page's where there is one, else none yet (grown as made). */
+static void take_spare(rli_memory_pages *mp, mp_bars *bars)
+{
+	memset(bars, 0, sizeof(*bars));
+	pthread_mutex_lock(&mp->spare_lock);
+	if (mp->spare_count)
+		*bars = mp->spare[--mp->spare_count];
+	pthread_mutex_unlock(&mp->spare_lock);
+}
+
+static void give_spare(rli_memory_pages *mp, mp_bars *bars)
+{
+	pthread_mutex_lock(&mp->spare_lock);
+	if (mp->spare_count < MP_SPARE_BARS) {
+		mp->spare[mp->spare_count++] = *bars;
+		memset(bars, 0, sizeof(*bars));
+	}
+	pthread_mutex_unlock(&mp->spare_lock);
+	mp_bars_free(bars); /* none when kept */
+}
+
+static int load_page(void *owner, size_t p)
+{
+	rli_memory_pages *mp = owner;
+	mp_device *d;
+	mp_bars bars;
+	size_t j;
+	int error;
+
+	if (p >= mp->device_pages)
+		return RLI_OK; /* the index, made with the document */
+	d = &mp->devices[mp->page_device[p]];
+	j = p - d->first_page;
+	if (d->seg[j].made)
+		return RLI_OK;
+	take_spare(mp, &bars);
+	if ((error = mp_make_page(d, j, &mp->pages[p], &bars)) < 0)
+		return error; /* what it made is freed when dropped, or with the pages */
+	d->seg[j].details.stacks = mp->stacks;
+	d->seg[j].details.stack_count = mp->stack_count;
+	d->seg[j].nav.up = mp->device_count > 1 ? "index" : NULL;
+	return RLI_OK;
+}
+
+static void drop_page(void *owner, size_t p)
+{
+	rli_memory_pages *mp = owner;
+	mp_device *d;
+	mp_bars bars;
+
+	if (p >= mp->device_pages)
+		return;
+	d = &mp->devices[mp->page_device[p]];
+	memset(&bars, 0, sizeof(bars));
+	mp_unmake_page(d, p - d->first_page, &mp->pages[p], &bars);
+	give_spare(mp, &bars);
+}
+
+static int load_one(void *arg, size_t p)
+{
+	return load_page(arg, p);
+}
+
+static int lay_out(rli_memory_pages **out, const rli_memory *memory, const rli_memory_devices *split,
+		   const rli_timeline_options *options_in, int lazy)
 {
 	rli_timeline_options options;
 	rli_memory_pages *mp = calloc(1, sizeof(*mp));
@@ -130,6 +197,11 @@ int rli_memory_pages_layout_split(rli_memory_pages **out, const rli_memory *memo
 		error = rli_error_oom();
 		goto done;
 	}
+	if (pthread_mutex_init(&mp->spare_lock, NULL) != 0) {
+		error = rli_error_set(RLI_ERROR, "cannot create a mutex");
+		goto done;
+	}
+	mp->spare_lock_made = 1;
 	if (options.width < RLI_TIMELINE_MIN_WIDTH || options.width > RLI_TIMELINE_MAX_WIDTH) {
 		error = rli_error_set(RLI_EUSAGE, "memory pages: width %d out of range", options.width);
 		goto done;
@@ -197,18 +269,31 @@ int rli_memory_pages_layout_split(rli_memory_pages **out, const rli_memory *memo
 		goto done;
 	for (size_t d = 0; d < mp->device_count; d++)
 		page_count += mp->devices[d].page_count;
-	if (!(mp->pages = calloc(page_count + 1, sizeof(*mp->pages)))) {
+	if (!(mp->pages = calloc(page_count + 1, sizeof(*mp->pages))) ||
+	    !(mp->page_device = calloc(page_count + 1, sizeof(*mp->page_device)))) {
 		error = rli_error_oom();
 		goto done;
 	}
 	for (size_t d = 0; d < mp->device_count; d++) {
 		mp_device *device = &mp->devices[d];
+		device->first_page = mp->document.page_count;
 		for (size_t p = 0; p < device->page_count; p++) {
-			device->seg[p].details.stacks = mp->stacks;
-			device->seg[p].details.stack_count = mp->stack_count;
-			device->seg[p].nav.up = mp->device_count > 1 ? "index" : NULL;
-			mp->pages[mp->document.page_count++] = device->page[p];
+			mp->pages[mp->document.page_count].name = device->seg[p].name;
+			mp->pages[mp->document.page_count].data_name = device->seg[p].data_name;
+			mp->page_device[mp->document.page_count++] = d;
 		}
+	}
+	mp->device_pages = mp->document.page_count;
+	if (lazy) {
+		mp->document.owner = mp;
+		mp->document.load_page = load_page;
+		mp->document.drop_page = drop_page;
+	} else {
+		/* Every page now, on as many threads as asked; then what they were made from goes. */
+		if ((error = rli_task_each(mp->device_pages, options.threads, load_one, mp)) < 0)
+			goto done;
+		for (size_t d = 0; d < mp->device_count; d++)
+			mp_device_drop_sources(&mp->devices[d]);
 	}
 	if (mp->device_count > 1) {
 		if ((error = lay_out_index(mp, &mp->pages[mp->document.page_count], options.width)) < 0)
@@ -231,6 +316,18 @@ done:
 	free(shown);
 	rli_memory_pages_free(mp);
 	return error;
+}
+
+int rli_memory_pages_layout_split(rli_memory_pages **out, const rli_memory *memory, const rli_memory_devices *split,
+				  const rli_timeline_options *options)
+{
+	return lay_out(out, memory, split, options, 0);
+}
+
+int rli_memory_pages_layout_lazy(rli_memory_pages **out, const rli_memory *memory, const rli_memory_devices *split,
+				 const rli_timeline_options *options)
+{
+	return lay_out(out, memory, split, options, 1);
 }
 
 int rli_memory_pages_layout(rli_memory_pages **out, const rli_memory *memory, const rli_timeline_options *options)
@@ -273,6 +370,11 @@ void rli_memory_pages_free(rli_memory_pages *mp)
 	free((void *)mp->index_links);
 	free(mp->stacks);
 	free(mp->pages);
+	free(mp->page_device);
 	free(mp->devices);
+	for (size_t i = 0; i < mp->spare_count; i++)
+		mp_bars_free(&mp->spare[i]);
+	if (mp->spare_lock_made)
+		pthread_mutex_destroy(&mp->spare_lock);
 	free(mp);
 }

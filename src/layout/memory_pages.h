@@ -6,6 +6,9 @@
 #include "memory/memory_curve.h"
 #include "memory/memory_devices.h"
 #include "memory/memory_table.h"
+#include "memory_segments.h"
+
+#include <pthread.h>
 
 #include <stddef.h>
 #include <stdint.h>
@@ -20,17 +23,19 @@
 #define MP_RIGHT 40.0
 #define MP_CURVE_COLOR 0x4e79a7
 #define MP_PEAK_COLOR 0xd62728
-#define MP_RESERVED_SLICES 16 /* the reserved line: at most four points a sixteenth of a plot column */
+#define MP_RESERVED_SLICES 16
+#define MP_SPARE_BARS 8       /* dropped pages' columns kept for reuse, at most (one a drawing thread) */ /* the reserved line: at most four points a sixteenth of a plot column */
 
 /*
- * Bars' columns: a device's, for all its pages at once (a bar is on each page whose segment it
- * overlaps), and each page's run of them. One block per column per device: millions of bars in
- * 2 MiB pages (common/bigmem.h), where a page's own small blocks would each fault in 4 KiB at a time.
+ * A page's bars' columns (a bar is on each page whose segment it overlaps), room for `capacity`.
+ * Big ones in 2 MiB pages (common/bigmem.h); a page drawn and dropped hands its columns on to the
+ * next page made, whose bars then go into memory already faulted in.
  */
 typedef struct {
 	uint32_t *row, *series, *stack;
 	double *start, *end, *size_kb, *total_mb, *gap_ms;
 	uint8_t *match, *open_ended, *carried;
+	size_t capacity;
 } mp_bars;
 
 /* One segment's page: the curve over the Gantt of the segment's allocations, and the links between segments. */
@@ -41,8 +46,10 @@ typedef struct {
 	rli_panel gantt;
 	rli_point_mark peak;
 	rli_nav nav;              /* its links are the device's */
-	rli_bar_details details;  /* its bars' columns are a run of the device's, not its own */
-	char *name, *data_name;
+	rli_bar_details details;  /* the bars' columns are `bars` */
+	mp_bars bars;             /* while the page is made */
+	int made;                 /* 1 from mp_make_page to mp_unmake_page */
+	char *name, *data_name;   /* from the device's layout on */
 } mp_page;
 
 /* One device, that is one (role, rank, device type): its operators, curve, segments and pages. */
@@ -62,17 +69,36 @@ typedef struct {
 	double t_min, span, peak_mb, peak_ms; /* absolute first allocation; the rest relative to it */
 	double shift;             /* t_min less the document's origin: where the device's x = 0 is on the panels */
 	size_t bars, never_freed;
-	mp_bars columns;          /* every page's bars, page after page */
-	const uint32_t *row;      /* a block's table row by its index, while the device is laid out */
 	mp_page *seg;             /* its pages, one a segment that holds any (page_count of them) */
-	rli_page *page;           /* the same as the document's pages, copied into it device after device */
 	size_t page_count;
+	size_t first_page;        /* its first page's place in the document */
 	double label_width;       /* the widest lane label, capped */
+	/*
+	 * What its pages are made from, kept until the last one is made: the table and its rows (a
+	 * block's row by its index: the split's, which must outlive the pages), the blocks, each
+	 * block's first segment, the segments' members (block indices in start order, segment after
+	 * segment from offset[s]) and each page's segment.
+	 */
+	const rli_memory *memory;
+	const uint32_t *row;
+	rli_memory_block *blocks;
+	uint8_t *first_segment;
+	uint32_t *members;
+	size_t offset[RLI_MEMORY_MAX_SEGMENTS + 1];
+	size_t segment_of_page[RLI_MEMORY_MAX_SEGMENTS];
+	double width;
 } mp_device;
 
 struct rli_memory_pages {
 	rli_document document;
 	rli_page *pages;          /* every device's pages, device after device, then the index's */
+	size_t *page_device;      /* the device of each of the devices' pages */
+	size_t device_pages;      /* the devices' pages, before the index */
+	/* columns of dropped pages, for the next pages made (pages are made on several threads) */
+	pthread_mutex_t spare_lock;
+	int spare_lock_made;
+	mp_bars spare[MP_SPARE_BARS];
+	size_t spare_count;
 	mp_device *devices;
 	size_t device_count;
 	const char **stacks;      /* the table's string ids to text, for the details */
@@ -92,15 +118,32 @@ struct rli_memory_pages {
 int rli_memory_pages_layout_split(rli_memory_pages **out, const rli_memory *memory, const rli_memory_devices *split,
 				  const rli_timeline_options *options);
 /*
+ * The same, its devices' pages made only when drawn (rli_document.load_page): the memory of
+ * a few pages' bars at a time, where every page made at once holds all of them. The pages
+ * read memory and split until rli_memory_pages_free.
+ */
+int rli_memory_pages_layout_lazy(rli_memory_pages **out, const rli_memory *memory, const rli_memory_devices *split,
+				 const rli_timeline_options *options);
+/*
  * The device's allocations (split from memory, in start order, and their
  * table rows): its operators (text_context measures their labels), curve,
- * segments and a page for each one that holds any, the pages on up to
- * `threads` threads. The panels' x is relative to origin, the document's. It
+ * segments, and the names of a page for each segment that holds any, which
+ * mp_make_page makes. The panels' x is relative to origin, the document's. It
  * reads the table and writes the device only, so that devices may be laid out
  * on threads of their own.
  */
 int mp_lay_out_device(mp_device *device, double origin, const rli_memory *memory, const rli_memory_device *from,
-		      const uint32_t *rows, double width, void *text_context, unsigned threads);
+		      const uint32_t *rows, double width, void *text_context);
+/*
+ * The device's page j into `page`, its bars into `bars` (grown as needed; the page keeps them
+ * until mp_unmake_page). Pages of one device may be made at once on several threads.
+ */
+int mp_make_page(mp_device *device, size_t j, rli_page *page, mp_bars *bars);
+/* Page j's parts freed but for its names; its bars handed back in *bars. */
+void mp_unmake_page(mp_device *device, size_t j, rli_page *page, mp_bars *bars);
+/* What the device's pages are made from, freed once every page is made for good. */
+void mp_device_drop_sources(mp_device *device);
+void mp_bars_free(mp_bars *bars);
 /*
  * The device's Total Reserved (its rows', a table that shows it) as
  * envelope[2], the figure's step line on the pages' x, named with the curve

@@ -81,7 +81,7 @@ static void envelope_end(envelope *env)
 	}
 }
 
-static void bars_free(mp_bars *b)
+void mp_bars_free(mp_bars *b)
 {
 	rli_bigmem_free(b->row);
 	rli_bigmem_free(b->series);
@@ -97,33 +97,37 @@ static void bars_free(mp_bars *b)
 	memset(b, 0, sizeof(*b));
 }
 
-/* Every column of `count` bars; on failure none (bars_free is safe either way). */
-static int bars_alloc(mp_bars *b, size_t count)
-{
-	b->row = rli_bigmem_array(count, sizeof(uint32_t));
-	b->series = rli_bigmem_array(count, sizeof(uint32_t));
-	b->stack = rli_bigmem_array(count, sizeof(uint32_t));
-	b->start = rli_bigmem_array(count, sizeof(double));
-	b->end = rli_bigmem_array(count, sizeof(double));
-	b->size_kb = rli_bigmem_array(count, sizeof(double));
-	b->total_mb = rli_bigmem_array(count, sizeof(double));
-	b->gap_ms = rli_bigmem_array(count, sizeof(double));
-	b->match = rli_bigmem_array(count, 1);
-	b->open_ended = rli_bigmem_array(count, 1);
-	b->carried = rli_bigmem_array(count, 1);
-	if (b->row && b->series && b->stack && b->start && b->end && b->size_kb && b->total_mb && b->gap_ms &&
-	    b->match && b->open_ended && b->carried)
-		return RLI_OK;
-	bars_free(b);
-	return rli_error_oom();
-}
+/* Column c of b grown to count items, or `fail` run; what it held stays (it need not: it is rewritten). */
+#define GROW_COLUMN(b, c, count, fail)                                                                     \
+	do {                                                                                               \
+		void *grown_ = (count) <= SIZE_MAX / sizeof(*(b)->c)                                       \
+				       ? rli_bigmem_resize((b)->c, (count) * sizeof(*(b)->c))               \
+				       : NULL;                                                              \
+		if (!grown_)                                                                               \
+			fail;                                                                              \
+		(b)->c = grown_;                                                                           \
+	} while (0)
 
-/* The run of the columns that starts at bar `at`. */
-static mp_bars bars_at(const mp_bars *b, size_t at)
+/* Room for `count` bars in every column; on failure the columns stay valid, their capacity unchanged. */
+static int bars_reserve(mp_bars *b, size_t count)
 {
-	return (mp_bars){ b->row + at,     b->series + at,     b->stack + at,   b->start + at,
-			  b->end + at,     b->size_kb + at,    b->total_mb + at, b->gap_ms + at,
-			  b->match + at,   b->open_ended + at, b->carried + at };
+	if (!count)
+		count = 1;
+	if (count <= b->capacity)
+		return RLI_OK;
+	GROW_COLUMN(b, row, count, return rli_error_oom());
+	GROW_COLUMN(b, series, count, return rli_error_oom());
+	GROW_COLUMN(b, stack, count, return rli_error_oom());
+	GROW_COLUMN(b, start, count, return rli_error_oom());
+	GROW_COLUMN(b, end, count, return rli_error_oom());
+	GROW_COLUMN(b, size_kb, count, return rli_error_oom());
+	GROW_COLUMN(b, total_mb, count, return rli_error_oom());
+	GROW_COLUMN(b, gap_ms, count, return rli_error_oom());
+	GROW_COLUMN(b, match, count, return rli_error_oom());
+	GROW_COLUMN(b, open_ended, count, return rli_error_oom());
+	GROW_COLUMN(b, carried, count, return rli_error_oom());
+	b->capacity = count;
+	return RLI_OK;
 }
 
 /* "_<role>_rank<r>[_<type>]" with anything but letters, digits, '-', '.', '_' made '_': a file-safe part of a name. */
@@ -147,13 +151,18 @@ static int set_x_axis(rli_panel *panel, double lo, double hi, int labelled)
 }
 
 /*
- * The segment's page: the curve panel over the Gantt of its bars (`members`, block indices in start
- * order), whose columns it fills in `bars`, its run of the device's.
+ * The segment's page: the curve panel over the Gantt of its bars (the segment's members, block
+ * indices in start order), whose columns it fills in m->bars, room for them made.
  */
-static int lay_out_segment(mp_page *m, rli_page *page, const mp_bars *bars, const mp_device *d,
-			   const rli_memory *memory, const block *blocks, const size_t *first_segment,
-			   const size_t *members, size_t count, size_t segment, double width)
+static int lay_out_segment(mp_page *m, rli_page *page, const mp_device *d, size_t segment)
 {
+	const rli_memory *memory = d->memory;
+	const block *blocks = d->blocks;
+	const uint8_t *first_segment = d->first_segment;
+	const uint32_t *members = d->members + d->offset[segment];
+	const size_t count = d->links[segment].count;
+	const double width = d->width;
+	mp_bars *bars = &m->bars;
 	const double left = PAGE_PAD + AXIS_TITLE_SIZE * 1.2 + Y_TITLE_GAP + d->label_width + ROW_LABEL_GAP;
 	const double plot_w = fmax(MIN_PLOT_SHARE * width, width - left - MP_RIGHT);
 	const rli_link *link = &d->links[segment];
@@ -165,6 +174,8 @@ static int lay_out_segment(mp_page *m, rli_page *page, const mp_bars *bars, cons
 
 	if (!lane_of_op)
 		return rli_error_oom();
+	if ((error = bars_reserve(bars, count)) < 0)
+		goto done;
 	/* Lanes: the operators the segment holds, in the device's order of first appearance (as the colours). */
 	for (size_t op = 0; op < d->series_count; op++)
 		lane_of_op[op] = UINT32_MAX;
@@ -323,38 +334,71 @@ done:
 	return error;
 }
 
-/* What every segment's page reads, on whichever thread lays it out. */
-typedef struct {
-	mp_device *d;
-	const rli_memory *memory;
-	const block *blocks;
-	const size_t *first, *members, *offset;
-	size_t segment_of_page[RLI_MEMORY_MAX_SEGMENTS];
-	double width;
-} segments_work;
-
-/* Page p: its own mp_page and rli_page, and its run of the device's bar columns, which no other page writes. */
-static int lay_out_page(void *arg, size_t p)
+int mp_make_page(mp_device *d, size_t j, rli_page *page, mp_bars *bars)
 {
-	const segments_work *w = arg;
-	size_t s = w->segment_of_page[p];
-	mp_bars bars = bars_at(&w->d->columns, w->offset[s]);
-	return lay_out_segment(&w->d->seg[p], &w->d->page[p], &bars, w->d, w->memory, w->blocks, w->first,
-			       w->members + w->offset[s], w->d->links[s].count, s, w->width);
+	mp_page *m = &d->seg[j];
+	int error;
+
+	m->bars = *bars;
+	memset(bars, 0, sizeof(*bars));
+	m->made = 1; /* from here on mp_unmake_page frees what the layout made, failed half-way or not */
+	if ((error = lay_out_segment(m, page, d, d->segment_of_page[j])) < 0)
+		return error;
+	return RLI_OK;
+}
+
+/* What the layout of page m made, freed; names and bars kept. */
+static void page_parts_free(mp_page *m)
+{
+	/* the bars' columns are the page's bars, not the panel's */
+	m->gantt.bar_row = m->gantt.bar_series = NULL;
+	m->gantt.bar_start = m->gantt.bar_end = NULL;
+	rli_panel_dispose(&m->curve);
+	rli_panel_dispose(&m->gantt);
+	free(m->peak.label.text);
+	free(m->title.text);
+	free(m->nav.title.text);
+}
+
+void mp_unmake_page(mp_device *d, size_t j, rli_page *page, mp_bars *bars)
+{
+	mp_page *m = &d->seg[j];
+	char *name = m->name, *data_name = m->data_name;
+	if (!m->made)
+		return;
+	page_parts_free(m);
+	*bars = m->bars;
+	memset(m, 0, sizeof(*m));
+	m->name = name;
+	m->data_name = data_name;
+	page->items = NULL;
+	page->item_count = 0;
+}
+
+void mp_device_drop_sources(mp_device *d)
+{
+	rli_bigmem_free(d->blocks);
+	rli_bigmem_free(d->first_segment);
+	rli_bigmem_free(d->members);
+	d->blocks = NULL;
+	d->first_segment = NULL;
+	d->members = NULL;
 }
 
 int mp_lay_out_device(mp_device *d, double origin, const rli_memory *memory, const rli_memory_device *device,
-		      const uint32_t *rows, double width, void *text_context, unsigned threads)
+		      const uint32_t *rows, double width, void *text_context)
 {
-	size_t pool = memory->strings.count, *first = NULL, *last = NULL, *offset = NULL, *members = NULL, count;
+	size_t pool = memory->strings.count, count, *offset = d->offset;
 	uint32_t *op_of_name = malloc((pool ? pool : 1) * sizeof(*op_of_name));
-	block *blocks = rli_bigmem_array(device->count, sizeof(*blocks));
+	block *blocks = d->blocks = rli_bigmem_array(device->count, sizeof(*blocks));
 	double bounds[RLI_MEMORY_MAX_SEGMENTS + 1];
 	rli_memory_summary summary;
 	envelope env;
 	size_t ops = 0, columns;
 	int error = RLI_OK;
 
+	d->memory = memory;
+	d->width = width;
 	if (!op_of_name || !blocks) {
 		error = rli_error_oom();
 		goto done;
@@ -414,31 +458,39 @@ int mp_lay_out_device(mp_device *d, double origin, const rli_memory *memory, con
 	rli_memory_segment_bounds(bounds, d->segment_count, d->span);
 	d->links = calloc(d->segment_count, sizeof(*d->links));
 	d->seg = calloc(d->segment_count, sizeof(*d->seg));
-	d->page = calloc(d->segment_count, sizeof(*d->page));
-	first = rli_bigmem_array(count, sizeof(size_t));
-	last = rli_bigmem_array(count, sizeof(size_t));
-	offset = calloc(d->segment_count + 1, sizeof(size_t));
-	if (!d->links || !d->seg || !d->page || !first || !last || !offset) {
+	d->first_segment = rli_bigmem_array(count, sizeof(*d->first_segment));
+	if (!d->links || !d->seg || !d->first_segment) {
 		error = rli_error_oom();
 		goto done;
 	}
+	/* Each block's first and last segment are worked out twice, to count and to place, rather than kept. */
 	for (size_t i = 0; i < count; i++) {
-		rli_memory_segment_span(bounds, d->segment_count, blocks[i].start, blocks[i].end, &first[i], &last[i]);
-		for (size_t s = first[i]; s <= last[i]; s++)
+		size_t first, last;
+		rli_memory_segment_span(bounds, d->segment_count, blocks[i].start, blocks[i].end, &first, &last);
+		d->first_segment[i] = (uint8_t)first;
+		for (size_t s = first; s <= last; s++)
 			d->links[s].count++;
 	}
+	offset[0] = 0;
 	for (size_t s = 0; s < d->segment_count; s++)
 		offset[s + 1] = offset[s] + d->links[s].count;
-	if (!(members = rli_bigmem_array(offset[d->segment_count], sizeof(*members)))) {
+	if (offset[d->segment_count] > UINT32_MAX) {
+		error = rli_error_set(RLI_ERROR, "memory pages: more than %u bars on one device", (unsigned)UINT32_MAX);
+		goto done;
+	}
+	if (!(d->members = rli_bigmem_array(offset[d->segment_count], sizeof(*d->members)))) {
 		error = rli_error_oom();
 		goto done;
 	}
 	{
 		size_t fill[RLI_MEMORY_MAX_SEGMENTS];
 		memcpy(fill, offset, d->segment_count * sizeof(size_t));
-		for (size_t i = 0; i < count; i++)
-			for (size_t s = first[i]; s <= last[i]; s++)
-				members[fill[s]++] = i;
+		for (size_t i = 0; i < count; i++) {
+			size_t first, last;
+			rli_memory_segment_span(bounds, d->segment_count, blocks[i].start, blocks[i].end, &first, &last);
+			for (size_t s = first; s <= last; s++)
+				d->members[fill[s]++] = (uint32_t)i;
+		}
 	}
 	for (size_t s = 0; s < d->segment_count; s++) {
 		rli_link *link = &d->links[s];
@@ -451,6 +503,7 @@ int mp_lay_out_device(mp_device *d, double origin, const rli_memory *memory, con
 		if (!link->count)
 			continue; /* an empty segment: no page, and no link leads to it */
 		mp_page *m = &d->seg[d->page_count];
+		d->segment_of_page[d->page_count] = s;
 		d->page_count++; /* counted before it is filled, so a failure frees its parts */
 		if (!(m->name = rli_strfmt("memory_timeline%s_%02zu", d->suffix, s)) ||
 		    !(m->data_name = rli_strfmt("detail_data%s_%02zu", d->suffix, s))) {
@@ -459,27 +512,8 @@ int mp_lay_out_device(mp_device *d, double origin, const rli_memory *memory, con
 		}
 		link->target = m->name;
 	}
-	/*
-	 * Pages once every link has its target, so each page's links are whole. Most of a page's
-	 * time is writing its bars' columns, fresh memory: a device of a million blocks shares its
-	 * twenty pages out where the devices themselves go one at a time.
-	 */
-	if ((error = bars_alloc(&d->columns, offset[d->segment_count])) < 0)
-		goto done;
-	{
-		segments_work work = { d, memory, blocks, first, members, offset, {0}, width };
-		for (size_t s = 0, p = 0; s < d->segment_count; s++)
-			if (d->links[s].count)
-				work.segment_of_page[p++] = s;
-		error = rli_task_each(d->page_count, threads, lay_out_page, &work);
-	}
 done:
 	free(op_of_name);
-	rli_bigmem_free(blocks);
-	rli_bigmem_free(first);
-	rli_bigmem_free(last);
-	free(offset);
-	rli_bigmem_free(members);
 	return error;
 }
 
@@ -491,14 +525,9 @@ int mp_device_suffix(mp_device *d, int several)
 
 void mp_page_dispose(mp_page *m)
 {
-	/* the bars' columns are the device's */
-	m->gantt.bar_row = m->gantt.bar_series = NULL;
-	m->gantt.bar_start = m->gantt.bar_end = NULL;
-	rli_panel_dispose(&m->curve);
-	rli_panel_dispose(&m->gantt);
-	free(m->peak.label.text);
-	free(m->title.text);
-	free(m->nav.title.text);
+	if (m->made)
+		page_parts_free(m);
+	mp_bars_free(&m->bars);
 	free(m->name);
 	free(m->data_name);
 }
@@ -508,7 +537,6 @@ void mp_device_dispose(mp_device *d)
 	for (size_t p = 0; d->seg && p < d->page_count; p++)
 		mp_page_dispose(&d->seg[p]);
 	free(d->seg);
-	free(d->page);
 	for (size_t s = 0; d->series && s < d->series_count; s++)
 		free(d->series[s].name);
 	free(d->series);
@@ -521,5 +549,5 @@ void mp_device_dispose(mp_device *d)
 	}
 	free(d->label);
 	free(d->suffix);
-	bars_free(&d->columns);
+	mp_device_drop_sources(d);
 }

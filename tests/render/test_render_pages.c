@@ -1,7 +1,9 @@
-/* test_render_pages.c: a document of a file per page drawn on several threads gives one thread's files, in one thread's order, and fails as one would. */
+/* test_render_pages.c: a document of a file per page drawn on several threads gives one thread's files, in one thread's order, and fails as one would; pages made when drawn give the same files. */
 #include "harness.h"
 #include "common/atomic_file.h"
 #include "layout/layout.h"
+#include "layout/memory_pages.h"
+#include "memory/memory_devices.h"
 #include "memory/memory_table.h"
 
 #include <dirent.h>
@@ -115,6 +117,105 @@ static void test_same_as_one_thread(const rli_document *doc, const char *backend
 }
 
 /*
+ * The memory pages made only when drawn give the files of the pages made all at once, byte for
+ * byte and in the same order, on any number of threads and when drawn again (the second time into
+ * the columns the first left); each page is emptied once drawn; a back-end that is not a file a
+ * page refuses such a document.
+ */
+static void test_made_when_drawn(const rli_memory *memory, const rli_timeline_options *options, const char *base)
+{
+	rli_memory_pages *whole = NULL, *lazy = NULL;
+	rli_memory_devices split = { 0 };
+	char whole_dir[4096], dir[4096], a[8448], b[8448];
+	size_t whole_count = 0;
+	char **whole_names;
+
+	CHECK_INT(rli_memory_pages_layout(&whole, memory, options), RLI_OK);
+	CHECK_INT(rli_memory_devices_split(&split, memory), RLI_OK);
+	CHECK_INT(rli_memory_pages_layout_lazy(&lazy, memory, &split, options), RLI_OK);
+	if (!whole || !lazy)
+		exit(1);
+	CHECK(rli_memory_pages_document(lazy)->load_page != NULL);
+	CHECK(rli_memory_pages_document(whole)->load_page == NULL);
+	/* before it is drawn a page has its names but no items */
+	CHECK(rli_memory_pages_document(lazy)->pages[0].name != NULL);
+	CHECK_INT((int)rli_memory_pages_document(lazy)->pages[0].item_count, 0);
+	snprintf(whole_dir, sizeof(whole_dir), "%s/whole", base);
+	whole_names = render(rli_memory_pages_document(whole), "html", whole_dir, 1, &whole_count);
+	CHECK_INT((int)whole_count, (int)(2 * (rli_memory_pages_document(whole)->page_count - 1) + 2));
+	for (unsigned round = 0; round < 2; round++)
+		for (unsigned threads = 1; threads <= 4; threads++) {
+			const rli_document *doc = rli_memory_pages_document(lazy);
+			size_t count = 0, la = 0, lb = 0;
+			char **names;
+			snprintf(dir, sizeof(dir), "%s/lazy-%u-%u", base, round, threads);
+			names = render(doc, "html", dir, threads, &count);
+			CHECK_INT((int)count, (int)whole_count);
+			for (size_t i = 0; names && whole_names && i < count && i < whole_count; i++) {
+				char *x, *y;
+				CHECK_STR(names[i], whole_names[i]);
+				snprintf(a, sizeof(a), "%s/%s", whole_dir, whole_names[i]);
+				snprintf(b, sizeof(b), "%s/%s", dir, names[i]);
+				x = test_read_file(a, &la);
+				y = test_read_file(b, &lb);
+				CHECK(x && y && la == lb && memcmp(x, y, la) == 0);
+				free(x);
+				free(y);
+			}
+			for (size_t p = 0; p + 1 < doc->page_count; p++) /* the index (last) is made with the document */
+				CHECK_INT((int)doc->pages[p].item_count, 0);
+			for (size_t i = 0; names && i < count; i++)
+				free(names[i]);
+			free(names);
+		}
+	/* As PDF: a file a page, the same bytes either way. */
+	{
+		size_t whole_pdfs = 0, lazy_pdfs = 0, la = 0, lb = 0;
+		char **w, **l;
+		snprintf(dir, sizeof(dir), "%s/whole-pdf", base);
+		w = render(rli_memory_pages_document(whole), "pdf", dir, 2, &whole_pdfs);
+		snprintf(dir, sizeof(dir), "%s/lazy-pdf", base);
+		l = render(rli_memory_pages_document(lazy), "pdf", dir, 2, &lazy_pdfs);
+		CHECK_INT((int)whole_pdfs, (int)rli_memory_pages_document(whole)->page_count);
+		CHECK_INT((int)lazy_pdfs, (int)whole_pdfs);
+		for (size_t i = 0; w && l && i < whole_pdfs && i < lazy_pdfs; i++) {
+			char *x, *y;
+			CHECK_STR(l[i], w[i]);
+			snprintf(a, sizeof(a), "%s/whole-pdf/%s", base, w[i]);
+			snprintf(b, sizeof(b), "%s/lazy-pdf/%s", base, l[i]);
+			x = test_read_file(a, &la);
+			y = test_read_file(b, &lb);
+			CHECK(x && y && la > 4 && la == lb && memcmp(x, y, la) == 0 && memcmp(x, "%PDF", 4) == 0);
+			free(x);
+			free(y);
+		}
+		for (size_t i = 0; w && i < whole_pdfs; i++)
+			free(w[i]);
+		for (size_t i = 0; l && i < lazy_pdfs; i++)
+			free(l[i]);
+		free(w);
+		free(l);
+	}
+	/* One file of pages made when drawn would have its first page read before it is made: refused. */
+	{
+		rli_document one_file = *rli_memory_pages_document(lazy);
+		one_file.file_per_page = 0;
+		snprintf(dir, sizeof(dir), "%s/lazy-one-file", base);
+		CHECK_INT(rli_mkdir_p(dir), RLI_OK);
+		empty_folder(dir);
+		CHECK_INT(rli_render_with(&one_file, "pdf", dir, NULL, NULL), RLI_EUSAGE);
+		CHECK(strstr(rli_error_last(), "made when drawn") != NULL);
+		CHECK_INT(test_count_entries(dir), 0);
+	}
+	for (size_t i = 0; whole_names && i < whole_count; i++)
+		free(whole_names[i]);
+	free(whole_names);
+	rli_memory_pages_free(lazy);
+	rli_memory_devices_dispose(&split);
+	rli_memory_pages_free(whole);
+}
+
+/*
  * A page that cannot be drawn (too wide for a PNG) fails the render on any number of threads with
  * that page's message; into a set nothing is kept, and without one only the pages before it are
  * in place: none after it, and no temporary anywhere.
@@ -184,6 +285,7 @@ int main(int argc, char **argv)
 	test_same_as_one_thread(rli_memory_pages_document(pages), "html", argv[1],
 				2 * (rli_memory_pages_document(pages)->page_count - 1) + 2);
 	test_failure(doc, argv[1]);
+	test_made_when_drawn(memory, &options, argv[1]);
 	rli_memory_pages_free(pages);
 	rli_memory_figure_free(figure);
 	rli_memory_free(memory);
