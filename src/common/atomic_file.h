@@ -9,6 +9,7 @@ typedef struct {
 	FILE *fp;        /* write here between open and commit */
 	char *path;      /* final name */
 	char *temp_path; /* hidden sibling in the same folder, so rename is atomic */
+	char *buffer;    /* fp's, while it is open */
 } rli_atomic_file;
 
 /* Creates the temporary file next to path. RLI_EOUTPUT with a message on failure. */
