@@ -1,5 +1,6 @@
 /* memory.c: the memory analysis: parse the Ascend memory records or PyTorch [memory] events, export the table, lay out and render the figure and the pages. */
 #include "analyses.h"
+#include "common/bigmem.h"
 #include "common/strutil.h"
 #include "common/task.h"
 #include "layout/memory_figure.h"
@@ -128,6 +129,7 @@ int cli_run_memory(console *c, const cli_request *request, rli_output_set *set, 
 		return parse_result;
 	}
 	results->memory = memory;
+	rli_bigmem_trim(); /* the parsers' scratch, kept for the next unit, is done with */
 	/* The table split by device once: the statistics, the figure and the pages all read it. */
 	if (set && (result = rli_memory_devices_split(&split, memory)) < 0) {
 		cli_say(c, -1, "error: ", "%s", rli_error_last());

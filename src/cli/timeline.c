@@ -1,5 +1,6 @@
 /* timeline.c: the timeline analysis: parse the profiles, export the table, lay out and render the figure. */
 #include "analyses.h"
+#include "common/bigmem.h"
 #include "common/grow.h"
 #include "common/numfmt.h"
 #include "common/strutil.h"
@@ -254,6 +255,7 @@ int cli_run_timeline(console *c, const cli_request *request, rli_output_set *set
 		return CLI_SKIPPED;
 	}
 	cli_say(c, 1, "", "timing: parse %.1f ms, %zu events", cli_now_ms() - t, rli_events_count(events));
+	rli_bigmem_trim(); /* the parsers' scratch, kept for the next unit, is done with */
 	if (set)
 		result = compute_stats(c, &stats, events);
 	if (set && result == RLI_OK && request->export_csv)

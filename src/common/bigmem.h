@@ -9,13 +9,20 @@
 
 /*
  * As realloc and free, for arrays that may grow large: rli_bigmem_resize(NULL, n) allocates, and a
- * failed resize (NULL) leaves the block as it was. Blocks from here are freed here only.
+ * failed resize (NULL) leaves the block as it was. Blocks from here are freed here only. As with
+ * malloc, what a new block holds, and what a grown one holds past its old size, is unspecified.
  */
 void *rli_bigmem_resize(void *p, size_t bytes);
 void rli_bigmem_free(void *p);
 /* A new array of `count` items of `size` bytes (at least one), as rli_bigmem_resize; NULL when the size overflows. */
 void *rli_bigmem_array(size_t count, size_t size);
-/* The same, every byte 0 (a fresh mapping is already: only a small block is cleared). */
+/* The same, every byte 0 (a fresh mapping is already: only a small or reused block is cleared). */
 void *rli_bigmem_zeroed(size_t count, size_t size);
+/*
+ * Mapped blocks freed are kept (a few, 32 MiB in all) for the next blocks of about their size,
+ * whose pages are then already faulted in; this gives them back to the system. Called between a
+ * run's stages, so that what one stage freed does not add to the next one's peak.
+ */
+void rli_bigmem_trim(void);
 
 #endif
