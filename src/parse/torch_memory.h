@@ -11,6 +11,9 @@
 /* The args of one trace event that a [memory] event carries (the profiler's spelling, issue 10 §1). */
 enum { TM_BYTES = 0, TM_ADDR, TM_DEVICE_TYPE, TM_DEVICE_ID, TM_TOTAL_ALLOCATED, TM_TOTAL_RESERVED, TM_ARG_COUNT };
 
+/* Slots of the spans' name lookup (a power of two). */
+#define TM_NAME_SLOTS 256
+
 /* What an event is to the memory analysis, from its name and "cat". */
 enum { TM_SPAN_OP = 0, TM_SPAN_FRAME = 1 };
 
@@ -51,6 +54,7 @@ typedef struct {
 	size_t span_count, span_capacity;
 	rli_strpool names, tids;
 	uint32_t last_tid;  /* the last thread looked up */
+	uint32_t name_seen[TM_NAME_SLOTS]; /* names' ids + 1 by a cheap key of their text (0: none yet) */
 	/* the event being read */
 	int is_memory;
 	int span_kind;      /* TM_SPAN_*, or -1: neither a cpu_op nor a python_function */
