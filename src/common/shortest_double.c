@@ -36,6 +36,14 @@ __extension__ typedef unsigned __int128 u128;
  * For 2^-89 <= 2^q <= 2^93 (magnitudes from about 7e-12 to 9e43, every time and duration the
  * event table holds) |k| <= 27, 5^|k| fits in 64 bits and N, D fit in 128: the fast path.
  * Elsewhere the same steps run on a small arbitrary-precision integer type.
+ *
+ * Most numbers take a shorter road still, format_common: for 2^-89 <= 2^q <= 2 (v from about
+ * 7e-12 up to 2^54, 1.8e16) and c not a power of two, 10^-k shifted to fill 64 bits is exact,
+ * so one 64 x 64-bit product gives V * 2^64 exactly, s in its top half and the fraction in
+ * its bottom half (D = 2^64). The same comparisons then pick the answer without branches, in
+ * units of 10^k with its trailing zeros still on; the zeros are counted on the digits' text,
+ * which has to be made anyway, so there is no division loop. It writes what format writes,
+ * byte for byte; the tests hold the two to that.
  */
 
 /*
@@ -521,6 +529,244 @@ static size_t write_decimal(char *buf, int negative, uint64_t digits, int expone
 	return (size_t)(p - buf);
 }
 
+/* ---- the common magnitudes: one 64 x 64-bit product, no loops ---- */
+
+/*
+ * For each binary exponent q of the common path (v = c * 2^q with c normal and not a power of
+ * two), k = floor(q * log10(2)) from -27 to 0, g = 10^-k shifted until its top bit is bit 63
+ * (exact: 10^-k = 2^-k * 5^-k and 5^27 < 2^63, so only zeros drop off or are appended), and
+ * h = q + (bits of 10^-k), from 1 to 4. Then (c << h) * g = v * 10^-k * 2^64 = V * 2^64.
+ * Generated and checked with exact rational arithmetic; a wrong entry would also show in the
+ * tests, which compare this path with the arbitrary-precision one at every q.
+ */
+#define COMMON_Q_MIN (-89)
+#define COMMON_Q_MAX 1
+static const struct {
+	uint64_t g;
+	signed char k;
+	unsigned char h;
+} common_scale[COMMON_Q_MAX - COMMON_Q_MIN + 1] = {
+	{ UINT64_C(0xCECB8F27F4200F3A), -27, 1 }, /* q = -89 */
+	{ UINT64_C(0xCECB8F27F4200F3A), -27, 2 }, /* q = -88 */
+	{ UINT64_C(0xCECB8F27F4200F3A), -27, 3 }, /* q = -87 */
+	{ UINT64_C(0xA56FA5B99019A5C8), -26, 1 }, /* q = -86 */
+	{ UINT64_C(0xA56FA5B99019A5C8), -26, 2 }, /* q = -85 */
+	{ UINT64_C(0xA56FA5B99019A5C8), -26, 3 }, /* q = -84 */
+	{ UINT64_C(0x84595161401484A0), -25, 1 }, /* q = -83 */
+	{ UINT64_C(0x84595161401484A0), -25, 2 }, /* q = -82 */
+	{ UINT64_C(0x84595161401484A0), -25, 3 }, /* q = -81 */
+	{ UINT64_C(0x84595161401484A0), -25, 4 }, /* q = -80 */
+	{ UINT64_C(0xD3C21BCECCEDA100), -24, 1 }, /* q = -79 */
+	{ UINT64_C(0xD3C21BCECCEDA100), -24, 2 }, /* q = -78 */
+	{ UINT64_C(0xD3C21BCECCEDA100), -24, 3 }, /* q = -77 */
+	{ UINT64_C(0xA968163F0A57B400), -23, 1 }, /* q = -76 */
+	{ UINT64_C(0xA968163F0A57B400), -23, 2 }, /* q = -75 */
+	{ UINT64_C(0xA968163F0A57B400), -23, 3 }, /* q = -74 */
+	{ UINT64_C(0x878678326EAC9000), -22, 1 }, /* q = -73 */
+	{ UINT64_C(0x878678326EAC9000), -22, 2 }, /* q = -72 */
+	{ UINT64_C(0x878678326EAC9000), -22, 3 }, /* q = -71 */
+	{ UINT64_C(0x878678326EAC9000), -22, 4 }, /* q = -70 */
+	{ UINT64_C(0xD8D726B7177A8000), -21, 1 }, /* q = -69 */
+	{ UINT64_C(0xD8D726B7177A8000), -21, 2 }, /* q = -68 */
+	{ UINT64_C(0xD8D726B7177A8000), -21, 3 }, /* q = -67 */
+	{ UINT64_C(0xAD78EBC5AC620000), -20, 1 }, /* q = -66 */
+	{ UINT64_C(0xAD78EBC5AC620000), -20, 2 }, /* q = -65 */
+	{ UINT64_C(0xAD78EBC5AC620000), -20, 3 }, /* q = -64 */
+	{ UINT64_C(0x8AC7230489E80000), -19, 1 }, /* q = -63 */
+	{ UINT64_C(0x8AC7230489E80000), -19, 2 }, /* q = -62 */
+	{ UINT64_C(0x8AC7230489E80000), -19, 3 }, /* q = -61 */
+	{ UINT64_C(0x8AC7230489E80000), -19, 4 }, /* q = -60 */
+	{ UINT64_C(0xDE0B6B3A76400000), -18, 1 }, /* q = -59 */
+	{ UINT64_C(0xDE0B6B3A76400000), -18, 2 }, /* q = -58 */
+	{ UINT64_C(0xDE0B6B3A76400000), -18, 3 }, /* q = -57 */
+	{ UINT64_C(0xB1A2BC2EC5000000), -17, 1 }, /* q = -56 */
+	{ UINT64_C(0xB1A2BC2EC5000000), -17, 2 }, /* q = -55 */
+	{ UINT64_C(0xB1A2BC2EC5000000), -17, 3 }, /* q = -54 */
+	{ UINT64_C(0x8E1BC9BF04000000), -16, 1 }, /* q = -53 */
+	{ UINT64_C(0x8E1BC9BF04000000), -16, 2 }, /* q = -52 */
+	{ UINT64_C(0x8E1BC9BF04000000), -16, 3 }, /* q = -51 */
+	{ UINT64_C(0x8E1BC9BF04000000), -16, 4 }, /* q = -50 */
+	{ UINT64_C(0xE35FA931A0000000), -15, 1 }, /* q = -49 */
+	{ UINT64_C(0xE35FA931A0000000), -15, 2 }, /* q = -48 */
+	{ UINT64_C(0xE35FA931A0000000), -15, 3 }, /* q = -47 */
+	{ UINT64_C(0xB5E620F480000000), -14, 1 }, /* q = -46 */
+	{ UINT64_C(0xB5E620F480000000), -14, 2 }, /* q = -45 */
+	{ UINT64_C(0xB5E620F480000000), -14, 3 }, /* q = -44 */
+	{ UINT64_C(0x9184E72A00000000), -13, 1 }, /* q = -43 */
+	{ UINT64_C(0x9184E72A00000000), -13, 2 }, /* q = -42 */
+	{ UINT64_C(0x9184E72A00000000), -13, 3 }, /* q = -41 */
+	{ UINT64_C(0x9184E72A00000000), -13, 4 }, /* q = -40 */
+	{ UINT64_C(0xE8D4A51000000000), -12, 1 }, /* q = -39 */
+	{ UINT64_C(0xE8D4A51000000000), -12, 2 }, /* q = -38 */
+	{ UINT64_C(0xE8D4A51000000000), -12, 3 }, /* q = -37 */
+	{ UINT64_C(0xBA43B74000000000), -11, 1 }, /* q = -36 */
+	{ UINT64_C(0xBA43B74000000000), -11, 2 }, /* q = -35 */
+	{ UINT64_C(0xBA43B74000000000), -11, 3 }, /* q = -34 */
+	{ UINT64_C(0x9502F90000000000), -10, 1 }, /* q = -33 */
+	{ UINT64_C(0x9502F90000000000), -10, 2 }, /* q = -32 */
+	{ UINT64_C(0x9502F90000000000), -10, 3 }, /* q = -31 */
+	{ UINT64_C(0x9502F90000000000), -10, 4 }, /* q = -30 */
+	{ UINT64_C(0xEE6B280000000000), -9, 1 }, /* q = -29 */
+	{ UINT64_C(0xEE6B280000000000), -9, 2 }, /* q = -28 */
+	{ UINT64_C(0xEE6B280000000000), -9, 3 }, /* q = -27 */
+	{ UINT64_C(0xBEBC200000000000), -8, 1 }, /* q = -26 */
+	{ UINT64_C(0xBEBC200000000000), -8, 2 }, /* q = -25 */
+	{ UINT64_C(0xBEBC200000000000), -8, 3 }, /* q = -24 */
+	{ UINT64_C(0x9896800000000000), -7, 1 }, /* q = -23 */
+	{ UINT64_C(0x9896800000000000), -7, 2 }, /* q = -22 */
+	{ UINT64_C(0x9896800000000000), -7, 3 }, /* q = -21 */
+	{ UINT64_C(0x9896800000000000), -7, 4 }, /* q = -20 */
+	{ UINT64_C(0xF424000000000000), -6, 1 }, /* q = -19 */
+	{ UINT64_C(0xF424000000000000), -6, 2 }, /* q = -18 */
+	{ UINT64_C(0xF424000000000000), -6, 3 }, /* q = -17 */
+	{ UINT64_C(0xC350000000000000), -5, 1 }, /* q = -16 */
+	{ UINT64_C(0xC350000000000000), -5, 2 }, /* q = -15 */
+	{ UINT64_C(0xC350000000000000), -5, 3 }, /* q = -14 */
+	{ UINT64_C(0x9C40000000000000), -4, 1 }, /* q = -13 */
+	{ UINT64_C(0x9C40000000000000), -4, 2 }, /* q = -12 */
+	{ UINT64_C(0x9C40000000000000), -4, 3 }, /* q = -11 */
+	{ UINT64_C(0x9C40000000000000), -4, 4 }, /* q = -10 */
+	{ UINT64_C(0xFA00000000000000), -3, 1 }, /* q = -9 */
+	{ UINT64_C(0xFA00000000000000), -3, 2 }, /* q = -8 */
+	{ UINT64_C(0xFA00000000000000), -3, 3 }, /* q = -7 */
+	{ UINT64_C(0xC800000000000000), -2, 1 }, /* q = -6 */
+	{ UINT64_C(0xC800000000000000), -2, 2 }, /* q = -5 */
+	{ UINT64_C(0xC800000000000000), -2, 3 }, /* q = -4 */
+	{ UINT64_C(0xA000000000000000), -1, 1 }, /* q = -3 */
+	{ UINT64_C(0xA000000000000000), -1, 2 }, /* q = -2 */
+	{ UINT64_C(0xA000000000000000), -1, 3 }, /* q = -1 */
+	{ UINT64_C(0x8000000000000000), 0, 1 }, /* q = 0 */
+	{ UINT64_C(0x8000000000000000), 0, 2 }, /* q = 1 */
+};
+
+/*
+ * v < 10^8 laid out as ascii8 lays it out, each byte the digit's value (0..9), not yet ASCII;
+ * by a route with fewer multiplications waiting on each other. After the same split into two
+ * 32-bit lanes of 4 digits y, byte i of a lane (i = 0..3) should see Q(i) = floor(y / 10^(3-i)),
+ * each from its own multiplication, since digit i is Q(i) - 10 * Q(i - 1). So
+ * Q(3) * 2^24 + (Q(0) + Q(1) * 2^8 + Q(2) * 2^16) * (1 - 10 * 2^8), over both lanes, is the
+ * digits: an identity of integers, in which the parts of Q(2) and Q(3) wider than a byte
+ * cancel (and the high lane's Q(3) past bit 63 would have cancelled too, so mod 2^64 is fine).
+ * Checked for every y < 10000: y * 8389 >> 23, y * 10486 >> 20 and y * 6554 >> 16 are y / 1000,
+ * y / 100 and y / 10, and no product reaches the next lane (below 2^27).
+ */
+static inline uint64_t digits8(uint32_t v)
+{
+	uint64_t q = v / 10000;
+	uint64_t y = ((uint64_t)v << 32) + q * (UINT64_C(1) - (UINT64_C(10000) << 32));
+	uint64_t quotients = ((y * 8389 >> 23) & UINT64_C(0x0000000F0000000F)) +
+			     ((y * 10486 >> 12) & UINT64_C(0x00007F0000007F00)) +
+			     ((y * 6554) & UINT64_C(0x03FF000003FF0000));
+	return (y << 24) + quotients * (UINT64_C(1) - (UINT64_C(10) << 8));
+}
+
+/* How many of v's bytes, from the top, are 0: 0..8. Without a branch (v | 1 spares clz the 0). */
+static inline int zero_bytes_on_top(uint64_t v)
+{
+	return (__builtin_clzll(v | 1) >> 3) + (v == 0);
+}
+
+/* v = (negative ? -1 : 1) * c * 2^q, q in [COMMON_Q_MIN, COMMON_Q_MAX], c normal and not 2^52. */
+static size_t format_common(char *buf, int negative, uint64_t c, int q)
+{
+	uint64_t g = common_scale[q - COMMON_Q_MIN].g;
+	int h = common_scale[q - COMMON_Q_MIN].h, k = common_scale[q - COMMON_Q_MIN].k;
+	u128 n = (u128)(c << h) * g; /* c << h < 2^57 */
+	uint64_t s = (uint64_t)(n >> 64), r = (uint64_t)n; /* s = floor(V), r = (V - s) * 2^64 */
+	/*
+	 * The interval's half-width in the same units, 2^(q-1) * 10^-k * 2^64 = g * 2^(h-1), is
+	 * below 5 * 2^64 (2^q < 10^(k+1)). A candidate is inside when its distance to V is below
+	 * it, or equal to it with c even: distance < half-width + incl.
+	 */
+	u128 bound = ((u128)g << (h - 1)) + ((c & 1) == 0);
+	uint64_t tens = s / 10;
+	unsigned j = (unsigned)(s - tens * 10);
+	unsigned s_in = r < bound;
+	unsigned s1_in = ((u128)1 << 64) - r < bound;
+	unsigned t0_in = ((u128)j << 64) + r < bound;           /* s - j, the multiple of 10 below */
+	unsigned t1_in = ((u128)(10 - j) << 64) - r < bound;    /* s - j + 10, the one above */
+	uint64_t half = UINT64_C(1) << 63;
+	uint64_t above = (r > half) | ((r == half) & s); /* V closer to s + 1, or a tie and s odd */
+	uint64_t up = (s_in ^ 1) | (s1_in & above);
+	/*
+	 * choose's decision as W = s + delta, the answer in units of 10^k with its trailing zeros
+	 * (s >= 2^52 > 10: choose's s < 10 case cannot happen): s - j + 10 * t1_in when a multiple
+	 * of 10 is inside, else s + up. Selected with a mask: a branch here would be mispredicted
+	 * whenever the digit counts of consecutive numbers differ.
+	 */
+	int64_t mult = 10 * (int64_t)t1_in - (int64_t)j, use_mult = -(int64_t)(t0_in | t1_in);
+	int64_t delta = (int64_t)up ^ (((int64_t)up ^ mult) & use_mult);
+
+	/*
+	 * W has 16 or 17 digits (s >= 2^52 > 10^15, s < 2^53 * 10 < 10^17): a lead digit that may be
+	 * 0, then 8 + 8. The first nine come from s, which is ready before delta; only when adding
+	 * delta to the last eight carries or borrows (rarely) are they taken from W instead.
+	 */
+	uint64_t a = s / 100000000;
+	int64_t b = (int64_t)(s - a * 100000000) + delta;
+	if (__builtin_expect((uint64_t)b >= 100000000, 0)) {
+		uint64_t w = s + (uint64_t)delta;
+		a = w / 100000000;
+		b = (int64_t)(w - a * 100000000);
+	}
+	uint32_t lead9 = (uint32_t)a / 100000000, a8 = (uint32_t)a - lead9 * 100000000;
+	unsigned lead = lead9 != 0;
+	char lead_digit = (char)('0' + lead9);
+	uint64_t d_hi = digits8(a8), d_lo = digits8((uint32_t)b);
+	/* the trailing zero digits are the top bytes that are 0 (all sixteen when W = d * 10^16) */
+	int zeros = zero_bytes_on_top(d_lo) + (zero_bytes_on_top(d_hi) & -(d_lo == 0));
+	u128 ascii_zeros = (u128)UINT64_C(0x3030303030303030) << 64 | UINT64_C(0x3030303030303030);
+	u128 x = ((u128)d_lo << 64 | d_hi) | ascii_zeros;
+	/* as in write_decimal: value = 0.digits * 10^point, the sixteen after the lead digit in x */
+	int length = 16 + (int)lead - zeros, point = 16 + (int)lead + k;
+
+	char *p = buf;
+	*p = '-';
+	p += negative;
+	if (point >= length) {
+		/* an integer: the digits up to the point (<= 16 + lead), W's zeros standing for its own */
+		*p = lead_digit;
+		p += lead;
+		store16(p, x);
+		p += point - (int)lead;
+	} else if (point > 0) {
+		/* the digits; the fraction, x shifted, one place further on; the point between */
+		*p = lead_digit;
+		p += lead;
+		point -= (int)lead;
+		store16(p, x);
+		store16(p + point + 1, x >> (8 * point));
+		p[point] = '.';
+		p += length - (int)lead + 1;
+	} else if (point > -6) {
+		/* 0.000ddd */
+		memcpy(p, "0.00000", 8);
+		p += 2 - point;
+		*p = lead_digit;
+		p += lead;
+		store16(p, x);
+		p += length - (int)lead;
+	} else {
+		/* d.ddde-X: point <= -6, so the exponent is negative */
+		int e = 1 - point, rest = length - 1;
+		if (!lead) {
+			lead_digit = (char)x;
+			x >>= 8;
+		}
+		*p++ = lead_digit;
+		if (rest > 0) {
+			*p++ = '.';
+			store16(p, x);
+			p += rest;
+		}
+		*p++ = 'e';
+		*p++ = '-';
+		p = write_exponent(p, e);
+	}
+	*p = '\0';
+	return (size_t)(p - buf);
+}
+
 static size_t format(char *buf, double value, int force_big)
 {
 	uint64_t bits;
@@ -560,6 +806,15 @@ static size_t format(char *buf, double value, int force_big)
 
 size_t rli_format_double(char *buf, double value)
 {
+	uint64_t bits;
+	memcpy(&bits, &value, sizeof(bits));
+	int biased = (int)((bits >> 52) & 0x7FF), q = biased - 1075;
+	/* the common path's magnitudes; powers of two (fraction 0, lower neighbour nearer) go to format */
+	if (q >= COMMON_Q_MIN && q <= COMMON_Q_MAX) {
+		uint64_t fraction = bits & ((UINT64_C(1) << 52) - 1);
+		if (fraction != 0)
+			return format_common(buf, (int)(bits >> 63), fraction | (UINT64_C(1) << 52), q);
+	}
 	return format(buf, value, 0);
 }
 

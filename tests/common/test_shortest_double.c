@@ -366,6 +366,116 @@ static void test_table_ranges(long count)
 	}
 }
 
+/*
+ * rli_format_double takes a shorter road for most magnitudes (format_common, about 7e-12 to
+ * 1.8e16): its text, and its length, against the arbitrary-precision path's on millions of
+ * values. Only the two texts are compared (check_value's strtod and printf cost far more), so
+ * this covers many more values than the tests above.
+ */
+static long compared;
+
+static void same_as_bignum(double v)
+{
+	char text[RLI_DOUBLE_BUFSIZE], other[RLI_DOUBLE_BUFSIZE];
+	size_t length = rli_format_double(text, v), other_length = rli_format_double_bignum(other, v);
+	compared++;
+	if (length != other_length || strcmp(text, other) != 0) {
+		fail(v, text, "the arbitrary-precision path writes something else");
+		fprintf(stderr, "  bignum path: \"%s\"\n", other);
+	}
+}
+
+/* v and its n neighbours on either side (by bit pattern, so across exponents too), both signs */
+static void same_around(double v, int n)
+{
+	uint64_t b = bits_of(v);
+	for (int d = -n; d <= n; d++) {
+		double w = from_bits(b + (uint64_t)(int64_t)d);
+		if (isfinite(w)) {
+			same_as_bignum(w);
+			same_as_bignum(-w);
+		}
+	}
+}
+
+static void test_paths_agree(long count)
+{
+	/* every power of two, every power of ten and d * 10^p, and their neighbours */
+	for (int p = -1074; p <= 1023; p++)
+		same_around(ldexp(1.0, p), 16);
+	for (int p = -323; p <= 308; p++)
+		for (int d = 1; d <= 9; d++) {
+			char text[32];
+			snprintf(text, sizeof(text), "%de%d", d, p);
+			same_around(strtod(text, NULL), d == 1 ? 16 : 2);
+		}
+	/* integers around 2^52, 2^53 (where the spacing becomes 2) and 2^54 (the common path's end) */
+	for (int64_t i = -50000; i <= 50000; i++) {
+		same_as_bignum(4503599627370496.0 + (double)i);
+		same_as_bignum(9007199254740992.0 + (double)i);
+		same_as_bignum(18014398509481984.0 + (double)(4 * i));
+	}
+	/* the smallest and the largest subnormals */
+	for (uint64_t b = 1; b <= 5000; b++) {
+		same_as_bignum(from_bits(b));
+		same_as_bignum(from_bits((UINT64_C(1) << 52) - b));
+	}
+
+	for (long i = 0; i < count; i++) {
+		double v;
+		char text[64];
+		switch (i % 10) {
+		case 0: /* any bit pattern */
+		case 1:
+			v = from_bits(rng());
+			break;
+		case 2: { /* integer nanoseconds / 1e6: milliseconds from 1e9 to 1e13 */
+			uint64_t ns = UINT64_C(1000000000000000) + rng() % UINT64_C(9999000000000000000);
+			v = (double)ns / 1e6;
+			break;
+		}
+		case 3: { /* the difference of two of those, a microsecond to days apart */
+			static const uint64_t spans[] = { UINT64_C(1000000), UINT64_C(100000000000),
+							  UINT64_C(100000000000000) };
+			uint64_t a = UINT64_C(1000000000000000) + rng() % UINT64_C(9000000000000000000);
+			uint64_t d = rng() % spans[rng() % 3];
+			v = (double)(a + d) / 1e6 - (double)a / 1e6;
+			break;
+		}
+		case 4: { /* microseconds with three decimals, / 1000 */
+			uint64_t us = UINT64_C(1000000000) + rng() % UINT64_C(9999000000000000);
+			snprintf(text, sizeof(text), "%llu.%03d", (unsigned long long)us, (int)(rng() % 1000));
+			v = strtod(text, NULL) / 1000;
+			break;
+		}
+		case 5: /* any significand, binary exponents a little past the common path's on both sides */
+			v = ldexp(1.0 + rng_unit(), (int)(rng() % 100) - 42);
+			break;
+		case 6: /* exact ties (n + 1/4 below 2^51, where 10^k = 1/10), and c * 2^q for small q */
+			if (rng() & 1) {
+				uint64_t n = (UINT64_C(1) << 50) + rng() % (UINT64_C(3) << 50);
+				v = (double)n + 0.25 * (double)(rng() % 4);
+			} else {
+				v = ldexp((double)((UINT64_C(1) << 52) | rng() >> 12), (int)(rng() % 8) - 6);
+			}
+			break;
+		case 7: /* few significant digits, and neighbours: the last digits carry or borrow */
+			snprintf(text, sizeof(text), "%llue%d", (unsigned long long)(rng() % 1000000000),
+				 (int)(rng() % 36) - 24);
+			v = strtod(text, NULL);
+			v = from_bits(bits_of(v) + (uint64_t)(int64_t)((int)(rng() % 7) - 3));
+			break;
+		case 8: /* log-uniform from 1e-12 to 1e18 */
+			v = pow(10, -12 + 30 * rng_unit());
+			break;
+		default: /* subnormals */
+			v = from_bits(rng() >> 12);
+			break;
+		}
+		same_as_bignum(rng() & 1 ? -v : v);
+	}
+}
+
 /* JSON writes null for what it cannot spell, and the same text as rli_format_double otherwise. */
 static void test_json(void)
 {
@@ -401,6 +511,25 @@ static void test_json(void)
 	}
 }
 
+/*
+ * Random values test_paths_agree compares at scale 1 (about 2 s in a Release build). Under
+ * AddressSanitizer (RLI_SANITIZE: GCC defines __SANITIZE_ADDRESS__, Clang has the feature) each
+ * call costs about ten times as much, so a tenth there (the whole test then takes about 10 s);
+ * -DPATHS_AGREE_COUNT=N overrides both.
+ */
+#ifndef PATHS_AGREE_COUNT
+#if defined(__SANITIZE_ADDRESS__)
+#define PATHS_AGREE_COUNT 600000L
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define PATHS_AGREE_COUNT 600000L
+#endif
+#endif
+#endif
+#ifndef PATHS_AGREE_COUNT
+#define PATHS_AGREE_COUNT 6000000L
+#endif
+
 int main(int argc, char **argv)
 {
 	/* optional scale factor for the random parts, e.g. 10 for a longer soak */
@@ -414,6 +543,8 @@ int main(int argc, char **argv)
 	test_json();
 	test_random_bits(1000000 * scale);
 	test_table_ranges(500000 * scale);
-	printf("%ld values checked in %.2f s CPU\n", checked, (double)(clock() - t0) / CLOCKS_PER_SEC);
+	test_paths_agree(PATHS_AGREE_COUNT * scale);
+	printf("%ld values checked, %ld compared with the arbitrary-precision path, in %.2f s CPU\n", checked,
+	       compared, (double)(clock() - t0) / CLOCKS_PER_SEC);
 	TEST_DONE();
 }
