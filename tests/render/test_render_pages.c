@@ -79,41 +79,53 @@ static char **render(const rli_document *doc, const char *backend, const char *d
 	return names;
 }
 
+/* The files named in b_names under b_dir are those named in a_names under a_dir: same names, same order, same bytes. */
+static void check_same_files(const char *a_dir, char **a_names, size_t a_count, const char *b_dir, char **b_names,
+			     size_t b_count)
+{
+	char a[8448], b[8448];
+	CHECK_INT((int)b_count, (int)a_count);
+	for (size_t i = 0; a_names && b_names && i < a_count && i < b_count; i++) {
+		size_t la = 0, lb = 0;
+		char *x, *y;
+		CHECK_STR(b_names[i], a_names[i]);
+		snprintf(a, sizeof(a), "%s/%s", a_dir, a_names[i]);
+		snprintf(b, sizeof(b), "%s/%s", b_dir, b_names[i]);
+		x = test_read_file(a, &la);
+		y = test_read_file(b, &lb);
+		CHECK(x && y && la == lb && memcmp(x, y, la) == 0);
+		free(x);
+		free(y);
+	}
+}
+
+static void free_names(char **names, size_t count)
+{
+	for (size_t i = 0; names && i < count; i++)
+		free(names[i]);
+	free(names);
+}
+
 /* Every thread count gives the files one thread gives, byte for byte, listed in the same order. */
 static void test_same_as_one_thread(const rli_document *doc, const char *backend, const char *base,
 				    size_t expected_files)
 {
-	char one_dir[4096], dir[4096], a[8448], b[8448];
+	char one_dir[4096], dir[4096];
 	size_t one_count = 0;
 	char **one;
 	snprintf(one_dir, sizeof(one_dir), "%s/%s-1", base, backend);
 	one = render(doc, backend, one_dir, 1, &one_count);
 	CHECK_INT((int)one_count, (int)expected_files);
 	for (unsigned threads = 0; threads <= 4; threads += 2) { /* 0: the default, one a CPU */
-		size_t count = 0, la = 0, lb = 0;
+		size_t count = 0;
 		char **names;
 		snprintf(dir, sizeof(dir), "%s/%s-%u", base, backend, threads);
 		names = render(doc, backend, dir, threads, &count);
-		CHECK_INT((int)count, (int)one_count);
-		for (size_t i = 0; names && one && i < count && i < one_count; i++) {
-			char *x, *y;
-			CHECK_STR(names[i], one[i]);
-			snprintf(a, sizeof(a), "%s/%s", one_dir, one[i]);
-			snprintf(b, sizeof(b), "%s/%s", dir, names[i]);
-			x = test_read_file(a, &la);
-			y = test_read_file(b, &lb);
-			CHECK(x && y && la == lb && memcmp(x, y, la) == 0);
-			free(x);
-			free(y);
-		}
+		check_same_files(one_dir, one, one_count, dir, names, count);
 		CHECK_INT(test_count_entries(dir), (int)count); /* nothing else: no temporary left */
-		for (size_t i = 0; names && i < count; i++)
-			free(names[i]);
-		free(names);
+		free_names(names, count);
 	}
-	for (size_t i = 0; one && i < one_count; i++)
-		free(one[i]);
-	free(one);
+	free_names(one, one_count);
 }
 
 /*
@@ -126,7 +138,7 @@ static void test_made_when_drawn(const rli_memory *memory, const rli_timeline_op
 {
 	rli_memory_pages *whole = NULL, *lazy = NULL;
 	rli_memory_devices split = { 0 };
-	char whole_dir[4096], dir[4096], a[8448], b[8448];
+	char whole_dir[4096], dir[4096], other_dir[4096];
 	size_t whole_count = 0;
 	char **whole_names;
 
@@ -146,55 +158,31 @@ static void test_made_when_drawn(const rli_memory *memory, const rli_timeline_op
 	for (unsigned round = 0; round < 2; round++)
 		for (unsigned threads = 1; threads <= 4; threads++) {
 			const rli_document *doc = rli_memory_pages_document(lazy);
-			size_t count = 0, la = 0, lb = 0;
+			size_t count = 0;
 			char **names;
 			snprintf(dir, sizeof(dir), "%s/lazy-%u-%u", base, round, threads);
 			names = render(doc, "html", dir, threads, &count);
-			CHECK_INT((int)count, (int)whole_count);
-			for (size_t i = 0; names && whole_names && i < count && i < whole_count; i++) {
-				char *x, *y;
-				CHECK_STR(names[i], whole_names[i]);
-				snprintf(a, sizeof(a), "%s/%s", whole_dir, whole_names[i]);
-				snprintf(b, sizeof(b), "%s/%s", dir, names[i]);
-				x = test_read_file(a, &la);
-				y = test_read_file(b, &lb);
-				CHECK(x && y && la == lb && memcmp(x, y, la) == 0);
-				free(x);
-				free(y);
-			}
+			check_same_files(whole_dir, whole_names, whole_count, dir, names, count);
 			for (size_t p = 0; p + 1 < doc->page_count; p++) /* the index (last) is made with the document */
 				CHECK_INT((int)doc->pages[p].item_count, 0);
-			for (size_t i = 0; names && i < count; i++)
-				free(names[i]);
-			free(names);
+			free_names(names, count);
 		}
 	/* As PDF: a file a page, the same bytes either way. */
 	{
-		size_t whole_pdfs = 0, lazy_pdfs = 0, la = 0, lb = 0;
-		char **w, **l;
+		size_t whole_pdfs = 0, lazy_pdfs = 0, length = 0;
+		char **w, **l, path[8448], *first;
 		snprintf(dir, sizeof(dir), "%s/whole-pdf", base);
 		w = render(rli_memory_pages_document(whole), "pdf", dir, 2, &whole_pdfs);
-		snprintf(dir, sizeof(dir), "%s/lazy-pdf", base);
-		l = render(rli_memory_pages_document(lazy), "pdf", dir, 2, &lazy_pdfs);
+		snprintf(other_dir, sizeof(other_dir), "%s/lazy-pdf", base);
+		l = render(rli_memory_pages_document(lazy), "pdf", other_dir, 2, &lazy_pdfs);
 		CHECK_INT((int)whole_pdfs, (int)rli_memory_pages_document(whole)->page_count);
-		CHECK_INT((int)lazy_pdfs, (int)whole_pdfs);
-		for (size_t i = 0; w && l && i < whole_pdfs && i < lazy_pdfs; i++) {
-			char *x, *y;
-			CHECK_STR(l[i], w[i]);
-			snprintf(a, sizeof(a), "%s/whole-pdf/%s", base, w[i]);
-			snprintf(b, sizeof(b), "%s/lazy-pdf/%s", base, l[i]);
-			x = test_read_file(a, &la);
-			y = test_read_file(b, &lb);
-			CHECK(x && y && la > 4 && la == lb && memcmp(x, y, la) == 0 && memcmp(x, "%PDF", 4) == 0);
-			free(x);
-			free(y);
-		}
-		for (size_t i = 0; w && i < whole_pdfs; i++)
-			free(w[i]);
-		for (size_t i = 0; l && i < lazy_pdfs; i++)
-			free(l[i]);
-		free(w);
-		free(l);
+		check_same_files(dir, w, whole_pdfs, other_dir, l, lazy_pdfs);
+		snprintf(path, sizeof(path), "%s/%s", other_dir, l && lazy_pdfs ? l[0] : "none");
+		first = test_read_file(path, &length);
+		CHECK(first && length > 4 && memcmp(first, "%PDF", 4) == 0);
+		free(first);
+		free_names(w, whole_pdfs);
+		free_names(l, lazy_pdfs);
 	}
 	/* One file of pages made when drawn would have its first page read before it is made: refused. */
 	{
@@ -207,9 +195,7 @@ static void test_made_when_drawn(const rli_memory *memory, const rli_timeline_op
 		CHECK(strstr(rli_error_last(), "made when drawn") != NULL);
 		CHECK_INT(test_count_entries(dir), 0);
 	}
-	for (size_t i = 0; whole_names && i < whole_count; i++)
-		free(whole_names[i]);
-	free(whole_names);
+	free_names(whole_names, whole_count);
 	rli_memory_pages_free(lazy);
 	rli_memory_devices_dispose(&split);
 	rli_memory_pages_free(whole);
