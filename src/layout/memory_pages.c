@@ -262,9 +262,13 @@ static int lay_out(rli_memory_pages **out, const rli_memory *memory, const rli_m
 				e = (size_t)-1; /* look again from the first */
 			}
 	}
-	/* Each device on its own, on as many threads as asked; then their pages, device after device. */
+	/*
+	 * Each device on its own, on as many threads as asked, however many blocks each holds: what
+	 * a device's layout allocates it keeps for its pages, laid out one at a time or together
+	 * (the figure's layout holds its own working memory, and shares devices out more warily).
+	 */
 	work = (devices_work){ mp, memory, split, shown, options.width };
-	if ((error = rli_memory_lay_out_devices(split->devices, shown, mp->device_count, options.threads, lay_out_device,
+	if ((error = rli_memory_lay_out_devices(NULL, shown, mp->device_count, options.threads, lay_out_device,
 					       &work)) < 0)
 		goto done;
 	for (size_t d = 0; d < mp->device_count; d++)

@@ -13,7 +13,8 @@
  * `threads` threads (0: one a CPU; 1 where one device holds more than a quarter of their blocks,
  * whose work at once would add up at the peak), text a context of the thread's own. inner: the
  * threads a device may share its own parts out to, `threads` when the devices go one at a time,
- * else 1. As rli_task_each.
+ * else 1. devices NULL: as many threads as asked whatever the devices hold, for a layout that
+ * keeps little of its own while it runs. As rli_task_each.
  */
 int rli_memory_lay_out_devices(const rli_memory_device *devices, const size_t *shown, size_t count, unsigned threads,
 			       int (*lay_out)(void *arg, size_t k, PangoContext *text, unsigned inner), void *arg);

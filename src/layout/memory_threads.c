@@ -42,7 +42,7 @@ static int lay_out_one(void *arg, size_t k)
 int rli_memory_lay_out_devices(const rli_memory_device *devices, const size_t *shown, size_t count, unsigned threads,
 			       int (*lay_out)(void *arg, size_t k, PangoContext *text, unsigned inner), void *arg)
 {
-	unsigned outer = device_threads(devices, shown, count, threads);
+	unsigned outer = devices ? device_threads(devices, shown, count, threads) : threads;
 	each_device e = { lay_out, arg, outer == 1 ? threads : 1 };
 	return rli_task_each(count, outer, lay_out_one, &e);
 }
