@@ -173,11 +173,6 @@ static void drop_page(void *owner, size_t p)
 	give_spare(mp, &bars);
 }
 
-static int load_one(void *arg, size_t p)
-{
-	return load_page(arg, p);
-}
-
 static int lay_out(rli_memory_pages **out, const rli_memory *memory, const rli_memory_devices *split,
 		   const rli_timeline_options *options_in, int lazy)
 {
@@ -294,7 +289,7 @@ static int lay_out(rli_memory_pages **out, const rli_memory *memory, const rli_m
 		mp->document.drop_page = drop_page;
 	} else {
 		/* Every page now, on as many threads as asked; then what they were made from goes. */
-		if ((error = rli_task_each(mp->device_pages, options.threads, load_one, mp)) < 0)
+		if ((error = rli_task_each(mp->device_pages, options.threads, load_page, mp)) < 0)
 			goto done;
 		for (size_t d = 0; d < mp->device_count; d++)
 			mp_device_drop_sources(&mp->devices[d]);

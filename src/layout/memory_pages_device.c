@@ -337,14 +337,11 @@ done:
 int mp_make_page(mp_device *d, size_t j, rli_page *page, mp_bars *bars)
 {
 	mp_page *m = &d->seg[j];
-	int error;
 
 	m->bars = *bars;
 	memset(bars, 0, sizeof(*bars));
 	m->made = 1; /* from here on mp_unmake_page frees what the layout made, failed half-way or not */
-	if ((error = lay_out_segment(m, page, d, d->segment_of_page[j])) < 0)
-		return error;
-	return RLI_OK;
+	return lay_out_segment(m, page, d, d->segment_of_page[j]);
 }
 
 /* What the layout of page m made, freed; names and bars kept. */
