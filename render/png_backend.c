@@ -269,7 +269,17 @@ static int encode_png(png_output *png, const rli_atomic_file *file)
 		pixels = cairo_image_surface_get_data(png->surface);
 		stride = cairo_image_surface_get_stride(png->surface);
 		for (int y = 0; y < rows; y++) {
-			pack_rgb(rli_png_deflate_row(stream), (const uint32_t *)(pixels + (size_t)y * (size_t)stride), width);
+			const unsigned char *row = pixels + (size_t)y * (size_t)stride;
+			/*
+			 * A row the same as the one above in the band (a chart's lanes and gaps are mostly
+			 * such rows) is not packed again: comparing cairo's pixels costs less than packing
+			 * them, and the stream compresses it as it would have.
+			 */
+			if (y > 0 && memcmp(row, row - stride, (size_t)width * 4) == 0) {
+				rli_png_deflate_repeat(stream);
+				continue;
+			}
+			pack_rgb(rli_png_deflate_row(stream), (const uint32_t *)(const void *)row, width);
 			rli_png_deflate_commit(stream);
 		}
 		release_band(png);

@@ -583,6 +583,17 @@ int rli_png_deflate_commit(rli_png_deflate *z)
 	return z->status;
 }
 
+int rli_png_deflate_repeat(rli_png_deflate *z)
+{
+	/* As rli_png_deflate_commit does with a row like the one above, without the row: the ring is left as it is */
+	if (z->token_count + z->line > z->token_capacity)
+		write_block(z, 0);
+	compress_repeat(z);
+	z->above_in_stream = 0;
+	z->rows++;
+	return z->status;
+}
+
 int rli_png_deflate_finish(rli_png_deflate *z)
 {
 	write_block(z, 1);

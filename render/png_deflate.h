@@ -22,6 +22,11 @@ unsigned char *rli_png_deflate_row(rli_png_deflate *stream);
 /* Filters and compresses the row written at rli_png_deflate_row; a non-zero sink answer is returned. */
 int rli_png_deflate_commit(rli_png_deflate *stream);
 
+/*
+ * The next row is the same as the last one committed (at least one was): compressed as commit
+ * would compress it, without it being written at rli_png_deflate_row, which stays where it was.
+ */
+int rli_png_deflate_repeat(rli_png_deflate *stream);
 /* Ends the stream (the last block and the Adler-32 check) and hands over what is left. */
 int rli_png_deflate_finish(rli_png_deflate *stream);
 

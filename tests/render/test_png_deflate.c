@@ -1,4 +1,4 @@
-/* test_png_deflate.c: our PNG deflate stream inflates (by zlib) to the scanlines given, on charts, noise and odd sizes; our Adler-32 is zlib's. */
+/* test_png_deflate.c: our PNG deflate stream inflates (by zlib) to the scanlines given, on charts, noise and odd sizes, the same when told of repeated rows; our Adler-32 is zlib's. */
 #include "harness.h"
 #include "png_deflate.h"
 
@@ -34,8 +34,9 @@ static int gather(void *context, const unsigned char *bytes, size_t length)
  */
 static size_t round_trip(const unsigned char *image, size_t row_bytes, size_t rows, const char *what)
 {
-	gathered g = { 0 };
-	rli_png_deflate *stream = NULL;
+	gathered g = { 0 }, told = { 0 };
+	rli_png_deflate *stream = NULL, *told_stream = NULL;
+	size_t repeats = 0;
 	size_t line = row_bytes + 1, expected = rows * line, compressed = 0;
 	uLongf inflated_length = (uLongf)expected;
 	unsigned char *inflated = malloc(expected + 1);
@@ -50,6 +51,24 @@ static size_t round_trip(const unsigned char *image, size_t row_bytes, size_t ro
 		CHECK_INT(rli_png_deflate_commit(stream), 0);
 	}
 	CHECK_INT(rli_png_deflate_finish(stream), 0);
+	/* Told of the repeated rows instead of given them, a stream writes the same bytes. */
+	CHECK_INT(rli_png_deflate_new(&told_stream, row_bytes, gather, &told), 0);
+	for (size_t y = 0; told_stream && y < rows; y++) {
+		if (y > 0 && memcmp(image + y * row_bytes, image + (y - 1) * row_bytes, row_bytes) == 0) {
+			CHECK_INT(rli_png_deflate_repeat(told_stream), 0);
+			repeats++;
+			continue;
+		}
+		memcpy(rli_png_deflate_row(told_stream), image + y * row_bytes, row_bytes);
+		CHECK_INT(rli_png_deflate_commit(told_stream), 0);
+	}
+	if (told_stream) {
+		CHECK_INT(rli_png_deflate_finish(told_stream), 0);
+		if (told.length != g.length || memcmp(told.bytes, g.bytes, g.length) != 0) {
+			fprintf(stderr, "%s: told of %zu repeated rows, the stream differs\n", what, repeats);
+			rli_test_failures++;
+		}
+	}
 	if (uncompress(inflated, &inflated_length, g.bytes, g.length) != Z_OK) {
 		fprintf(stderr, "%s: zlib cannot inflate the stream (%zu bytes)\n", what, g.length);
 		rli_test_failures++;
@@ -74,6 +93,8 @@ static size_t round_trip(const unsigned char *image, size_t row_bytes, size_t ro
 	compressed = g.length;
 done:
 	rli_png_deflate_free(stream);
+	rli_png_deflate_free(told_stream);
+	free(told.bytes);
 	free(g.bytes);
 	free(inflated);
 	return compressed;
