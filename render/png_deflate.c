@@ -559,38 +559,38 @@ static void compress_row(rli_png_deflate *z, const unsigned char *line)
 	}
 }
 
+int rli_png_deflate_repeat(rli_png_deflate *z)
+{
+	/*
+	 * The row above stays where it stands in the ring, as the row the next one is read against:
+	 * it holds the same bytes, and no match reaches back into a row written as zeros.
+	 */
+	if (z->token_count + z->line > z->token_capacity)
+		write_block(z, 0);
+	compress_repeat(z);
+	z->above_in_stream = 0;
+	z->rows++;
+	return z->status;
+}
+
 int rli_png_deflate_commit(rli_png_deflate *z)
 {
 	unsigned char *line = z->ring + z->slot * z->line;
-	int repeat = z->rows > 0 && memcmp(line + 1, line + 1 - z->line, z->row_bytes) == 0;
 
+	/* A row like the one above, written there or not, is one repeat: the ring's slot stays free. */
+	if (z->rows > 0 && memcmp(line + 1, line + 1 - z->line, z->row_bytes) == 0)
+		return rli_png_deflate_repeat(z);
 	if (z->token_count + z->line > z->token_capacity)
 		write_block(z, 0);
-	if (repeat) {
-		line[0] = FILTER_UP;
-		compress_repeat(z);
-	} else {
-		line[0] = FILTER_NONE;
-		compress_row(z, line);
-	}
-	z->above_in_stream = !repeat;
+	line[0] = FILTER_NONE;
+	compress_row(z, line);
+	z->above_in_stream = 1;
 	z->rows++;
 	/* The ring's end: the row just done moves to the front, to stand right before the next. */
 	if (++z->slot == RING_ROWS) {
 		memcpy(z->ring, line, z->line);
 		z->slot = 1;
 	}
-	return z->status;
-}
-
-int rli_png_deflate_repeat(rli_png_deflate *z)
-{
-	/* As rli_png_deflate_commit does with a row like the one above, without the row: the ring is left as it is */
-	if (z->token_count + z->line > z->token_capacity)
-		write_block(z, 0);
-	compress_repeat(z);
-	z->above_in_stream = 0;
-	z->rows++;
 	return z->status;
 }
 
