@@ -23,7 +23,7 @@
 typedef struct {
 	size_t bytes;  /* what the caller asked for */
 	size_t mapped; /* bytes mapped, 0 for a malloc block */
-	int reused;    /* a spare mapping, not zero-filled by the kernel (until it is resized) */
+	int reused;    /* made from a spare mapping: holds what its last owner wrote, not the kernel's zeros */
 	max_align_t align;
 } header;
 
