@@ -23,8 +23,8 @@
 #define MP_RIGHT 40.0
 #define MP_CURVE_COLOR 0x4e79a7
 #define MP_PEAK_COLOR 0xd62728
-#define MP_RESERVED_SLICES 16
-#define MP_SPARE_BARS 8       /* dropped pages' columns kept for reuse, at most (one a drawing thread) */ /* the reserved line: at most four points a sixteenth of a plot column */
+#define MP_RESERVED_SLICES 16 /* the reserved line: at most four points a sixteenth of a plot column */
+#define MP_SPARE_BARS 8       /* dropped pages' columns kept for reuse, at most (more than the drawing threads) */
 
 /*
  * A page's bars' columns (a bar is on each page whose segment it overlaps), room for `capacity`.
@@ -74,7 +74,8 @@ typedef struct {
 	size_t first_page;        /* its first page's place in the document */
 	double label_width;       /* the widest lane label, capped */
 	/*
-	 * What its pages are made from, kept until the last one is made: the table and its rows (a
+	 * What its pages are made from, kept while a page may still be made (made when drawn: until
+	 * rli_memory_pages_free; all at once: until the last is made): the table and its rows (a
 	 * block's row by its index: the split's, which must outlive the pages), the blocks, each
 	 * block's first segment, the segments' members (block indices in start order, segment after
 	 * segment from offset[s]) and each page's segment.
