@@ -41,9 +41,12 @@ typedef enum { RLI_TEXT_BASE64, RLI_TEXT_BASE85 } rli_text_encoding;
 /*
  * data deflated (zlib's format, RFC 1950) and written as base64 (or base85): what a page's
  * script inflates with the browser's DecompressionStream("deflate"). RLI_OK, or an error set.
+ * rli_write_packed_as: the first text_length bytes are text, the rest binary streams (varints),
+ * deflated each as suits it (html_bytes.c).
  */
 int rli_write_packed(FILE *fp, const unsigned char *data, size_t length);
-int rli_write_packed_as(FILE *fp, const unsigned char *data, size_t length, rli_text_encoding encoding);
+int rli_write_packed_as(FILE *fp, const unsigned char *data, size_t length, size_t text_length,
+			rli_text_encoding encoding);
 
 /* A stream written into memory (open_memstream): the text of what is then packed. */
 typedef struct {

@@ -479,7 +479,7 @@ int rli_html_write_memory_data(FILE *fp, const rli_panel *curve, const rli_panel
 	fputs(", written by rl-insight " RLI_VERSION ". */\nwindow.rliMemoryData = {\"version\":3,\"page\":", fp);
 	rli_json_write_string(fp, page_file, RLI_JSON_HTML_SAFE);
 	fputs(",\"packed\":\"", fp);
-	if ((error = rli_write_packed_as(fp, inner.bytes, inner.used, RLI_TEXT_BASE85)) < 0)
+	if ((error = rli_write_packed_as(fp, inner.bytes, inner.used, header.length, RLI_TEXT_BASE85)) < 0)
 		goto done;
 	fputs("\"};\n", fp);
 done:

@@ -1,13 +1,13 @@
 /* test_memory_pages.c: the memory pages: segment edges, empty segments skipped, file names for one and several devices, the data encoding read back. */
 #include "harness.h"
 #include "memory_fixture.h"
+#include "render/packed_reader.h"
 #include "layout/memory_pages.h"
 #include "layout/memory_segments.h"
 
 #include <dirent.h>
 #include <math.h>
 #include <stdint.h>
-#include <zlib.h>
 
 /* ---- the segment rule alone ---- */
 
@@ -49,107 +49,6 @@ static void test_segment_rule(void)
 }
 
 /* ---- reading a data file back ---- */
-
-static int b64_value(char c)
-{
-	if (c >= 'A' && c <= 'Z') return c - 'A';
-	if (c >= 'a' && c <= 'z') return c - 'a' + 26;
-	if (c >= '0' && c <= '9') return c - '0' + 52;
-	return c == '+' ? 62 : c == '/' ? 63 : -1;
-}
-
-/*
- * Base 85 as the data files carry it, read here without the writer's code: Z85's digits, five to
- * four bytes big-endian, a last group of n + 1 digits padded with the highest digit to n bytes.
- * The bytes written to packed; -1 on a character outside the alphabet or a lone last digit.
- */
-static long base85_decode(unsigned char *packed, const char *text, size_t count)
-{
-	static const char digits[] = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ.-:+=^!/*?&<>()[]{}@%$#";
-	long out = 0;
-	if (count % 5 == 1)
-		return -1;
-	for (size_t i = 0; i < count; i += 5) {
-		size_t group = count - i < 5 ? count - i : 5;
-		uint64_t value = 0;
-		for (size_t k = 0; k < 5; k++) {
-			const char *d = k < group ? strchr(digits, text[i + k]) : digits + 84;
-			if (!d || !*d)
-				return -1;
-			value = value * 85 + (uint64_t)(d - digits);
-		}
-		if (value > UINT32_MAX)
-			return -1;
-		for (size_t k = 0; k + 1 < group; k++)
-			packed[out++] = (unsigned char)(value >> (24 - 8 * k));
-	}
-	return out;
-}
-
-/*
- * What a page packed (html_bytes.c), from the base64 (a data file's: base85) after marker in
- * text: inflated, with a NUL after it so its JSON reads as a string. NULL if the marker is
- * missing or the bytes do not inflate.
- */
-static unsigned char *unpacked(const char *text, const char *marker, size_t *length)
-{
-	const char *at = text ? strstr(text, marker) : NULL;
-	unsigned char *packed, *out = NULL;
-	size_t packed_length = 0, capacity = 1 << 16;
-	uint32_t acc = 0;
-	int bits = 0, status = Z_OK;
-	z_stream z = { 0 };
-
-	*length = 0;
-	if (!at)
-		return NULL;
-	at += strlen(marker);
-	packed = malloc(strlen(at) + 1);
-	if (strcmp(marker, "\"packed\":\"") == 0) {
-		long decoded = base85_decode(packed, at, strcspn(at, "\""));
-		if (decoded < 0)
-			goto done;
-		packed_length = (size_t)decoded;
-		at += strlen(at); /* past the loop below */
-	}
-	for (; *at && *at != '"' && *at != '<'; at++) {
-		int v = b64_value(*at);
-		if (v < 0)
-			continue;
-		acc = (acc << 6) | (uint32_t)v;
-		bits += 6;
-		if (bits >= 8) {
-			bits -= 8;
-			packed[packed_length++] = (unsigned char)(acc >> bits);
-		}
-	}
-	if (inflateInit(&z) != Z_OK)
-		goto done;
-	z.next_in = packed;
-	z.avail_in = (uInt)packed_length;
-	while (status == Z_OK) {
-		unsigned char *grown = realloc(out, capacity + 1);
-		if (!grown)
-			break;
-		out = grown;
-		z.next_out = out + *length;
-		z.avail_out = (uInt)(capacity - *length);
-		status = inflate(&z, Z_NO_FLUSH);
-		*length = capacity - z.avail_out;
-		capacity *= 2;
-	}
-	inflateEnd(&z);
-	if (status != Z_STREAM_END || z.avail_in != 0) {
-		free(out);
-		out = NULL;
-		*length = 0;
-	} else {
-		out[*length] = '\0';
-	}
-done:
-	free(packed);
-	return out;
-}
 
 static uint64_t varint(const unsigned char *bytes, size_t *pos)
 {
@@ -241,7 +140,7 @@ static void check_round_trip(const char *path, const rli_panel *g, double origin
 	char *file = test_read_file(path, NULL);
 	size_t inner_length = 0, tpos = 0, n = 0, owns = 0, pos[FIELDS] = { 0 }, field_length[FIELDS] = { 0 };
 	/* the header's JSON, a newline, then the streams whose lengths it gives: the bars', totals, the lines' */
-	unsigned char *inner = unpacked(file, "\"packed\":\"", &inner_length);
+	unsigned char *inner = rli_test_unpacked(file, "\"packed\":\"", &inner_length);
 	unsigned char *newline = inner ? memchr(inner, '\n', inner_length) : NULL;
 	char *text = (char *)inner;
 	long long total_length = -1;
@@ -415,7 +314,7 @@ static void test_one_device(void)
 		/* the page names its own data file */
 		char *html = test_read_file(fx_text("%s/memory_timeline_03.html", out), NULL);
 		size_t model_length = 0;
-		char *model = (char *)unpacked(html, "data-packed=\"deflate\">", &model_length);
+		char *model = (char *)rli_test_unpacked(html, "data-packed=\"deflate\">", &model_length);
 		CHECK(html && strstr(html, "<script src=\"detail_data_03.js\"></script>"));
 		CHECK(html && strstr(html, "<script src=\"memory_viewer.js\"></script>"));
 		CHECK(model && strstr(model, "\"data\":\"detail_data_03.js\""));
@@ -575,7 +474,7 @@ static void test_carried(void)
 		check_round_trip(fx_text("%s/detail_data_01.js", out), &pages->devices[0].seg[1].gantt, doc->origin);
 		char *file = test_read_file(fx_text("%s/detail_data_01.js", out), NULL);
 		size_t length = 0;
-		char *data = (char *)unpacked(file, "\"packed\":\"", &length);
+		char *data = (char *)rli_test_unpacked(file, "\"packed\":\"", &length);
 		/* the two later 1 KB blocks (4 units of 512 bytes) summed up, from the first one's start, 2 us in */
 		CHECK(data && strstr(data, "\"carriedSummary\":[[2,\"4\",\"2\"],[0,\"0\",\"0\"]]"));
 		CHECK(data && strstr(data, "\"carriedCounts\":[10,0]"));
