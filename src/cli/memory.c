@@ -47,9 +47,61 @@ static int draw(console *c, const cli_request *request, const rli_memory_devices
 	return error;
 }
 
+/*
+ * The statistics, worked out beside the outputs (they read the table only), and how long they
+ * took. Where the pages are drawn they start once the pages are laid out, with the curves the
+ * layout swept (copied: the pages may go first): a device's curve is not swept twice.
+ */
+typedef struct {
+	const rli_memory *memory;
+	const rli_memory_devices *split;
+	rli_memory_summary *summaries;     /* the pages', one a device of the split; NULL: none */
+	const rli_memory_summary **known;  /* into summaries, NULL where the pages have none */
+	rli_memory_stats *stats;
+	double ms;
+	rli_task task;
+	int started;
+} stats_work;
+
+static int compute_stats(void *arg)
+{
+	stats_work *work = arg;
+	double t = cli_now_ms();
+	int error = rli_memory_stats_compute_split(&work->stats, work->memory, work->split, work->known);
+	work->ms = cli_now_ms() - t;
+	return error;
+}
+
+/* On a second core unless --jobs 1: the outputs do not need them, the summary and report do. */
+static void start_stats(stats_work *work, const cli_request *request)
+{
+	work->started = 1;
+	rli_task_start(&work->task, compute_stats, work, request->jobs != 1);
+}
+
+/* The pages' curves for the statistics, then the statistics started; without room for the copy they sweep their own. */
+static void start_stats_with(stats_work *work, const cli_request *request, const rli_memory_pages *pages)
+{
+	size_t count = work->split->count;
+	work->summaries = malloc((count ? count : 1) * sizeof(*work->summaries));
+	work->known = malloc((count ? count : 1) * sizeof(*work->known));
+	if (work->summaries && work->known) {
+		rli_memory_pages_summaries(pages, work->known, count);
+		for (size_t d = 0; d < count; d++)
+			if (work->known[d]) {
+				work->summaries[d] = *work->known[d];
+				work->known[d] = &work->summaries[d];
+			}
+	} else {
+		free(work->known);
+		work->known = NULL;
+	}
+	start_stats(work, request);
+}
+
 /* The interactive pages: per device a page and a data file per segment, and the index with several devices. */
 static int draw_pages(console *c, const cli_request *request, const rli_memory *memory,
-		      const rli_memory_devices *split, rli_output_set *set)
+		      const rli_memory_devices *split, rli_output_set *set, stats_work *stats)
 {
 	rli_memory_pages *pages = NULL;
 	rli_render_options render;
@@ -59,6 +111,8 @@ static int draw_pages(console *c, const cli_request *request, const rli_memory *
 	cli_show_status(c, "writing the memory pages");
 	if ((error = rli_memory_pages_layout_lazy(&pages, memory, split, &request->timeline)) == RLI_OK) {
 		laid_out = cli_now_ms();
+		if (!stats->started)
+			start_stats_with(stats, request, pages);
 		error = rli_render_with(rli_memory_pages_document(pages), "html", request->output_path, set,
 					cli_render_options(&render, request));
 	}
@@ -68,23 +122,6 @@ static int draw_pages(console *c, const cli_request *request, const rli_memory *
 		cli_say(c, 1, "", "timing: memory html %.1f ms (layout %.1f ms, writing %.1f ms)", cli_now_ms() - t,
 			laid_out - t, cli_now_ms() - laid_out);
 	rli_memory_pages_free(pages);
-	return error;
-}
-
-/* The statistics, worked out beside the outputs (they read the table only), and how long they took. */
-typedef struct {
-	const rli_memory *memory;
-	const rli_memory_devices *split;
-	rli_memory_stats *stats;
-	double ms;
-} stats_work;
-
-static int compute_stats(void *arg)
-{
-	stats_work *work = arg;
-	double t = cli_now_ms();
-	int error = rli_memory_stats_compute_split(&work->stats, work->memory, work->split);
-	work->ms = cli_now_ms() - t;
 	return error;
 }
 
@@ -105,7 +142,6 @@ int cli_run_memory(console *c, const cli_request *request, rli_output_set *set, 
 	rli_memory_match_counts matches;
 	rli_memory_devices split = { 0 };
 	stats_work stats = { 0 };
-	rli_task stats_task;
 	int parse_result, result = RLI_OK, stats_result, from_torch = request->memory_torch;
 
 	cli_memory_options(&options, request, cli_log_line, c);
@@ -136,11 +172,10 @@ int cli_run_memory(console *c, const cli_request *request, rli_output_set *set, 
 		rli_memory_devices_dispose(&split);
 		return result;
 	}
-	/* On a second core unless --jobs 1: the outputs below do not need them, the summary and report do. */
 	stats.memory = memory;
 	stats.split = &split;
-	if (set)
-		rli_task_start(&stats_task, compute_stats, &stats, request->jobs != 1);
+	if (set && !cli_wants(request, "html"))
+		start_stats(&stats, request);
 	rli_memory_count_matches(&matches, memory);
 	if (from_torch)
 		cli_say(c, 1, "", "memory: %zu allocations; an operator found around %zu, none around %zu",
@@ -158,9 +193,15 @@ int cli_run_memory(console *c, const cli_request *request, rli_output_set *set, 
 	if (set && result == RLI_OK && cli_wants(request, "memory_pdf"))
 		result = draw(c, request, &split, "pdf", RLI_MEDIUM_VECTOR, set);
 	if (set && result == RLI_OK && cli_wants(request, "html"))
-		result = draw_pages(c, request, memory, &split, set);
+		result = draw_pages(c, request, memory, &split, set, &stats);
 	if (set) {
-		if ((stats_result = rli_task_join(&stats_task)) < 0) {
+		/* An output failed before the pages were laid out: the statistics still go to the summary. */
+		if (!stats.started)
+			start_stats(&stats, request);
+		stats_result = rli_task_join(&stats.task);
+		free(stats.summaries);
+		free(stats.known);
+		if (stats_result < 0) {
 			if (result == RLI_OK)
 				cli_say(c, -1, "error: ", "%s", rli_error_last());
 			rli_memory_stats_free(stats.stats);

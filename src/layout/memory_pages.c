@@ -237,6 +237,7 @@ static int lay_out(rli_memory_pages **out, const rli_memory *memory, const rli_m
 		const char *role = from->role;
 		device->role = role && *role ? role : "unknown";
 		device->rank = from->rank;
+		device->split_index = shown[d];
 		device->tag = rli_memory_device_tag(from);
 		if (!(device->label = rli_strfmt("%s - Rank %lld%s%s", device->role, (long long)device->rank,
 						 rli_memory_device_space(from), device->tag)) ||
@@ -339,6 +340,15 @@ int rli_memory_pages_layout(rli_memory_pages **out, const rli_memory *memory, co
 		error = rli_memory_pages_layout_split(out, memory, &split, options);
 	rli_memory_devices_dispose(&split);
 	return error;
+}
+
+void rli_memory_pages_summaries(const rli_memory_pages *pages, const rli_memory_summary **known, size_t split_count)
+{
+	for (size_t i = 0; i < split_count; i++)
+		known[i] = NULL;
+	for (size_t d = 0; d < pages->device_count; d++)
+		if (pages->devices[d].split_index < split_count)
+			known[pages->devices[d].split_index] = &pages->devices[d].summary;
 }
 
 const rli_document *rli_memory_pages_document(const rli_memory_pages *pages)

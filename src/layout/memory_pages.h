@@ -67,6 +67,8 @@ typedef struct {
 	rli_link *links;          /* a link per segment; target NULL for an empty one */
 	size_t segment_count;
 	double t_min, span, peak_mb, peak_ms; /* absolute first allocation; the rest relative to it */
+	rli_memory_summary summary; /* its curve's, as swept for the envelope */
+	size_t split_index;       /* its place in the split laid out */
 	double shift;             /* t_min less the document's origin: where the device's x = 0 is on the panels */
 	size_t bars, never_freed;
 	mp_page *seg;             /* its pages, one a segment that holds any (page_count of them) */
@@ -125,6 +127,11 @@ int rli_memory_pages_layout_split(rli_memory_pages **out, const rli_memory *memo
  */
 int rli_memory_pages_layout_lazy(rli_memory_pages **out, const rli_memory *memory, const rli_memory_devices *split,
 				 const rli_timeline_options *options);
+/*
+ * Each device's curve summary as the layout swept it, for the statistics not to sweep it again:
+ * known[i] for the split's device i (split_count of them), NULL for one the pages do not show.
+ */
+void rli_memory_pages_summaries(const rli_memory_pages *pages, const rli_memory_summary **known, size_t split_count);
 /*
  * The device's allocations (split from memory, in start order, and their
  * table rows): its operators (text_context measures their labels), curve,

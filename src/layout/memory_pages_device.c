@@ -447,6 +447,7 @@ int mp_lay_out_device(mp_device *d, double origin, const rli_memory *memory, con
 	envelope_end(&env);
 	d->peak_mb = summary.peak_mb;
 	d->peak_ms = summary.peak_ms;
+	d->summary = summary;
 	if ((error = mp_reserved_line(d, &summary, device, columns)) < 0)
 		goto done;
 

@@ -137,7 +137,7 @@ static int rank_sites(rli_memory_device_stats *st, const rli_memory *memory, con
 }
 
 static int device_stats(rli_memory_device_stats *st, const rli_memory *memory, const rli_memory_devices *split,
-			size_t d, uint32_t *slot_top, uint32_t *slot_stack)
+			size_t d, const rli_memory_summary *known, uint32_t *slot_top, uint32_t *slot_stack)
 {
 	const rli_memory_device *device = &split->devices[d];
 	const uint32_t *rows = rli_memory_device_rows(split, d);
@@ -157,7 +157,9 @@ static int device_stats(rli_memory_device_stats *st, const rli_memory *memory, c
 		goto done;
 	}
 	count = rli_memory_blocks(blocks, &summary, device);
-	if ((error = rli_memory_curve(&summary, NULL, NULL, NULL, blocks, count)) < 0)
+	if (known)
+		summary = *known; /* the same blocks' curve, swept where it was drawn */
+	else if ((error = rli_memory_curve(&summary, NULL, NULL, NULL, blocks, count)) < 0)
 		goto done;
 	st->first_ms = count ? summary.t_min_ms : 0;
 	st->last_ms = count ? summary.t_max_ms : 0;
@@ -187,12 +189,13 @@ int rli_memory_stats_compute(rli_memory_stats **out, const rli_memory *memory)
 
 	*out = NULL;
 	if ((error = rli_memory_devices_split(&split, memory)) == RLI_OK)
-		error = rli_memory_stats_compute_split(out, memory, &split);
+		error = rli_memory_stats_compute_split(out, memory, &split, NULL);
 	rli_memory_devices_dispose(&split);
 	return error;
 }
 
-int rli_memory_stats_compute_split(rli_memory_stats **out, const rli_memory *memory, const rli_memory_devices *split)
+int rli_memory_stats_compute_split(rli_memory_stats **out, const rli_memory *memory, const rli_memory_devices *split,
+				   const rli_memory_summary *const *known)
 {
 	rli_memory_stats *stats = calloc(1, sizeof(*stats));
 	size_t pool = memory ? memory->strings.count : 0;
@@ -212,7 +215,7 @@ int rli_memory_stats_compute_split(rli_memory_stats **out, const rli_memory *mem
 		goto done;
 	}
 	for (size_t d = 0; d < split->count; d++) {
-		error = device_stats(&stats->devices[d], memory, split, d, slot_top, slot_stack);
+		error = device_stats(&stats->devices[d], memory, split, d, known ? known[d] : NULL, slot_top, slot_stack);
 		stats->device_count++; /* counted even when it failed, so its parts are freed */
 		if (error < 0)
 			goto done;

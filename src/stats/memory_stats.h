@@ -3,6 +3,7 @@
 #define RLI_STATS_MEMORY_STATS_H
 
 #include "rl_insight.h"
+#include "memory/memory_curve.h"
 #include "memory/memory_devices.h"
 
 #include <stddef.h>
@@ -99,8 +100,14 @@ typedef struct {
 
 /* Computes the statistics of every device once. RLI_OK (an empty table gives no device) or out of memory. */
 int rli_memory_stats_compute(rli_memory_stats **out, const rli_memory *memory);
-/* The same from the table already split by device (rli_memory_devices_split), which it only reads. */
-int rli_memory_stats_compute_split(rli_memory_stats **out, const rli_memory *memory, const rli_memory_devices *split);
+/*
+ * The same from the table already split by device (rli_memory_devices_split), which it only reads.
+ * known: NULL, or a summary per device of the split where one was worked out already (the pages'
+ * layout sweeps each curve for its drawing): a device's entry not NULL is taken as its curve's,
+ * and that curve is not swept again.
+ */
+int rli_memory_stats_compute_split(rli_memory_stats **out, const rli_memory *memory, const rli_memory_devices *split,
+				   const rli_memory_summary *const *known);
 void rli_memory_stats_free(rli_memory_stats *stats);
 
 #endif
