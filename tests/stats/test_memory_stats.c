@@ -1,5 +1,6 @@
 /* test_memory_stats.c: the memory statistics against values worked out by hand on small tables (the sums are in the comments). */
 #include "harness.h"
+#include "layout/memory_pages.h"
 #include "memory/memory_table.h"
 #include "stats/findings.h"
 #include "stats/memory_stats.h"
@@ -287,8 +288,69 @@ static void test_device_types(void)
 	rli_memory_free(m);
 }
 
+/* Two device statistics the same in every field the curve gives them. */
+static void check_same_device(const rli_memory_device_stats *a, const rli_memory_device_stats *b)
+{
+	CHECK(a->first_ms == b->first_ms && a->last_ms == b->last_ms);
+	CHECK(a->peak_mb == b->peak_mb && a->peak_ms == b->peak_ms && a->peak_abs_ms == b->peak_abs_ms);
+	CHECK_INT(a->never_freed, b->never_freed);
+	CHECK(a->never_freed_kb == b->never_freed_kb);
+	CHECK_INT(a->live_at_peak, b->live_at_peak);
+	CHECK_INT(a->top_live_count, b->top_live_count);
+	for (size_t i = 0; i < a->top_live_count && i < b->top_live_count; i++)
+		CHECK_INT(a->top_live[i].row, b->top_live[i].row);
+	CHECK_INT(a->site_count, b->site_count);
+	for (size_t i = 0; i < a->site_count && i < b->site_count; i++)
+		CHECK(a->sites[i].peak_share == b->sites[i].peak_share);
+}
+
+/*
+ * The curves the pages' layout swept, handed to the statistics (the CLI's way), give what the
+ * statistics' own sweep gives; and they are what is used: a summary doctored on its way in shows.
+ */
+static void test_known_summaries(void)
+{
+	rli_memory *m = table(sample, sizeof(sample) / sizeof(sample[0]));
+	rli_memory_devices split = { 0 };
+	rli_memory_pages *pages = NULL;
+	rli_memory_stats *swept = NULL, *given = NULL, *doctored = NULL;
+	rli_timeline_options options;
+	const rli_memory_summary *known[8];
+	rli_memory_summary changed;
+
+	rli_timeline_options_init(&options);
+	CHECK_INT(rli_memory_devices_split(&split, m), RLI_OK);
+	CHECK_INT(rli_memory_pages_layout_lazy(&pages, m, &split, &options), RLI_OK);
+	CHECK(split.count == 3 && pages != NULL);
+	if (split.count == 3 && pages) {
+		rli_memory_pages_summaries(pages, known, split.count);
+		CHECK(known[0] && known[1] && known[2]);
+		CHECK_INT(rli_memory_stats_compute_split(&swept, m, &split, NULL), RLI_OK);
+		CHECK_INT(rli_memory_stats_compute_split(&given, m, &split, known), RLI_OK);
+		if (swept && given)
+			for (size_t d = 0; d < 3; d++)
+				check_same_device(&swept->devices[d], &given->devices[d]);
+		changed = *known[2];
+		changed.peak_mb *= 2;
+		known[2] = &changed;
+		known[0] = NULL; /* swept here */
+		CHECK_INT(rli_memory_stats_compute_split(&doctored, m, &split, known), RLI_OK);
+		if (swept && doctored) {
+			CHECK(doctored->devices[2].peak_mb == 2 * swept->devices[2].peak_mb);
+			CHECK(doctored->devices[0].peak_mb == swept->devices[0].peak_mb);
+		}
+	}
+	rli_memory_stats_free(swept);
+	rli_memory_stats_free(given);
+	rli_memory_stats_free(doctored);
+	rli_memory_pages_free(pages);
+	rli_memory_devices_dispose(&split);
+	rli_memory_free(m);
+}
+
 int main(void)
 {
+	test_known_summaries();
 	test_device_types();
 	test_several_devices();
 	test_one_device_ties();
