@@ -2,6 +2,7 @@
 #include "memory_curve.h"
 #include "common/bigmem.h"
 #include "common/error.h"
+#include "common/grow.h"
 #include "common/sort.h"
 
 #include <math.h>
@@ -11,6 +12,20 @@
 static int freed(double duration)
 {
 	return duration > 0 && isfinite(duration);
+}
+
+/* Row i of the device as a block, relative to t_min, one never freed ending at t_end; 0 when the row makes none. */
+static int block_of(rli_memory_block *block, const rli_memory_device *device, size_t i, double t_min, double t_end)
+{
+	double start = device->start_ms[i], duration = device->duration_ms[i];
+	if (!isfinite(start) || !(device->size_kb[i] > 0))
+		return 0;
+	block->start = start - t_min;
+	block->end = (freed(duration) ? start + duration : t_end) - t_min;
+	block->size_kb = device->size_kb[i];
+	block->op = 0;
+	block->index = i;
+	return 1;
 }
 
 size_t rli_memory_blocks(rli_memory_block *blocks, rli_memory_summary *summary, const rli_memory_device *device)
@@ -27,15 +42,9 @@ size_t rli_memory_blocks(rli_memory_block *blocks, rli_memory_summary *summary, 
 		t_end = fmax(t_end, start + (freed(duration) ? duration : 0));
 	}
 	for (size_t i = 0; i < device->count; i++) {
-		double start = device->start_ms[i], duration = device->duration_ms[i];
-		if (!isfinite(start) || !(device->size_kb[i] > 0))
+		if (!block_of(&blocks[count], device, i, t_min, t_end))
 			continue;
-		blocks[count].start = start - t_min;
-		blocks[count].end = (freed(duration) ? start + duration : t_end) - t_min;
-		blocks[count].size_kb = device->size_kb[i];
-		blocks[count].op = 0;
-		blocks[count].index = i;
-		if (!freed(duration)) {
+		if (!freed(device->duration_ms[i])) {
 			summary->never_freed++;
 			summary->never_freed_kb += device->size_kb[i];
 		}
@@ -180,6 +189,39 @@ static int compare_live(const void *a, const void *b)
 	if (x->start != y->start)
 		return x->start < y->start ? -1 : 1;
 	return (x->index > y->index) - (x->index < y->index);
+}
+
+static int compare_live_blocks(const void *a, const void *b)
+{
+	const rli_memory_block *x = a, *y = b;
+	if (x->size_kb != y->size_kb)
+		return x->size_kb > y->size_kb ? -1 : 1;
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return (x->index > y->index) - (x->index < y->index);
+}
+
+int rli_memory_live_blocks(rli_memory_block **live_out, size_t *live_count, const rli_memory_device *device,
+			   const rli_memory_summary *summary, double t)
+{
+	rli_memory_block *live = NULL, block;
+	size_t alive = 0, capacity = 0;
+
+	*live_out = NULL;
+	*live_count = 0;
+	for (size_t i = 0; i < device->count; i++) {
+		if (!block_of(&block, device, i, summary->t_min_ms, summary->t_max_ms) || !(block.start <= t && block.end > t))
+			continue;
+		if (RLI_GROW_BIG(&live, &capacity, alive + 1, 1024) < 0) {
+			rli_bigmem_free(live);
+			return rli_error_oom();
+		}
+		live[alive++] = block;
+	}
+	qsort(live, alive, sizeof(*live), compare_live_blocks);
+	*live_out = live;
+	*live_count = alive;
+	return RLI_OK;
 }
 
 int rli_memory_live_at(size_t **live_out, size_t *live_count, const rli_memory_block *blocks, size_t count, double t)

@@ -80,5 +80,12 @@ int rli_memory_reserved_line(double **x, double **y, size_t *points, double *max
  * from rli_bigmem_array (free it with rli_bigmem_free); *live_count set.
  */
 int rli_memory_live_at(size_t **live, size_t *live_count, const rli_memory_block *blocks, size_t count, double t);
+/*
+ * The same from the device's rows, as rli_memory_blocks makes them under summary (its t_min_ms
+ * and t_max_ms), without the blocks of them all: the live blocks themselves, in that order.
+ * *live from rli_bigmem (free with rli_bigmem_free; NULL with none); *live_count set.
+ */
+int rli_memory_live_blocks(rli_memory_block **live, size_t *live_count, const rli_memory_device *device,
+			   const rli_memory_summary *summary, double t);
 
 #endif

@@ -69,20 +69,19 @@ static void set_shares(rli_memory_site *sites, size_t count, double peak_kb)
 }
 
 /* The live blocks at the peak: the largest RLI_MEMORY_STATS_TOP listed, all of them marked in live_mark. */
-static int live_at_peak(rli_memory_device_stats *st, uint8_t *live_mark, const rli_memory_device *device, const uint32_t *rows, const rli_memory_block *blocks,
-			size_t count)
+static int live_at_peak(rli_memory_device_stats *st, uint8_t *live_mark, const rli_memory_device *device, const uint32_t *rows,
+			const rli_memory_summary *summary)
 {
-	size_t *live = NULL, alive = 0;
+	rli_memory_block *live = NULL;
+	size_t alive = 0;
 	int error;
 
 	memset(live_mark, 0, device->count ? device->count : 1);
-	if (!count)
-		return RLI_OK;
-	if ((error = rli_memory_live_at(&live, &alive, blocks, count, st->peak_ms)) < 0)
+	if ((error = rli_memory_live_blocks(&live, &alive, device, summary, st->peak_ms)) < 0)
 		return error;
 	st->live_at_peak = alive;
 	for (size_t i = 0; i < alive; i++) {
-		const rli_memory_block *b = &blocks[live[i]];
+		const rli_memory_block *b = &live[i];
 		live_mark[b->index] = 1;
 		if (i < RLI_MEMORY_STATS_TOP)
 			st->top_live[st->top_live_count++] = (rli_memory_live_block){
@@ -136,33 +135,43 @@ static int rank_sites(rli_memory_device_stats *st, const rli_memory *memory, con
 	return RLI_OK;
 }
 
+/* The device's curve summary: its blocks made and swept (the statistics' own, none kept). */
+static int sweep(rli_memory_summary *summary, const rli_memory_device *device)
+{
+	rli_memory_block *blocks = rli_bigmem_array(device->count, sizeof(*blocks));
+	int error;
+	if (!blocks)
+		return rli_error_oom();
+	error = rli_memory_curve(summary, NULL, NULL, NULL, blocks, rli_memory_blocks(blocks, summary, device));
+	rli_bigmem_free(blocks);
+	return error;
+}
+
 static int device_stats(rli_memory_device_stats *st, const rli_memory *memory, const rli_memory_devices *split,
 			size_t d, const rli_memory_summary *known, uint32_t *slot_top, uint32_t *slot_stack)
 {
 	const rli_memory_device *device = &split->devices[d];
 	const uint32_t *rows = rli_memory_device_rows(split, d);
-	rli_memory_block *blocks = rli_bigmem_array(device->count, sizeof(*blocks));
 	uint8_t *live_mark = rli_bigmem_array(device->count, 1);
 	rli_memory_summary summary;
-	size_t count;
-	int error;
+	int error, any;
 
 	st->role = device->role;
 	st->rank = device->rank;
 	st->device_type = device->device_type ? device->device_type : "";
 	st->shares_rank = device->shares_rank;
 	st->allocations = device->count;
-	if (!blocks || !live_mark) {
+	if (!live_mark) {
 		error = rli_error_oom();
 		goto done;
 	}
-	count = rli_memory_blocks(blocks, &summary, device);
 	if (known)
 		summary = *known; /* the same blocks' curve, swept where it was drawn */
-	else if ((error = rli_memory_curve(&summary, NULL, NULL, NULL, blocks, count)) < 0)
+	else if ((error = sweep(&summary, device)) < 0)
 		goto done;
-	st->first_ms = count ? summary.t_min_ms : 0;
-	st->last_ms = count ? summary.t_max_ms : 0;
+	any = isfinite(summary.t_min_ms); /* a block at least: the first one's start */
+	st->first_ms = any ? summary.t_min_ms : 0;
+	st->last_ms = any ? summary.t_max_ms : 0;
 	st->peak_mb = summary.peak_mb;
 	st->peak_ms = summary.peak_ms;
 	st->peak_abs_ms = st->first_ms + st->peak_ms;
@@ -173,11 +182,10 @@ static int device_stats(rli_memory_device_stats *st, const rli_memory *memory, c
 		st->allocated_kb += device->size_kb[i];
 		rli_memory_count_row(&st->matches, memory->size_kb[r], rli_memory_match_of(memory, r), memory->gap_ms[r]);
 	}
-	if ((error = live_at_peak(st, live_mark, device, rows, blocks, count)) < 0)
+	if ((error = live_at_peak(st, live_mark, device, rows, &summary)) < 0)
 		goto done;
 	error = rank_sites(st, memory, rows, device->count, live_mark, slot_top, slot_stack);
 done:
-	rli_bigmem_free(blocks);
 	rli_bigmem_free(live_mark);
 	return error;
 }
