@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define TM_NO_ROW SIZE_MAX
+#define TM_NO_ROW UINT32_MAX
 #define TM_FIRST_SLOTS 1024
 #define PREFAULT_ROWS 32768 /* the table's rows asked for at a time, ahead of the pairing */
 #define PAIR_AHEAD 16        /* events between a slot's prefetch and its use */
@@ -173,6 +173,7 @@ static int keep_memory_event(torch_memory *tm, double ts_us)
 {
 	const unsigned needed = 1u << TM_BYTES | 1u << TM_ADDR | 1u << TM_DEVICE_TYPE | 1u << TM_DEVICE_ID;
 	torch_memory_event *event;
+	uint32_t tid;
 	int type;
 
 	if ((tm->have & needed) != needed || !(tm->value[TM_DEVICE_ID] > -1e9 && tm->value[TM_DEVICE_ID] < 1e9)) {
@@ -197,10 +198,14 @@ static int keep_memory_event(torch_memory *tm, double ts_us)
 	event->has_allocated = (tm->have >> TM_TOTAL_ALLOCATED) & 1;
 	event->has_reserved = (tm->have >> TM_TOTAL_RESERVED) & 1;
 	event->addr = tm->addr;
-	event->device_id = (int64_t)tm->value[TM_DEVICE_ID];
-	event->type = (uint8_t)type;
-	if ((event->tid = thread_of(tm)) == RLI_STRPOOL_NONE)
+	event->device_id = (int32_t)tm->value[TM_DEVICE_ID];
+	event->type = type == TM_DEVICE_CUDA;
+	if ((tid = thread_of(tm)) == RLI_STRPOOL_NONE)
 		return rli_error_oom();
+	if (tid >= TM_MAX_THREADS || tm->event_count >= UINT32_MAX - 1)
+		return rli_error_set(RLI_ERROR, "more [memory] events or threads in one trace than rl-insight pairs "
+				     "(%u threads, %u events)", (unsigned)TM_MAX_THREADS, (unsigned)UINT32_MAX - 1);
+	event->tid = tid;
 	tm->event_count++;
 	tm->allocations += event->bytes > 0;
 	return RLI_OK;
@@ -266,17 +271,17 @@ int torch_memory_event_done(torch_memory *tm, int has_ts, double ts_us, int has_
 
 /* ---- pairing ------------------------------------------------------------ */
 
-/* The event's device as the map keys it: device type * 2^32 + id. */
-static int64_t device_of(const torch_memory_event *event)
+/* The event's device as the map keys it: the type in the top bit, the id (within +-1e9 < 2^30) offset by 2^30 below. */
+static uint32_t device_of(const torch_memory_event *event)
 {
-	return (int64_t)event->type * ((int64_t)1 << 32) + event->device_id;
+	return (uint32_t)event->type << 31 | (uint32_t)(event->device_id + ((int32_t)1 << 30));
 }
 
-/* A pending allocation: the open-addressing map's slot, keyed by (Addr, device). */
+/* A pending allocation: the open-addressing map's slot, keyed by (Addr, device); 16 bytes. */
 typedef struct {
 	uint64_t addr;
-	int64_t device; /* device type * 2^32 + id; the slot is free when row is TM_NO_ROW */
-	size_t row;
+	uint32_t device; /* device_of; the slot is free when row is TM_NO_ROW */
+	uint32_t row;
 } pending_slot;
 
 typedef struct {
@@ -284,14 +289,14 @@ typedef struct {
 	size_t count, used;
 } pending_map;
 
-static size_t slot_of(const pending_map *map, uint64_t addr, int64_t device)
+static size_t slot_of(const pending_map *map, uint64_t addr, uint32_t device)
 {
 	uint64_t h = (addr ^ ((uint64_t)device * 0x9E3779B97F4A7C15ull)) * 0xff51afd7ed558ccdull;
 	return (size_t)(h >> 17) & (map->count - 1);
 }
 
 /* The slot holding (addr, device), or the empty one where it would go. */
-static pending_slot *find_slot(pending_map *map, uint64_t addr, int64_t device)
+static pending_slot *find_slot(pending_map *map, uint64_t addr, uint32_t device)
 {
 	size_t i = slot_of(map, addr, device);
 	while (map->slots[i].row != TM_NO_ROW && (map->slots[i].addr != addr || map->slots[i].device != device))
@@ -350,12 +355,12 @@ static void remove_slot(pending_map *map, pending_slot *slot)
 typedef struct {
 	uint32_t role, name;
 	size_t devices;
-	int64_t device_key[KNOWN_DEVICES];
+	uint32_t device_key[KNOWN_DEVICES];
 	uint32_t device[KNOWN_DEVICES];
 } row_strings;
 
 /* The device's name ("CUDA:0") in the table's strings; RLI_STRPOOL_NONE when out of memory. */
-static uint32_t device_name(rli_memory *memory, row_strings *strings, int64_t device_key, const torch_memory_event *event)
+static uint32_t device_name(rli_memory *memory, row_strings *strings, uint32_t device_key, const torch_memory_event *event)
 {
 	char text[48];
 	int length;
@@ -373,7 +378,7 @@ static uint32_t device_name(rli_memory *memory, row_strings *strings, int64_t de
 	return id;
 }
 
-static int append_row(rli_memory *memory, row_strings *strings, int64_t device_key, const torch_memory_event *event)
+static int append_row(rli_memory *memory, row_strings *strings, uint32_t device_key, const torch_memory_event *event)
 {
 	rli_memory_in row;
 	memset(&row, 0, sizeof(row));
@@ -416,7 +421,7 @@ static int pair_events(torch_memory *tm, rli_memory *memory, uint32_t role, doub
 	}
 	for (size_t k = 0; k < tm->event_count; k++) {
 		const torch_memory_event *event = &tm->events[order ? order[k] : k];
-		int64_t device = device_of(event);
+		uint32_t device = device_of(event);
 		pending_slot *slot;
 		/*
 		 * The table's pages are faulted in a run of rows ahead, on another core where there is
@@ -439,7 +444,7 @@ static int pair_events(torch_memory *tm, rli_memory *memory, uint32_t role, doub
 		}
 		slot = find_slot(&map, event->addr, device);
 		if (event->bytes < 0 && slot->row != TM_NO_ROW) {
-			size_t row = slot->row;
+			uint32_t row = slot->row;
 			/* In µs first, as written: 1300 - 1000 is 300 exactly, 1.3 - 1.0 is not 0.3. */
 			memory->duration_ms[row] = (event->ts_us - row_ts[row]) / 1000;
 			memory->flags[row] |= RLI_MEMORY_RELEASED;
@@ -463,7 +468,7 @@ static int pair_events(torch_memory *tm, rli_memory *memory, uint32_t role, doub
 		} else {
 			tm->reallocated++;
 		}
-		slot->row = memory->count - 1;
+		slot->row = (uint32_t)(memory->count - 1);
 	}
 done:
 	rli_bigmem_free(map.slots);

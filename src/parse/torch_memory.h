@@ -17,14 +17,21 @@ enum { TM_BYTES = 0, TM_ADDR, TM_DEVICE_TYPE, TM_DEVICE_ID, TM_TOTAL_ALLOCATED, 
 /* What an event is to the memory analysis, from its name and "cat". */
 enum { TM_SPAN_OP = 0, TM_SPAN_FRAME = 1 };
 
-/* One [memory] event as read: paired with the others once the whole file is in. */
+/* Threads a file may have: an event's thread id shares its word with three flags. */
+#define TM_MAX_THREADS ((uint32_t)1 << 29)
+
+/*
+ * One [memory] event as read: paired with the others once the whole file is in. 48 bytes: a
+ * trace holds millions, all kept until they are paired (every byte of them first written
+ * here, which costs more than the pairing on a machine that charges for fresh pages).
+ */
 typedef struct {
 	double ts_us, bytes, allocated, reserved;
 	uint64_t addr;
-	int64_t device_id;
-	uint32_t tid;  /* in torch_memory.tids */
-	uint8_t type;  /* Device Type: 1 CUDA, 0 CPU */
-	uint8_t has_allocated, has_reserved;
+	int32_t device_id;       /* within +-1e9 (keep_memory_event) */
+	uint32_t tid : 29;       /* in torch_memory.tids */
+	uint32_t type : 1;       /* Device Type: 1 CUDA, 0 CPU */
+	uint32_t has_allocated : 1, has_reserved : 1;
 } torch_memory_event;
 
 /* A cpu_op (an operator) or a python_function (a Python frame), which a [memory] event on its thread may lie in. */

@@ -11,20 +11,15 @@
 /* The separator of the Ascend "Call stack" value, which the torch stacks are written with too. */
 #define FRAME_SEPARATOR ";\r\n"
 
-typedef struct {
-	double ts_us;
-	uint32_t tid;
-	uint32_t row;
-} row_key;
-
 /*
  * The rows by thread, each thread's in time order. The table's rows come in time order already
- * (paired so), so a stable counting sort by thread (a handful of them) is all it takes.
+ * (paired so), so a stable counting sort by thread (a handful of them) is all it takes. Row
+ * numbers only: the sweep reads each row's time and thread where they are, in the order they are.
  */
-static row_key *rows_by_thread(const torch_memory *tm, size_t count, const double *row_ts_us, const uint32_t *row_tid)
+static uint32_t *rows_by_thread(const torch_memory *tm, size_t count, const uint32_t *row_tid)
 {
 	size_t threads = tm->tids.count, *next = calloc(threads + 1, sizeof(*next));
-	row_key *rows = rli_bigmem_array(count, sizeof(*rows));
+	uint32_t *rows = rli_bigmem_array(count, sizeof(*rows));
 	if (!next || !rows) {
 		free(next);
 		rli_bigmem_free(rows);
@@ -34,12 +29,8 @@ static row_key *rows_by_thread(const torch_memory *tm, size_t count, const doubl
 		next[row_tid[i] + 1]++;
 	for (size_t t = 1; t <= threads; t++)
 		next[t] += next[t - 1];
-	for (size_t i = 0; i < count; i++) {
-		row_key *key = &rows[next[row_tid[i]]++];
-		key->ts_us = row_ts_us[i]; /* as written: start_ms went through a division */
-		key->tid = row_tid[i];
-		key->row = (uint32_t)i;
-	}
+	for (size_t i = 0; i < count; i++)
+		rows[next[row_tid[i]]++] = (uint32_t)i;
 	free(next);
 	return rows;
 }
@@ -253,7 +244,7 @@ static int attribute_row(sweep *s, uint32_t row, double ts_us)
 int torch_memory_attribute(torch_memory *tm, rli_memory *memory, const double *row_ts_us, const uint32_t *row_tid)
 {
 	sweep s;
-	row_key *rows = NULL;
+	uint32_t *rows = NULL;
 	size_t next = 0;
 	uint32_t thread = UINT32_MAX;
 	int error = RLI_OK;
@@ -263,16 +254,17 @@ int torch_memory_attribute(torch_memory *tm, rli_memory *memory, const double *r
 	memset(&s, 0, sizeof(s));
 	s.tm = tm;
 	s.memory = memory;
-	if (!(rows = rows_by_thread(tm, memory->count, row_ts_us, row_tid)))
+	if (!(rows = rows_by_thread(tm, memory->count, row_tid)))
 		return rli_error_oom();
 	if (torch_memory_sort_spans(tm) < 0) {
 		rli_bigmem_free(rows);
 		return rli_error_oom();
 	}
 	for (size_t i = 0; i < memory->count && error == RLI_OK; i++) {
-		double ts = rows[i].ts_us;
-		if (rows[i].tid != thread) {
-			thread = rows[i].tid;
+		uint32_t row = rows[i];
+		double ts = row_ts_us[row]; /* as written: start_ms went through a division */
+		if (row_tid[row] != thread) {
+			thread = row_tid[row];
 			s.open_count = 0;
 			while (next < tm->span_count && tm->spans[next].tid < thread)
 				next++;
@@ -290,7 +282,7 @@ int torch_memory_attribute(torch_memory *tm, rli_memory *memory, const double *r
 		while (s.open_count && tm->spans[s.open[s.open_count - 1]].end_us < ts)
 			s.open_count--;
 		if (error == RLI_OK)
-			error = attribute_row(&s, rows[i].row, ts);
+			error = attribute_row(&s, row, ts);
 	}
 	rli_bigmem_free(rows);
 	free(s.open);
