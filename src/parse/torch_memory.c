@@ -99,23 +99,35 @@ int torch_memory_tid(torch_memory *tm, const char *text, size_t length)
 
 void torch_memory_arg_key(torch_memory *tm, const unsigned char *key, size_t length)
 {
-	/* The six keys have six lengths: one comparison a key, for millions of events. */
-	static const struct {
-		size_t length;
-		const char *name;
-		int arg;
-	} keys[] = {{4, "Addr", TM_ADDR}, {5, "Bytes", TM_BYTES}, {9, "Device Id", TM_DEVICE_ID},
-		    {11, "Device Type", TM_DEVICE_TYPE}, {14, "Total Reserved", TM_TOTAL_RESERVED},
-		    {15, "Total Allocated", TM_TOTAL_ALLOCATED}};
+	/*
+	 * The six keys have six lengths: one comparison a key, of a length known here, which the
+	 * compiler makes a few word compares (memcmp through the PLT was 60 ms on 1.7M events).
+	 */
 	tm->arg = -1;
 	if (!tm->devices || !tm->is_memory)
 		return;
-	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
-		if (keys[i].length == length) {
-			if (memcmp(keys[i].name, key, length) == 0)
-				tm->arg = keys[i].arg;
-			return;
-		}
+	switch (length) {
+	case 4:
+		tm->arg = memcmp(key, "Addr", 4) == 0 ? TM_ADDR : -1;
+		break;
+	case 5:
+		tm->arg = memcmp(key, "Bytes", 5) == 0 ? TM_BYTES : -1;
+		break;
+	case 9:
+		tm->arg = memcmp(key, "Device Id", 9) == 0 ? TM_DEVICE_ID : -1;
+		break;
+	case 11:
+		tm->arg = memcmp(key, "Device Type", 11) == 0 ? TM_DEVICE_TYPE : -1;
+		break;
+	case 14:
+		tm->arg = memcmp(key, "Total Reserved", 14) == 0 ? TM_TOTAL_RESERVED : -1;
+		break;
+	case 15:
+		tm->arg = memcmp(key, "Total Allocated", 15) == 0 ? TM_TOTAL_ALLOCATED : -1;
+		break;
+	default:
+		break;
+	}
 }
 
 void torch_memory_arg_value(torch_memory *tm, const char *text, size_t length, int kind)
