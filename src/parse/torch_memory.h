@@ -33,6 +33,7 @@ typedef struct {
 	uint32_t type : 1;       /* Device Type: 1 CUDA, 0 CPU */
 	uint32_t has_allocated : 1, has_reserved : 1;
 } torch_memory_event;
+_Static_assert(sizeof(torch_memory_event) == 48, "a [memory] event is kept in 48 bytes");
 
 /* A cpu_op (an operator) or a python_function (a Python frame), which a [memory] event on its thread may lie in. */
 typedef struct {
