@@ -191,19 +191,10 @@ static int compare_live(const void *a, const void *b)
 	return (x->index > y->index) - (x->index < y->index);
 }
 
-static int compare_live_blocks(const void *a, const void *b)
-{
-	const rli_memory_block *x = a, *y = b;
-	if (x->size_kb != y->size_kb)
-		return x->size_kb > y->size_kb ? -1 : 1;
-	if (x->start != y->start)
-		return x->start < y->start ? -1 : 1;
-	return (x->index > y->index) - (x->index < y->index);
-}
-
 int rli_memory_live_blocks(rli_memory_block **live_out, size_t *live_count, const rli_memory_device *device,
 			   const rli_memory_summary *summary, double t)
 {
+	live_block *keys = NULL;
 	rli_memory_block *live = NULL, block;
 	size_t alive = 0, capacity = 0;
 
@@ -212,13 +203,21 @@ int rli_memory_live_blocks(rli_memory_block **live_out, size_t *live_count, cons
 	for (size_t i = 0; i < device->count; i++) {
 		if (!block_of(&block, device, i, summary->t_min_ms, summary->t_max_ms) || !(block.start <= t && block.end > t))
 			continue;
-		if (RLI_GROW_BIG(&live, &capacity, alive + 1, 1024) < 0) {
-			rli_bigmem_free(live);
+		if (RLI_GROW_BIG(&keys, &capacity, alive + 1, 1024) < 0) {
+			rli_bigmem_free(keys);
 			return rli_error_oom();
 		}
-		live[alive++] = block;
+		keys[alive++] = (live_block){ block.size_kb, block.start, i };
 	}
-	qsort(live, alive, sizeof(*live), compare_live_blocks);
+	/* Device order is block order: the same order as rli_memory_live_at's, then the blocks made again. */
+	qsort(keys, alive, sizeof(*keys), compare_live);
+	if (alive && !(live = rli_bigmem_array(alive, sizeof(*live)))) {
+		rli_bigmem_free(keys);
+		return rli_error_oom();
+	}
+	for (size_t k = 0; k < alive; k++)
+		block_of(&live[k], device, keys[k].index, summary->t_min_ms, summary->t_max_ms);
+	rli_bigmem_free(keys);
 	*live_out = live;
 	*live_count = alive;
 	return RLI_OK;
