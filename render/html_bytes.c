@@ -125,12 +125,13 @@ void rli_write_base85(FILE *fp, const unsigned char *data, size_t length)
  * a million rows on one device, 109 -> 85 ms for deep stacks, 670 -> 480 ms for 16 ranks.
  *
  * Past the text, deflate's search for repeats finds little in varint streams but runs of a byte
- * and the bytes' frequencies, and was two thirds of the time of writing a memory page: a large
- * binary part is deflated with Z_RLE instead, which looks for runs only. On the memory and torch
- * benches' pages that packs 2.3-3.1x faster for 0.8-1.9% more bytes. A small part keeps the search:
- * it costs little there, and a small page's streams repeat (the sample's packed 15% smaller so).
+ * and the bytes' frequencies, and was two thirds of the time of writing a memory page: a binary
+ * part of 16 KiB or more is deflated with Z_RLE instead, which looks for runs only. On the
+ * memory and torch benches' pages that packs 1.8-3.1x faster for 1-3% more bytes (a page of
+ * 16 ranks' or 128 devices' holds 30-60 KB of streams). A smaller part keeps the search: it
+ * costs little there, and a small page's streams repeat (the sample's pack 15% smaller so).
  */
-#define PACK_RUNS_FROM (64 * 1024)
+#define PACK_RUNS_FROM (16 * 1024)
 
 /* Deflates what z has in with flush, the output growing as it needs. RLI_OK, or an error set. */
 static int deflate_into(z_stream *z, rli_bytes *out, int flush)
