@@ -133,9 +133,19 @@ static void pool_dispose(pool *p)
 	free(p->slots);
 }
 
+/*
+ * value in units of 10^-decimals, rounded half away from zero as llround does, without its call
+ * (a few percent of writing a page): below 2^52 a double less its integer part is exact.
+ */
 static int64_t units(double value, int decimals)
 {
-	return (int64_t)llround(value * pow(10.0, decimals));
+	double x = value * pow(10.0, decimals);
+	if (fabs(x) < 4503599627370496.0) {
+		int64_t whole = (int64_t)x;
+		double fraction = x - (double)whole;
+		return whole + (fraction >= 0.5) - (fraction <= -0.5);
+	}
+	return (int64_t)llround(x);
 }
 
 /*
