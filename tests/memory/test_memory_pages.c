@@ -46,6 +46,29 @@ static void test_segment_rule(void)
 	CHECK(first == 3 && last == 3);
 	rli_memory_segment_span(b, 4, 2.5, 4.0, &first, &last);
 	CHECK(first == 2 && last == 3);
+
+	/* Against a plain scan of the bounds, for every count, awkward spans, and times on and beside each bound. */
+	{
+		static const double spans[] = { 1.0, 3.7e4, 1e-3, 7.0, 1773285905511.975, 0.1 + 0.2 };
+		uint64_t state = 99;
+		int bad = 0;
+		for (size_t n = 1; n <= RLI_MEMORY_MAX_SEGMENTS; n++)
+			for (size_t k = 0; k < sizeof(spans) / sizeof(spans[0]); k++) {
+				rli_memory_segment_bounds(b, n, spans[k]);
+				for (int j = 0; j < 400; j++) {
+					double t = j < 3 * (int)(n + 1) ? b[j / 3] : spans[k] * (double)(rli_test_random(&state) % 1100) / 1000.0;
+					size_t want = 0;
+					if (j < 3 * (int)(n + 1))
+						t = j % 3 == 0 ? t : j % 3 == 1 ? nextafter(t, -INFINITY) : nextafter(t, INFINITY);
+					for (size_t i = 0; i < n; i++)
+						if (b[i] <= t)
+							want = i;
+					rli_memory_segment_span(b, n, t, t, &first, &last);
+					bad |= first != want;
+				}
+			}
+		CHECK(!bad);
+	}
 }
 
 /* ---- reading a data file back ---- */
