@@ -134,18 +134,23 @@ static void pool_dispose(pool *p)
 }
 
 /*
- * value in units of 10^-decimals, rounded half away from zero as llround does, without its call
- * (a few percent of writing a page): below 2^52 a double less its integer part is exact.
+ * x rounded half away from zero, as llround does, without its call (a few percent of writing a
+ * page, for every bar's times and size): below 2^52 a double less its integer part is exact.
  */
-static int64_t units(double value, int decimals)
+static int64_t rounded(double x)
 {
-	double x = value * pow(10.0, decimals);
 	if (fabs(x) < 4503599627370496.0) {
 		int64_t whole = (int64_t)x;
 		double fraction = x - (double)whole;
 		return whole + (fraction >= 0.5) - (fraction <= -0.5);
 	}
 	return (int64_t)llround(x);
+}
+
+/* value in units of 10^-decimals */
+static int64_t units(double value, int decimals)
+{
+	return rounded(value * pow(10.0, decimals));
 }
 
 /*
@@ -309,7 +314,7 @@ static void summarise_carried(const rli_panel *g, int64_t origin_units, double o
 				continue;
 			start = units(origin + g->bar_start[i], RLI_MEMORY_TIME_DECIMALS) - origin_units;
 			summary[3 * r]++;
-			summary[3 * r + 1] += (uint64_t)llround(fmax(0.0, d->size_kb[i]) * 1024.0) / size_unit;
+			summary[3 * r + 1] += (uint64_t)rounded(fmax(0.0, d->size_kb[i]) * 1024.0) / size_unit;
 			if (summary[3 * r] == 1 || (uint64_t)start < summary[3 * r + 2])
 				summary[3 * r + 2] = (uint64_t)start;
 		}
@@ -338,7 +343,7 @@ static int encode_bars(rli_bytes *out, rli_bytes *totals, const rli_panel *g, in
 			int64_t start = units(origin + g->bar_start[i], RLI_MEMORY_TIME_DECIMALS) - origin_units;
 			int64_t end = units(origin + g->bar_end[i], RLI_MEMORY_TIME_DECIMALS) - origin_units;
 			int open = d->open_ended && d->open_ended[i];
-			uint64_t size = (uint64_t)llround(fmax(0.0, d->size_kb[i]) * 1024.0) / size_unit;
+			uint64_t size = (uint64_t)rounded(fmax(0.0, d->size_kb[i]) * 1024.0) / size_unit;
 			if (omit[i])
 				continue;
 			if (end < start)
@@ -413,7 +418,7 @@ int rli_html_write_memory_data(FILE *fp, const rli_panel *curve, const rli_panel
 			goto done;
 		}
 		stack_of[i] = k < 0 ? -1 : k;
-		size_unit = gcd(size_unit, (uint64_t)llround(fmax(0.0, d->size_kb[i]) * 1024.0));
+		size_unit = gcd(size_unit, (uint64_t)rounded(fmax(0.0, d->size_kb[i]) * 1024.0));
 	}
 	if (!size_unit)
 		size_unit = 1;
