@@ -187,6 +187,87 @@ static void trace_line(painter *p, const rli_line_mark *line)
 	}
 }
 
+/*
+ * An envelope drawn on pixels as the band of ink its stroke would leave, column by column. The
+ * stroke of the same path turns at every device column, four times, and cairo's stroker made and
+ * filled a round join at each: a fifth of drawing 128 memory figures. Here each column's points
+ * and the midpoints of its joins to the columns either side give it a span; a column's ink is the
+ * union of the spans within half the line's width of it (the stroke's breadth), half the width
+ * beyond their extremes (its thickness): one box a column, a flat stretch as thick as the stroke,
+ * a peak as high. Returns 0 when there is no room for the columns (the stroke is drawn instead).
+ */
+static int span_envelope(painter *p, const rli_line_mark *line)
+{
+	cairo_t *cr = p->cr;
+	double half = line->width * p->scale / 2, first = INFINITY, end = -INFINITY, last_y = 0, previous = -1;
+	double *lo = NULL, *hi = NULL;
+	size_t columns, reach = (size_t)fmax(0.0, round(half - 0.5));
+	int started = 0;
+
+	/* The columns the points fall in (a point without a place on the page has none). */
+	for (size_t i = 0; i < line->count; i++) {
+		double column = floor(page_x(p, line->x[i]) * p->scale);
+		if (isfinite(column)) {
+			first = fmin(first, column);
+			end = fmax(end, column);
+		}
+	}
+	if (!(end >= first) || end - first >= (double)(1u << 20))
+		return 0;
+	columns = (size_t)(end - first) + 1;
+	if (!(lo = malloc(columns * sizeof(*lo))) || !(hi = malloc(columns * sizeof(*hi)))) {
+		free(lo);
+		return 0;
+	}
+	for (size_t c = 0; c < columns; c++) {
+		lo[c] = INFINITY;
+		hi[c] = -INFINITY;
+	}
+	for (size_t i = 0; i < line->count; i++) {
+		double x = page_x(p, line->x[i]) * p->scale, y = page_y(p, line->y[i]) * p->scale;
+		double column = floor(x) - first;
+		size_t c;
+		if (!isfinite(column) || !isfinite(y))
+			continue;
+		c = column < 0 ? 0 : column >= (double)columns ? columns - 1 : (size_t)column;
+		if (started && column != previous) {
+			/* The join from the last column's last point: its midpoint belongs to both columns. */
+			double join = (last_y + y) / 2;
+			size_t before = previous < 0 ? 0 : (size_t)previous < columns ? (size_t)previous : columns - 1;
+			lo[before] = fmin(lo[before], join);
+			hi[before] = fmax(hi[before], join);
+			lo[c] = fmin(lo[c], join);
+			hi[c] = fmax(hi[c], join);
+		}
+		lo[c] = fmin(lo[c], y);
+		hi[c] = fmax(hi[c], y);
+		previous = column;
+		last_y = y;
+		started = 1;
+	}
+	cairo_new_path(cr);
+	for (size_t c = 0; c < columns; c++) {
+		double top = INFINITY, bottom = -INFINITY;
+		size_t from = c > reach ? c - reach : 0, to = c + reach < columns ? c + reach : columns - 1;
+		for (size_t k = from; k <= to; k++) {
+			top = fmin(top, lo[k]);
+			bottom = fmax(bottom, hi[k]);
+		}
+		if (top <= bottom)
+			cairo_rectangle(cr, first + (double)c, top - half, 1.0, bottom - top + 2 * half);
+	}
+	cairo_fill(cr);
+	free(lo);
+	free(hi);
+	return 1;
+}
+
+/* Whether the painter draws on pixels (a PNG's bands), where an envelope is drawn as spans. */
+static int on_pixels(const painter *p)
+{
+	return cairo_surface_get_type(cairo_get_target(p->cr)) == CAIRO_SURFACE_TYPE_IMAGE;
+}
+
 static void draw_lines(painter *p)
 {
 	const rli_panel *t = p->panel;
@@ -216,6 +297,12 @@ static void draw_lines(painter *p)
 			trace_line(p, line);
 		}
 		set_color(cr, line->color, 1.0);
+		if (traced_as_envelope(p, line) && on_pixels(p)) {
+			cairo_new_path(cr);
+			if (span_envelope(p, line))
+				continue;
+			trace_line(p, line);
+		}
 		cairo_set_line_width(cr, line->width * p->scale);
 		cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND);
 		cairo_stroke(cr);
