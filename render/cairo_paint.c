@@ -190,16 +190,17 @@ static void trace_line(painter *p, const rli_line_mark *line)
 /*
  * An envelope drawn on pixels as the band of ink its stroke would leave, column by column. The
  * stroke of the same path turns at every device column, four times, and cairo's stroker made and
- * filled a round join at each: a fifth of drawing 128 memory figures. Here each column's points
- * and the midpoints of its joins to the columns either side give it a span; a column's ink is the
- * union of the spans within half the line's width of it (the stroke's breadth), half the width
- * beyond their extremes (its thickness): one box a column, a flat stretch as thick as the stroke,
- * a peak as high. Returns 0 when there is no room for the columns (the stroke is drawn instead).
+ * filled a round join at each: a fifth of drawing 128 memory figures. Here each column's points,
+ * and the heights where the segments between points cross its edges, give it a span; a column's
+ * ink is the union of the spans within half the line's width of it (the stroke's breadth), half
+ * the width beyond their extremes (its thickness): one box a column, a flat stretch as thick as
+ * the stroke, a peak as high. Returns 0 when there is no room for the columns (then it is stroked).
  */
 static int span_envelope(painter *p, const rli_line_mark *line)
 {
 	cairo_t *cr = p->cr;
-	double half = line->width * p->scale / 2, first = INFINITY, end = -INFINITY, last_y = 0, previous = -1;
+	double half = line->width * p->scale / 2, first = INFINITY, end = -INFINITY, last_x = 0, last_y = 0;
+	double previous = -1;
 	double *lo = NULL, *hi = NULL;
 	size_t columns, reach = (size_t)fmax(0.0, round(half - 0.5));
 	int started = 0;
@@ -231,17 +232,25 @@ static int span_envelope(painter *p, const rli_line_mark *line)
 			continue;
 		c = column < 0 ? 0 : column >= (double)columns ? columns - 1 : (size_t)column;
 		if (started && column != previous) {
-			/* The join from the last column's last point: its midpoint belongs to both columns. */
-			double join = (last_y + y) / 2;
-			size_t before = previous < 0 ? 0 : (size_t)previous < columns ? (size_t)previous : columns - 1;
-			lo[before] = fmin(lo[before], join);
-			hi[before] = fmax(hi[before], join);
-			lo[c] = fmin(lo[c], join);
-			hi[c] = fmax(hi[c], join);
+			/*
+			 * The segment from the last point crosses the boundaries between: where it
+			 * crosses one, both columns beside it hold that height (a long flat step crosses
+			 * many columns that hold no point of their own).
+			 */
+			double from = fmin(previous, column) + 1, to = fmax(previous, column);
+			for (double k = from; k <= to; k++) {
+				double at = first + k, y_at = x == last_x ? y : last_y + (y - last_y) * (at - last_x) / (x - last_x);
+				size_t right = (size_t)k, left = right - 1;
+				lo[left] = fmin(lo[left], y_at);
+				hi[left] = fmax(hi[left], y_at);
+				lo[right] = fmin(lo[right], y_at);
+				hi[right] = fmax(hi[right], y_at);
+			}
 		}
 		lo[c] = fmin(lo[c], y);
 		hi[c] = fmax(hi[c], y);
 		previous = column;
+		last_x = x;
 		last_y = y;
 		started = 1;
 	}

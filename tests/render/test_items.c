@@ -172,6 +172,44 @@ static void test_line_envelope(void)
 	page_dispose(&v);
 }
 
+/*
+ * Two dense clusters joined by one long slope: drawn as its envelope (more points than columns),
+ * the slope still tints every column it crosses red, at its own height there and nowhere far
+ * above, though those columns hold no point of their own (a 1-unit line on a shallow slope
+ * covers no pixel whole: tinted is what the stroke gave too).
+ */
+static void test_envelope_slope(void)
+{
+	value_page v;
+	cairo_surface_t *surface;
+	size_t n = 6002, half = 3000;
+
+	page_init(&v, n);
+	for (size_t i = 0; i < half; i++) {
+		v.line.x[i] = 5.0 * (double)i / (double)(half - 1);
+		v.line.y[i] = i % 2 ? 8 : 7;
+		v.line.x[n - 1 - i] = 100.0 - 5.0 * (double)i / (double)(half - 1);
+		v.line.y[n - 1 - i] = i % 2 ? 2 : 1;
+	}
+	v.line.x[half] = 5, v.line.y[half] = 8;
+	v.line.x[half + 1] = 95, v.line.y[half + 1] = 2;
+	v.point.radius = 0;
+	v.point.label.text = "";
+	surface = paint(&v);
+	{
+		int bad = 0;
+		for (int column = 70; column < 330; column++) {
+			/* x = (column - 50) / 3, its height on the slope from (5, 8) to (95, 2), as a row */
+			double x = (column + 0.5 - 50) / 3.0, y = 8 - 6 * (x - 5) / 90, row = 20 + 200 - y * 20;
+			bad |= !column_reddish(surface, column, (int)row - 3, (int)row + 3);
+			bad |= column_reddish(surface, column, 20, (int)row - 12);
+		}
+		CHECK(!bad);
+	}
+	cairo_surface_destroy(surface);
+	page_dispose(&v);
+}
+
 /* The table's text is real text in a PDF, header and cells, in reading order. */
 static void test_table_text(const char *dir)
 {
@@ -214,6 +252,7 @@ int main(int argc, char **argv)
 		return 2;
 	test_value_panel();
 	test_line_envelope();
+	test_envelope_slope();
 	test_table_text(argv[1]);
 	TEST_DONE();
 }
