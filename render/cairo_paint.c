@@ -187,6 +187,13 @@ static void trace_line(painter *p, const rli_line_mark *line)
 	}
 }
 
+/* Column c's span of heights, widened to y. */
+static void widen(double *lo, double *hi, size_t c, double y)
+{
+	lo[c] = fmin(lo[c], y);
+	hi[c] = fmax(hi[c], y);
+}
+
 /*
  * An envelope drawn on pixels as the band of ink its stroke would leave, column by column. The
  * stroke of the same path turns at every device column, four times, and cairo's stroker made and
@@ -200,10 +207,9 @@ static int span_envelope(painter *p, const rli_line_mark *line)
 {
 	cairo_t *cr = p->cr;
 	double half = line->width * p->scale / 2, first = INFINITY, end = -INFINITY, last_x = 0, last_y = 0;
-	double previous = -1;
+	double previous = -1; /* the last point's column; none yet */
 	double *lo = NULL, *hi = NULL;
 	size_t columns, reach = (size_t)fmax(0.0, round(half - 0.5));
-	int started = 0;
 
 	/* The columns the points fall in (a point without a place on the page has none). */
 	for (size_t i = 0; i < line->count; i++) {
@@ -226,12 +232,10 @@ static int span_envelope(painter *p, const rli_line_mark *line)
 	}
 	for (size_t i = 0; i < line->count; i++) {
 		double x = page_x(p, line->x[i]) * p->scale, y = page_y(p, line->y[i]) * p->scale;
-		double column = floor(x) - first;
-		size_t c;
+		double column = floor(x) - first; /* within 0..columns-1: first and end bound every finite one */
 		if (!isfinite(column) || !isfinite(y))
 			continue;
-		c = column < 0 ? 0 : column >= (double)columns ? columns - 1 : (size_t)column;
-		if (started && column != previous) {
+		if (previous >= 0 && column != previous) {
 			/*
 			 * The segment from the last point crosses the boundaries between: where it
 			 * crosses one, both columns beside it hold that height (a long flat step crosses
@@ -240,19 +244,14 @@ static int span_envelope(painter *p, const rli_line_mark *line)
 			double from = fmin(previous, column) + 1, to = fmax(previous, column);
 			for (double k = from; k <= to; k++) {
 				double at = first + k, y_at = x == last_x ? y : last_y + (y - last_y) * (at - last_x) / (x - last_x);
-				size_t right = (size_t)k, left = right - 1;
-				lo[left] = fmin(lo[left], y_at);
-				hi[left] = fmax(hi[left], y_at);
-				lo[right] = fmin(lo[right], y_at);
-				hi[right] = fmax(hi[right], y_at);
+				widen(lo, hi, (size_t)k - 1, y_at);
+				widen(lo, hi, (size_t)k, y_at);
 			}
 		}
-		lo[c] = fmin(lo[c], y);
-		hi[c] = fmax(hi[c], y);
+		widen(lo, hi, (size_t)column, y);
 		previous = column;
 		last_x = x;
 		last_y = y;
-		started = 1;
 	}
 	cairo_new_path(cr);
 	for (size_t c = 0; c < columns; c++) {
@@ -296,22 +295,18 @@ static void draw_lines(painter *p)
 		 */
 		cairo_set_antialias(cr, traced_as_envelope(p, line) ? CAIRO_ANTIALIAS_FAST : CAIRO_ANTIALIAS_DEFAULT);
 		cairo_new_path(cr);
-		trace_line(p, line);
 		if (line->fill_alpha > 0) {
+			trace_line(p, line);
 			cairo_line_to(cr, page_x(p, line->x[line->count - 1]) * p->scale, base);
 			cairo_line_to(cr, page_x(p, line->x[0]) * p->scale, base);
 			cairo_close_path(cr);
 			set_color(cr, line->color, line->fill_alpha);
 			cairo_fill(cr);
-			trace_line(p, line);
 		}
 		set_color(cr, line->color, 1.0);
-		if (traced_as_envelope(p, line) && on_pixels(p)) {
-			cairo_new_path(cr);
-			if (span_envelope(p, line))
-				continue;
-			trace_line(p, line);
-		}
+		if (traced_as_envelope(p, line) && on_pixels(p) && span_envelope(p, line))
+			continue;
+		trace_line(p, line);
 		cairo_set_line_width(cr, line->width * p->scale);
 		cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND);
 		cairo_stroke(cr);
