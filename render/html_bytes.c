@@ -133,6 +133,13 @@ void rli_write_base85(FILE *fp, const unsigned char *data, size_t length)
  */
 #define PACK_RUNS_FROM (16 * 1024)
 
+/* z writes into out's room left (zlib counts it in 32 bits). */
+static void point_at_room(z_stream *z, rli_bytes *out)
+{
+	z->next_out = out->bytes + out->used;
+	z->avail_out = (uInt)(out->capacity - out->used > UINT32_MAX ? UINT32_MAX : out->capacity - out->used);
+}
+
 /* Deflates what z has in with flush, the output growing as it needs. RLI_OK, or an error set. */
 static int deflate_into(z_stream *z, rli_bytes *out, int flush)
 {
@@ -140,8 +147,7 @@ static int deflate_into(z_stream *z, rli_bytes *out, int flush)
 		int status, error;
 		if (out->capacity - out->used < 64 && (error = rli_bytes_reserve(out, out->capacity)) < 0)
 			return error;
-		z->next_out = out->bytes + out->used;
-		z->avail_out = (uInt)(out->capacity - out->used > UINT32_MAX ? UINT32_MAX : out->capacity - out->used);
+		point_at_room(z, out);
 		status = deflate(z, flush);
 		out->used = (size_t)(z->next_out - out->bytes);
 		if (status == Z_STREAM_END || (flush != Z_FINISH && z->avail_in == 0 && z->avail_out > 0))
@@ -168,8 +174,7 @@ static int pack(rli_bytes *out, const unsigned char *data, size_t length, size_t
 		/* The text's blocks end where the streams begin, and the streams are deflated as runs. */
 		if ((error = deflate_into(&z, out, Z_BLOCK)) < 0)
 			goto done;
-		z.next_out = out->bytes + out->used;
-		z.avail_out = (uInt)(out->capacity - out->used);
+		point_at_room(&z, out);
 		if (deflateParams(&z, Z_BEST_SPEED, Z_RLE) != Z_OK) {
 			error = rli_error_set(RLI_ERROR, "html: zlib could not pack a page's data as runs");
 			goto done;

@@ -49,8 +49,8 @@ static int draw(console *c, const cli_request *request, const rli_memory_devices
 
 /*
  * The statistics, worked out beside the outputs (they read the table only), and how long they
- * took. Where the pages are drawn they start once the pages are laid out, with the curves the
- * layout swept (copied: the pages may go first): a device's curve is not swept twice.
+ * took. Where the pages are drawn they start once the pages are laid out, with copies of the
+ * curves the layout swept: a device's curve is not swept twice.
  */
 typedef struct {
 	const rli_memory *memory;
@@ -86,12 +86,7 @@ static void start_stats_with(stats_work *work, const cli_request *request, const
 	work->summaries = malloc((count ? count : 1) * sizeof(*work->summaries));
 	work->known = malloc((count ? count : 1) * sizeof(*work->known));
 	if (work->summaries && work->known) {
-		rli_memory_pages_summaries(pages, work->known, count);
-		for (size_t d = 0; d < count; d++)
-			if (work->known[d]) {
-				work->summaries[d] = *work->known[d];
-				work->known[d] = &work->summaries[d];
-			}
+		rli_memory_pages_summaries(pages, work->summaries, work->known, count);
 	} else {
 		free(work->known);
 		work->known = NULL;

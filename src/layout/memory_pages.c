@@ -342,13 +342,18 @@ int rli_memory_pages_layout(rli_memory_pages **out, const rli_memory *memory, co
 	return error;
 }
 
-void rli_memory_pages_summaries(const rli_memory_pages *pages, const rli_memory_summary **known, size_t split_count)
+void rli_memory_pages_summaries(const rli_memory_pages *pages, rli_memory_summary *copies,
+				const rli_memory_summary **known, size_t split_count)
 {
 	for (size_t i = 0; i < split_count; i++)
 		known[i] = NULL;
-	for (size_t d = 0; d < pages->device_count; d++)
-		if (pages->devices[d].split_index < split_count)
-			known[pages->devices[d].split_index] = &pages->devices[d].summary;
+	for (size_t d = 0; d < pages->device_count; d++) {
+		size_t i = pages->devices[d].split_index;
+		if (i < split_count) {
+			copies[i] = pages->devices[d].summary;
+			known[i] = &copies[i];
+		}
+	}
 }
 
 const rli_document *rli_memory_pages_document(const rli_memory_pages *pages)

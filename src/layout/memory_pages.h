@@ -128,10 +128,12 @@ int rli_memory_pages_layout_split(rli_memory_pages **out, const rli_memory *memo
 int rli_memory_pages_layout_lazy(rli_memory_pages **out, const rli_memory *memory, const rli_memory_devices *split,
 				 const rli_timeline_options *options);
 /*
- * Each device's curve summary as the layout swept it, for the statistics not to sweep it again:
- * known[i] for the split's device i (split_count of them), NULL for one the pages do not show.
+ * Each device's curve summary as the layout swept it, for the statistics not to sweep it again,
+ * copied (the pages may be freed first): for the split's device i (split_count of them),
+ * copies[i] filled and known[i] pointing at it, known[i] NULL for one the pages do not show.
  */
-void rli_memory_pages_summaries(const rli_memory_pages *pages, const rli_memory_summary **known, size_t split_count);
+void rli_memory_pages_summaries(const rli_memory_pages *pages, rli_memory_summary *copies,
+				const rli_memory_summary **known, size_t split_count);
 /*
  * The device's allocations (split from memory, in start order, and their
  * table rows): its operators (text_context measures their labels), curve,

@@ -316,14 +316,14 @@ static void test_known_summaries(void)
 	rli_memory_stats *swept = NULL, *given = NULL, *doctored = NULL;
 	rli_timeline_options options;
 	const rli_memory_summary *known[8];
-	rli_memory_summary changed;
+	rli_memory_summary copies[8], changed;
 
 	rli_timeline_options_init(&options);
 	CHECK_INT(rli_memory_devices_split(&split, m), RLI_OK);
 	CHECK_INT(rli_memory_pages_layout_lazy(&pages, m, &split, &options), RLI_OK);
 	CHECK(split.count == 3 && pages != NULL);
 	if (split.count == 3 && pages) {
-		rli_memory_pages_summaries(pages, known, split.count);
+		rli_memory_pages_summaries(pages, copies, known, split.count);
 		CHECK(known[0] && known[1] && known[2]);
 		CHECK_INT(rli_memory_stats_compute_split(&swept, m, &split, NULL), RLI_OK);
 		CHECK_INT(rli_memory_stats_compute_split(&given, m, &split, known), RLI_OK);
