@@ -214,6 +214,27 @@ void rli_bigmem_free(void *p)
 		block_free(header_of(p));
 }
 
+void rli_bigmem_release(void *p, size_t offset, size_t bytes)
+{
+#if BIGMEM_MAPS
+	const size_t page = 4096; /* the smallest page: a 2 MiB page partly released is split */
+	header *h = header_of(p);
+	uintptr_t from, to;
+	if (!h->mapped || offset >= h->bytes)
+		return;
+	if (bytes > h->bytes - offset)
+		bytes = h->bytes - offset;
+	from = ((uintptr_t)p + offset + page - 1) & ~(uintptr_t)(page - 1);
+	to = ((uintptr_t)p + offset + bytes) & ~(uintptr_t)(page - 1);
+	if (from < to)
+		(void)madvise((void *)from, to - from, MADV_DONTNEED);
+#else
+	(void)p;
+	(void)offset;
+	(void)bytes;
+#endif
+}
+
 void *rli_bigmem_array(size_t count, size_t size)
 {
 	if (!count)

@@ -14,6 +14,13 @@
  */
 void *rli_bigmem_resize(void *p, size_t bytes);
 void rli_bigmem_free(void *p);
+/*
+ * The bytes [offset, offset + bytes) of block p hold nothing its owner needs: where the block is
+ * mapped, the pages wholly inside them go back to the system, and hold zeros when next touched;
+ * elsewhere nothing happens. What a block no longer uses then stops counting in the process's
+ * memory: a table whose columns moved when it grew leaves its old places behind.
+ */
+void rli_bigmem_release(void *p, size_t offset, size_t bytes);
 /* A new array of `count` items of `size` bytes (at least one), as rli_bigmem_resize; NULL when the size overflows. */
 void *rli_bigmem_array(size_t count, size_t size);
 /* The same, every byte 0 (a fresh mapping is already: only a small or reused block is cleared). */
