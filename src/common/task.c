@@ -19,15 +19,24 @@ static void *run_thread(void *arg)
 	return NULL;
 }
 
-void rli_task_start(rli_task *task, int (*run)(void *arg), void *arg, int threaded)
+int rli_task_spawn(rli_task *task, int (*run)(void *arg), void *arg)
 {
 	memset(task, 0, sizeof(*task));
 	task->run = run;
 	task->arg = arg;
-	if (threaded && pthread_create(&task->thread, NULL, run_thread, task) == 0) {
-		task->started = 1;
+	if (pthread_create(&task->thread, NULL, run_thread, task) != 0)
+		return RLI_ERROR;
+	task->started = 1;
+	return RLI_OK;
+}
+
+void rli_task_start(rli_task *task, int (*run)(void *arg), void *arg, int threaded)
+{
+	if (threaded && rli_task_spawn(task, run, arg) == RLI_OK)
 		return;
-	}
+	memset(task, 0, sizeof(*task));
+	task->run = run;
+	task->arg = arg;
 	run_thread(task);
 }
 

@@ -20,6 +20,11 @@ typedef struct {
  */
 void rli_task_start(rli_task *task, int (*run)(void *arg), void *arg, int threaded);
 /*
+ * Runs run(arg) on a new thread, or not at all: RLI_OK when it started, RLI_ERROR (no message
+ * set, nothing run) when no thread can be had. For work that waits on the thread that starts it.
+ */
+int rli_task_spawn(rli_task *task, int (*run)(void *arg), void *arg);
+/*
  * Waits for the work; returns its result. A failure's message becomes this thread's last error
  * (rli_error_last), as if the work had run here. Joining twice returns the result again.
  */

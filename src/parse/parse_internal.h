@@ -78,6 +78,7 @@ typedef struct {
 	int no_timeline;    /* mstx: the trace has no Overlap Analysis process */
 	int unsearched;     /* a folder the walk could not read: failed at discovery, nothing to parse */
 	unsigned memory_devices; /* torch: RLI_MEMORY_DEVICE_* whose [memory] events go to memory; 0 none */
+	unsigned spare_threads;  /* set by rli_units_run: threads the parse may start beside this unit's own */
 	/* memory tables: rows kept as they are read, by rank and role (a file holds many); NULL keeps all */
 	const rli_rank_filter *keep_ranks;
 	const struct rli_role_filter *keep_roles;

@@ -539,7 +539,7 @@ static void torch_parse_bytes(rli_unit *unit, rli_bytes *source, rli_events *row
 	memset(&t, 0, sizeof(t));
 	t.unit = unit;
 	strcpy(t.tid, "-1");
-	torch_memory_init(&t.memory, unit->memory_devices, unit->role ? unit->role : "");
+	torch_memory_init(&t.memory, unit->memory_devices, unit->role ? unit->role : "", unit->spare_threads);
 	if (rli_json_open(&t.json, &torch_callbacks, &t, 1) < 0) {
 		torch_memory_dispose(&t.memory);
 		unit->status = RLI_ERROR;

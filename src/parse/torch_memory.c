@@ -1,4 +1,4 @@
-/* torch_memory.c: [memory] instant events to memory rows: gathered in the read, put in time order, allocations paired with their frees by (Addr, device). */
+/* torch_memory.c: [memory] instant events and the operator and frame spans around them, gathered in the read of a PyTorch trace. */
 #include "torch_memory.h"
 #include "json_stream.h"
 #include "common/bigmem.h"
@@ -12,17 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define TM_NO_ROW UINT32_MAX
-#define TM_FIRST_SLOTS 1024
-#define PREFAULT_ROWS 32768 /* the table's rows asked for at a time, ahead of the pairing */
-#define PAIR_AHEAD 16        /* events between a slot's prefetch and its use */
-
-/* The profiler's Device Type values (c10::DeviceType): 0 CPU, 1 CUDA. */
-enum { TM_DEVICE_CPU = 0, TM_DEVICE_CUDA = 1 };
-
-void torch_memory_init(torch_memory *tm, unsigned devices, const char *role)
+void torch_memory_init(torch_memory *tm, unsigned devices, const char *role, unsigned spare)
 {
 	memset(tm, 0, sizeof(*tm));
+	tm->spare = spare;
 	tm->arg = -1;
 	tm->span_kind = -1;
 	tm->last_tid = RLI_STRPOOL_NONE;
@@ -34,7 +27,12 @@ void torch_memory_init(torch_memory *tm, unsigned devices, const char *role)
 
 void torch_memory_dispose(torch_memory *tm)
 {
-	rli_bigmem_free(tm->events);
+	/* The helper first: it reads the chunks. */
+	torch_memory_pair_dispose(tm);
+	if (tm->chunk)
+		for (size_t c = 0; c < TM_MAX_CHUNKS && tm->chunk[c]; c++)
+			rli_bigmem_free(tm->chunk[c]);
+	free(tm->chunk);
 	rli_bigmem_free(tm->spans);
 	free(tm->name.data);
 	free(tm->tid.data);
@@ -181,6 +179,33 @@ static uint32_t thread_of(torch_memory *tm)
 	return tm->last_tid = rli_strpool_intern(&tm->tids, text, length);
 }
 
+static int too_many(void)
+{
+	return rli_error_set(RLI_ERROR, "more [memory] events or threads in one trace than rl-insight pairs "
+			     "(%u threads, %u events)", (unsigned)TM_MAX_THREADS, (unsigned)UINT32_MAX - 1);
+}
+
+/*
+ * Room for the next event, in its chunk: a chunk is made once the one before it is half full,
+ * and the helper of common/prefault.h asked to fault in its first pages, so that the read does
+ * not wait for the kernel to clear them (millions of events, every byte of them fresh memory).
+ * NULL when out of memory.
+ */
+static torch_memory_event *next_event(torch_memory *tm)
+{
+	const size_t size = sizeof(torch_memory_event);
+	size_t c = tm->event_count / TM_CHUNK_EVENTS, at = tm->event_count % TM_CHUNK_EVENTS;
+	if (!tm->chunk && !(tm->chunk = calloc(TM_MAX_CHUNKS, sizeof(*tm->chunk))))
+		return NULL;
+	if (!tm->chunk[c] && !(tm->chunk[c] = rli_bigmem_array(TM_CHUNK_EVENTS, size)))
+		return NULL;
+	if (at == TM_CHUNK_EVENTS / 2 && c + 1 < TM_MAX_CHUNKS && !tm->chunk[c + 1] &&
+	    (tm->chunk[c + 1] = rli_bigmem_array(TM_CHUNK_EVENTS, size)))
+		rli_prefault(tm->chunk[c + 1], RLI_PREFAULT_WINDOW);
+	rli_prefault_ahead(tm->chunk[c], at * size, (at + 1) * size, TM_CHUNK_EVENTS * size);
+	return &tm->chunk[c][at];
+}
+
 static int keep_memory_event(torch_memory *tm, double ts_us)
 {
 	const unsigned needed = 1u << TM_BYTES | 1u << TM_ADDR | 1u << TM_DEVICE_TYPE | 1u << TM_DEVICE_ID;
@@ -197,12 +222,13 @@ static int keep_memory_event(torch_memory *tm, double ts_us)
 							    : -1;
 	if (!wanted_device(tm, type) || tm->value[TM_BYTES] == 0)
 		return RLI_OK;
-	/* Millions of events: in pages that grow in place, not copied. */
-	if (RLI_GROW_BIG(&tm->events, &tm->event_capacity, tm->event_count + 1, 4096) < 0)
-		return RLI_ERROR;
-	event = &tm->events[tm->event_count];
-	if (tm->event_count && ts_us < event[-1].ts_us)
-		tm->out_of_order++;
+	if (tm->event_count >= UINT32_MAX - 1)
+		return too_many();
+	if (!(event = next_event(tm)))
+		return rli_error_oom();
+	if (tm->event_count && ts_us < tm->last_ts_us && tm->out_of_order++ == 0 && tm->alongside)
+		torch_memory_pair_abandon(tm);
+	tm->last_ts_us = ts_us;
 	event->ts_us = ts_us;
 	event->bytes = tm->value[TM_BYTES];
 	event->allocated = tm->value[TM_TOTAL_ALLOCATED];
@@ -214,12 +240,17 @@ static int keep_memory_event(torch_memory *tm, double ts_us)
 	event->type = type == TM_DEVICE_CUDA;
 	if ((tid = thread_of(tm)) == RLI_STRPOOL_NONE)
 		return rli_error_oom();
-	if (tid >= TM_MAX_THREADS || tm->event_count >= UINT32_MAX - 1)
-		return rli_error_set(RLI_ERROR, "more [memory] events or threads in one trace than rl-insight pairs "
-				     "(%u threads, %u events)", (unsigned)TM_MAX_THREADS, (unsigned)UINT32_MAX - 1);
+	if (tid >= TM_MAX_THREADS)
+		return too_many();
 	event->tid = tid;
 	tm->event_count++;
 	tm->allocations += event->bytes > 0;
+	if (tm->alongside) {
+		if (tm->event_count % TM_PUBLISH_EVENTS == 0)
+			torch_memory_pair_publish(tm);
+	} else if (tm->spare && tm->event_count == TM_ALONGSIDE_FROM && !tm->out_of_order) {
+		torch_memory_pair_start(tm);
+	}
 	return RLI_OK;
 }
 
@@ -281,246 +312,25 @@ int torch_memory_event_done(torch_memory *tm, int has_ts, double ts_us, int has_
 	return RLI_OK;
 }
 
-/* ---- pairing ------------------------------------------------------------ */
-
-/* The event's device as the map keys it: the type in the top bit, the id (within +-1e9 < 2^30) offset by 2^30 below. */
-static uint32_t device_of(const torch_memory_event *event)
-{
-	return (uint32_t)event->type << 31 | (uint32_t)(event->device_id + ((int32_t)1 << 30));
-}
-
-/* A pending allocation: the open-addressing map's slot, keyed by (Addr, device); 16 bytes. */
-typedef struct {
-	uint64_t addr;
-	uint32_t device; /* device_of; the slot is free when row is TM_NO_ROW */
-	uint32_t row;
-} pending_slot;
-
-typedef struct {
-	pending_slot *slots;
-	size_t count, used;
-} pending_map;
-
-static size_t slot_of(const pending_map *map, uint64_t addr, uint32_t device)
-{
-	uint64_t h = (addr ^ ((uint64_t)device * 0x9E3779B97F4A7C15ull)) * 0xff51afd7ed558ccdull;
-	return (size_t)(h >> 17) & (map->count - 1);
-}
-
-/* The slot holding (addr, device), or the empty one where it would go. */
-static pending_slot *find_slot(pending_map *map, uint64_t addr, uint32_t device)
-{
-	size_t i = slot_of(map, addr, device);
-	while (map->slots[i].row != TM_NO_ROW && (map->slots[i].addr != addr || map->slots[i].device != device))
-		i = (i + 1) & (map->count - 1);
-	return &map->slots[i];
-}
-
-/* Keeps the map at most half full, so probes stay short. */
-static int make_room(pending_map *map)
-{
-	pending_slot *old = map->slots;
-	size_t old_count = map->count, count = old_count ? old_count * 2 : TM_FIRST_SLOTS;
-	if (map->used + 1 <= old_count / 2)
-		return RLI_OK;
-	if (!(map->slots = rli_bigmem_array(count, sizeof(*old)))) {
-		map->slots = old;
-		return rli_error_oom();
-	}
-	map->count = count;
-	for (size_t i = 0; i < count; i++)
-		map->slots[i].row = TM_NO_ROW;
-	for (size_t i = 0; i < old_count; i++)
-		if (old[i].row != TM_NO_ROW)
-			*find_slot(map, old[i].addr, old[i].device) = old[i];
-	rli_bigmem_free(old);
-	return RLI_OK;
-}
-
-/* Empties a slot, moving later ones of its probe run back so every lookup still finds them. */
-static void remove_slot(pending_map *map, pending_slot *slot)
-{
-	size_t mask = map->count - 1, hole = (size_t)(slot - map->slots), i = hole;
-	map->slots[hole].row = TM_NO_ROW;
-	map->used--;
-	for (;;) {
-		size_t home;
-		i = (i + 1) & mask;
-		if (map->slots[i].row == TM_NO_ROW)
-			return;
-		home = slot_of(map, map->slots[i].addr, map->slots[i].device);
-		/* The entry may fill the hole when the hole lies on its way from home to i. */
-		if (((i - home) & mask) >= ((i - hole) & mask)) {
-			map->slots[hole] = map->slots[i];
-			map->slots[i].row = TM_NO_ROW;
-			hole = i;
-		}
-	}
-}
-
-#define KNOWN_DEVICES 16
-
-/*
- * The strings every row of a file shares, interned once, and the names of the first devices seen
- * (a file's events alternate between its few devices: a name made per row cost a tenth of the pairing).
- */
-typedef struct {
-	uint32_t role, name;
-	size_t devices;
-	uint32_t device_key[KNOWN_DEVICES];
-	uint32_t device[KNOWN_DEVICES];
-} row_strings;
-
-/* The device's name ("CUDA:0") in the table's strings; RLI_STRPOOL_NONE when out of memory. */
-static uint32_t device_name(rli_memory *memory, row_strings *strings, uint32_t device_key, const torch_memory_event *event)
-{
-	char text[48];
-	int length;
-	uint32_t id;
-	for (size_t i = 0; i < strings->devices; i++)
-		if (strings->device_key[i] == device_key)
-			return strings->device[i];
-	length = snprintf(text, sizeof(text), "%s:%lld", event->type == TM_DEVICE_CUDA ? "CUDA" : "CPU",
-			  (long long)event->device_id);
-	id = rli_memory_intern(memory, text, (size_t)length);
-	if (id != RLI_STRPOOL_NONE && strings->devices < KNOWN_DEVICES) {
-		strings->device_key[strings->devices] = device_key;
-		strings->device[strings->devices++] = id;
-	}
-	return id;
-}
-
-static int append_row(rli_memory *memory, row_strings *strings, uint32_t device_key, const torch_memory_event *event)
-{
-	rli_memory_in row;
-	memset(&row, 0, sizeof(row));
-	row.name = strings->name;
-	row.role = strings->role;
-	if ((row.device_type = device_name(memory, strings, device_key, event)) == RLI_STRPOOL_NONE)
-		return rli_error_oom();
-	row.call_stack = row.call_stack_top = memory->empty;
-	row.size_kb = event->bytes / 1024;
-	row.start_ms = event->ts_us / 1000;
-	row.allocated_mb = event->has_allocated ? event->allocated / 1048576 : 0;
-	row.reserved_mb = event->has_reserved ? event->reserved / 1048576 : 0;
-	row.match = RLI_MEMORY_UNMATCHED;
-	return rli_memory_append(memory, &row);
-}
-
-/*
- * The events in time order (ties in file order), each allocation a row that its free closes;
- * row_ts[row] and row_tid[row] the time (µs, as written) and thread of the row's event.
- */
-static int pair_events(torch_memory *tm, rli_memory *memory, uint32_t role, double *row_ts, uint32_t *row_tid)
-{
-	pending_map map = {NULL, 0, 0};
-	row_strings strings = {.role = role, .name = rli_memory_intern(memory, "[memory]", 8)};
-	size_t *order = NULL, asked = 0; /* the helper has been asked for rows 0..asked-1 */
-	int error = RLI_OK;
-
-	if (strings.name == RLI_STRPOOL_NONE)
-		return rli_error_oom();
-	if (tm->out_of_order) {
-		double *ts = rli_bigmem_array(tm->event_count, sizeof(*ts));
-		if (!ts)
-			return rli_error_oom();
-		for (size_t i = 0; i < tm->event_count; i++)
-			ts[i] = tm->events[i].ts_us;
-		order = rli_sorted_rows(ts, tm->event_count);
-		rli_bigmem_free(ts);
-		if (!order)
-			return rli_error_oom();
-	}
-	for (size_t k = 0; k < tm->event_count; k++) {
-		const torch_memory_event *event = &tm->events[order ? order[k] : k];
-		uint32_t device = device_of(event);
-		pending_slot *slot;
-		/*
-		 * The table's pages are faulted in a run of rows ahead, on another core where there is
-		 * one: first writes are most of this loop's cost. No further than the allocations, which
-		 * are the rows but for the frees of blocks from before the capture.
-		 */
-		if (asked < tm->allocations && memory->count + PREFAULT_ROWS >= asked) {
-			size_t to = tm->allocations - asked > 2 * PREFAULT_ROWS ? asked + 2 * PREFAULT_ROWS : tm->allocations;
-			rli_memory_prefault(memory, asked, to);
-			rli_prefault(row_ts + asked, (to - asked) * sizeof(*row_ts));
-			rli_prefault(row_tid + asked, (to - asked) * sizeof(*row_tid));
-			asked = to;
-		}
-		if ((error = make_room(&map)) < 0)
-			goto done;
-		/* The map outgrows the caches: the slot of an event a few ahead is fetched while this one is paired. */
-		if (k + PAIR_AHEAD < tm->event_count) {
-			const torch_memory_event *ahead = &tm->events[order ? order[k + PAIR_AHEAD] : k + PAIR_AHEAD];
-			__builtin_prefetch(&map.slots[slot_of(&map, ahead->addr, device_of(ahead))]);
-		}
-		slot = find_slot(&map, event->addr, device);
-		if (event->bytes < 0 && slot->row != TM_NO_ROW) {
-			uint32_t row = slot->row;
-			/* In µs first, as written: 1300 - 1000 is 300 exactly, 1.3 - 1.0 is not 0.3. */
-			memory->duration_ms[row] = (event->ts_us - row_ts[row]) / 1000;
-			memory->flags[row] |= RLI_MEMORY_RELEASED;
-			remove_slot(&map, slot);
-			continue;
-		}
-		/* A free of a block allocated before the capture stays a row of its own, negative, as Ascend's do. */
-		row_ts[memory->count] = event->ts_us;
-		row_tid[memory->count] = event->tid;
-		if ((error = append_row(memory, &strings, device, event)) < 0)
-			goto done;
-		if (event->bytes < 0) {
-			tm->orphan_frees++;
-			continue;
-		}
-		/* A second allocation at a pending address replaces the first, which then lives to the end. */
-		if (slot->row == TM_NO_ROW) {
-			slot->addr = event->addr;
-			slot->device = device;
-			map.used++;
-		} else {
-			tm->reallocated++;
-		}
-		slot->row = (uint32_t)(memory->count - 1);
-	}
-done:
-	rli_bigmem_free(map.slots);
-	rli_bigmem_free(order);
-	return error;
-}
-
 int torch_memory_finish(torch_memory *tm, int64_t rank, rli_memory **out)
 {
-	rli_memory *memory = NULL;
-	uint32_t *row_tid = NULL, role;
-	double *row_ts = NULL;
+	tm_rows rows = { NULL, NULL, NULL };
 	int error;
 
 	*out = NULL;
 	if (!tm->devices || tm->event_count == 0)
 		return RLI_OK; /* a trace taken without profile_memory: no table to carry around */
-	if ((error = rli_memory_new(&memory)) < 0)
-		return error;
-	role = rli_memory_intern(memory, tm->role ? tm->role : "", tm->role ? strlen(tm->role) : 0);
-	/* Every event is at most a row: room for all of them at once. */
-	if (role == RLI_STRPOOL_NONE || (error = rli_memory_reserve(memory, tm->event_count)) < 0 ||
-	    !(row_tid = rli_bigmem_array(tm->event_count, sizeof(*row_tid))) ||
-	    !(row_ts = rli_bigmem_array(tm->event_count, sizeof(*row_ts)))) {
-		error = rli_error_oom();
+	if ((error = torch_memory_pair_finish(tm, &rows)) < 0 ||
+	    (error = torch_memory_attribute(tm, rows.memory, rows.row_ts, rows.row_tid)) < 0)
 		goto done;
-	}
-	if ((error = pair_events(tm, memory, role, row_ts, row_tid)) < 0 ||
-	    (error = torch_memory_attribute(tm, memory, row_ts, row_tid)) < 0)
-		goto done;
-	for (size_t i = 0; i < memory->count; i++)
-		memory->rank_id[i] = rank;
-	memory->shows_reserved = 1;
-	tm->rows = memory->count;
-	*out = memory;
-	memory = NULL;
+	for (size_t i = 0; i < rows.memory->count; i++)
+		rows.memory->rank_id[i] = rank;
+	rows.memory->shows_reserved = 1;
+	tm->rows = rows.memory->count;
+	*out = rows.memory;
+	rows.memory = NULL;
 done:
-	rli_bigmem_free(row_tid);
-	rli_bigmem_free(row_ts);
-	rli_memory_free(memory);
+	tm_rows_dispose(&rows);
 	return error;
 }
 

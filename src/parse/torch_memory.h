@@ -11,6 +11,9 @@
 /* The args of one trace event that a [memory] event carries (the profiler's spelling, issue 10 §1). */
 enum { TM_BYTES = 0, TM_ADDR, TM_DEVICE_TYPE, TM_DEVICE_ID, TM_TOTAL_ALLOCATED, TM_TOTAL_RESERVED, TM_ARG_COUNT };
 
+/* The profiler's Device Type values (c10::DeviceType): 0 CPU, 1 CUDA. */
+enum { TM_DEVICE_CPU = 0, TM_DEVICE_CUDA = 1 };
+
 /* Slots of the spans' name lookup (a power of two). */
 #define TM_NAME_SLOTS 256
 
@@ -35,6 +38,22 @@ typedef struct {
 } torch_memory_event;
 _Static_assert(sizeof(torch_memory_event) == 48, "a [memory] event is kept in 48 bytes");
 
+/*
+ * The events are kept in chunks that never move once made, so that a helper thread can pair the
+ * first ones while the read appends the next (torch_memory_pair.c). A chunk fills a 4 MiB mapping
+ * (common/bigmem.h: two 2 MiB pages, less its header).
+ */
+#define TM_CHUNK_EVENTS ((((size_t)4 << 20) - 64) / sizeof(torch_memory_event))
+/* Chunks for the most events a trace may hold (UINT32_MAX - 1): the directory's fixed size. */
+#define TM_MAX_CHUNKS (((size_t)UINT32_MAX + TM_CHUNK_EVENTS - 1) / TM_CHUNK_EVENTS)
+
+/* Pairing alongside the read (torch_memory_pair.c): events handed over this many at a time. */
+#define TM_PUBLISH_EVENTS 4096
+/* and started once a trace holds this many, with a core to spare: fewer are paired in no time after the read. */
+#define TM_ALONGSIDE_FROM 65536
+
+typedef struct tm_pairing tm_pairing;
+
 /* A cpu_op (an operator) or a python_function (a Python frame), which a [memory] event on its thread may lie in. */
 typedef struct {
 	double start_us, end_us;
@@ -54,10 +73,13 @@ typedef struct {
 typedef struct {
 	unsigned devices;   /* RLI_MEMORY_DEVICE_* bits; 0: memory events are not gathered */
 	const char *role;
+	unsigned spare;     /* threads the trace may start beside its reader: cores the parse leaves idle */
 	/* gathered in the read */
-	torch_memory_event *events;
-	size_t event_count, event_capacity;
+	torch_memory_event **chunk; /* TM_MAX_CHUNKS slots, made with the first event; NULL before */
+	size_t event_count;
+	double last_ts_us;  /* the last event's time */
 	size_t allocations; /* events with Bytes > 0 */
+	tm_pairing *alongside; /* the helper pairing the events as they come; NULL when none */
 	torch_memory_span *spans;
 	size_t span_count, span_capacity;
 	rli_strpool names, tids;
@@ -78,10 +100,16 @@ typedef struct {
 	uint64_t reallocated;    /* allocations at an address already allocated and not freed */
 	uint64_t orphan_frees;   /* frees of blocks allocated before the capture */
 	uint64_t with_op, with_stack, rows;
+	uint64_t paired_alongside; /* events the helper paired (all of them, or 0: paired after the read) */
 } torch_memory;
 
-/* devices 0: off, every other call then does nothing. */
-void torch_memory_init(torch_memory *tm, unsigned devices, const char *role);
+static inline const torch_memory_event *torch_memory_event_at(const torch_memory *tm, size_t i)
+{
+	return &tm->chunk[i / TM_CHUNK_EVENTS][i % TM_CHUNK_EVENTS];
+}
+
+/* devices 0: off, every other call then does nothing. spare: threads it may start (torch_memory.spare). */
+void torch_memory_init(torch_memory *tm, unsigned devices, const char *role, unsigned spare);
 void torch_memory_dispose(torch_memory *tm);
 void torch_memory_event_reset(torch_memory *tm);
 /* The event's name and cat (strings), and its tid (a number or a string, as text). */
@@ -101,6 +129,33 @@ int torch_memory_event_done(torch_memory *tm, int has_ts, double ts_us, int has_
 int torch_memory_finish(torch_memory *tm, int64_t rank, rli_memory **out);
 /* What the reader should hear of the file's memory events, into the unit's log. */
 void torch_memory_notes(const torch_memory *tm, rli_unit *unit);
+
+/* torch_memory_pair.c: the events to rows, after the read or alongside it. */
+
+/* The rows the events make, with each row's event's time (µs, as written) and thread. */
+typedef struct {
+	rli_memory *memory;
+	double *row_ts;
+	uint32_t *row_tid;
+} tm_rows;
+
+/*
+ * Starts a helper thread that pairs the events as the read hands them over (tm->alongside). A
+ * hint: without a thread or the memory for one, the events are paired after the read.
+ */
+void torch_memory_pair_start(torch_memory *tm);
+/* The read hands over every event so far. */
+void torch_memory_pair_publish(torch_memory *tm);
+/* An event came out of time order: the helper stops, and the events are paired in order after the read. */
+void torch_memory_pair_abandon(torch_memory *tm);
+/*
+ * The file is read: the rows, from the helper, or from pairing every event now in time order
+ * (ties in file order). RLI_OK or RLI_ERROR; *rows then owns what it holds (tm_rows_dispose).
+ */
+int torch_memory_pair_finish(torch_memory *tm, tm_rows *rows);
+/* Stops and joins the helper, if any, and frees what it made (a read that failed: no finish). */
+void torch_memory_pair_dispose(torch_memory *tm);
+void tm_rows_dispose(tm_rows *rows);
 
 /* torch_memory_attribute.c: each row's innermost operator and its Python frames, on the event's thread. */
 int torch_memory_attribute(torch_memory *tm, rli_memory *memory, const double *row_ts_us, const uint32_t *row_tid);

@@ -3,6 +3,7 @@
 #include "common/task.h"
 
 #include <pthread.h>
+#include <stdint.h>
 #include <string.h>
 
 /* More threads than this would only compete for the same disk and cores. */
@@ -14,6 +15,7 @@ typedef struct {
 	void *ctx;
 	rli_log_fn log;
 	void *log_ctx;
+	unsigned spare;   /* threads --jobs (or the CPUs) allow beyond the workers: a unit may start them */
 	pthread_mutex_t lock;
 	size_t next, completed;
 } work_queue;
@@ -38,6 +40,7 @@ static void *work(void *arg)
 		if (index >= total)
 			break;
 		unit = &queue->discovery->units[index];
+		unit->spare_threads = queue->spare;
 		queue->fn(queue->ctx, self->index, unit);
 		pthread_mutex_lock(&queue->lock);
 		done = ++queue->completed;
@@ -75,6 +78,8 @@ int rli_units_run(rli_discovery *discovery, rli_unit_fn fn, void *ctx, unsigned 
 	queue.ctx = ctx;
 	queue.log = log;
 	queue.log_ctx = log_ctx;
+	/* One unit (a single big trace) on a machine of two cores leaves one idle: its parser may use it. */
+	queue.spare = rli_task_threads(jobs, SIZE_MAX, RLI_MAX_WORKERS) - count;
 	if (pthread_mutex_init(&queue.lock, NULL) != 0)
 		return rli_error_set(RLI_ERROR, "cannot create a mutex");
 	/* The calling thread is one of the workers; if a thread cannot start, the others do more. */

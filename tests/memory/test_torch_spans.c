@@ -25,7 +25,7 @@ static int rule(const void *a, const void *b)
 static void fill(torch_memory *tm, unsigned threads, const torch_memory_span *spans, size_t n)
 {
 	char name[16];
-	torch_memory_init(tm, 1, "role");
+	torch_memory_init(tm, 1, "role", 0);
 	for (unsigned t = 0; t < threads; t++) {
 		int length = snprintf(name, sizeof(name), "%u", 100 + t);
 		if (rli_strpool_intern(&tm->tids, name, (size_t)length) != t)
