@@ -69,6 +69,15 @@ int rli_memory_append(rli_memory *memory, const rli_memory_in *row);
 void rli_memory_prefault(rli_memory *memory, size_t from, size_t to);
 /* Appends every row of src (in order) to dst, re-interning each distinct string once. */
 int rli_memory_append_all(rli_memory *dst, const rli_memory *src);
+/* Whether the rows are in start order, ties in any order, and no start is NaN. */
+int rli_memory_in_start_order(const rli_memory *memory);
+/*
+ * The rows of tables[0..count), each in start order (rli_memory_in_start_order), into dst, which
+ * is empty: in start order, ties in table order, the strings interned table by table. What
+ * appending them in turn and sorting stably by start gives, without the sort; on two threads
+ * when `threads` allows (memory_merge.c). RLI_OK, or RLI_ERROR when out of memory (dst then holds no row).
+ */
+int rli_memory_merge_sorted(rli_memory *dst, rli_memory *const *tables, size_t count, unsigned threads);
 /*
  * Sort by start_ms; rows that start together by role, rank and device, and one device's keep
  * their current order (the reference keeps its workers' finishing order, memory.md §1.4).

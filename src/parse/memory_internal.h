@@ -81,10 +81,11 @@ int rli_role_filter_keeps(const rli_role_filter *filter, const char *role);
  * The memory tables of the units that did not fail, in unit order, then one stable sort by
  * start: ties keep unit order (memory.md §1.4). ranks (for torch, whose units are filtered once
  * read) keeps whole units by their rows' rank, and roles by the unit's role; NULL ranks keeps
- * every unit. Each table moves into *out (an empty table when none). RLI_OK or RLI_ERROR.
+ * every unit. Each table moves into *out (an empty table when none); with tables in start order
+ * they are merged, on up to `jobs` threads (0: one a CPU). RLI_OK or RLI_ERROR.
  */
 int rli_memory_gather_units(rli_memory **out, rli_discovery *discovery, const rli_rank_filter *ranks,
-			    const rli_role_filter *roles);
+			    const rli_role_filter *roles, unsigned jobs);
 
 /*
  * rli_format_memory (format.h) discovers one unit per capture folder the filters keep, in parse

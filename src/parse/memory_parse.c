@@ -1,5 +1,6 @@
 /* memory_parse.c: rli_memory_parse and rli_torch_memory_parse: discover the inputs, validate, parse them on threads, merge in start order. */
 #include "memory_internal.h"
+#include "common/task.h"
 #include "format.h"
 #include "shard.h"
 
@@ -64,12 +65,62 @@ static int gathered(const rli_unit *unit, const rli_rank_filter *ranks, const rl
 /* Rows of the merged table asked to be faulted in ahead of the copies, at a time. */
 #define GATHER_AHEAD 32768
 
+/*
+ * The units' tables merged at once, in start order, ties in unit order: when each table is in
+ * start order already, as a PyTorch trace's are. Appending them and sorting the whole was two
+ * passes over every row on one thread (0.14-0.21 s for 128 traces of a million rows in all,
+ * while the other core waited); the merge is one, on two threads. 1 when done, 0 when a table
+ * is out of order (the caller appends and sorts), RLI_ERROR when out of memory.
+ */
+static int merge_in_order(rli_memory **out, rli_discovery *discovery, const rli_rank_filter *ranks,
+			  const rli_role_filter *roles, unsigned jobs)
+{
+	rli_memory **tables = malloc((discovery->count ? discovery->count : 1) * sizeof(*tables));
+	rli_memory *merged = NULL;
+	size_t count = 0;
+	int error = 1;
+
+	if (!tables)
+		return rli_error_oom();
+	for (size_t u = 0; u < discovery->count && error == 1; u++) {
+		rli_unit *unit = &discovery->units[u];
+		if (!gathered(unit, ranks, roles))
+			continue;
+		if (!rli_memory_in_start_order(unit->memory))
+			error = 0;
+		tables[count++] = unit->memory;
+	}
+	if (error == 1 && count > 1) {
+		if ((error = rli_memory_new(&merged)) == RLI_OK &&
+		    (error = rli_memory_merge_sorted(merged, tables, count, rli_task_threads(jobs, 2, 2))) == RLI_OK) {
+			for (size_t u = 0; u < discovery->count; u++) {
+				if (!gathered(&discovery->units[u], ranks, roles))
+					continue;
+				rli_memory_free(discovery->units[u].memory);
+				discovery->units[u].memory = NULL;
+			}
+			*out = merged;
+			merged = NULL;
+			error = 1;
+		}
+	} else if (error == 1) {
+		error = 0; /* one table (taken as it is) or none: nothing to merge */
+	}
+	rli_memory_free(merged);
+	free(tables);
+	return error;
+}
+
 int rli_memory_gather_units(rli_memory **out, rli_discovery *discovery, const rli_rank_filter *ranks,
-			    const rli_role_filter *roles)
+			    const rli_role_filter *roles, unsigned jobs)
 {
 	rli_memory *merged = NULL;
 	size_t total = 0, asked = 0;
 	int error = RLI_OK;
+	if ((error = merge_in_order(&merged, discovery, ranks, roles, jobs)) < 0)
+		goto done;
+	if (merged)
+		goto sort;
 	for (size_t u = 0; u < discovery->count; u++)
 		if (gathered(&discovery->units[u], ranks, roles))
 			total += discovery->units[u].memory->count;
@@ -107,6 +158,8 @@ int rli_memory_gather_units(rli_memory **out, rli_discovery *discovery, const rl
 	}
 	if (!merged && (error = rli_memory_new(&merged)) < 0)
 		goto done;
+sort:
+	/* After a merge, only the ties are left to put in order. */
 	error = rli_memory_sort_by_start(merged);
 done:
 	if (error < 0) {
@@ -130,7 +183,7 @@ static int merge_units(rli_memory **out, rli_discovery *discovery, const rli_mem
 		rli_log_notes(options->log, options->log_ctx, &unit->log);
 		*failed_units += unit->failures.count != 0;
 	}
-	return rli_memory_gather_units(out, discovery, ranks, roles);
+	return rli_memory_gather_units(out, discovery, ranks, roles, options->jobs);
 }
 
 static int parse_tree(rli_memory **out, const char *input_path, const rli_memory_parse_options *options,

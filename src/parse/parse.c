@@ -364,14 +364,14 @@ static void leave_memory_captures(rli_discovery *discovery)
  * (the rank list, the units that did not fail) and by the memory options' roles.
  */
 static int gather_memory(rli_memory **out, rli_discovery *discovery, const rli_rank_filter *ranks,
-			 const rli_torch_memory_options *memory_options)
+			 const rli_torch_memory_options *memory_options, unsigned jobs)
 {
 	rli_role_filter roles;
 	int error;
 	*out = NULL;
 	if ((error = rli_role_filter_parse(&roles, memory_options->common.role_list)) < 0)
 		return error;
-	error = rli_memory_gather_units(out, discovery, ranks, &roles);
+	error = rli_memory_gather_units(out, discovery, ranks, &roles, jobs);
 	rli_role_filter_dispose(&roles);
 	if (error == RLI_OK && (*out)->count == 0) {
 		rli_memory_free(*out);
@@ -527,7 +527,7 @@ static int parse_tree(rli_events **out, rli_memory **memory, rli_profiler *detec
 	}
 	/* error holds RLI_OK or RLI_EPARTIAL here, which the gathering must not overwrite. */
 	if (memory && format == &rli_format_torch) {
-		int gathered = gather_memory(memory, &discovery, &ranks, memory_options);
+		int gathered = gather_memory(memory, &discovery, &ranks, memory_options, options->jobs);
 		if (gathered < 0) {
 			error = gathered;
 			goto done;

@@ -1,9 +1,11 @@
-/* test_memory_table.c: the memory table grown row by row keeps every row, and gives back the places its columns moved out of. */
+/* test_memory_table.c: the memory table grown row by row keeps every row and gives back the places its columns moved out of; tables in start order merge as appending and sorting would order them. */
 #define _DEFAULT_SOURCE /* mincore */
 #include "harness.h"
 #include "memory/memory_table.h"
 
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -48,8 +50,118 @@ static long resident(const char *from, const char *to)
 	return count;
 }
 
+static uint64_t state = 0x2545F4914F6CDD1Dull;
+
+static uint64_t next_random(void)
+{
+	state ^= state << 13;
+	state ^= state >> 7;
+	state ^= state << 17;
+	return state;
+}
+
+/* A table of n rows in start order, with repeated starts (ties within it and with the others), strings of its own. */
+static rli_memory *sorted_table(size_t n, unsigned t)
+{
+	rli_memory *m = NULL;
+	char text[32];
+	double start = (double)(next_random() % 50);
+	CHECK(rli_memory_new(&m) == RLI_OK);
+	for (size_t i = 0; m && i < n; i++) {
+		rli_memory_in row;
+		int length;
+		row_of(&row, i);
+		start += (double)(next_random() % 3) * 0.5; /* a third of the rows tie with the one before */
+		row.start_ms = start;
+		length = snprintf(text, sizeof(text), "role%u", (unsigned)(next_random() % 4));
+		row.role = rli_memory_intern(m, text, (size_t)length);
+		length = snprintf(text, sizeof(text), "CUDA:%u", t % 3);
+		row.device_type = rli_memory_intern(m, text, (size_t)length);
+		length = snprintf(text, sizeof(text), "stack %u/%u", t, (unsigned)(next_random() % 20));
+		row.call_stack = rli_memory_intern(m, text, (size_t)length);
+		row.name = row.call_stack_top = m->empty;
+		row.rank_id = (int64_t)(next_random() % 3);
+		CHECK(rli_memory_append(m, &row) == RLI_OK);
+	}
+	return m;
+}
+
+static int same_tables(const rli_memory *a, const rli_memory *b)
+{
+	if (a->count != b->count || a->strings.count != b->strings.count || a->shows_reserved != b->shows_reserved)
+		return 0;
+	for (uint32_t id = 0; id < a->strings.count; id++)
+		if (strcmp(rli_strpool_get(&a->strings, id), rli_strpool_get(&b->strings, id)) != 0)
+			return 0; /* the same strings under the same ids */
+	for (size_t i = 0; i < a->count; i++)
+		if (a->name[i] != b->name[i] || a->role[i] != b->role[i] || a->device_type[i] != b->device_type[i] ||
+		    a->call_stack[i] != b->call_stack[i] || a->call_stack_top[i] != b->call_stack_top[i] ||
+		    a->rank_id[i] != b->rank_id[i] || a->size_kb[i] != b->size_kb[i] || a->start_ms[i] != b->start_ms[i] ||
+		    a->duration_ms[i] != b->duration_ms[i] || a->allocated_mb[i] != b->allocated_mb[i] ||
+		    a->reserved_mb[i] != b->reserved_mb[i] || a->active_mb[i] != b->active_mb[i] ||
+		    a->gap_ms[i] != b->gap_ms[i] || a->flags[i] != b->flags[i]) {
+			fprintf(stderr, "row %zu differs\n", i);
+			return 0;
+		}
+	return 1;
+}
+
+/* `count` tables of the sizes given merged on 1 and 2 threads, against appending them in turn and sorting. */
+static void check_merge(const size_t *sizes, size_t count)
+{
+	rli_memory *tables[8], *appended = NULL;
+	for (size_t t = 0; t < count; t++) {
+		tables[t] = sorted_table(sizes[t], (unsigned)t);
+		CHECK(tables[t] && rli_memory_in_start_order(tables[t]));
+	}
+	tables[count - 1]->shows_reserved = 1;
+	CHECK(rli_memory_new(&appended) == RLI_OK);
+	for (size_t t = 0; t < count; t++)
+		CHECK(rli_memory_append_all(appended, tables[t]) == RLI_OK);
+	CHECK(rli_memory_sort_by_start(appended) == RLI_OK);
+	for (unsigned threads = 1; threads <= 2; threads++) {
+		rli_memory *merged = NULL;
+		CHECK(rli_memory_new(&merged) == RLI_OK);
+		CHECK(rli_memory_merge_sorted(merged, tables, count, threads) == RLI_OK);
+		CHECK(rli_memory_sort_by_start(merged) == RLI_OK);
+		if (!same_tables(appended, merged)) {
+			fprintf(stderr, "%zu tables on %u thread(s): the merge differs from appending and sorting\n", count, threads);
+			rli_test_failures++;
+		}
+		rli_memory_free(merged);
+	}
+	rli_memory_free(appended);
+	for (size_t t = 0; t < count; t++)
+		rli_memory_free(tables[t]);
+}
+
+static void check_merges(void)
+{
+	const size_t many[] = {20000, 1, 15000, 0, 30000, 7000, 12345, 2};
+	const size_t few[] = {3, 0, 5};
+	rli_memory *m = NULL;
+	rli_memory_in row;
+	check_merge(many, 8);
+	check_merge(few, 3); /* too few rows to cut in two */
+	/* Out of order, or a NaN start: not in start order. */
+	CHECK(rli_memory_new(&m) == RLI_OK);
+	CHECK(rli_memory_in_start_order(m));
+	row_of(&row, 5);
+	CHECK(rli_memory_append(m, &row) == RLI_OK);
+	row_of(&row, 4);
+	CHECK(rli_memory_append(m, &row) == RLI_OK);
+	CHECK(!rli_memory_in_start_order(m));
+	m->start_ms[1] = 0.0 / 0.0;
+	CHECK(!rli_memory_in_start_order(m));
+	m->start_ms[0] = 0.0 / 0.0;
+	m->start_ms[1] = 1;
+	CHECK(!rli_memory_in_start_order(m));
+	rli_memory_free(m);
+}
+
 int main(void)
 {
+	check_merges();
 	rli_memory *m = NULL;
 	rli_memory_in row;
 	size_t old_extent;
