@@ -29,10 +29,8 @@ void torch_memory_dispose(torch_memory *tm)
 {
 	/* The helper first: it reads the chunks. */
 	torch_memory_pair_dispose(tm);
-	if (tm->chunk)
-		for (size_t c = 0; c < TM_MAX_CHUNKS && tm->chunk[c]; c++)
-			rli_bigmem_free(tm->chunk[c]);
-	free(tm->chunk);
+	for (size_t c = 0; c < TM_MAX_CHUNKS; c++)
+		rli_bigmem_free(tm->chunk[c]);
 	rli_bigmem_free(tm->spans);
 	free(tm->name.data);
 	free(tm->tid.data);
@@ -194,15 +192,13 @@ static int too_many(void)
 static torch_memory_event *next_event(torch_memory *tm)
 {
 	const size_t size = sizeof(torch_memory_event);
-	size_t c = tm->event_count / TM_CHUNK_EVENTS, at = tm->event_count % TM_CHUNK_EVENTS;
-	if (!tm->chunk && !(tm->chunk = calloc(TM_MAX_CHUNKS, sizeof(*tm->chunk))))
+	size_t at, c = torch_memory_chunk_of(tm->event_count, &at), events = TM_CHUNK_EVENTS << c;
+	if (!tm->chunk[c] && !(tm->chunk[c] = rli_bigmem_array(events, size)))
 		return NULL;
-	if (!tm->chunk[c] && !(tm->chunk[c] = rli_bigmem_array(TM_CHUNK_EVENTS, size)))
-		return NULL;
-	if (at == TM_CHUNK_EVENTS / 2 && c + 1 < TM_MAX_CHUNKS && !tm->chunk[c + 1] &&
-	    (tm->chunk[c + 1] = rli_bigmem_array(TM_CHUNK_EVENTS, size)))
+	if (at == events / 2 && c + 1 < TM_MAX_CHUNKS && !tm->chunk[c + 1] &&
+	    (tm->chunk[c + 1] = rli_bigmem_array(2 * events, size)))
 		rli_prefault(tm->chunk[c + 1], RLI_PREFAULT_WINDOW);
-	rli_prefault_ahead(tm->chunk[c], at * size, (at + 1) * size, TM_CHUNK_EVENTS * size);
+	rli_prefault_ahead(tm->chunk[c], at * size, (at + 1) * size, events * size);
 	return &tm->chunk[c][at];
 }
 

@@ -40,12 +40,16 @@ _Static_assert(sizeof(torch_memory_event) == 48, "a [memory] event is kept in 48
 
 /*
  * The events are kept in chunks that never move once made, so that a helper thread can pair the
- * first ones while the read appends the next (torch_memory_pair.c). A chunk fills a 4 MiB mapping
- * (common/bigmem.h: two 2 MiB pages, less its header).
+ * first ones while the read appends the next (torch_memory_pair.c). Chunk c holds
+ * TM_CHUNK_EVENTS << c events: each twice the one before, so that a trace of millions of events
+ * maps a few (mapping waits for the kernel's lock, which the prefault helper holds while it
+ * faults pages in: twenty chunks of one size cost the read 66-70 ms). The first fills a 4 MiB
+ * mapping (common/bigmem.h: two 2 MiB pages, less its header), and each after it a multiple.
  */
 #define TM_CHUNK_EVENTS ((((size_t)4 << 20) - 64) / sizeof(torch_memory_event))
-/* Chunks for the most events a trace may hold (UINT32_MAX - 1): the directory's fixed size. */
-#define TM_MAX_CHUNKS (((size_t)UINT32_MAX + TM_CHUNK_EVENTS - 1) / TM_CHUNK_EVENTS)
+/* Chunks for the most events a trace may hold (UINT32_MAX - 1). */
+#define TM_MAX_CHUNKS 16
+_Static_assert((TM_CHUNK_EVENTS << TM_MAX_CHUNKS) - TM_CHUNK_EVENTS >= UINT32_MAX, "chunks for every event");
 
 /* Pairing alongside the read (torch_memory_pair.c): events handed over this many at a time. */
 #define TM_PUBLISH_EVENTS 4096
@@ -75,7 +79,7 @@ typedef struct {
 	const char *role;
 	unsigned spare;     /* threads the trace may start beside its reader: cores the parse leaves idle */
 	/* gathered in the read */
-	torch_memory_event **chunk; /* TM_MAX_CHUNKS slots, made with the first event; NULL before */
+	torch_memory_event *chunk[TM_MAX_CHUNKS]; /* made as the events come; NULL before */
 	size_t event_count;
 	double last_ts_us;  /* the last event's time */
 	size_t allocations; /* events with Bytes > 0 */
@@ -103,9 +107,18 @@ typedef struct {
 	uint64_t paired_alongside; /* events the helper paired (all of them, or 0: paired after the read) */
 } torch_memory;
 
+/* The chunk event i lies in, and its place there: chunks 0..c-1 hold TM_CHUNK_EVENTS * (2^c - 1) events. */
+static inline size_t torch_memory_chunk_of(size_t i, size_t *at)
+{
+	size_t c = (size_t)(63 - __builtin_clzll((unsigned long long)(i / TM_CHUNK_EVENTS + 1)));
+	*at = i - TM_CHUNK_EVENTS * (((size_t)1 << c) - 1);
+	return c;
+}
+
 static inline const torch_memory_event *torch_memory_event_at(const torch_memory *tm, size_t i)
 {
-	return &tm->chunk[i / TM_CHUNK_EVENTS][i % TM_CHUNK_EVENTS];
+	size_t at, c = torch_memory_chunk_of(i, &at);
+	return &tm->chunk[c][at];
 }
 
 /* devices 0: off, every other call then does nothing. spare: threads it may start (torch_memory.spare). */

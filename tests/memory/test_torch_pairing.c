@@ -136,15 +136,32 @@ static void check(const char *what, stream s, int alongside)
 	rli_memory_free(beside.memory);
 }
 
+/* Each event's chunk, each twice the one before: every event has a place, one only, in order. */
+static void check_chunks(void)
+{
+	const size_t S = TM_CHUNK_EVENTS;
+	const size_t edges[] = {0, 1, S - 1, S, S + 1, 3 * S - 1, 3 * S, 7 * S - 1, 7 * S, 15 * S, (size_t)UINT32_MAX - 2};
+	for (size_t k = 0; k < sizeof(edges) / sizeof(*edges); k++) {
+		size_t i = edges[k], at, c = torch_memory_chunk_of(i, &at), first = S * (((size_t)1 << c) - 1);
+		CHECK(c < TM_MAX_CHUNKS && at < S << c && first + at == i);
+		if (i > 0) {
+			size_t before_at, before = torch_memory_chunk_of(i - 1, &before_at);
+			/* The event before is the one before in the same chunk, or the last of the chunk before. */
+			CHECK((before == c && before_at + 1 == at) || (before + 1 == c && at == 0 && before_at + 1 == S << before));
+		}
+	}
+}
+
 int main(void)
 {
 	const size_t chunk = TM_CHUNK_EVENTS;
+	check_chunks();
 	stream s = { 0x9E3779B97F4A7C15ull, 3 * chunk + 12345, SIZE_MAX };
 
 	/* Several chunks, the last one partly filled. */
 	check("in time order", s, 1);
-	/* Ending on a chunk's edge and on a hand-over's. */
-	s.count = 2 * chunk;
+	/* Ending on a chunk's edge (the first two hold 3 chunk's worth) and on a hand-over's. */
+	s.count = 3 * chunk;
 	check("two whole chunks", s, 1);
 	s.count = TM_ALONGSIDE_FROM + 2 * TM_PUBLISH_EVENTS;
 	check("just past the start", s, 1);
@@ -166,7 +183,7 @@ int main(void)
 		CHECK(feed(&tm, s, chunk + 5) == 0);
 		CHECK(tm.alongside != NULL);
 		torch_memory_dispose(&tm);
-		CHECK(tm.alongside == NULL && tm.chunk == NULL);
+		CHECK(tm.alongside == NULL && tm.chunk[0] == NULL);
 	}
 	TEST_DONE();
 }
