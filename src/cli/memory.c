@@ -162,7 +162,7 @@ int cli_run_memory(console *c, const cli_request *request, rli_output_set *set, 
 	results->memory = memory;
 	rli_bigmem_trim(); /* the parsers' scratch, kept for the next unit, is done with */
 	/* The table split by device once: the statistics, the figure and the pages all read it. */
-	if (set && (result = rli_memory_devices_split(&split, memory)) < 0) {
+	if (set && (result = rli_memory_devices_split(&split, memory, request->jobs)) < 0) {
 		cli_say(c, -1, "error: ", "%s", rli_error_last());
 		rli_memory_devices_dispose(&split);
 		return result;

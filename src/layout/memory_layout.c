@@ -8,7 +8,7 @@ int rli_memory_layout(rli_memory_figure **out, const rli_memory *memory, const r
 	int error;
 
 	*out = NULL;
-	if ((error = rli_memory_devices_split(&devices, memory)) == RLI_OK)
+	if ((error = rli_memory_devices_split(&devices, memory, options ? options->threads : 0)) == RLI_OK)
 		error = rli_memory_figure_layout(out, devices.devices, devices.count, options);
 	rli_memory_devices_dispose(&devices);
 	return error;

@@ -336,7 +336,7 @@ int rli_memory_pages_layout(rli_memory_pages **out, const rli_memory *memory, co
 	int error;
 
 	*out = NULL;
-	if ((error = rli_memory_devices_split(&split, memory)) == RLI_OK)
+	if ((error = rli_memory_devices_split(&split, memory, options ? options->threads : 0)) == RLI_OK)
 		error = rli_memory_pages_layout_split(out, memory, &split, options);
 	rli_memory_devices_dispose(&split);
 	return error;

@@ -4,6 +4,7 @@
 #include "common/bigmem.h"
 #include "common/prefault.h"
 #include "common/error.h"
+#include "common/task.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -16,6 +17,7 @@ typedef struct {
 	size_t count;        /* allocations */
 	size_t next;         /* where its next row goes in the grouped columns */
 	size_t reserved;     /* rows on its reserved line; then where the next one goes */
+	size_t count_before, reserved_before; /* of those, in the table's first part (see fill) */
 } device_key;
 
 /* Devices in ascending (role, rank) order, as the reference groups them, then by device type. */
@@ -91,7 +93,7 @@ static size_t device_of(device_set *set, const rli_memory *memory, size_t row)
 	if (set->slots[h])
 		return set->slots[h] - 1;
 	set->keys[set->count] = (device_key){ role, type, rli_strpool_get(&memory->strings, role),
-					      rli_strpool_get(&memory->strings, type), rank, 0, 0, 0 };
+					      rli_strpool_get(&memory->strings, type), rank, 0, 0, 0, 0, 0 };
 	set->slots[h] = (uint32_t)(set->count + 1);
 	return set->count++;
 }
@@ -102,14 +104,76 @@ static int on_reserved_line(const rli_memory *memory, size_t i)
 	return memory->shows_reserved && isfinite(memory->start_ms[i]) && isfinite(memory->reserved_mb[i]);
 }
 
+/* Rows of a table split on two threads: each fills the rows of one part, from where the part before left each device. */
+#define FILL_PARTS 2
+/* Fewer rows than this are filled on one thread: a second would not pay for itself. */
+#define FILL_PARTS_FROM 65536
+
+typedef struct {
+	rli_memory_devices *out;
+	const rli_memory *memory;
+	const uint32_t *device_index; /* per row: its device's discovery index, UINT32_MAX for none */
+	const size_t *rank_of_device; /* discovery index to place in out->devices */
+	size_t rows[FILL_PARTS + 1];  /* part p fills rows rows[p]..rows[p + 1]-1 */
+	size_t *next[FILL_PARTS];     /* per part and device (its place): where its next row goes */
+	size_t *reserved[FILL_PARTS]; /* and its next reserved point */
+} fill_work;
+
+/* Places the rows of one part in their devices' runs: the rows of a device keep their table order. */
+static int fill(void *arg, size_t part)
+{
+	const fill_work *w = arg;
+	const rli_memory *memory = w->memory;
+	rli_memory_devices *out = w->out;
+	size_t *next = w->next[part], *reserved = w->reserved[part];
+	for (size_t i = w->rows[part]; i < w->rows[part + 1]; i++) {
+		size_t d, at;
+		if (w->device_index[i] == UINT32_MAX)
+			continue;
+		d = w->rank_of_device[w->device_index[i]];
+		if (on_reserved_line(memory, i)) {
+			at = reserved[d]++;
+			out->reserved_ms[at] = memory->start_ms[i];
+			out->reserved_mb[at] = memory->reserved_mb[i];
+		}
+		if (!(memory->size_kb[i] > 0))
+			continue;
+		at = next[d]++;
+		out->row[at] = (uint32_t)i;
+		out->start_ms[at] = memory->start_ms[i];
+		out->duration_ms[at] = memory->flags[i] & RLI_MEMORY_RELEASED ? memory->duration_ms[i] : 0;
+		out->size_kb[at] = memory->size_kb[i];
+		out->op_name[at] = rli_strpool_get(&memory->strings, memory->name[i]);
+		out->call_stack_top[at] = rli_strpool_get(&memory->strings, memory->call_stack_top[i]);
+	}
+	return RLI_OK;
+}
+
+/* Notes how many of each device's rows the passes have counted so far: those of the first part. */
+static void count_first_part(device_set *set, int reserved)
+{
+	for (size_t d = 0; d < set->count; d++) {
+		if (reserved)
+			set->keys[d].reserved_before = set->keys[d].reserved;
+		else
+			set->keys[d].count_before = set->keys[d].count;
+	}
+}
+
 /*
  * Straight from the table's columns: each allocation's device is found once,
  * then the rows are placed device by device in table order (a counting
- * sort), so a million rows cost two passes, not a sort.
+ * sort), so a million rows cost two passes, not a sort. The placing, which
+ * writes every byte of the split, is shared out: the table's first and second
+ * halves each fill their devices' runs from where the half before left them.
  */
-int rli_memory_devices_split(rli_memory_devices *out, const rli_memory *memory)
+int rli_memory_devices_split(rli_memory_devices *out, const rli_memory *memory, unsigned threads)
 {
 	size_t total = rli_memory_count(memory);
+	size_t parts = total >= FILL_PARTS_FROM ? rli_task_threads(threads, FILL_PARTS, FILL_PARTS) : 1;
+	size_t mid = parts > 1 ? total / 2 : total;
+	size_t *cursors = NULL;
+	fill_work work;
 	uint32_t *device_index = rli_bigmem_array(total, sizeof(*device_index));
 	size_t *rank_of_device = NULL;
 	device_set set = { 0 };
@@ -143,6 +207,8 @@ int rli_memory_devices_split(rli_memory_devices *out, const rli_memory *memory)
 	rli_prefault(out->call_stack_top, total * sizeof(char *));
 	for (size_t i = 0; i < total; i++) {
 		size_t d;
+		if (i == mid)
+			count_first_part(&set, 0);
 		device_index[i] = UINT32_MAX;
 		if (!(memory->size_kb[i] > 0))
 			continue;
@@ -156,6 +222,8 @@ int rli_memory_devices_split(rli_memory_devices *out, const rli_memory *memory)
 	/* The reserved line takes the frees too, of the devices the allocations made. */
 	for (size_t i = 0; memory->shows_reserved && i < total; i++) {
 		size_t d = device_index[i] != UINT32_MAX ? device_index[i] : known_device(&set, memory, i);
+		if (i == mid)
+			count_first_part(&set, 1);
 		device_index[i] = d == SIZE_MAX ? UINT32_MAX : (uint32_t)d;
 		if (d != SIZE_MAX && on_reserved_line(memory, i))
 			set.keys[d].reserved++;
@@ -165,7 +233,8 @@ int rli_memory_devices_split(rli_memory_devices *out, const rli_memory *memory)
 	out->devices = calloc(set.count ? set.count : 1, sizeof(*out->devices));
 	out->first = malloc((set.count ? set.count : 1) * sizeof(*out->first));
 	out->device_type = calloc(set.count ? set.count : 1, sizeof(*out->device_type));
-	if (!rank_of_device || !out->devices || !out->first || !out->device_type) {
+	cursors = malloc((set.count ? set.count : 1) * 2 * parts * sizeof(*cursors));
+	if (!rank_of_device || !out->devices || !out->first || !out->device_type || !cursors) {
 		error = rli_error_oom();
 		goto done;
 	}
@@ -191,28 +260,20 @@ int rli_memory_devices_split(rli_memory_devices *out, const rli_memory *memory)
 		reserved_at += out->devices[d].reserved_count;
 	}
 	out->count = set.count;
-	for (size_t i = 0; i < total; i++) {
-		size_t d, at;
-		if (device_index[i] == UINT32_MAX)
-			continue;
-		d = rank_of_device[device_index[i]];
-		if (on_reserved_line(memory, i)) {
-			at = set.keys[d].reserved++;
-			out->reserved_ms[at] = memory->start_ms[i];
-			out->reserved_mb[at] = memory->reserved_mb[i];
+	work = (fill_work){ out, memory, device_index, rank_of_device, { 0 }, { NULL }, { NULL } };
+	for (size_t p = 0; p < parts; p++) {
+		work.rows[p + 1] = p + 1 < parts ? mid : total;
+		work.next[p] = cursors + 2 * p * set.count;
+		work.reserved[p] = work.next[p] + set.count;
+		for (size_t d = 0; d < set.count; d++) {
+			work.next[p][d] = set.keys[d].next + (p ? set.keys[d].count_before : 0);
+			work.reserved[p][d] = set.keys[d].reserved + (p ? set.keys[d].reserved_before : 0);
 		}
-		if (!(memory->size_kb[i] > 0))
-			continue;
-		at = set.keys[d].next++;
-		out->row[at] = (uint32_t)i;
-		out->start_ms[at] = memory->start_ms[i];
-		out->duration_ms[at] = memory->flags[i] & RLI_MEMORY_RELEASED ? memory->duration_ms[i] : 0;
-		out->size_kb[at] = memory->size_kb[i];
-		out->op_name[at] = rli_strpool_get(&memory->strings, memory->name[i]);
-		out->call_stack_top[at] = rli_strpool_get(&memory->strings, memory->call_stack_top[i]);
 	}
+	error = rli_task_each(parts, (unsigned)parts, fill, &work);
 done:
 	rli_bigmem_free(device_index);
+	free(cursors);
 	free(rank_of_device);
 	free(set.keys);
 	free(set.slots);

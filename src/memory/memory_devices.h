@@ -59,8 +59,9 @@ typedef struct {
  * (Duration empty) has duration_ms 0 here whatever the table holds. The
  * strings are the table's: free the split before the table. An empty table
  * gives no device. Dispose with rli_memory_devices_dispose, also after a failure.
+ * On up to `threads` threads (0: one a CPU; two at most): the same split however many.
  */
-int rli_memory_devices_split(rli_memory_devices *out, const rli_memory *memory);
+int rli_memory_devices_split(rli_memory_devices *out, const rli_memory *memory, unsigned threads);
 void rli_memory_devices_dispose(rli_memory_devices *devices);
 
 /* Device d's table rows, one per allocation in its order. */

@@ -173,7 +173,7 @@ int rli_report_memory(rli_book *book, const rli_memory *memory, const rli_memory
 
 	if (!devices)
 		return rli_error_oom();
-	if ((error = rli_memory_devices_split(devices, memory)) < 0) {
+	if ((error = rli_memory_devices_split(devices, memory, 0)) < 0) {
 		rli_memory_devices_dispose(devices);
 		free(devices);
 		return error;

@@ -196,7 +196,7 @@ int rli_memory_stats_compute(rli_memory_stats **out, const rli_memory *memory)
 	int error;
 
 	*out = NULL;
-	if ((error = rli_memory_devices_split(&split, memory)) == RLI_OK)
+	if ((error = rli_memory_devices_split(&split, memory, 0)) == RLI_OK)
 		error = rli_memory_stats_compute_split(out, memory, &split, NULL);
 	rli_memory_devices_dispose(&split);
 	return error;

@@ -87,7 +87,7 @@ static void test_split(void)
 	rli_memory *m = table(1);
 	rli_memory_devices split;
 
-	CHECK_INT(rli_memory_devices_split(&split, m), RLI_OK);
+	CHECK_INT(rli_memory_devices_split(&split, m, 0), RLI_OK);
 	CHECK_INT((int)split.count, 4);
 	if (split.count == 4) {
 		const rli_memory_device *c0 = &split.devices[0], *c1 = &split.devices[1], *ref = &split.devices[2];
@@ -113,7 +113,7 @@ static void test_split(void)
 	rli_memory_devices_dispose(&split);
 	/* Ascend-like: the same devices, no reserved line */
 	m->shows_reserved = 0;
-	CHECK_INT(rli_memory_devices_split(&split, m), RLI_OK);
+	CHECK_INT(rli_memory_devices_split(&split, m, 0), RLI_OK);
 	CHECK_INT((int)split.count, 4);
 	for (size_t d = 0; d < split.count; d++)
 		CHECK_INT((int)split.devices[d].reserved_count, 0);
@@ -133,7 +133,7 @@ static const rli_item *item_of_kind(const rli_page *page, rli_item_kind kind)
 static rli_memory_figure *lay_out(rli_memory *m, rli_memory_devices *split, const rli_timeline_options *options)
 {
 	rli_memory_figure *figure = NULL;
-	CHECK_INT(rli_memory_devices_split(split, m), RLI_OK);
+	CHECK_INT(rli_memory_devices_split(split, m, 0), RLI_OK);
 	CHECK_INT(rli_memory_figure_layout(&figure, split->devices, split->count, options), RLI_OK);
 	return figure;
 }

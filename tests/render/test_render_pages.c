@@ -143,7 +143,7 @@ static void test_made_when_drawn(const rli_memory *memory, const rli_timeline_op
 	char **whole_names;
 
 	CHECK_INT(rli_memory_pages_layout(&whole, memory, options), RLI_OK);
-	CHECK_INT(rli_memory_devices_split(&split, memory), RLI_OK);
+	CHECK_INT(rli_memory_devices_split(&split, memory, 0), RLI_OK);
 	CHECK_INT(rli_memory_pages_layout_lazy(&lazy, memory, &split, options), RLI_OK);
 	if (!whole || !lazy)
 		exit(1);

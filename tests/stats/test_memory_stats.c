@@ -319,7 +319,7 @@ static void test_known_summaries(void)
 	rli_memory_summary copies[8], changed;
 
 	rli_timeline_options_init(&options);
-	CHECK_INT(rli_memory_devices_split(&split, m), RLI_OK);
+	CHECK_INT(rli_memory_devices_split(&split, m, 0), RLI_OK);
 	CHECK_INT(rli_memory_pages_layout_lazy(&pages, m, &split, &options), RLI_OK);
 	CHECK(split.count == 3 && pages != NULL);
 	if (split.count == 3 && pages) {
