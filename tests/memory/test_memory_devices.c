@@ -11,13 +11,6 @@
 
 static uint64_t state = 0x9E3779B97F4A7C15ull;
 
-static uint64_t next_random(void)
-{
-	state ^= state << 13;
-	state ^= state >> 7;
-	state ^= state << 17;
-	return state;
-}
 
 /*
  * Rows on eight device types over two roles and two ranks (sixteen devices), in start order: two devices only in the first
@@ -32,7 +25,7 @@ static rli_memory *table(int shows_reserved)
 	m->shows_reserved = shows_reserved;
 	for (size_t i = 0; m && i < ROWS; i++) {
 		rli_memory_in row;
-		uint64_t r = next_random();
+		uint64_t r = rli_test_random(&state);
 		unsigned device = (unsigned)(r % 6);
 		int length;
 		if (device == 4)

@@ -52,35 +52,28 @@ static long resident(const char *from, const char *to)
 
 static uint64_t state = 0x2545F4914F6CDD1Dull;
 
-static uint64_t next_random(void)
-{
-	state ^= state << 13;
-	state ^= state >> 7;
-	state ^= state << 17;
-	return state;
-}
 
 /* A table of n rows in start order, with repeated starts (ties within it and with the others), strings of its own. */
 static rli_memory *sorted_table(size_t n, unsigned t)
 {
 	rli_memory *m = NULL;
 	char text[32];
-	double start = (double)(next_random() % 50);
+	double start = (double)(rli_test_random(&state) % 50);
 	CHECK(rli_memory_new(&m) == RLI_OK);
 	for (size_t i = 0; m && i < n; i++) {
 		rli_memory_in row;
 		int length;
 		row_of(&row, i);
-		start += (double)(next_random() % 3) * 0.5; /* a third of the rows tie with the one before */
+		start += (double)(rli_test_random(&state) % 3) * 0.5; /* a third of the rows tie with the one before */
 		row.start_ms = start;
-		length = snprintf(text, sizeof(text), "role%u", (unsigned)(next_random() % 4));
+		length = snprintf(text, sizeof(text), "role%u", (unsigned)(rli_test_random(&state) % 4));
 		row.role = rli_memory_intern(m, text, (size_t)length);
 		length = snprintf(text, sizeof(text), "CUDA:%u", t % 3);
 		row.device_type = rli_memory_intern(m, text, (size_t)length);
-		length = snprintf(text, sizeof(text), "stack %u/%u", t, (unsigned)(next_random() % 20));
+		length = snprintf(text, sizeof(text), "stack %u/%u", t, (unsigned)(rli_test_random(&state) % 20));
 		row.call_stack = rli_memory_intern(m, text, (size_t)length);
 		row.name = row.call_stack_top = m->empty;
-		row.rank_id = (int64_t)(next_random() % 3);
+		row.rank_id = (int64_t)(rli_test_random(&state) % 3);
 		CHECK(rli_memory_append(m, &row) == RLI_OK);
 	}
 	return m;

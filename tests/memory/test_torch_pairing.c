@@ -14,13 +14,6 @@ typedef struct {
 	size_t late_at; /* this event's time goes back before the one before it; SIZE_MAX: none */
 } stream;
 
-static uint64_t next_random(stream *s)
-{
-	s->state ^= s->state << 13;
-	s->state ^= s->state >> 7;
-	s->state ^= s->state << 17;
-	return s->state;
-}
 
 static void arg(torch_memory *tm, const char *key, long long value)
 {
@@ -49,7 +42,7 @@ static int feed(torch_memory *tm, stream s, size_t stop_at)
 {
 	long long allocated = 0;
 	for (size_t i = 0; i < s.count && i < stop_at; i++) {
-		uint64_t r = next_random(&s);
+		uint64_t r = rli_test_random(&s.state);
 		long long addr = 0x7f0000000000ll + (long long)(r % 5000) * 512;
 		long long bytes = (long long)(r >> 40) % 100000 + 1;
 		double ts = 1000.0 + (double)i * 0.25;
