@@ -126,19 +126,27 @@ int rli_memory_reserve(rli_memory *memory, size_t wanted)
 	/* ...then moved last first: a column moves up, onto room its successors have left. */
 	while (n-- > 0)
 		memmove(moves[n].to, moves[n].from, moves[n].bytes);
-	/*
-	 * Between a column's rows and the next column, what was written before the move (up to the
-	 * old end) is given back: a table grown row by row to a million rows otherwise kept some 40 MB
-	 * of its old places in memory.
-	 */
-	for (size_t k = 0; k < COLUMN_COUNT; k++) {
-		size_t end = (size_t)(moves[k].to - block) + moves[k].bytes;
-		size_t next = k + 1 < COLUMN_COUNT ? (size_t)(moves[k + 1].to - block) : capacity * row_bytes;
-		if (end < old_offset)
-			rli_bigmem_release(block, end, (next < old_offset ? next : old_offset) - end);
-	}
 	memory->capacity = capacity;
 	return RLI_OK;
+}
+
+void rli_memory_release_room(rli_memory *memory)
+{
+	char *block = memory->columns, *end = block;
+	size_t row_bytes = 0;
+	if (!block)
+		return;
+#define ROW_BYTES(col) row_bytes += sizeof(*memory->col);
+	FOR_EACH_COLUMN(ROW_BYTES)
+#undef ROW_BYTES
+	/* Each column's room past its rows, up to where the next one starts; the last's, to the block's end. */
+#define RELEASE_COLUMN(col)                                                                          \
+	if ((char *)memory->col > end)                                                               \
+		rli_bigmem_release(block, (size_t)(end - block), (size_t)((char *)memory->col - end)); \
+	end = (char *)(memory->col + memory->count);
+	FOR_EACH_COLUMN(RELEASE_COLUMN)
+#undef RELEASE_COLUMN
+	rli_bigmem_release(block, (size_t)(end - block), memory->capacity * row_bytes - (size_t)(end - block));
 }
 
 int rli_memory_append(rli_memory *memory, const rli_memory_in *row)

@@ -67,6 +67,14 @@ int rli_memory_append(rli_memory *memory, const rli_memory_in *row);
  * the capacity goes): rows the caller is about to append.
  */
 void rli_memory_prefault(rli_memory *memory, size_t from, size_t to);
+/*
+ * Gives back to the system the pages of the room made for rows the table does not hold: for a
+ * table that is done growing (a parser's, row by row, kept some 40 MB of a million rows' room
+ * and of the places its columns moved out of). The room is still there: a row appended later
+ * faults its pages in anew. Growing does not do this itself, as the rows that come next fill
+ * that room.
+ */
+void rli_memory_release_room(rli_memory *memory);
 /* Appends every row of src (in order) to dst, re-interning each distinct string once. */
 int rli_memory_append_all(rli_memory *dst, const rli_memory *src);
 /* Whether the rows are in start order, ties in any order, and no start is NaN. */

@@ -160,7 +160,8 @@ int rli_memory_gather_units(rli_memory **out, rli_discovery *discovery, const rl
 		goto done;
 sort:
 	/* After a merge, only the ties are left to put in order. */
-	error = rli_memory_sort_by_start(merged);
+	if ((error = rli_memory_sort_by_start(merged)) == RLI_OK)
+		rli_memory_release_room(merged); /* done growing: what was made room for and not filled goes back */
 done:
 	if (error < 0) {
 		rli_memory_free(merged);
