@@ -1,6 +1,7 @@
 /* overlap.c: how long each pair of roles ran at once, and how many ranks are inside each role over time. */
 #include "stats_internal.h"
 #include "common/error.h"
+#include "common/prefault.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -149,6 +150,12 @@ int stats_overlap(rli_stats *stats, const stats_input *in)
 {
 	span *spans = rli_bigmem_array(in->count, sizeof(*spans));
 	int error = RLI_OK;
+	/*
+	 * Fresh pages (16 bytes a row), faulted in on the spare core while the rows are sorted:
+	 * on a million NVTX ranges the statistics' first writes were a third of their time.
+	 */
+	if (spans)
+		rli_prefault(spans, in->count * sizeof(*spans));
 	if (!spans)
 		error = rli_error_oom();
 	else if ((error = role_overlaps(stats, in, in->entries, spans)) == RLI_OK)
