@@ -19,11 +19,16 @@ static void *run_thread(void *arg)
 	return NULL;
 }
 
-int rli_task_spawn(rli_task *task, int (*run)(void *arg), void *arg)
+static void task_init(rli_task *task, int (*run)(void *arg), void *arg)
 {
 	memset(task, 0, sizeof(*task));
 	task->run = run;
 	task->arg = arg;
+}
+
+int rli_task_spawn(rli_task *task, int (*run)(void *arg), void *arg)
+{
+	task_init(task, run, arg);
 	if (pthread_create(&task->thread, NULL, run_thread, task) != 0)
 		return RLI_ERROR;
 	task->started = 1;
@@ -34,9 +39,7 @@ void rli_task_start(rli_task *task, int (*run)(void *arg), void *arg, int thread
 {
 	if (threaded && rli_task_spawn(task, run, arg) == RLI_OK)
 		return;
-	memset(task, 0, sizeof(*task));
-	task->run = run;
-	task->arg = arg;
+	task_init(task, run, arg);
 	run_thread(task);
 }
 

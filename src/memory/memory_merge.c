@@ -24,8 +24,8 @@ int rli_memory_in_start_order(const rli_memory *memory)
 }
 
 /*
- * A part of the merged rows: those whose start lies in [low, high) in every table, rows
- * first..first + the sum of the slices of the merged table. from[t]..to[t] are table t's.
+ * A part of the merged rows: rows from[t]..to[t]-1 of each table t, which go to the merged
+ * table's rows from `first` on.
  */
 typedef struct {
 	size_t first;
@@ -106,23 +106,7 @@ static int merge_part_rows(merge_work *w, const merge_part *part)
 		sift_down(&h, i);
 	while (h.size) {
 		size_t t = h.heap[0], i = h.at[t];
-		const rli_memory *src = w->tables[t];
-		const uint32_t *remap = w->remap[t];
-		dst->name[row] = remap[src->name[i]];
-		dst->role[row] = remap[src->role[i]];
-		dst->device_type[row] = remap[src->device_type[i]];
-		dst->call_stack[row] = remap[src->call_stack[i]];
-		dst->call_stack_top[row] = remap[src->call_stack_top[i]];
-		dst->rank_id[row] = src->rank_id[i];
-		dst->size_kb[row] = src->size_kb[i];
-		dst->start_ms[row] = src->start_ms[i];
-		dst->duration_ms[row] = src->duration_ms[i];
-		dst->allocated_mb[row] = src->allocated_mb[i];
-		dst->reserved_mb[row] = src->reserved_mb[i];
-		dst->active_mb[row] = src->active_mb[i];
-		dst->gap_ms[row] = src->gap_ms[i];
-		dst->flags[row] = src->flags[i];
-		row++;
+		rli_memory_copy_row(dst, row++, w->tables[t], i, w->remap[t]);
 		if (++h.at[t] == part->to[t])
 			h.heap[0] = h.heap[--h.size];
 		sift_down(&h, 0);
@@ -182,18 +166,11 @@ int rli_memory_merge_sorted(rli_memory *dst, rli_memory *const *tables, size_t c
 	if (!(w.remap = calloc(count ? count : 1, sizeof(*w.remap))))
 		return rli_error_oom();
 	for (size_t t = 0; t < count; t++) {
-		const rli_strpool *strings = &tables[t]->strings;
 		dst->shows_reserved |= tables[t]->shows_reserved;
-		if (!(w.remap[t] = malloc((strings->count ? strings->count : 1) * sizeof(uint32_t)))) {
-			error = rli_error_oom();
+		if (!(w.remap[t] = rli_memory_intern_all(dst, tables[t]))) {
+			error = RLI_ERROR;
 			goto done;
 		}
-		for (uint32_t id = 0; id < strings->count; id++)
-			if ((w.remap[t][id] = rli_strpool_intern(&dst->strings, rli_strpool_get(strings, id),
-								 rli_strpool_length(strings, id))) == RLI_STRPOOL_NONE) {
-				error = rli_error_oom();
-				goto done;
-			}
 	}
 	/* Each part a slice of every table; two parts when there are two threads and rows enough. */
 	if (!(cuts = malloc((MERGE_THREADS + 1) * (count ? count : 1) * sizeof(*cuts)))) {

@@ -25,14 +25,19 @@ int rli_memory_new(rli_memory **out)
 	return RLI_OK;
 }
 
-/* Applies a macro to every column, so growing, copying and sorting never miss one. */
-#define FOR_EACH_COLUMN(X)                                                       \
-	X(name) X(role) X(device_type) X(call_stack) X(call_stack_top) X(rank_id) \
-	X(size_kb) X(start_ms) X(duration_ms) X(allocated_mb) X(reserved_mb)     \
-	X(active_mb) X(gap_ms) X(flags)
 #define COUNT_COLUMN(col) +1
-enum { COLUMN_COUNT = 0 FOR_EACH_COLUMN(COUNT_COLUMN) };
+enum { COLUMN_COUNT = 0 RLI_MEMORY_COLUMNS(COUNT_COLUMN) };
 #undef COUNT_COLUMN
+
+/* The bytes a row takes in the block, every column's. */
+static size_t row_bytes(const rli_memory *memory)
+{
+	size_t bytes = 0;
+#define ROW_BYTES(col) bytes += sizeof(*memory->col);
+	RLI_MEMORY_COLUMNS(ROW_BYTES)
+#undef ROW_BYTES
+	return bytes;
+}
 
 void rli_memory_free(rli_memory *memory)
 {
@@ -94,7 +99,7 @@ int rli_memory_reserve(rli_memory *memory, size_t wanted)
 		char *from, *to;
 		size_t bytes;
 	} moves[COLUMN_COUNT];
-	size_t capacity, row_bytes = 0, old_offset = 0, new_offset = 0, n = 0;
+	size_t capacity, bytes = row_bytes(memory), old_offset = 0, new_offset = 0, n = 0;
 	char *block;
 	if (wanted <= memory->capacity)
 		return RLI_OK;
@@ -104,11 +109,8 @@ int rli_memory_reserve(rli_memory *memory, size_t wanted)
 			return rli_error_oom();
 		capacity *= 2;
 	}
-#define ROW_BYTES(col) row_bytes += sizeof(*memory->col);
-	FOR_EACH_COLUMN(ROW_BYTES)
-#undef ROW_BYTES
-	if (!(block = memory->columns ? rli_bigmem_resize(memory->columns, capacity * row_bytes)
-				      : rli_bigmem_array(capacity, row_bytes)))
+	if (!(block = memory->columns ? rli_bigmem_resize(memory->columns, capacity * bytes)
+				      : rli_bigmem_array(capacity, bytes)))
 		return rli_error_oom();
 	memory->columns = block;
 	/* Each column's old and new place, in the list's order... */
@@ -121,7 +123,7 @@ int rli_memory_reserve(rli_memory *memory, size_t wanted)
 		old_offset += memory->capacity * sizeof(*memory->col);                              \
 		new_offset += capacity * sizeof(*memory->col);                                      \
 	}
-	FOR_EACH_COLUMN(PLACE_COLUMN)
+	RLI_MEMORY_COLUMNS(PLACE_COLUMN)
 #undef PLACE_COLUMN
 	/* ...then moved last first: a column moves up, onto room its successors have left. */
 	while (n-- > 0)
@@ -133,20 +135,16 @@ int rli_memory_reserve(rli_memory *memory, size_t wanted)
 void rli_memory_release_room(rli_memory *memory)
 {
 	char *block = memory->columns, *end = block;
-	size_t row_bytes = 0;
 	if (!block)
 		return;
-#define ROW_BYTES(col) row_bytes += sizeof(*memory->col);
-	FOR_EACH_COLUMN(ROW_BYTES)
-#undef ROW_BYTES
 	/* Each column's room past its rows, up to where the next one starts; the last's, to the block's end. */
 #define RELEASE_COLUMN(col)                                                                          \
 	if ((char *)memory->col > end)                                                               \
 		rli_bigmem_release(block, (size_t)(end - block), (size_t)((char *)memory->col - end)); \
 	end = (char *)(memory->col + memory->count);
-	FOR_EACH_COLUMN(RELEASE_COLUMN)
+	RLI_MEMORY_COLUMNS(RELEASE_COLUMN)
 #undef RELEASE_COLUMN
-	rli_bigmem_release(block, (size_t)(end - block), memory->capacity * row_bytes - (size_t)(end - block));
+	rli_bigmem_release(block, (size_t)(end - block), memory->capacity * row_bytes(memory) - (size_t)(end - block));
 }
 
 int rli_memory_append(rli_memory *memory, const rli_memory_in *row)
@@ -180,8 +178,27 @@ void rli_memory_prefault(rli_memory *memory, size_t from, size_t to)
 	if (from >= to)
 		return;
 #define PREFAULT_COLUMN(col) rli_prefault(memory->col + from, (to - from) * sizeof(*memory->col));
-	FOR_EACH_COLUMN(PREFAULT_COLUMN)
+	RLI_MEMORY_COLUMNS(PREFAULT_COLUMN)
 #undef PREFAULT_COLUMN
+}
+
+uint32_t *rli_memory_intern_all(rli_memory *dst, const rli_memory *src)
+{
+	uint32_t *remap = malloc((src->strings.count ? src->strings.count : 1) * sizeof(*remap));
+	if (!remap) {
+		rli_error_oom();
+		return NULL;
+	}
+	for (uint32_t id = 0; id < src->strings.count; id++) {
+		remap[id] = rli_strpool_intern(&dst->strings, rli_strpool_get(&src->strings, id),
+					       rli_strpool_length(&src->strings, id));
+		if (remap[id] == RLI_STRPOOL_NONE) {
+			free(remap);
+			rli_error_oom();
+			return NULL;
+		}
+	}
+	return remap;
 }
 
 int rli_memory_append_all(rli_memory *dst, const rli_memory *src)
@@ -193,29 +210,16 @@ int rli_memory_append_all(rli_memory *dst, const rli_memory *src)
 		return RLI_OK; /* and its columns may not exist yet: nothing to copy */
 	if (rli_memory_reserve(dst, base + n) < 0)
 		return RLI_ERROR;
-	remap = malloc((src->strings.count ? src->strings.count : 1) * sizeof(*remap));
-	if (!remap)
-		return rli_error_oom();
-	for (uint32_t id = 0; id < src->strings.count; id++) {
-		remap[id] = rli_strpool_intern(&dst->strings, rli_strpool_get(&src->strings, id),
-					       rli_strpool_length(&src->strings, id));
-		if (remap[id] == RLI_STRPOOL_NONE) {
-			free(remap);
-			return rli_error_oom();
-		}
-	}
-	for (size_t i = 0; i < n; i++) {
-		dst->name[base + i] = remap[src->name[i]];
-		dst->role[base + i] = remap[src->role[i]];
-		dst->device_type[base + i] = remap[src->device_type[i]];
-		dst->call_stack[base + i] = remap[src->call_stack[i]];
-		dst->call_stack_top[base + i] = remap[src->call_stack_top[i]];
-	}
-#define COPY_COLUMN(col) memcpy(dst->col + base, src->col, n * sizeof(*src->col));
-	COPY_COLUMN(rank_id) COPY_COLUMN(size_kb) COPY_COLUMN(start_ms) COPY_COLUMN(duration_ms)
-	COPY_COLUMN(allocated_mb) COPY_COLUMN(reserved_mb) COPY_COLUMN(active_mb) COPY_COLUMN(gap_ms)
-	COPY_COLUMN(flags)
-#undef COPY_COLUMN
+	if (!(remap = rli_memory_intern_all(dst, src)))
+		return RLI_ERROR;
+#define COPY_STRINGS(col)                          \
+	for (size_t i = 0; i < n; i++)             \
+		dst->col[base + i] = remap[src->col[i]];
+#define COPY_VALUES(col) memcpy(dst->col + base, src->col, n * sizeof(*src->col));
+	RLI_MEMORY_STRING_COLUMNS(COPY_STRINGS)
+	RLI_MEMORY_VALUE_COLUMNS(COPY_VALUES)
+#undef COPY_STRINGS
+#undef COPY_VALUES
 	dst->count += n;
 	free(remap);
 	return RLI_OK;
@@ -230,7 +234,7 @@ static void swap_rows(rli_memory *memory, size_t a, size_t b)
 		memory->col[a] = memory->col[b];                                   \
 		memory->col[b] = held;                                             \
 	}
-	FOR_EACH_COLUMN(SWAP_COLUMN)
+	RLI_MEMORY_COLUMNS(SWAP_COLUMN)
 #undef SWAP_COLUMN
 }
 
@@ -264,7 +268,7 @@ static void tie_place(void *table, size_t lo, const size_t *order, size_t n, voi
 			moved[k] = memory->col[order[k]];                       \
 		memcpy(&memory->col[lo], moved, n * sizeof(*moved));            \
 	}
-	FOR_EACH_COLUMN(PLACE_COLUMN)
+	RLI_MEMORY_COLUMNS(PLACE_COLUMN)
 #undef PLACE_COLUMN
 }
 
@@ -305,7 +309,7 @@ int rli_memory_sort_by_start(rli_memory *memory)
 			out[k] = memory->col[sorted[k]];                            \
 		memcpy(memory->col, out, n * sizeof(*memory->col));                 \
 	}
-	FOR_EACH_COLUMN(PERMUTE_COLUMN)
+	RLI_MEMORY_COLUMNS(PERMUTE_COLUMN)
 #undef PERMUTE_COLUMN
 	rli_bigmem_free(sorted);
 	rli_bigmem_free(scratch);

@@ -42,6 +42,16 @@ struct rli_memory {
 	int shows_reserved;
 };
 
+/*
+ * Applies a macro to every column, so growing, copying and sorting never miss one: the string
+ * columns (ids in the table's strings), then the values.
+ */
+#define RLI_MEMORY_STRING_COLUMNS(X) X(name) X(role) X(device_type) X(call_stack) X(call_stack_top)
+#define RLI_MEMORY_VALUE_COLUMNS(X)                                                              \
+	X(rank_id) X(size_kb) X(start_ms) X(duration_ms) X(allocated_mb) X(reserved_mb) X(active_mb) \
+	X(gap_ms) X(flags)
+#define RLI_MEMORY_COLUMNS(X) RLI_MEMORY_STRING_COLUMNS(X) RLI_MEMORY_VALUE_COLUMNS(X)
+
 /* A row as the parser hands it over: strings already interned in the table. */
 typedef struct {
 	uint32_t name, role, device_type, call_stack, call_stack_top;
@@ -75,6 +85,22 @@ void rli_memory_prefault(rli_memory *memory, size_t from, size_t to);
  * that room.
  */
 void rli_memory_release_room(rli_memory *memory);
+/*
+ * Interns every string of src in dst, in src's id order (the order appending src gives them): a
+ * new array of src's ids' ids in dst (free it), or NULL, out of memory, the error set.
+ */
+uint32_t *rli_memory_intern_all(rli_memory *dst, const rli_memory *src);
+/* Row `from` of src copied to row `to` of dst (room made), its strings through remap (rli_memory_intern_all). */
+static inline void rli_memory_copy_row(rli_memory *dst, size_t to, const rli_memory *src, size_t from,
+				       const uint32_t *remap)
+{
+#define RLI_COPY_STRING(col) dst->col[to] = remap[src->col[from]];
+#define RLI_COPY_VALUE(col) dst->col[to] = src->col[from];
+	RLI_MEMORY_STRING_COLUMNS(RLI_COPY_STRING)
+	RLI_MEMORY_VALUE_COLUMNS(RLI_COPY_VALUE)
+#undef RLI_COPY_STRING
+#undef RLI_COPY_VALUE
+}
 /* Appends every row of src (in order) to dst, re-interning each distinct string once. */
 int rli_memory_append_all(rli_memory *dst, const rli_memory *src);
 /* Whether the rows are in start order, ties in any order, and no start is NaN. */
