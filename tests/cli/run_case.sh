@@ -8,6 +8,7 @@
 #
 # The case (or its "expect") is a list of "directive: value" lines (# starts a comment):
 #   needs: samples        skip (exit 77) when ../shared/samples is absent
+#   needs: real           skip (exit 77) when ../shared/real (the real captures) is absent
 #   needs: TOOL           skip (exit 77) when the command TOOL is absent
 #   setup: SHELL          run in @IN@ before the command (build a fixture)
 #   run-as: USER          run rl-insight as USER (when run as root), so permissions apply
@@ -35,10 +36,11 @@
 #   stderr-not: TEXT      no line of stderr may contain TEXT
 #   kept: NAME            @OUT@/NAME, made by the setup, must come out of the run byte for byte unchanged
 #   output-folder: NAME   @OUT@ is NAME (spaces and all) inside the output folder, left for the tool to make
+#   check: SHELL          run in @OUT@ after the command; it must exit 0 (a fact of an output, checked by a script)
 # Read by tests/bad-input/CMakeLists.txt, not here:
 #   label: NAME           a further ctest label (slow: left out by ctest -LE slow; CI runs it)
 #   timeout: SECONDS      the ctest timeout, when 60 s is not enough
-# Placeholders: @SAMPLES@ (../shared/samples), @IN@ (a fresh input folder), @OUT@ (a fresh output folder),
+# Placeholders: @SAMPLES@ (../shared/samples), @REAL@ (../shared/real), @TESTS@ (this tests/ folder), @IN@ (a fresh input folder), @OUT@ (a fresh output folder),
 # @RLI@ (the rl-insight under test), @SYNTH@ (rl-insight-synth, from $RLI_SYNTH: a fixture generated).
 set -u
 bin=$1 case_file=$2 samples=$3 work=$4
@@ -55,9 +57,11 @@ if [ -d "$case_file" ]; then
 	fi
 fi
 
+real=$(dirname "$samples")/real
+tests=$(cd "$(dirname "$0")/.." && pwd)
 fail() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }
 synth=${RLI_SYNTH:-rl-insight-synth}
-expand() { printf '%s' "$1" | sed -e "s#@SAMPLES@#$samples#g" -e "s#@IN@#$in#g" -e "s#@OUT@#$out#g" \
+expand() { printf '%s' "$1" | sed -e "s#@SAMPLES@#$samples#g" -e "s#@REAL@#$real#g" -e "s#@TESTS@#$tests#g" -e "s#@IN@#$in#g" -e "s#@OUT@#$out#g" \
 	-e "s#@RLI@#$bin#g" -e "s#@SYNTH@#$synth#g"; }
 directives() { sed -n "s/^$1: //p" "$case_file"; }
 sub=$(directives output-folder)
@@ -67,6 +71,11 @@ for need in $(directives needs); do
 	if [ "$need" = samples ]; then
 		if [ ! -d "$samples" ]; then
 			echo "skipped: $samples is absent (the shared samples live beside the project)"
+			exit 77
+		fi
+	elif [ "$need" = real ]; then
+		if [ ! -d "$real" ]; then
+			echo "skipped: $real is absent (the real captures live beside the project)"
 			exit 77
 		fi
 	elif ! command -v "$need" >/dev/null 2>&1; then
@@ -222,6 +231,14 @@ if [ -n "$want_entries" ]; then
 	got_entries=$(ls -A "$out" | tr '\n' ' ' | sed 's/ $//')
 	[ "$got_entries" = "$want_entries" ] || fail "output folder holds '$got_entries', want '$want_entries'"
 fi
+
+while IFS= read -r line; do
+	[ -n "$line" ] || continue
+	(cd "$out" && eval "$(expand "$line")") >"$work/check.out" 2>&1 ||
+		fail "check failed: $line: $(tr '\n' ' ' <"$work/check.out")"
+done <<EOT
+$(directives check)
+EOT
 
 if [ "$failures" -ne 0 ]; then
 	echo "--- command: rl-insight $args" >&2
