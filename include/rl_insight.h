@@ -187,6 +187,8 @@ typedef struct {
 	int released;               /* 0: Duration(us) was empty, the block outlives the capture */
 	rli_memory_match match;
 	double match_gap_ms;        /* RLI_MEMORY_AFTER_END: from the op's end to start_time_ms; else 0 */
+	double release_total_allocated_mb; /* the device's total after the release (Ascend); NaN when unknown */
+	int second_pool;            /* 1: counted by the device's second allocator (Ascend: GE, no Stream Ptr) */
 } rli_memory_row;
 
 /* How the allocations (rows with size_kb > 0) found their call stacks. */

@@ -6,6 +6,8 @@
 #include "common/shortest_double.h"
 #include "memory/memory_table.h"
 
+#include <math.h>
+
 /*
  * MemoryEventRow's keys, in the order the reference emits them (memory.md §2.3), then three of
  * ours: whether the block was released (a duration of 0 may be either), how its call stack was
@@ -16,7 +18,16 @@ static const char *const columns[] = {
 	"name",        "role",          "rank_id",           "call_stack",        "call_stack_top",
 	"size_kb",     "start_time_ms", "duration_ms",       "total_allocated_mb", "total_reserved_mb",
 	"total_active_mb", "device_type", "released",        "match",             "match_gap_ms",
+	"release_total_allocated_mb", "allocator",
 };
+/*
+ * The last two columns are written only by a table whose rows carry the allocators' totals after
+ * each release (RLI_MEMORY_TOTALS_ROWS, Ascend's Release Total Allocated), so that reading it back
+ * knows the curve follows those totals: the total (empty, JSON null, for a block not released)
+ * and whose count it is (PTA, or GE for a row without a Stream Ptr).
+ */
+#define TOTALS_COLUMN 15
+
 /* rli_memory_match's names, as table_rows.c reads them. */
 static const char *const match_names[] = { "none", "inside", "after_end" };
 #define COLUMN_COUNT (sizeof(columns) / sizeof(columns[0]))
@@ -48,7 +59,7 @@ static void put_number(FILE *fp, int jsonl, size_t column, double value)
 	fputs(buffer, fp);
 }
 
-static void write_row(FILE *fp, const rli_memory_row *row, int jsonl)
+static void write_row(FILE *fp, const rli_memory_row *row, int jsonl, int totals)
 {
 	put_text(fp, jsonl, 0, row->name);
 	put_text(fp, jsonl, 1, row->role);
@@ -67,20 +78,30 @@ static void write_row(FILE *fp, const rli_memory_row *row, int jsonl)
 	putc(row->released ? '1' : '0', fp);
 	put_text(fp, jsonl, 13, match_names[row->match <= RLI_MEMORY_AFTER_END ? row->match : RLI_MEMORY_UNMATCHED]);
 	put_number(fp, jsonl, 14, row->match_gap_ms);
+	if (totals) {
+		if (isfinite(row->release_total_allocated_mb))
+			put_number(fp, jsonl, TOTALS_COLUMN, row->release_total_allocated_mb);
+		else if (jsonl)
+			fprintf(fp, ", \"%s\": null", columns[TOTALS_COLUMN]);
+		else
+			putc(',', fp);
+		put_text(fp, jsonl, TOTALS_COLUMN + 1, row->second_pool ? "GE" : "PTA");
+	}
 	fputs(jsonl ? "}\n" : "\n", fp);
 }
 
 static void write_table(FILE *fp, const rli_memory *memory, int jsonl)
 {
+	int totals = memory->totals == RLI_MEMORY_TOTALS_ROWS;
 	if (!jsonl) {
-		for (size_t c = 0; c < COLUMN_COUNT; c++)
+		for (size_t c = 0; c < (totals ? COLUMN_COUNT : TOTALS_COLUMN); c++)
 			fprintf(fp, "%s%s", c ? "," : "", columns[c]);
 		putc('\n', fp);
 	}
 	for (size_t i = 0; i < memory->count; i++) {
 		rli_memory_row row;
 		rli_memory_get(&row, memory, i);
-		write_row(fp, &row, jsonl);
+		write_row(fp, &row, jsonl, totals);
 	}
 }
 

@@ -7,7 +7,7 @@
 #include "stats/stats.h"
 
 /* Bumped with every change to doc/summary.schema.json (tests/summary checks the two agree). */
-#define RLI_SUMMARY_SCHEMA_VERSION 3
+#define RLI_SUMMARY_SCHEMA_VERSION 4
 
 /*
  * So that the file stays a size a dashboard reads at once, whatever the run: past these counts a

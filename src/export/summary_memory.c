@@ -40,6 +40,8 @@ static void device(FILE *fp, const rli_memory_device_stats *d, size_t index)
 	number(fp, "first_ms", d->first_ms, 0);
 	number(fp, "last_ms", d->last_ms, 0);
 	number(fp, "peak_mb", d->peak_mb, 0);
+	text(fp, "curve", d->allocator_count ? "allocator" : "blocks", 0);
+	number(fp, "allocated_before_mb", d->before_mb, 0);
 	number(fp, "peak_ms", d->peak_ms, 0);
 	number(fp, "peak_at_ms", d->peak_abs_ms, 0);
 	count(fp, "live_at_peak", d->live_at_peak, 0);

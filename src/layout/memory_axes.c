@@ -3,6 +3,7 @@
 #include "text_place.h"
 #include "theme.h"
 #include "common/error.h"
+#include "common/numfmt.h"
 #include "common/strutil.h"
 #include "text/text.h"
 
@@ -124,19 +125,32 @@ static int fitted_line(rli_text *out, const char *text_in, double size, double x
 	return error;
 }
 
-int rli_memory_titles(rli_text *title, rli_text *subtitle, const rli_memory_device *device, double t_min,
-		      double y, double width, PangoContext *text)
+int rli_memory_titles(rli_text *title, rli_text *subtitle, const rli_memory_device *device,
+		      const rli_memory_summary *summary, double y, double width, PangoContext *text)
 {
 	const char *role = device->role ? device->role : "unknown";
-	char line[256], origin[96];
-	double room = width - 2 * PAGE_PAD, w, h;
+	char line[256], origin[96], note[160] = "", under[288], before[48];
+	double room = width - 2 * PAGE_PAD, w, h, t_min = summary->t_min_ms;
 	int error;
 
+	if (summary->totals != RLI_MEMORY_TOTALS_NONE) {
+		rli_fmt_thousands(before, sizeof(before), summary->before_mb, 2);
+		snprintf(note, sizeof(note), "Total Allocated as the allocator counts it: %s MB already allocated when the capture began",
+			 before);
+	}
 	snprintf(origin, sizeof(origin), "origin %.3f ms", t_min);
 	snprintf(line, sizeof(line), "Device memory: %s - Rank %lld%s%s (%s)", role, (long long)device->rank,
 		 rli_memory_device_space(device), rli_memory_device_tag(device), origin);
-	if (text_width(text, line, TITLE_SIZE) <= room)
+	if (text_width(text, line, TITLE_SIZE) <= room && !note[0])
 		return fitted_line(title, line, TITLE_SIZE, width / 2, y, room, text);
+	rli_text_measure(&w, &h, text, "Device", TITLE_SIZE, 0);
+	if (text_width(text, line, TITLE_SIZE) <= room) {
+		/* The title as it is, the allocator's note under it. */
+		if ((error = fitted_line(title, line, TITLE_SIZE, width / 2, y - MEM_SUBTITLE_GAP, room, text)) < 0)
+			return error;
+		return fitted_line(subtitle, note, TICK_LABEL_SIZE, width / 2,
+				   y - MEM_SUBTITLE_GAP + h / 2 + MEM_SUBTITLE_GAP + TICK_LABEL_SIZE * 0.6, room, text);
+	}
 	/*
 	 * Too wide for one line: the origin goes under the device's name, whose line can then be larger;
 	 * the device's type with it, where it tells the rank's devices apart, so a cut name keeps it.
@@ -144,10 +158,10 @@ int rli_memory_titles(rli_text *title, rli_text *subtitle, const rli_memory_devi
 	snprintf(line, sizeof(line), "Device memory: %s - Rank %lld", role, (long long)device->rank);
 	if (device->shares_rank && device->device_type)
 		snprintf(origin, sizeof(origin), "%s, origin %.3f ms", device->device_type, t_min);
-	rli_text_measure(&w, &h, text, "Device", TITLE_SIZE, 0);
+	snprintf(under, sizeof(under), "%s%s%s", origin, note[0] ? "; " : "", note);
 	if ((error = fitted_line(title, line, TITLE_SIZE, width / 2, y - MEM_SUBTITLE_GAP, room, text)) < 0)
 		return error;
-	return fitted_line(subtitle, origin, TICK_LABEL_SIZE, width / 2,
+	return fitted_line(subtitle, under, TICK_LABEL_SIZE, width / 2,
 			   y - MEM_SUBTITLE_GAP + h / 2 + MEM_SUBTITLE_GAP + TICK_LABEL_SIZE * 0.6, room, text);
 }
 

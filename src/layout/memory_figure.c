@@ -112,15 +112,15 @@ static int lay_out_device(memory_page *m, rli_page *page, const rli_memory_devic
 			goto done;
 		}
 	}
-	if ((error = rli_memory_curve(&m->summary, &m->lines[0].x, &m->lines[0].y, &m->lines[0].count, blocks,
-				      count)) < 0 ||
+	if ((error = rli_memory_curve(&m->summary, &m->lines[0].x, &m->lines[0].y, &m->lines[0].count, device,
+				      blocks, count)) < 0 ||
 	    (error = rli_memory_reserved_line(&m->lines[1].x, &m->lines[1].y, &m->lines[1].count, &reserved_mb,
 					      &m->summary, device)) < 0)
 		goto done;
 
 	/* The allocator's cache over what the blocks hold: both named in a legend, above the curve. */
 	if (m->lines[1].count) {
-		m->lines[0].name = RLI_MEMORY_ALLOCATED_NAME;
+		m->lines[0].name = RLI_MEMORY_CURVE_NAME(m->summary.totals);
 		m->lines[1].name = RLI_MEMORY_RESERVED_NAME;
 	}
 	legend_rows = rli_memory_legend_rows(m->lines, 2, width, text);
@@ -286,7 +286,7 @@ static int lay_out_device(memory_page *m, rli_page *page, const rli_memory_devic
 		goto done;
 	m->gantt.y_title.angle = 90.0;
 
-	if ((error = rli_memory_titles(&m->title, &m->subtitle, device, t_min, MEM_TITLE_Y, width, text)) < 0)
+	if ((error = rli_memory_titles(&m->title, &m->subtitle, device, &m->summary, MEM_TITLE_Y, width, text)) < 0)
 		goto done;
 	{
 		static const char table_title[] = "Largest blocks live at the peak";

@@ -442,7 +442,7 @@ int mp_lay_out_device(mp_device *d, double origin, const rli_memory *memory, con
 						ROW_LABEL_GAP) - MP_RIGHT);
 	/* The curve, reduced to the envelope as it goes, and its peak as the figure has it. */
 	if ((error = envelope_begin(&env, d, columns)) < 0 ||
-	    (error = rli_memory_curve_each(&summary, blocks, count, envelope_point, &env)) < 0)
+	    (error = rli_memory_curve_each(&summary, device, blocks, count, envelope_point, &env)) < 0)
 		goto done;
 	envelope_end(&env);
 	d->peak_mb = summary.peak_mb;

@@ -54,6 +54,6 @@ int mp_reserved_line(mp_device *d, const rli_memory_summary *summary, const rli_
 	line->color = RLI_MEMORY_RESERVED_COLOR;
 	line->width = 1.5;
 	line->name = RLI_MEMORY_RESERVED_NAME;
-	d->envelope[0].name = RLI_MEMORY_ALLOCATED_NAME;
+	d->envelope[0].name = RLI_MEMORY_CURVE_NAME(summary->totals);
 	return RLI_OK;
 }

@@ -24,6 +24,9 @@ int rli_memory_lay_out_devices(const rli_memory_device *devices, const size_t *s
 
 /* The curve's two lines, as a legend names them when the table shows the Total Reserved (PyTorch's). */
 #define RLI_MEMORY_ALLOCATED_NAME "Allocated (from the blocks)"
+/* The same line where it is the allocator's own count (rli_memory_summary's totals). */
+#define RLI_MEMORY_TOTAL_NAME "Total Allocated (allocator)"
+#define RLI_MEMORY_CURVE_NAME(totals) ((totals) != RLI_MEMORY_TOTALS_NONE ? RLI_MEMORY_TOTAL_NAME : RLI_MEMORY_ALLOCATED_NAME)
 #define RLI_MEMORY_RESERVED_NAME "Reserved (allocator cache)"
 #define RLI_MEMORY_RESERVED_COLOR 0xf28e2b
 /* The value axis: what the blocks hold, or with the Reserved line beside it, both. */
@@ -49,10 +52,13 @@ double rli_memory_y_label_width(const rli_panel *curve, PangoContext *text);
 /*
  * The page title centred at height y and, on a page too narrow for it on
  * one line, the origin on a line of its own under it (subtitle->text NULL
- * when not needed).
+ * when not needed). Where the curve is the allocator's own count (summary's
+ * totals), the line under the title says so, and how much was allocated when
+ * the capture began (the origin joins it when the title has no room).
  * Both shrink down to MIN_TITLE_SIZE, then end in "…".
  */
-int rli_memory_titles(rli_text *title, rli_text *subtitle, const rli_memory_device *device, double t_min,
+int rli_memory_titles(rli_text *title, rli_text *subtitle, const rli_memory_device *device,
+		      const rli_memory_summary *summary,
 		      double y, double width, PangoContext *text);
 
 /*

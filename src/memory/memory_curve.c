@@ -55,23 +55,123 @@ size_t rli_memory_blocks(rli_memory_block *blocks, rli_memory_summary *summary, 
 	return count;
 }
 
+/* What the curve can follow on this device: the totals its rows carry, where every array they need is there. */
+static rli_memory_totals totals_of(const rli_memory_device *device, size_t count)
+{
+	if (!device || count == 0 || !device->allocated_mb)
+		return RLI_MEMORY_TOTALS_NONE;
+	if (device->totals == RLI_MEMORY_TOTALS_ROWS && device->release_allocated_mb)
+		return RLI_MEMORY_TOTALS_ROWS;
+	if (device->totals == RLI_MEMORY_TOTALS_EVENTS && (device->reserved_kb || device->reserved_count == 0))
+		return RLI_MEMORY_TOTALS_EVENTS;
+	return RLI_MEMORY_TOTALS_NONE;
+}
+
+/* Where the reserved run's frees of blocks from before the capture start to count: after its first allocation. */
+static size_t first_allocation_in_run(const rli_memory_device *device, double *freed_before_kb)
+{
+	size_t k = 0;
+	*freed_before_kb = 0;
+	for (; k < device->reserved_count && !(device->reserved_kb[k] > 0); k++)
+		if (device->reserved_kb[k] < 0)
+			*freed_before_kb -= device->reserved_kb[k];
+	return k + 1;
+}
+
+/* One moment of the curve: its points and whether it is the peak. */
+static void moment(rli_memory_summary *summary, double t, double before_kb, double value_kb,
+		   rli_memory_point_fn point, void *ctx)
+{
+	if (point) {
+		point(ctx, t, before_kb / 1024.0);
+		point(ctx, t, value_kb / 1024.0);
+	}
+	if (value_kb / 1024.0 > summary->peak_mb) {
+		summary->peak_mb = value_kb / 1024.0;
+		summary->peak_ms = t;
+	}
+}
+
+/* Block b's allocator: 0, or 1 for the device's second (memory_table.h, RLI_MEMORY_SECOND_POOL). */
+static int pool_of(const rli_memory_device *device, const rli_memory_block *block)
+{
+	return device->second_pool && device->second_pool[block->index];
+}
+
 /*
- * The starts and the ends are each put in time order (the starts usually are
- * already) and merged; at one moment the changes are summed in block order,
- * a block's start before its end, the order a stable sort of
- * (start 0, end 0, start 1, end 1, ...) would give.
+ * ROWS: the allocators' totals after each allocation and release, in time order (ties in block
+ * order, a block's start before its end); a moment takes the last total each allocator wrote at
+ * it, and the curve is their sum, each allocator from its count before its first allocation.
  */
-int rli_memory_curve_each(rli_memory_summary *summary, const rli_memory_block *blocks, size_t count,
-			  rli_memory_point_fn point, void *ctx)
+static int curve_of_totals(rli_memory_summary *summary, const rli_memory_device *device,
+			   const rli_memory_block *blocks, size_t count, const double *pool_start_kb,
+			   rli_memory_point_fn point, void *ctx)
+{
+	double *key = rli_bigmem_array(2 * count, sizeof(double)), *value = rli_bigmem_array(2 * count, sizeof(double));
+	size_t *order = rli_bigmem_array(2 * count, sizeof(size_t)), *tmp = rli_bigmem_array(2 * count, sizeof(size_t));
+	uint8_t *pool = rli_bigmem_array(2 * count, 1);
+	size_t n = 0, *sorted;
+	double current[2] = { pool_start_kb[0], pool_start_kb[1] };
+	int error = RLI_OK;
+
+	if (!key || !value || !order || !tmp || !pool) {
+		error = rli_error_oom();
+		goto done;
+	}
+	for (size_t b = 0; b < count; b++) {
+		size_t i = blocks[b].index;
+		double released = device->release_allocated_mb[i];
+		if (isfinite(device->allocated_mb[i])) {
+			key[n] = blocks[b].start;
+			value[n] = device->allocated_mb[i] * 1024;
+			pool[n] = (uint8_t)pool_of(device, &blocks[b]);
+			order[n] = n;
+			n++;
+		}
+		if (freed(device->duration_ms[i]) && isfinite(released)) {
+			key[n] = blocks[b].end;
+			value[n] = released * 1024;
+			pool[n] = (uint8_t)pool_of(device, &blocks[b]);
+			order[n] = n;
+			n++;
+		}
+	}
+	sorted = rli_stable_order(order, tmp, key, n);
+	if (point)
+		point(ctx, 0, (current[0] + current[1]) / 1024.0);
+	for (size_t k = 0; k < n;) {
+		double t = key[sorted[k]], before = current[0] + current[1];
+		for (; k < n && key[sorted[k]] == t; k++)
+			current[pool[sorted[k]]] = value[sorted[k]];
+		moment(summary, t, before, current[0] + current[1], point, ctx);
+	}
+done:
+	rli_bigmem_free(key);
+	rli_bigmem_free(value);
+	rli_bigmem_free(order);
+	rli_bigmem_free(tmp);
+	rli_bigmem_free(pool);
+	return error;
+}
+
+/*
+ * The running sum: the starts and the ends are each put in time order (the
+ * starts usually are already) and merged, with EVENTS the frees of blocks from
+ * before the capture a third stream; at one moment the changes are summed in
+ * block order, a block's start before its end, the order a stable sort of
+ * (start 0, end 0, start 1, end 1, ...) would give, then the frees.
+ */
+static int running_sum(rli_memory_summary *summary, const rli_memory_device *device, const rli_memory_block *blocks,
+		       size_t count, size_t free_from, rli_memory_point_fn point, void *ctx)
 {
 	double *key = rli_bigmem_array(count, sizeof(double));
 	size_t *order = rli_bigmem_array(count, sizeof(size_t)), *tmp = rli_bigmem_array(count, sizeof(size_t));
 	size_t *by_start = NULL, *start_order = NULL, *start_tmp = NULL, *by_end, s = 0, e = 0;
-	double value = 0;
+	/* the frees' run: device->reserved_*[f..frees), the allocations in it passed over */
+	size_t f = free_from, frees = summary->totals == RLI_MEMORY_TOTALS_EVENTS ? device->reserved_count : 0;
+	double value = summary->start_mb * 1024, t_min = summary->t_min_ms;
 	int sorted = 1, error = RLI_OK;
 
-	summary->peak_mb = 0;
-	summary->peak_ms = 0;
 	if (!key || !order || !tmp) {
 		error = rli_error_oom();
 		goto done;
@@ -97,12 +197,20 @@ int rli_memory_curve_each(rli_memory_summary *summary, const rli_memory_block *b
 	}
 	by_end = rli_stable_order(order, tmp, key, count);
 	if (point)
-		point(ctx, 0, 0);
-	while (s < count || e < count) {
+		point(ctx, 0, value / 1024.0);
+	for (;;) {
 		size_t si = s < count ? (by_start ? by_start[s] : s) : 0, ei = e < count ? by_end[e] : 0;
-		double t = s < count && (e == count || blocks[si].start <= blocks[ei].end) ? blocks[si].start
-											: blocks[ei].end;
-		double before = value;
+		double t = INFINITY, before = value;
+		while (f < frees && !(device->reserved_kb[f] < 0))
+			f++;
+		if (s < count)
+			t = blocks[si].start;
+		if (e < count && blocks[ei].end < t)
+			t = blocks[ei].end;
+		if (f < frees && device->reserved_ms[f] - t_min < t)
+			t = device->reserved_ms[f] - t_min;
+		if (t == INFINITY)
+			break;
 		for (;;) {
 			int start_here = s < count && blocks[si].start == t, end_here = e < count && blocks[ei].end == t;
 			if (start_here && (!end_here || si <= ei)) {
@@ -117,17 +225,13 @@ int rli_memory_curve_each(rli_memory_summary *summary, const rli_memory_block *b
 				break;
 			}
 		}
+		for (; f < frees && (!(device->reserved_kb[f] < 0) || device->reserved_ms[f] - t_min == t); f++)
+			if (device->reserved_kb[f] < 0)
+				value += device->reserved_kb[f];
 		/* A sum of sizes that cancels out exactly is 0, not a rounding residue. */
 		if (fabs(value) < 1e-9)
 			value = 0;
-		if (point) {
-			point(ctx, t, before / 1024.0);
-			point(ctx, t, value / 1024.0);
-		}
-		if (value / 1024.0 > summary->peak_mb) {
-			summary->peak_mb = value / 1024.0;
-			summary->peak_ms = t;
-		}
+		moment(summary, t, before, value, point, ctx);
 	}
 done:
 	rli_bigmem_free(key);
@@ -138,7 +242,41 @@ done:
 	return error;
 }
 
-/* rli_memory_curve's points, kept: at most two a moment and (0, 0), so 4 count + 1. */
+int rli_memory_curve_each(rli_memory_summary *summary, const rli_memory_device *device,
+			  const rli_memory_block *blocks, size_t count, rli_memory_point_fn point, void *ctx)
+{
+	size_t free_from = 0;
+	double freed_before_kb = 0, pool_start_kb[2] = { 0, 0 };
+
+	summary->peak_mb = 0;
+	summary->peak_ms = 0;
+	summary->totals = totals_of(device, count);
+	summary->before_mb = summary->start_mb = 0;
+	if (summary->totals != RLI_MEMORY_TOTALS_NONE) {
+		/* Each allocator's count before its first allocation: that one's own total less its size. */
+		size_t first[2] = { SIZE_MAX, SIZE_MAX };
+		for (size_t b = 0; b < count; b++) {
+			int p = summary->totals == RLI_MEMORY_TOTALS_ROWS && pool_of(device, &blocks[b]);
+			if (first[p] == SIZE_MAX || blocks[b].start < blocks[first[p]].start)
+				first[p] = b;
+		}
+		for (int p = 0; p < 2; p++) {
+			size_t i = first[p] != SIZE_MAX ? blocks[first[p]].index : 0;
+			if (first[p] != SIZE_MAX && isfinite(device->allocated_mb[i]))
+				pool_start_kb[p] = device->allocated_mb[i] * 1024 - device->size_kb[i];
+		}
+		summary->start_mb = (pool_start_kb[0] + pool_start_kb[1]) / 1024.0;
+		if (summary->totals == RLI_MEMORY_TOTALS_EVENTS)
+			free_from = first_allocation_in_run(device, &freed_before_kb);
+		summary->before_mb = summary->start_mb + freed_before_kb / 1024.0;
+		summary->peak_mb = summary->start_mb;
+	}
+	if (summary->totals == RLI_MEMORY_TOTALS_ROWS)
+		return curve_of_totals(summary, device, blocks, count, pool_start_kb, point, ctx);
+	return running_sum(summary, device, blocks, count, free_from, point, ctx);
+}
+
+/* rli_memory_curve's points, kept: at most two a moment and the start, so 4 count + 1, and 2 a free from before the capture. */
 typedef struct {
 	double *x, *y;
 	size_t points;
@@ -152,18 +290,20 @@ static void keep_point(void *ctx, double x, double y)
 }
 
 int rli_memory_curve(rli_memory_summary *summary, double **x_out, double **y_out, size_t *points_out,
-		     const rli_memory_block *blocks, size_t count)
+		     const rli_memory_device *device, const rli_memory_block *blocks, size_t count)
 {
 	kept_points kept = { NULL, NULL, 0 };
+	size_t room;
 	int error;
 	if (!x_out || !y_out)
-		return rli_memory_curve_each(summary, blocks, count, NULL, NULL);
-	kept.x = rli_bigmem_array(4 * count + 1, sizeof(double));
-	kept.y = rli_bigmem_array(4 * count + 1, sizeof(double));
+		return rli_memory_curve_each(summary, device, blocks, count, NULL, NULL);
+	room = 4 * count + 1 + (device && device->totals == RLI_MEMORY_TOTALS_EVENTS ? 2 * device->reserved_count : 0);
+	kept.x = rli_bigmem_array(room, sizeof(double));
+	kept.y = rli_bigmem_array(room, sizeof(double));
 	if (!kept.x || !kept.y)
 		error = rli_error_oom();
 	else
-		error = rli_memory_curve_each(summary, blocks, count, keep_point, &kept);
+		error = rli_memory_curve_each(summary, device, blocks, count, keep_point, &kept);
 	if (error < 0) {
 		rli_bigmem_free(kept.x);
 		rli_bigmem_free(kept.y);

@@ -23,6 +23,15 @@ typedef struct {
 	double peak_ms;     /* relative to t_min_ms, the first moment the peak is reached */
 	size_t never_freed; /* blocks without a positive duration: live to the capture's end */
 	double never_freed_kb;
+	/*
+	 * What the curve shows (set by rli_memory_curve): RLI_MEMORY_TOTALS_NONE, the running sum of
+	 * the blocks from 0; else the allocator's own count. before_mb: what that count held before
+	 * the device's first event, memory allocated before the capture began (0 without totals);
+	 * start_mb: the curve's value at x = 0, before the first allocation.
+	 */
+	rli_memory_totals totals;
+	double before_mb;
+	double start_mb;
 } rli_memory_summary;
 
 /*
@@ -36,18 +45,27 @@ typedef struct {
 size_t rli_memory_blocks(rli_memory_block *blocks, rli_memory_summary *summary, const rli_memory_device *device);
 
 /*
- * The curve over the blocks: the running sum of the sizes of the blocks
- * alive, +size at a block's start, -size at its end, the changes at one
- * moment summed first (in block order, a block's start before its end), so a
- * block freed as another is allocated is not counted twice; a sum that
- * cancels out within 1e-9 KB is 0. Sets summary's peak (MB, and the first
- * moment it is reached). With x and y not NULL, also the curve drawn as
- * steps, from (0, 0), two points a moment (the value before, then after), in
- * MB: *x and *y from rli_bigmem_resize (free with rli_bigmem_free), *points
- * set.
+ * The curve over the blocks of device (rli_memory_blocks), as the allocator
+ * counts the device's memory where its rows say (device->totals):
+ * - none (or device NULL): the running sum of the sizes of the blocks alive,
+ *   from 0, +size at a block's start, -size at its end;
+ * - EVENTS (PyTorch): the same sum on the allocator's count before the first
+ *   allocation (its Total Allocated less its size), less each free of a block
+ *   from before the capture, so the curve after each event is its Total
+ *   Allocated;
+ * - ROWS (Ascend): the allocator's totals themselves, after each allocation
+ *   and each release whose total is known, from the first allocation's total
+ *   less its size; a moment's value is its last change's.
+ * The changes at one moment are taken together (in block order, a block's
+ * start before its end), so a block freed as another is allocated is not
+ * counted twice; a running sum that cancels out within 1e-9 KB is 0. Sets
+ * summary's peak (MB, and the first moment it is reached), totals, before_mb
+ * and start_mb. With x and y not NULL, also the curve drawn as steps, from
+ * (0, start), two points a moment (the value before, then after), in MB: *x
+ * and *y from rli_bigmem_resize (free with rli_bigmem_free), *points set.
  */
 int rli_memory_curve(rli_memory_summary *summary, double **x, double **y, size_t *points,
-		     const rli_memory_block *blocks, size_t count);
+		     const rli_memory_device *device, const rli_memory_block *blocks, size_t count);
 
 /*
  * The same, each point handed to point(ctx, x, y) as it comes instead of
@@ -55,8 +73,8 @@ int rli_memory_curve(rli_memory_summary *summary, double **x, double **y, size_t
  * per-column envelope) need not hold millions of points.
  */
 typedef void (*rli_memory_point_fn)(void *ctx, double x, double y);
-int rli_memory_curve_each(rli_memory_summary *summary, const rli_memory_block *blocks, size_t count,
-			  rli_memory_point_fn point, void *ctx);
+int rli_memory_curve_each(rli_memory_summary *summary, const rli_memory_device *device,
+			  const rli_memory_block *blocks, size_t count, rli_memory_point_fn point, void *ctx);
 
 /*
  * The device's Total Reserved (a caching allocator's, as rows carry it) as

@@ -135,6 +135,7 @@ static int fill(void *arg, size_t part)
 			at = reserved[d]++;
 			out->reserved_ms[at] = memory->start_ms[i];
 			out->reserved_mb[at] = memory->reserved_mb[i];
+			out->reserved_kb[at] = memory->size_kb[i];
 		}
 		if (!(memory->size_kb[i] > 0))
 			continue;
@@ -143,6 +144,9 @@ static int fill(void *arg, size_t part)
 		out->start_ms[at] = memory->start_ms[i];
 		out->duration_ms[at] = memory->flags[i] & RLI_MEMORY_RELEASED ? memory->duration_ms[i] : 0;
 		out->size_kb[at] = memory->size_kb[i];
+		out->allocated_mb[at] = memory->allocated_mb[i];
+		out->release_allocated_mb[at] = memory->release_allocated_mb[i];
+		out->second_pool[at] = (memory->flags[i] & RLI_MEMORY_SECOND_POOL) != 0;
 		out->op_name[at] = rli_strpool_get(&memory->strings, memory->name[i]);
 		out->call_stack_top[at] = rli_strpool_get(&memory->strings, memory->call_stack_top[i]);
 	}
@@ -193,8 +197,13 @@ int rli_memory_devices_split(rli_memory_devices *out, const rli_memory *memory, 
 	 */
 	out->reserved_ms = rli_bigmem_array(memory->shows_reserved ? total : 0, sizeof(double));
 	out->reserved_mb = rli_bigmem_array(memory->shows_reserved ? total : 0, sizeof(double));
+	out->reserved_kb = rli_bigmem_array(memory->shows_reserved ? total : 0, sizeof(double));
+	out->allocated_mb = rli_bigmem_array(total, sizeof(double));
+	out->release_allocated_mb = rli_bigmem_array(total, sizeof(double));
+	out->second_pool = rli_bigmem_array(total, 1);
 	if (!device_index || !out->row || !out->start_ms || !out->duration_ms || !out->size_kb || !out->op_name ||
-	    !out->call_stack_top || !out->reserved_ms || !out->reserved_mb) {
+	    !out->call_stack_top || !out->reserved_ms || !out->reserved_mb || !out->reserved_kb || !out->allocated_mb ||
+	    !out->release_allocated_mb || !out->second_pool) {
 		error = rli_error_oom();
 		goto done;
 	}
@@ -203,6 +212,8 @@ int rli_memory_devices_split(rli_memory_devices *out, const rli_memory *memory, 
 	rli_prefault(out->start_ms, total * sizeof(double));
 	rli_prefault(out->duration_ms, total * sizeof(double));
 	rli_prefault(out->size_kb, total * sizeof(double));
+	rli_prefault(out->allocated_mb, total * sizeof(double));
+	rli_prefault(out->release_allocated_mb, total * sizeof(double));
 	rli_prefault(out->op_name, total * sizeof(char *));
 	rli_prefault(out->call_stack_top, total * sizeof(char *));
 	for (size_t i = 0; i < total; i++) {
@@ -248,7 +259,9 @@ int rli_memory_devices_split(rli_memory_devices *out, const rli_memory *memory, 
 		out->devices[d] = (rli_memory_device){ k->role_name, k->rank, k->count, out->start_ms + at,
 						       out->duration_ms + at, out->size_kb + at, out->op_name + at,
 						       out->call_stack_top + at, k->reserved, out->reserved_ms + reserved_at,
-						       out->reserved_mb + reserved_at, k->type_name, 0 };
+						       out->reserved_mb + reserved_at, k->type_name, 0, memory->totals,
+						       out->allocated_mb + at, out->release_allocated_mb + at,
+						       out->reserved_kb + reserved_at, out->second_pool + at };
 		/* Neighbours in this order share (role, rank): both are named by their type. */
 		if (d > 0 && set.keys[d - 1].rank == k->rank && strcmp(set.keys[d - 1].role_name, k->role_name) == 0)
 			out->devices[d - 1].shares_rank = out->devices[d].shares_rank = 1;
@@ -290,6 +303,10 @@ void rli_memory_devices_dispose(rli_memory_devices *devices)
 	rli_bigmem_free(devices->call_stack_top);
 	rli_bigmem_free(devices->reserved_ms);
 	rli_bigmem_free(devices->reserved_mb);
+	rli_bigmem_free(devices->reserved_kb);
+	rli_bigmem_free(devices->allocated_mb);
+	rli_bigmem_free(devices->release_allocated_mb);
+	rli_bigmem_free(devices->second_pool);
 	free(devices->devices);
 	free(devices->first);
 	free((void *)devices->device_type);

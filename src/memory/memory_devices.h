@@ -3,6 +3,7 @@
 #define RLI_MEMORY_DEVICES_H
 
 #include "rl_insight.h"
+#include "memory_table.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -36,6 +37,17 @@ typedef struct {
 	 * CUDA:1), so its names carry device_type; 0 keeps the (role, rank) names.
 	 */
 	int shares_rank;
+	/*
+	 * What the curve follows (memory_table.h): RLI_MEMORY_TOTALS_NONE, the running sum of the
+	 * blocks; EVENTS, the allocator's total after each event (allocated_mb per allocation, and the
+	 * frees of blocks from before the capture: reserved-run rows of a negative reserved_kb);
+	 * ROWS, its totals after each allocation (allocated_mb) and release (release_allocated_mb).
+	 */
+	rli_memory_totals totals;
+	const double *allocated_mb;         /* per allocation; with totals */
+	const double *release_allocated_mb; /* per allocation, NaN where unknown; with ROWS */
+	const double *reserved_kb;          /* per reserved-run row, its size (a free's negative) */
+	const uint8_t *second_pool;         /* per allocation, 1 where RLI_MEMORY_SECOND_POOL; with ROWS */
 } rli_memory_device;
 
 /*
@@ -51,6 +63,9 @@ typedef struct {
 	double *start_ms, *duration_ms, *size_kb;
 	const char **op_name, **call_stack_top;
 	double *reserved_ms, *reserved_mb; /* the devices' reserved runs, one after another */
+	double *reserved_kb;
+	double *allocated_mb, *release_allocated_mb;
+	uint8_t *second_pool;
 } rli_memory_devices;
 
 /*

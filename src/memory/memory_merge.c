@@ -165,8 +165,9 @@ int rli_memory_merge_sorted(rli_memory *dst, rli_memory *const *tables, size_t c
 	/* The strings in the order appending would intern them: the first table's ids stay as they are. */
 	if (!(w.remap = calloc(count ? count : 1, sizeof(*w.remap))))
 		return rli_error_oom();
-	for (size_t t = 0; t < count; t++) {
+	for (size_t t = 0, rows = 0; t < count; rows += tables[t++]->count) {
 		dst->shows_reserved |= tables[t]->shows_reserved;
+		rli_memory_join_totals(dst, tables[t], rows);
 		if (!(w.remap[t] = rli_memory_intern_all(dst, tables[t]))) {
 			error = RLI_ERROR;
 			goto done;

@@ -75,6 +75,8 @@ int rli_memory_get(rli_memory_row *out, const rli_memory *memory, size_t i)
 	out->released = memory->flags[i] & RLI_MEMORY_RELEASED;
 	out->match = rli_memory_match_of(memory, i);
 	out->match_gap_ms = memory->gap_ms[i];
+	out->release_total_allocated_mb = memory->release_allocated_mb[i];
+	out->second_pool = (memory->flags[i] & RLI_MEMORY_SECOND_POOL) != 0;
 	return RLI_OK;
 }
 
@@ -164,9 +166,11 @@ int rli_memory_append(rli_memory *memory, const rli_memory_in *row)
 	memory->allocated_mb[i] = row->allocated_mb;
 	memory->reserved_mb[i] = row->reserved_mb;
 	memory->active_mb[i] = row->active_mb;
+	memory->release_allocated_mb[i] = row->release_allocated_mb;
 	memory->gap_ms[i] = row->gap_ms;
 	memory->flags[i] = (uint8_t)((row->released ? RLI_MEMORY_RELEASED : 0u) |
-				     ((unsigned)row->match << RLI_MEMORY_MATCH_SHIFT));
+				     ((unsigned)row->match << RLI_MEMORY_MATCH_SHIFT) |
+				     (row->second_pool ? RLI_MEMORY_SECOND_POOL : 0u));
 	memory->count = i + 1;
 	return RLI_OK;
 }
@@ -206,6 +210,7 @@ int rli_memory_append_all(rli_memory *dst, const rli_memory *src)
 	uint32_t *remap;
 	size_t base = dst->count, n = src->count;
 	dst->shows_reserved |= src->shows_reserved;
+	rli_memory_join_totals(dst, src, base);
 	if (n == 0)
 		return RLI_OK; /* and its columns may not exist yet: nothing to copy */
 	if (rli_memory_reserve(dst, base + n) < 0)

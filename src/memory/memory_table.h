@@ -7,9 +7,28 @@
 
 #include <stdint.h>
 
+/*
+ * What the rows say of the allocator's own count of the device's memory, which the curve follows
+ * (decisions.md, Memory): nothing (the curve is the running sum of the blocks, from 0), the total
+ * after each event (PyTorch's Total Allocated: allocated_mb of every row, allocations and the
+ * frees of blocks from before the capture), or the total after each allocation and after each
+ * release (Ascend's Allocation and Release Total Allocated: allocated_mb, release_allocated_mb).
+ */
+typedef enum {
+	RLI_MEMORY_TOTALS_NONE = 0,
+	RLI_MEMORY_TOTALS_EVENTS,
+	RLI_MEMORY_TOTALS_ROWS
+} rli_memory_totals;
+
 /* flags: bit 0 released, bits 1-2 the rli_memory_match. */
 #define RLI_MEMORY_RELEASED 1u
 #define RLI_MEMORY_MATCH_SHIFT 1
+/*
+ * bit 3: counted by the device's second allocator, whose Total Allocated runs apart from the
+ * first's: on Ascend, a row without a Stream Ptr (the graph engine's workspace, GE, beside the
+ * PyTorch adapter's caching allocator, PTA; memory_record.csv's PTA+GE is their sum).
+ */
+#define RLI_MEMORY_SECOND_POOL 8u
 
 /*
  * Columns, not structs, as in the event table: a million rows cost ~90 bytes each, and the
@@ -33,6 +52,7 @@ struct rli_memory {
 	double *allocated_mb;
 	double *reserved_mb;
 	double *active_mb;
+	double *release_allocated_mb; /* NaN: not known (not released, or the rows do not carry it) */
 	double *gap_ms;
 	uint8_t *flags;
 	/*
@@ -40,6 +60,7 @@ struct rli_memory {
 	 * curve (PyTorch traces' Total Reserved); Ascend's curve, as the reference's, has none.
 	 */
 	int shows_reserved;
+	rli_memory_totals totals;
 };
 
 /*
@@ -49,7 +70,7 @@ struct rli_memory {
 #define RLI_MEMORY_STRING_COLUMNS(X) X(name) X(role) X(device_type) X(call_stack) X(call_stack_top)
 #define RLI_MEMORY_VALUE_COLUMNS(X)                                                              \
 	X(rank_id) X(size_kb) X(start_ms) X(duration_ms) X(allocated_mb) X(reserved_mb) X(active_mb) \
-	X(gap_ms) X(flags)
+	X(release_allocated_mb) X(gap_ms) X(flags)
 #define RLI_MEMORY_COLUMNS(X) RLI_MEMORY_STRING_COLUMNS(X) RLI_MEMORY_VALUE_COLUMNS(X)
 
 /* A row as the parser hands it over: strings already interned in the table. */
@@ -61,6 +82,8 @@ typedef struct {
 	double gap_ms;
 	int released;
 	rli_memory_match match;
+	double release_allocated_mb; /* NaN when not known */
+	int second_pool;             /* RLI_MEMORY_SECOND_POOL */
 } rli_memory_in;
 
 int rli_memory_new(rli_memory **out);
@@ -103,6 +126,16 @@ static inline void rli_memory_copy_row(rli_memory *dst, size_t to, const rli_mem
 }
 /* Appends every row of src (in order) to dst, re-interning each distinct string once. */
 int rli_memory_append_all(rli_memory *dst, const rli_memory *src);
+/*
+ * What dst's totals become once src's rows join rows of its own: a table without rows takes the
+ * other's, and rows that count in two ways count in neither (the running sum serves them both).
+ */
+static inline void rli_memory_join_totals(rli_memory *dst, const rli_memory *src, size_t dst_rows)
+{
+	if (src->count == 0)
+		return;
+	dst->totals = dst_rows == 0 ? src->totals : dst->totals == src->totals ? dst->totals : RLI_MEMORY_TOTALS_NONE;
+}
 /* Whether the rows are in start order, ties in any order, and no start is NaN. */
 int rli_memory_in_start_order(const rli_memory *memory);
 /*

@@ -18,12 +18,22 @@ enum {
 	COL_RESERVED,
 	COL_ACTIVE,
 	COL_DEVICE,
+	COL_RELEASE_ALLOCATED,
+	COL_STREAM,
 	COL_COUNT
 };
 
 static const char *const column_names[COL_COUNT] = {
 	"Name", "Size(KB)", "Allocation Time(us)", "Duration(us)", "Allocation Total Allocated(MB)",
-	"Allocation Total Reserved(MB)", "Allocation Total Active(MB)", "Device Type"};
+	"Allocation Total Reserved(MB)", "Allocation Total Active(MB)", "Device Type", "Release Total Allocated(MB)",
+	"Stream Ptr"};
+
+/*
+ * Columns a capture may lack: the 2023 exports (ten columns) have no Active ones, and the
+ * allocator's total after a release only draws the curve where it is there. The reference
+ * refuses a CSV without Allocation Total Active(MB); nothing the drawing needs is in it.
+ */
+#define OPTIONAL_COLUMNS ((1u << COL_ACTIVE) | (1u << COL_RELEASE_ALLOCATED) | (1u << COL_STREAM))
 
 enum { VALUE_MISSING = 0, VALUE_EMPTY, VALUE_OK, VALUE_BAD };
 
@@ -184,14 +194,18 @@ static void header_done(csv_ctx *c)
 		if (c->column_field[col] == SIZE_MAX)
 			continue;
 		present |= (uint64_t)1 << col;
-		if (c->column_field[col] + 1 > c->needed_fields)
+		if (!(OPTIONAL_COLUMNS & (1u << col)) && c->column_field[col] + 1 > c->needed_fields)
 			c->needed_fields = c->column_field[col] + 1;
 	}
-	if (rli_missing_keys(list, sizeof(list), column_names, COL_COUNT, present)) {
+	if (rli_missing_keys(list, sizeof(list), column_names, COL_COUNT, present | OPTIONAL_COLUMNS)) {
 		rli_notes_add(&c->unit->failures, RLI_LOG_ERROR,
 			      "operator_memory.csv missing columns: [%s] in FilePath: %s", list, c->path);
 		c->stop = 1; /* no row can be read without them */
+		return;
 	}
+	/* The allocator's own count, before and after each block: the curve follows it (decisions.md, Memory). */
+	if (present & (1u << COL_RELEASE_ALLOCATED))
+		c->table->totals = RLI_MEMORY_TOTALS_ROWS;
 }
 
 /* ---- rows ----------------------------------------------------------------- */
@@ -204,6 +218,8 @@ static void read_value(csv_ctx *c, int col, const unsigned char *text, size_t le
 		return;
 	}
 	c->status[col] = VALUE_OK;
+	if (col == COL_STREAM)
+		return; /* only whether there is one counts (a pointer, in whatever base) */
 	if (col == COL_NAME || col == COL_DEVICE) {
 		uint32_t *id = col == COL_NAME ? &c->name : &c->device;
 		const rli_strpool *strings = &c->table->strings;
@@ -366,6 +382,11 @@ static void finish_row(csv_ctx *c, uint64_t line, size_t fields)
 	row.allocated_mb = c->status[COL_ALLOCATED] == VALUE_OK ? c->value[COL_ALLOCATED] : 0;
 	row.reserved_mb = c->status[COL_RESERVED] == VALUE_OK ? c->value[COL_RESERVED] : 0;
 	row.active_mb = c->status[COL_ACTIVE] == VALUE_OK ? c->value[COL_ACTIVE] : 0;
+	/* A short row of an optional column, or an empty one (never released): no total after a release. */
+	row.release_allocated_mb = row.released && c->status[COL_RELEASE_ALLOCATED] == VALUE_OK
+				   ? c->value[COL_RELEASE_ALLOCATED] : NAN;
+	/* No Stream Ptr where the CSV has the column: the second allocator's (GE) row, its totals its own. */
+	row.second_pool = c->column_field[COL_STREAM] != SIZE_MAX && c->status[COL_STREAM] != VALUE_OK;
 	if (match_row(c, &row, c->value[COL_ALLOC]) < 0 || rli_memory_append(c->table, &row) < 0) {
 		c->oom = c->stop = 1;
 		return;

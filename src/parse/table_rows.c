@@ -101,7 +101,7 @@ int rli_table_read_end(rli_table_reader *reader, rli_bytes *source, rli_read_res
 typedef struct {
 	rli_unit *unit;
 	const rli_table_sink *sink;
-	char *clean[16]; /* per column: a copy with bad bytes replaced, freed after the row */
+	char *clean[17]; /* per column: a copy with bad bytes replaced, freed after the row */
 } row_reader;
 
 /* A field that is no number as the export writes one: the row's failure, quoting it. */
@@ -261,11 +261,12 @@ static const char *const memory_columns[] = {
 	"name",        "role",          "rank_id",           "call_stack",        "call_stack_top",
 	"size_kb",     "start_time_ms", "duration_ms",       "total_allocated_mb", "total_reserved_mb",
 	"total_active_mb", "device_type", "released",        "match",             "match_gap_ms",
+	"release_total_allocated_mb", "allocator",
 };
 enum {
 	MEM_NAME, MEM_ROLE, MEM_RANK, MEM_STACK, MEM_TOP, MEM_SIZE, MEM_START, MEM_DURATION, MEM_ALLOCATED,
 	MEM_RESERVED, MEM_ACTIVE, MEM_DEVICE, MEM_REQUIRED, MEM_RELEASED = MEM_REQUIRED, MEM_MATCH, MEM_GAP,
-	MEM_COUNT
+	MEM_RELEASE_ALLOCATED, MEM_ALLOCATOR, MEM_COUNT
 };
 
 typedef struct {
@@ -335,6 +336,26 @@ static int how_found(row_reader *r, uint64_t line, const rli_table_field *fields
 	}
 	if (fields[MEM_GAP].kind != RLI_FIELD_ABSENT && number(r, line, fields, MEM_GAP, &row->gap_ms) < 0)
 		return -1;
+	/* Whose count the totals are: GE's apart from the PTA caching allocator's (memory_export.c). */
+	if (fields[MEM_ALLOCATOR].kind != RLI_FIELD_ABSENT) {
+		size_t length;
+		const char *name = text(r, line, fields, MEM_ALLOCATOR, &length);
+		if (!name)
+			return -1;
+		if (!((length == 3 && memcmp(name, "PTA", 3) == 0) || (length == 2 && memcmp(name, "GE", 2) == 0))) {
+			rli_table_fail(r->unit, line, "allocator is not PTA or GE");
+			return -1;
+		}
+		row->second_pool = length == 2;
+	}
+	/* The allocator's total after the release: empty (null) for a block not released, or unknown. */
+	row->release_allocated_mb = NAN;
+	if (fields[MEM_RELEASE_ALLOCATED].kind == RLI_FIELD_OTHER ||
+	    (fields[MEM_RELEASE_ALLOCATED].kind == RLI_FIELD_CSV && fields[MEM_RELEASE_ALLOCATED].length == 0))
+		return 0;
+	if (fields[MEM_RELEASE_ALLOCATED].kind != RLI_FIELD_ABSENT &&
+	    number(r, line, fields, MEM_RELEASE_ALLOCATED, &row->release_allocated_mb) < 0)
+		return -1;
 	return 0;
 }
 
@@ -369,8 +390,14 @@ static int memory_row(void *ctx, uint64_t line, const rli_table_field *fields)
 	    (unit->keep_roles && !rli_role_filter_keeps(unit->keep_roles, rli_strpool_get(&m->table->strings, row.role))))
 		goto done;
 	device = rli_strpool_get(&m->table->strings, row.device_type);
-	if (torch_device(device))
+	if (torch_device(device)) {
 		m->table->shows_reserved = 1;
+		/* Total Allocated after each event, as the trace wrote it: the curve follows it. */
+		if (row.size_kb > 0 && row.allocated_mb > 0)
+			m->table->totals = RLI_MEMORY_TOTALS_EVENTS;
+	} else if (fields[MEM_RELEASE_ALLOCATED].kind != RLI_FIELD_ABSENT) {
+		m->table->totals = RLI_MEMORY_TOTALS_ROWS; /* the export writes the column only then */
+	}
 	if (how_found(r, line, fields, &row, m->table, torch_device(device)) < 0) {
 		error = -1;
 		goto done;

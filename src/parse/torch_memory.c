@@ -323,6 +323,10 @@ int torch_memory_finish(torch_memory *tm, int64_t rank, rli_memory **out)
 	for (size_t i = 0; i < rows.memory->count; i++)
 		rows.memory->rank_id[i] = rank;
 	rows.memory->shows_reserved = 1;
+	/* Total Allocated after each event, where the trace writes it (the 2021 form has only Bytes). */
+	for (size_t i = 0; i < rows.memory->count && rows.memory->totals == RLI_MEMORY_TOTALS_NONE; i++)
+		if (rows.memory->size_kb[i] > 0 && rows.memory->allocated_mb[i] > 0)
+			rows.memory->totals = RLI_MEMORY_TOTALS_EVENTS;
 	tm->rows = rows.memory->count;
 	*out = rows.memory;
 	rows.memory = NULL;

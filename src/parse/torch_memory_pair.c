@@ -9,6 +9,7 @@
 
 #include <pthread.h>
 #include <stdio.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -215,6 +216,7 @@ static int append_row(tm_pairing *p, uint32_t device_key, const torch_memory_eve
 	row.start_ms = event->ts_us / 1000;
 	row.allocated_mb = event->has_allocated ? event->allocated / 1048576 : 0;
 	row.reserved_mb = event->has_reserved ? event->reserved / 1048576 : 0;
+	row.release_allocated_mb = NAN; /* the free's own Total Allocated: the curve is the events' (EVENTS) */
 	row.match = RLI_MEMORY_UNMATCHED;
 	p->rows.row_ts[memory->count] = event->ts_us;
 	p->rows.row_tid[memory->count] = event->tid;

@@ -52,11 +52,19 @@ static char *match_sentence(rli_book *book, const rli_memory_match_counts *m, in
 
 static int facts(rli_book *book, const rli_memory_device_stats *dev, int torch)
 {
-	char peak[48], at[48], total[48], never[48], abs[48];
+	char peak[48], at[48], total[48], never[48], abs[48], before[48], counted[160];
 	const char *matches = match_sentence(book, &dev->matches, torch);
-	char *text = !matches ? NULL : rli_book_printf(book,
-		"Peak %s at %s%s%s%s; %zu allocations, %s in all; %zu never freed (%s). %s",
-		rli_fmt_size_kb(peak, sizeof(peak), dev->peak_mb * 1024.0), rli_fmt_duration(at, sizeof(at), dev->peak_ms),
+	char *text;
+	/* Which curve the peak is on: the allocator's count, with what it held before the capture, or the blocks'. */
+	if (dev->allocator_count)
+		snprintf(counted, sizeof(counted), " (the allocator's Total Allocated; %s already allocated when the "
+			 "capture began)", rli_fmt_size_kb(before, sizeof(before), dev->before_mb * 1024.0));
+	else
+		counted[0] = '\0'; /* the blocks' own sum, as the figure's legend and axis say */
+	text = !matches ? NULL : rli_book_printf(book,
+		"Peak %s%s at %s%s%s%s; %zu allocations, %s in all; %zu never freed (%s). %s",
+		rli_fmt_size_kb(peak, sizeof(peak), dev->peak_mb * 1024.0), counted,
+		rli_fmt_duration(at, sizeof(at), dev->peak_ms),
 		rli_is_epoch_ms(dev->peak_abs_ms) ? " (" : "",
 		rli_is_epoch_ms(dev->peak_abs_ms) ? rli_fmt_utc(abs, sizeof(abs), dev->peak_abs_ms) : "",
 		rli_is_epoch_ms(dev->peak_abs_ms) ? ")" : "", dev->allocations,

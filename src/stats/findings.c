@@ -228,9 +228,11 @@ int rli_findings_memory(rli_findings *out, const rli_memory_stats *stats)
 	rli_fmt_duration(b, sizeof(b), top->peak_ms);
 	if (top->sites_by_live_count) {
 		const rli_memory_site *site = &top->sites[top->sites_by_live[0]];
-		error = rli_findings_add(out, "Peak memory %s on %s rank %lld%s%s at %s, %s%% of it from %s.", a,
+		/* On the allocator's count the peak holds memory from before the capture: the share is of the capture's blocks. */
+		error = rli_findings_add(out, "Peak memory %s on %s rank %lld%s%s at %s, %s%% of %s from %s.", a,
 					 top->role, (long long)top->rank, top->shares_rank ? " " : "",
 					 top->shares_rank ? top->device_type : "", b, percent(p, sizeof(p), site->peak_share),
+					 top->allocator_count ? "the capture's blocks there" : "it",
 					 *site->text ? site->text : "allocations without a call stack");
 	} else {
 		error = rli_findings_add(out, "Peak memory %s on %s rank %lld%s%s at %s.", a, top->role,

@@ -99,7 +99,7 @@ static int rank_sites(rli_memory_device_stats *st, const rli_memory *memory, con
 		      const uint8_t *live_mark, uint32_t *slot_top, uint32_t *slot_stack)
 {
 	site_ref *refs = NULL;
-	double peak_kb = st->peak_mb * 1024.0;
+	double peak_kb = 0;
 
 	st->sites = calloc(count ? count : 1, sizeof(*st->sites));
 	st->stacks = calloc(count ? count : 1, sizeof(*st->stacks));
@@ -112,6 +112,13 @@ static int rank_sites(rli_memory_device_stats *st, const rli_memory *memory, con
 		count_site(st->stacks, &st->stack_count, slot_stack, memory, memory->call_stack[r], memory->size_kb[r],
 			   live_mark[i]);
 	}
+	/*
+	 * A share is of what the capture's blocks hold at the peak: the peak itself on the blocks' curve,
+	 * less what was allocated before the capture on the allocator's count.
+	 */
+	for (size_t i = 0; i < count; i++)
+		if (live_mark[i])
+			peak_kb += memory->size_kb[rows[i]];
 	for (size_t i = 0; i < count; i++) {
 		slot_top[memory->call_stack_top[rows[i]]] = 0;
 		slot_stack[memory->call_stack[rows[i]]] = 0;
@@ -142,7 +149,7 @@ static int sweep(rli_memory_summary *summary, const rli_memory_device *device)
 	int error;
 	if (!blocks)
 		return rli_error_oom();
-	error = rli_memory_curve(summary, NULL, NULL, NULL, blocks, rli_memory_blocks(blocks, summary, device));
+	error = rli_memory_curve(summary, NULL, NULL, NULL, device, blocks, rli_memory_blocks(blocks, summary, device));
 	rli_bigmem_free(blocks);
 	return error;
 }
@@ -173,6 +180,8 @@ static int device_stats(rli_memory_device_stats *st, const rli_memory *memory, c
 	st->first_ms = any ? summary.t_min_ms : 0;
 	st->last_ms = any ? summary.t_max_ms : 0;
 	st->peak_mb = summary.peak_mb;
+	st->allocator_count = summary.totals != RLI_MEMORY_TOTALS_NONE;
+	st->before_mb = summary.before_mb;
 	st->peak_ms = summary.peak_ms;
 	st->peak_abs_ms = st->first_ms + st->peak_ms;
 	st->never_freed = summary.never_freed;

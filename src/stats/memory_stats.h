@@ -67,7 +67,9 @@ typedef struct {
 	double allocated_kb;
 	double first_ms;           /* absolute: its first allocation (x = 0) */
 	double last_ms;            /* absolute: the end of its last block */
-	double peak_mb;
+	double peak_mb;            /* the curve's greatest value: the allocator's count where the rows carry it */
+	int allocator_count;       /* 1: the curve is the allocator's own count (rli_memory_summary's totals) */
+	double before_mb;          /* with it: allocated before the capture began */
 	double peak_ms;            /* relative to first_ms */
 	double peak_abs_ms;        /* first_ms + peak_ms */
 	size_t live_at_peak;       /* blocks live at the peak */

@@ -9,28 +9,31 @@
 
 static const char want_csv[] =
 	"name,role,rank_id,call_stack,call_stack_top,size_kb,start_time_ms,duration_ms,total_allocated_mb,"
-	"total_reserved_mb,total_active_mb,device_type,released,match,match_gap_ms\n"
+	"total_reserved_mb,total_active_mb,device_type,released,match,match_gap_ms,release_total_allocated_mb,allocator\n"
 	"\"aten::cat, \"\"x\"\"\",actor,3,\"a.py(1): f;\r\nb.py(2): g\",a.py(1): f,4,0.1005,0.01,19071.5,21084,19071.25,"
-	"NPU:0,1,inside,0\n"
+	"NPU:0,1,inside,0,19071.5,PTA\n"
 	"\"aten::cat, \"\"x\"\"\",actor,3,\"a.py(1): f;\r\nb.py(2): g\",a.py(1): f,1,0.15,0,19071.5,21084,19071.25,"
-	"NPU:0,0,after_end," GAP "\n"
-	"\xe7\xae\x97\xe5\xad\x90,actor,3,,,-2.5,0.2,0,19071.5,21084,19071.25,NPU:0,0,none,0\n";
+	"NPU:0,0,after_end," GAP ",,PTA\n"
+	"\xe7\xae\x97\xe5\xad\x90,actor,3,,,-2.5,0.2,0,19071.5,21084,19071.25,NPU:0,0,none,0,,PTA\n";
 
 static const char want_jsonl[] =
 	"{\"name\": \"aten::cat, \\\"x\\\"\", \"role\": \"actor\", \"rank_id\": 3, "
 	"\"call_stack\": \"a.py(1): f;\\r\\nb.py(2): g\", \"call_stack_top\": \"a.py(1): f\", \"size_kb\": 4, "
 	"\"start_time_ms\": 0.1005, \"duration_ms\": 0.01, \"total_allocated_mb\": 19071.5, "
 	"\"total_reserved_mb\": 21084, \"total_active_mb\": 19071.25, \"device_type\": \"NPU:0\", "
-	"\"released\": 1, \"match\": \"inside\", \"match_gap_ms\": 0}\n"
+	"\"released\": 1, \"match\": \"inside\", \"match_gap_ms\": 0, \"release_total_allocated_mb\": 19071.5, "
+	"\"allocator\": \"PTA\"}\n"
 	"{\"name\": \"aten::cat, \\\"x\\\"\", \"role\": \"actor\", \"rank_id\": 3, "
 	"\"call_stack\": \"a.py(1): f;\\r\\nb.py(2): g\", \"call_stack_top\": \"a.py(1): f\", \"size_kb\": 1, "
 	"\"start_time_ms\": 0.15, \"duration_ms\": 0, \"total_allocated_mb\": 19071.5, "
 	"\"total_reserved_mb\": 21084, \"total_active_mb\": 19071.25, \"device_type\": \"NPU:0\", "
-	"\"released\": 0, \"match\": \"after_end\", \"match_gap_ms\": " GAP "}\n"
+	"\"released\": 0, \"match\": \"after_end\", \"match_gap_ms\": " GAP ", \"release_total_allocated_mb\": null, "
+	"\"allocator\": \"PTA\"}\n"
 	"{\"name\": \"\xe7\xae\x97\xe5\xad\x90\", \"role\": \"actor\", \"rank_id\": 3, \"call_stack\": \"\", "
 	"\"call_stack_top\": \"\", \"size_kb\": -2.5, \"start_time_ms\": 0.2, \"duration_ms\": 0, "
 	"\"total_allocated_mb\": 19071.5, \"total_reserved_mb\": 21084, \"total_active_mb\": 19071.25, "
-	"\"device_type\": \"NPU:0\", \"released\": 0, \"match\": \"none\", \"match_gap_ms\": 0}\n";
+	"\"device_type\": \"NPU:0\", \"released\": 0, \"match\": \"none\", \"match_gap_ms\": 0, "
+	"\"release_total_allocated_mb\": null, \"allocator\": \"PTA\"}\n";
 
 int main(void)
 {

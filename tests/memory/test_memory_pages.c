@@ -375,6 +375,9 @@ static void test_several_devices(void)
 	mf_capture(root, "in/a_ascend_pt", 0, "{\"role\": \"actor\"}", csv_a, trace);
 	mf_capture(root, "in/b_ascend_pt", 1, "{\"role\": \"roll/out x\"}", csv_b, trace);
 	CHECK_INT(mf_parse(&memory, fx_path(root, "in"), NULL, NULL, 1, NULL), RLI_OK);
+	/* The fixture's totals are one placeholder on every row: what is checked here is the blocks' own sum. */
+	if (memory)
+		memory->totals = RLI_MEMORY_TOTALS_NONE;
 	CHECK_INT(rli_memory_pages_layout(&pages, memory, NULL), RLI_OK);
 	if (pages) {
 		const rli_document *doc = rli_memory_pages_document(pages);

@@ -191,9 +191,9 @@ int main(void)
 			(const char *)m->call_stack, (const char *)m->call_stack_top, (const char *)m->rank_id,
 			(const char *)m->size_kb, (const char *)m->start_ms, (const char *)m->duration_ms,
 			(const char *)m->allocated_mb, (const char *)m->reserved_mb, (const char *)m->active_mb,
-			(const char *)m->gap_ms, (const char *)m->flags,
+			(const char *)m->release_allocated_mb, (const char *)m->gap_ms, (const char *)m->flags,
 		};
-		const size_t size[] = {4, 4, 4, 4, 4, 8, 8, 8, 8, 8, 8, 8, 8, 1};
+		const size_t size[] = {4, 4, 4, 4, 4, 8, 8, 8, 8, 8, 8, 8, 8, 8, 1};
 		const size_t columns = sizeof(col) / sizeof(*col);
 		const char *old_end = (const char *)m->columns + old_extent;
 		for (size_t k = 0; k < columns; k++) {

@@ -152,7 +152,7 @@ static void test_csv_rules(const char *root)
 	EXPECT(root, RLI_EINVALID,
 	       fx_text(FAILED "operator_memory.csv missing columns: ['Name', 'Size(KB)', 'Allocation Time(us)', "
 			      "'Duration(us)', 'Allocation Total Allocated(MB)', 'Allocation Total Reserved(MB)', "
-			      "'Allocation Total Active(MB)', 'Device Type'] in FilePath: %s", csv_path));
+			      "'Device Type'] in FilePath: %s", csv_path));
 	write_file(csv_path, mf_header);
 	EXPECT(root, RLI_EINVALID, fx_text(FAILED "operator_memory.csv has no data rows: %s", csv_path));
 	{
@@ -238,7 +238,7 @@ static void test_everything_at_once(const char *root)
 			      "\n  - Failed to parse trace_view.json %s: premature EOF at line 1, column 2"
 			      "\n  - operator_memory.csv missing columns: ['Size(KB)', 'Allocation Time(us)', 'Duration(us)', "
 			      "'Allocation Total Allocated(MB)', 'Allocation Total Reserved(MB)', "
-			      "'Allocation Total Active(MB)', 'Device Type'] in FilePath: %s",
+			      "'Device Type'] in FilePath: %s",
 		       metadata_path, info_path, trace_path, csv_path));
 }
 

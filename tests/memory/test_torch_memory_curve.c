@@ -67,7 +67,7 @@ static size_t check_device(const device_rows *device, const rli_memory_row *got,
 		size[columns.count++] = row->size_kb;
 	}
 	block_count = rli_memory_blocks(blocks, &summary, &columns);
-	CHECK_INT(rli_memory_curve(&summary, &x, &y, &points, blocks, block_count), RLI_OK);
+	CHECK_INT(rli_memory_curve(&summary, &x, &y, &points, NULL, blocks, block_count), RLI_OK);
 	for (size_t k = 0; k < device->count && x; k++) {
 		const rli_memory_row *row = &got[device->rows[k]];
 		const mf_expected *want = &expected[device->rows[k]];

@@ -27,7 +27,7 @@ static const char *const stacks[] = { "model.py(12): forward", "", "model.py(14)
 
 static rli_memory_device few_device(void)
 {
-	rli_memory_device d = { "actor_update", 3, 6, starts, durations, sizes, ops, stacks, 0, NULL, NULL, NULL, 0 };
+	rli_memory_device d = { "actor_update", 3, 6, starts, durations, sizes, ops, stacks, 0, NULL, NULL, NULL, 0, RLI_MEMORY_TOTALS_NONE, NULL, NULL, NULL, NULL };
 	return d;
 }
 
@@ -111,9 +111,9 @@ static void test_million(const char *golden_dir, const char *actual_dir, int upd
 		op[i] = names[(state >> 4) % OPS];
 		stack[i] = "";
 	}
-	devices[0] = (rli_memory_device){ "rollout", 0, N / 2, start, duration, size, op, stack, 0, NULL, NULL, NULL, 0 };
+	devices[0] = (rli_memory_device){ "rollout", 0, N / 2, start, duration, size, op, stack, 0, NULL, NULL, NULL, 0, RLI_MEMORY_TOTALS_NONE, NULL, NULL, NULL, NULL };
 	devices[1] = (rli_memory_device){ "rollout/worker 1", 1, N / 2, start + N / 2, duration + N / 2, size + N / 2,
-					  op + N / 2, stack + N / 2, 0, NULL, NULL, NULL, 0 };
+					  op + N / 2, stack + N / 2, 0, NULL, NULL, NULL, 0, RLI_MEMORY_TOTALS_NONE, NULL, NULL, NULL, NULL };
 	CHECK_INT(rli_memory_figure_layout(&figure, devices, 2, NULL), RLI_OK);
 	if (figure) {
 		const rli_document *doc = rli_memory_figure_document(figure);

@@ -74,7 +74,7 @@ static rli_memory *table(int shows_reserved)
 		const row *r = &rows[i];
 		rli_memory_in in = { intern(m, "[memory]"), intern(m, r->role), intern(m, r->device), m->empty, m->empty,
 				     0, r->size_kb, r->start_ms, r->duration_ms, 0, r->reserved_mb, 0, 0, r->released,
-				     RLI_MEMORY_UNMATCHED };
+				     RLI_MEMORY_UNMATCHED, NAN, 0 };
 		CHECK_INT(rli_memory_append(m, &in), RLI_OK);
 	}
 	m->shows_reserved = shows_reserved;
@@ -329,7 +329,7 @@ static void test_pages_thinned(void)
 	for (size_t i = 0; i < N; i++) {
 		rli_memory_in in = { intern(m, "[memory]"), intern(m, "actor"), intern(m, "CUDA:0"), m->empty, m->empty, 0, 1,
 				     1000 + 0.01 * (double)i, 0.005, 0, 10 + (double)(i % 2) + (i == 31337 ? 50 : 0), 0, 0,
-				     1, RLI_MEMORY_UNMATCHED };
+				     1, RLI_MEMORY_UNMATCHED, NAN, 0 };
 		CHECK_INT(rli_memory_append(m, &in), RLI_OK);
 	}
 	m->shows_reserved = 1;

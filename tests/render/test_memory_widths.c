@@ -252,7 +252,8 @@ static rli_memory_device long_device(long_capture *c)
 	/* The peak: a block of 60 GB late in the run. */
 	c->size[LONG_BLOCKS - 3] = 60.0 * 1024 * 1024;
 	return (rli_memory_device){ "actor_rollout_ref_update_with_a_long_role_name", 12, LONG_BLOCKS, c->start,
-				    c->duration, c->size, c->op, c->stack, 0, NULL, NULL, NULL, 0 };
+				    c->duration, c->size, c->op, c->stack, 0, NULL, NULL, NULL, 0,
+				    RLI_MEMORY_TOTALS_NONE, NULL, NULL, NULL, NULL };
 }
 
 static void check_widths(const char *name, rli_memory_figure *(*lay_out)(const rli_timeline_options *, void *),

@@ -8,6 +8,7 @@
 
 #include <dirent.h>
 #include <stdio.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -35,7 +36,7 @@ static rli_memory *table(void)
 			rli_memory_in in = { intern(m, op), intern(m, "actor_update"), intern(m, device), m->empty,
 					     m->empty, d / 2, 64.0 * (1 + (i * 7 + d) % 11), 1000.0 + 5.0 * i + d,
 					     i % 5 == 4 ? 0 : 3.0 + (i + d) % 9, 0, 0, 0, 0, i % 5 != 4,
-					     RLI_MEMORY_UNMATCHED };
+					     RLI_MEMORY_UNMATCHED, NAN, 0 };
 			CHECK_INT(rli_memory_append(m, &in), RLI_OK);
 		}
 	}

@@ -6,6 +6,7 @@
 #include "report/report.h"
 
 #include <stdio.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -80,7 +81,7 @@ static rli_memory *make_memory(void)
 				     rli_memory_intern(m, rows[i].stack, strlen(rows[i].stack)),
 				     rli_memory_intern(m, top, strlen(top)), rows[i].rank, rows[i].kb,
 				     1773285888353.098 + rows[i].start, rows[i].duration, 0, 0, 0, 0,
-				     rows[i].duration > 0, rows[i].stack[0] ? RLI_MEMORY_INSIDE : RLI_MEMORY_UNMATCHED };
+				     rows[i].duration > 0, rows[i].stack[0] ? RLI_MEMORY_INSIDE : RLI_MEMORY_UNMATCHED, NAN, 0 };
 		if (rli_memory_append(m, &in) < 0)
 			abort();
 	}

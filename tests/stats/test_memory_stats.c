@@ -35,7 +35,7 @@ static rli_memory *table(const row *rows, size_t count)
 		const row *r = &rows[i];
 		rli_memory_in in = { intern(m, r->name), intern(m, r->role), intern(m, "NPU:0"), intern(m, r->stack),
 				     intern(m, r->top), r->rank, r->size_kb, r->start_ms, r->duration_ms, 0, 0, 0,
-				     r->gap_ms, r->released, r->match };
+				     r->gap_ms, r->released, r->match, NAN, 0 };
 		CHECK_INT(rli_memory_append(m, &in), RLI_OK);
 	}
 	return m;
