@@ -298,8 +298,12 @@ static int element_done(mstx_ctx *m)
 		m->target_key_length = m->pid.length + 1;
 		return 1;
 	}
-	if (!m->ph_is_x || m->args_kind != VALUE_TEXT)
-		return 1; /* the reference skips X events without an args object silently */
+	/*
+	 * The reference skips X events without an args object; torch_npu writes the Overlap Analysis
+	 * lanes without args (decisions.md), and a bar needs only ts and dur: every X event counts.
+	 */
+	if (!m->ph_is_x)
+		return 1;
 	if (m->target_found) {
 		/* Only the Overlap Analysis process matters now: other processes' times are never converted. */
 		if (!pid_has_key(m, m->target_key, m->target_key_length))
