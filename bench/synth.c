@@ -8,7 +8,7 @@
 static const char usage[] =
 	"Usage: rl-insight-synth --format mstx|torch|nvtx|memory --ranks N --roles R --steps S\n"
 	"                        [--events-per-unit K | --target-bytes SIZE] [--dense] [--nvtx-text] [--seed X] --output DIR\n"
-	"                        [--memory-events N [--memory-ops] [--memory-shuffle]]\n"
+	"                        [--memory-events N [--memory-ops] [--memory-shuffle]] [--ascend-quirks LIST]\n"
 	"       rl-insight-synth --pair KIND [the options above] [pair options] --output DIR\n"
 	"       rl-insight-synth --demo [--seed X] --output DIR\n"
 	"\n"
@@ -43,6 +43,17 @@ static const char usage[] =
 	"                        lines between them), the shape that costs a parser most per byte\n"
 	"  --nvtx-text           nvtx only: every range line also carries a \"text\" (the range's own\n"
 	"                        message, as nsys exports it) with escaped quotes and non-ASCII UTF-8\n"
+	"  --ascend-quirks LIST  mstx, memory: write what real torch_npu exports lack or write otherwise,\n"
+	"                        the shapes the reference refuses and rl-insight reads (comma-separated):\n"
+	"                          no-args           mstx: Overlap Analysis X events without \"args\"\n"
+	"                          no-versions       profiler_info without torch_npu_version, cann_version\n"
+	"                          no-profiler-info  no profiler_info_N.json; the folder is ..._rank<N>_ascend_pt\n"
+	"                          unranked          no profiler_info_N.json, no rank in the name (--ranks 1:\n"
+	"                                            rank 0, which rl-insight warns about)\n"
+	"                          no-trace-view     memory: no trace_view.json; the rows have no call stacks\n"
+	"                          csv10             memory: the 2023 10-column operator_memory.csv (no Active\n"
+	"                                            columns, no Stream Ptr; expected total_active_mb 0)\n"
+	"                        The expected rows follow each quirk.\n"
 	"  --seed X              same seed, same bytes (default 1)\n"
 	"  --output DIR          created if missing\n"
 	"  --demo                8 ranks x 4 roles x 3 steps in every format: DIR/{mstx,torch,nvtx,memory}\n"
@@ -217,6 +228,8 @@ int main(int argc, char **argv)
 			error = parse_real(&pair.growth_kb, flag, value);
 			if (error >= 0 && pair.growth_kb <= 0)
 				error = synth_fail(SYNTH_EUSAGE, "--growth-kb must be above 0");
+		} else if (strcmp(flag, "--ascend-quirks") == 0) {
+			error = synth_quirks_parse(&options.ascend_quirks, value);
 		} else if (strcmp(flag, "--seed") == 0 && (error = parse_count(&number, flag, value, 0)) >= 0) {
 			options.seed = (uint64_t)number;
 		} else if (error >= 0) {
@@ -239,6 +252,17 @@ int main(int argc, char **argv)
 		error = synth_fail(SYNTH_EUSAGE, "--memory-events is for --format torch only");
 	if (error >= 0 && (options.memory_ops || options.memory_shuffle) && !options.memory_events)
 		error = synth_fail(SYNTH_EUSAGE, "--memory-ops and --memory-shuffle need --memory-events");
+	if (error >= 0 && options.ascend_quirks &&
+	    (options.demo || (options.format != SYNTH_MSTX && options.format != SYNTH_MEMORY)))
+		error = synth_fail(SYNTH_EUSAGE, "--ascend-quirks is for --format mstx or memory only");
+	if (error >= 0 && (options.ascend_quirks & SYNTH_QUIRK_NO_ARGS) && options.format != SYNTH_MSTX)
+		error = synth_fail(SYNTH_EUSAGE, "--ascend-quirks no-args is for --format mstx only");
+	if (error >= 0 && (options.ascend_quirks & (SYNTH_QUIRK_NO_TRACE_VIEW | SYNTH_QUIRK_CSV10)) &&
+	    options.format != SYNTH_MEMORY)
+		error = synth_fail(SYNTH_EUSAGE, "--ascend-quirks no-trace-view and csv10 are for --format memory only");
+	/* Every capture would be rank 0: with more ranks the expected rows would be another tree's. */
+	if (error >= 0 && (options.ascend_quirks & SYNTH_QUIRK_UNRANKED) && options.ranks != 1)
+		error = synth_fail(SYNTH_EUSAGE, "--ascend-quirks unranked needs --ranks 1");
 	if (error >= 0 && have_pair && options.demo)
 		error = synth_fail(SYNTH_EUSAGE, "give --pair or --demo, not both");
 	if (error >= 0 && have_pair_option && !have_pair)

@@ -164,16 +164,18 @@ static int write_capture(synth_memory_run *run, memory_unit *u, size_t index, lo
 	if (error >= 0)
 		error = synth_mkdir_p(output);
 	if (error >= 0)
-		error = synth_ascend_write_info(info, &u->unit, 1);
+		error = synth_ascend_write_info(info, plan, &u->unit, 1);
 	/* The memory checker wants profiler_metadata.json in every capture; the shared folder's name their role. */
 	if (error >= 0)
 		error = synth_ascend_write_metadata(meta, plan, &u->unit, u->unit.role % 2);
 	if (error >= 0 && (error = synth_out_open(&csv, csv_path, 0)) >= 0)
 		csv_open = 1;
-	if (error >= 0 && (error = synth_out_open(&trace, trace_path, 0)) >= 0)
+	/* Without trace_view.json the rows have no call stacks: synth_memory_write_unit expects none. */
+	if (error >= 0 && !(plan->options->ascend_quirks & SYNTH_QUIRK_NO_TRACE_VIEW) &&
+	    (error = synth_out_open(&trace, trace_path, 0)) >= 0)
 		trace_open = 1;
 	if (error >= 0)
-		error = synth_memory_write_unit(run, plan, &u->unit, index, &csv, &trace, rows);
+		error = synth_memory_write_unit(run, plan, &u->unit, index, &csv, trace_open ? &trace : NULL, rows);
 	if (csv_open && synth_out_close(&csv) < 0 && error >= 0)
 		error = SYNTH_EOUTPUT;
 	if (trace_open && synth_out_close(&trace) < 0 && error >= 0)

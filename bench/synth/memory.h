@@ -169,7 +169,8 @@ int synth_memory_build_stacks(synth_memory_run *run, int role);
 
 /*
  * Writes one capture's operator_memory.csv (rows rows) to csv and its trace_view.json to trace,
- * adding the rows the parser must give to run. run NULL and trace NULL: only the CSV, for sizing.
+ * adding the rows the parser must give to run. run NULL and trace NULL: only the CSV, for sizing;
+ * run set and trace NULL: a capture without trace_view.json, whose rows have no call stacks.
  * SYNTH_OK, or SYNTH_ERROR when out of memory.
  */
 int synth_memory_write_unit(synth_memory_run *run, const synth_plan *plan, const synth_unit *unit, size_t unit_index,

@@ -174,8 +174,8 @@ static void match_expected(const unit_writer *w, synth_mem_row *row, int op, dou
 	row->stack = row->top = "";
 	row->match = 0;
 	row->gap_ms = 0;
-	if (!last->set)
-		return;
+	if (!last->set || !w->trace)
+		return; /* no trace_view.json written: no op to take a stack from */
 	row->stack = last->stack;
 	row->top = last->top;
 	if (alloc_us <= last->ts_us + last->dur_us) {
@@ -214,6 +214,7 @@ static void add_row(unit_writer *w, synth_rng *rng, int op, int64_t at, int64_t 
 	/* The draws below depend on the size's sign only, which growth keeps: a pair's other rows stay the same. */
 	int64_t half_kb = grown_half_kb(w, op, at, drawn_half_kb);
 	const synth_unit *unit = w->unit;
+	int csv10 = (w->plan->options->ascend_quirks & SYNTH_QUIRK_CSV10) != 0;
 	char size[32], alloc[32] = "", release[32], active_release[32], duration[32], active_duration[32];
 	char total[48], line[1024];
 	synth_mem_row row;
@@ -235,6 +236,8 @@ static void add_row(unit_writer *w, synth_rng *rng, int op, int64_t at, int64_t 
 	row.size_kb = strtod(size, NULL);
 	row.start_ms = strtod(alloc, NULL) / 1000;
 	row.allocated_mb = row.active_mb = strtod(total, NULL);
+	if (csv10)
+		row.active_mb = 0; /* no Active column: the parser's value for a total not recorded */
 	row.reserved_mb = (double)reserved;
 	if (released) {
 		int64_t length = (int64_t)(10000.0 * synth_rng_range(rng, 1.0, 5000.0)); /* 10 µs to 50 ms */
@@ -243,17 +246,26 @@ static void add_row(unit_writer *w, synth_rng *rng, int op, int64_t at, int64_t 
 		format_us3(active_release, sizeof(active_release), at + (active > 0 ? active : 0));
 		format_us3(duration, sizeof(duration), length);
 		format_us3(active_duration, sizeof(active_duration), active > 0 ? active : 0);
-		snprintf(line, sizeof(line),
-			 "%s,%s,\"%s\t\",\"%s\t\",\"%s\t\",\"%s\t\",\"%s\t\",%s,%lld,%s,%s,%lld,%s,%llu,NPU:%d\n", row.name,
-			 size, alloc, release, active_release, duration, active_duration, total, reserved, total, total,
-			 reserved, total, stream, row.device);
+		if (csv10)
+			snprintf(line, sizeof(line), "%s,%s,\"%s\t\",\"%s\t\",\"%s\t\",%s,%lld,%s,%lld,NPU:%d\n", row.name,
+				 size, alloc, release, duration, total, reserved, total, reserved, row.device);
+		else
+			snprintf(line, sizeof(line),
+				 "%s,%s,\"%s\t\",\"%s\t\",\"%s\t\",\"%s\t\",\"%s\t\",%s,%lld,%s,%s,%lld,%s,%llu,NPU:%d\n",
+				 row.name, size, alloc, release, active_release, duration, active_duration, total, reserved,
+				 total, total, reserved, total, stream, row.device);
 		row.duration_ms = strtod(duration, NULL) / 1000;
 		row.released = 1;
 	} else {
 		if (half_kb > 0)
 			w->resident_half_kb += half_kb;
-		snprintf(line, sizeof(line), "%s,%s,%s%s%s,,,,,%s,%lld,%s,,,,%llu,NPU:%d\n", row.name, size,
-			 at >= 0 ? "\"" : "", alloc, at >= 0 ? "\t\"" : "", total, reserved, total, stream, row.device);
+		if (csv10)
+			snprintf(line, sizeof(line), "%s,%s,%s%s%s,,,%s,%lld,,,NPU:%d\n", row.name, size,
+				 at >= 0 ? "\"" : "", alloc, at >= 0 ? "\t\"" : "", total, reserved, row.device);
+		else
+			snprintf(line, sizeof(line), "%s,%s,%s%s%s,,,,,%s,%lld,%s,,,,%llu,NPU:%d\n", row.name, size,
+				 at >= 0 ? "\"" : "", alloc, at >= 0 ? "\t\"" : "", total, reserved, total, stream,
+				 row.device);
 	}
 	if (at >= 0)
 		match_expected(w, &row, op, strtod(alloc, NULL));
@@ -274,10 +286,15 @@ static void write_rows(unit_writer *w, long long rows_wanted)
 		step = 8000; /* 8 µs an op at least: the trace's µs doubles tell every start apart */
 	synth_rng_init(&rng, w->plan->options->seed, 20, (uint64_t)unit->role, (uint64_t)unit->rank,
 		       (uint64_t)unit->step);
-	synth_out_puts(w->csv, "Name,Size(KB),Allocation Time(us),Release Time(us),Active Release Time(us),"
-			       "Duration(us),Active Duration(us),Allocation Total Allocated(MB),"
-			       "Allocation Total Reserved(MB),Allocation Total Active(MB),Release Total Allocated(MB),"
-			       "Release Total Reserved(MB),Release Total Active(MB),Stream Ptr,Device Type\n");
+	if (w->plan->options->ascend_quirks & SYNTH_QUIRK_CSV10) /* torch_npu of 2023: no Active columns, no Stream Ptr */
+		synth_out_puts(w->csv, "Name,Size(KB),Allocation Time(us),Release Time(us),Duration(us),"
+				       "Allocation Total Allocated(MB),Allocation Total Reserved(MB),"
+				       "Release Total Allocated(MB),Release Total Reserved(MB),Device Type\n");
+	else
+		synth_out_puts(w->csv, "Name,Size(KB),Allocation Time(us),Release Time(us),Active Release Time(us),"
+				       "Duration(us),Active Duration(us),Allocation Total Allocated(MB),"
+				       "Allocation Total Reserved(MB),Allocation Total Active(MB),Release Total Allocated(MB),"
+				       "Release Total Reserved(MB),Release Total Active(MB),Stream Ptr,Device Type\n");
 	if (w->trace)
 		synth_out_printf(w->trace, "[\n{\"name\": \"process_name\", \"ph\": \"M\", \"pid\": %llu, \"tid\": 0, "
 				 "\"args\": {\"name\": \"Python\"}}", (unsigned long long)w->pid);

@@ -53,7 +53,7 @@ static void write_process_meta(event_list *list, uint64_t pid, const char *proce
 	}
 }
 
-/* An X event with Ascend's string ts; adds to env when it belongs to the Overlap Analysis. */
+/* An X event with Ascend's string ts (args NULL: none); adds to env when it belongs to the Overlap Analysis. */
 static void write_x(event_list *list, synth_envelope *env, const char *name, uint64_t pid, uint64_t tid,
 		    int64_t ts, int64_t dur, const char *args)
 {
@@ -63,8 +63,9 @@ static void write_x(event_list *list, synth_envelope *env, const char *name, uin
 	begin_event(list);
 	synth_out_printf(list->out,
 			 "{\"name\": \"%s\", \"pid\": %llu, \"tid\": %llu, \"ts\": \"%s\", \"dur\": %s, "
-			 "\"ph\": \"X\", \"args\": %s}",
-			 name, (unsigned long long)pid, (unsigned long long)tid, ts_text, dur_text, args);
+			 "\"ph\": \"X\"%s%s}",
+			 name, (unsigned long long)pid, (unsigned long long)tid, ts_text, dur_text,
+			 args ? ", \"args\": " : "", args ? args : "");
 	if (env)
 		synth_envelope_add(env, ts_text, dur_text);
 }
@@ -178,7 +179,9 @@ static int write_trace_view(synth_out *out, synth_rows *rows, const synth_plan *
 			      : lane == 3 ? synth_rng_range(&rng, 0.05, 0.4)
 					  : synth_rng_range(&rng, 0.6, 1.8);
 		int64_t dur = (int64_t)((double)stride * factor) + (int64_t)(1000 * unit->stretch);
-		write_x(&list, &env, overlap_lanes[lane], oa_pid, (uint64_t)lane, at, dur, "{}");
+		/* torch_npu writes these lanes without args (Ascend/msinsight's level1 export): the bar is the same. */
+		write_x(&list, &env, overlap_lanes[lane], oa_pid, (uint64_t)lane, at, dur,
+			plan->options->ascend_quirks & SYNTH_QUIRK_NO_ARGS ? NULL : "{}");
 	}
 	if (layout == 1) {
 		write_process_meta(&list, device_pid, "Ascend Hardware", 13, device_threads, 2);
@@ -251,7 +254,7 @@ int synth_write_mstx(synth_rows *rows, const synth_plan *plan)
 		if (error >= 0)
 			error = synth_mkdir_p(output);
 		if (error >= 0)
-			error = synth_ascend_write_info(info, &u->unit, 0);
+			error = synth_ascend_write_info(info, plan, &u->unit, 0);
 		/* Units in the shared folder need the role from metadata; others carry it sometimes. */
 		if (error >= 0 && (u->unit.role % 2 || u->unit.step % 2))
 			error = synth_ascend_write_metadata(meta, plan, &u->unit, u->unit.role % 2);

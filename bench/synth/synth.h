@@ -15,6 +15,21 @@ int synth_fail(int code, const char *fmt, ...) __attribute__((format(printf, 2, 
 
 typedef enum { SYNTH_MSTX = 0, SYNTH_TORCH, SYNTH_NVTX, SYNTH_MEMORY } synth_format;
 
+/*
+ * What real torch_npu exports lack or write otherwise, the shapes the reference refuses and
+ * rl-insight reads (decisions.md); bits of synth_options.ascend_quirks (--ascend-quirks).
+ */
+enum {
+	SYNTH_QUIRK_NO_ARGS = 1 << 0,          /* mstx: Overlap Analysis X events without "args" */
+	SYNTH_QUIRK_NO_VERSIONS = 1 << 1,      /* profiler_info without torch_npu_version, cann_version */
+	SYNTH_QUIRK_NO_PROFILER_INFO = 1 << 2, /* no profiler_info_N.json; the folder is ..._rank<N>_ascend_pt */
+	SYNTH_QUIRK_UNRANKED = 1 << 3,         /* no profiler_info_N.json and no rank in the name (--ranks 1) */
+	SYNTH_QUIRK_NO_TRACE_VIEW = 1 << 4,    /* memory: no trace_view.json, so no call stacks */
+	SYNTH_QUIRK_CSV10 = 1 << 5             /* memory: the 2023 10-column operator_memory.csv */
+};
+/* Parses "no-args,csv10,..." into SYNTH_QUIRK_* bits; SYNTH_EUSAGE naming an unknown one. */
+int synth_quirks_parse(unsigned *out, const char *list);
+
 typedef struct {
 	synth_format format;
 	int ranks;
@@ -39,6 +54,7 @@ typedef struct {
 	uint64_t skip_roles;       /* bit r set: role r is planned but none of its units is written */
 	const char *growth_site;   /* memory: allocations whose call_stack_top is this grow by growth_half_kb */
 	long long growth_half_kb;  /* in half KB, the unit of operator_memory.csv sizes */
+	unsigned ascend_quirks;    /* mstx, memory: SYNTH_QUIRK_* */
 } synth_options;
 
 /* ---- deterministic randomness ------------------------------------------ */
@@ -175,10 +191,16 @@ int synth_plan_find_role(const synth_plan *plan, const char *name);
 const char *synth_ascend_role_dir(const synth_plan *plan, int role);
 /* The process id in a (role, rank)'s capture folder names. */
 uint64_t synth_ascend_pid(const synth_plan *plan, int role, int rank);
-/* <host>_<pid>_<YYYYMMDDhhmmssmmm>_ascend_pt for a unit, newly allocated (NULL when out of memory). */
+/*
+ * <host>_<pid>_<YYYYMMDDhhmmssmmm>_ascend_pt for a unit (..._rank<N>_ascend_pt when the capture has
+ * no profiler_info to say its rank), newly allocated (NULL when out of memory).
+ */
 char *synth_ascend_capture_name(const synth_plan *plan, const synth_unit *unit);
-/* profiler_info_<rank>.json (rank_id a string or a number, alternating by rank). */
-int synth_ascend_write_info(const char *path, const synth_unit *unit, int profile_memory);
+/*
+ * profiler_info_<rank>.json (rank_id a string or a number, alternating by rank), or nothing when
+ * the quirks say the capture has none.
+ */
+int synth_ascend_write_info(const char *path, const synth_plan *plan, const synth_unit *unit, int profile_memory);
 /* profiler_metadata.json, naming the role when name_role is set. */
 int synth_ascend_write_metadata(const char *path, const synth_plan *plan, const synth_unit *unit, int name_role);
 

@@ -104,7 +104,69 @@ static int64_t rank_from_info_name(const char *name)
 	return rank;
 }
 
-/* The profiler_info_*.json files of a capture; the first by name gives the rank. */
+int64_t rli_ascend_rank_from_name(const char *name)
+{
+	size_t length = strlen(name), digits = 0;
+	int64_t rank;
+	if (!rli_ends_with(name, "_ascend_pt"))
+		return -1;
+	length -= strlen("_ascend_pt");
+	while (digits < length && name[length - digits - 1] >= '0' && name[length - digits - 1] <= '9')
+		digits++;
+	if (digits == 0 || digits > 18 || length - digits < 4 ||
+	    memcmp(name + length - digits - 4, "rank", 4) != 0)
+		return -1;
+	/* "rank" starts the name or follows a '_': "prerank3" is no rank. */
+	if (length - digits > 4 && name[length - digits - 5] != '_')
+		return -1;
+	if (rli_text_to_int64(&rank, name + length - digits, digits) < 0)
+		return -1;
+	return rank;
+}
+
+int rli_ascend_warn_folders(rli_notes *log, const char *const *dirs, size_t count, const char *what)
+{
+	enum { NAMED_MAX = 8 }; /* folders named; a tree of hundreds is said by its count */
+	char *list = NULL;
+	if (count == 0)
+		return RLI_OK;
+	for (size_t i = 0; i < count && i < NAMED_MAX; i++) {
+		char *grown = rli_strfmt("%s%s%s", list ? list : "", list ? ", " : "", dirs[i]);
+		free(list);
+		if (!(list = grown))
+			return rli_error_oom();
+	}
+	if (count > NAMED_MAX)
+		rli_notes_add(log, RLI_LOG_WARN, "%s: %s and %zu more", what, list, count - NAMED_MAX);
+	else
+		rli_notes_add(log, RLI_LOG_WARN, "%s: %s", what, list);
+	free(list);
+	return log->oom ? rli_error_oom() : RLI_OK;
+}
+
+int rli_ascend_note_ranks(rli_notes *log, rli_ascend_capture *const *captures, size_t count)
+{
+	const char **unknown = calloc(count ? count : 1, sizeof(*unknown));
+	size_t unknown_count = 0;
+	int error;
+	if (!unknown)
+		return rli_error_oom();
+	for (size_t i = 0; i < count; i++) {
+		const rli_ascend_capture *capture = captures[i];
+		if (capture->rank_from == RLI_ASCEND_RANK_FOLDER)
+			rli_notes_add(log, RLI_LOG_INFO, "%s: no profiler_info_*.json; rank %lld from the folder's name",
+				      capture->dir, (long long)capture->rank);
+		else if (capture->rank_from == RLI_ASCEND_RANK_UNKNOWN)
+			unknown[unknown_count++] = capture->dir;
+	}
+	error = rli_ascend_warn_folders(log, unknown, unknown_count,
+					"no profiler_info_*.json and no rank in the folder's name (rank<N>_ascend_pt or "
+					"..._rank<N>_ascend_pt): read as rank 0");
+	free(unknown);
+	return error < 0 || log->oom ? rli_error_oom() : RLI_OK;
+}
+
+/* The profiler_info_*.json files of a capture; the first by name gives the rank, else the folder's name. */
 static int inspect(rli_ascend_capture *capture)
 {
 	char **names = NULL;
@@ -132,6 +194,18 @@ static int inspect(rli_ascend_capture *capture)
 			goto done;
 		}
 		capture->info_count++;
+	}
+	if (capture->info_count == 0 && !capture->unsearched) {
+		char *base = rli_path_base(capture->dir);
+		if (!base) {
+			error = rli_error_oom();
+			goto done;
+		}
+		capture->rank = rli_ascend_rank_from_name(base);
+		capture->rank_from = capture->rank >= 0 ? RLI_ASCEND_RANK_FOLDER : RLI_ASCEND_RANK_UNKNOWN;
+		if (capture->rank < 0)
+			capture->rank = 0;
+		free(base);
 	}
 	capture->sort_key = timestamp_key(capture->dir);
 	if (!capture->sort_key)

@@ -13,7 +13,8 @@
 typedef struct {
 	char *dir;         /* the capture folder */
 	char *role;        /* the parent folder's name, until rli_ascend_read_metadata finds a "role" */
-	int64_t rank;      /* from the first profiler_info_<N>.json by name; -1 if none or not a number */
+	int64_t rank;      /* from the first profiler_info_<N>.json by name (-1: not a number), else rank_from */
+	int rank_from;     /* RLI_ASCEND_RANK_*: where rank came from */
 	char **info_files; /* every profiler_info_*.json in dir, sorted by name */
 	size_t info_count;
 	char *sort_key;    /* the timestamp part of the folder name, the order inside a (role, rank) */
@@ -21,6 +22,17 @@ typedef struct {
 	uint32_t group;    /* (role, rank) in order of first appearance, set by rli_ascend_order */
 	int unsearched;    /* the folder could not be read: that is its failure, no rule of its files applies */
 } rli_ascend_capture;
+
+/*
+ * Where a capture's rank comes from. The reference takes it from profiler_info_<N>.json only and
+ * refuses a capture without one; real exports (msprof-analyze's own test data) have none, and
+ * then the folder's name says it, or nothing does (decisions.md).
+ */
+enum {
+	RLI_ASCEND_RANK_INFO = 0, /* the first profiler_info_<N>.json by name */
+	RLI_ASCEND_RANK_FOLDER,   /* no profiler_info: the folder is [..._]rank<N>_ascend_pt */
+	RLI_ASCEND_RANK_UNKNOWN   /* no profiler_info, no rank in the name: rank 0, warned */
+};
 
 typedef struct {
 	rli_ascend_capture *items;
@@ -40,6 +52,19 @@ int rli_ascend_is_capture(const rli_walk_entry *entry);
  */
 int rli_ascend_find(rli_ascend_captures *captures, const char *root, rli_discovery *discovery);
 void rli_ascend_captures_dispose(rli_ascend_captures *captures);
+/*
+ * The rank in a capture folder's name: with "ascend_pt" and the '_' before it cut off, what is
+ * left is "rank<N>" or ends with "_rank<N>" (N decimal digits, at most 18): N, else -1.
+ * "rank3_ascend_pt", "node0_1234_20250101_rank3_ascend_pt" -> 3; "x_ascend_pt", "rank_ascend_pt" -> -1.
+ */
+int64_t rli_ascend_rank_from_name(const char *name);
+/*
+ * What the run says about the ranks of captures without profiler_info: each taken from the
+ * folder's name at -v, and one warning naming every capture read as rank 0. RLI_OK or RLI_ERROR.
+ */
+int rli_ascend_note_ranks(rli_notes *log, rli_ascend_capture *const *captures, size_t count);
+/* One warning, "<what>: <dir>, <dir> and N more", naming the first few dirs; nothing when count is 0. */
+int rli_ascend_warn_folders(rli_notes *log, const char *const *dirs, size_t count, const char *what);
 /* A newly allocated path inside the capture's ASCEND_PROFILER_OUTPUT folder (name NULL: the folder). */
 char *rli_ascend_output_path(const rli_ascend_capture *capture, const char *name);
 /* The capture folder dir holds memory records (ASCEND_PROFILER_OUTPUT/operator_memory.csv): 1, 0, or RLI_ERROR. */

@@ -14,7 +14,7 @@
 
 /* The structural rules for one capture folder; *keep when it becomes a unit. */
 static int inspect_capture(rli_ascend_capture *capture, rli_discovery *discovery, rli_notes *missing_trace,
-			   char **metadata_failure, int *keep, const rli_rank_filter *ranks)
+			   char **metadata_failure, int *keep, const rli_rank_filter *ranks, int auto_detected)
 {
 	char *output_dir = NULL, *trace = NULL;
 	rli_ascend_metadata metadata;
@@ -32,14 +32,21 @@ static int inspect_capture(rli_ascend_capture *capture, rli_discovery *discovery
 	}
 	/* Only a trace that is not there is missing: one that cannot be looked at fails its unit, with why. */
 	have_trace = stat(trace, &st) == 0 || (errno != ENOENT && errno != ENOTDIR);
+	if (!have_trace && auto_detected && rli_ascend_holds_memory(capture->dir) > 0) {
+		/* Found, not asked for: memory records without a trace are the memory analysis's alone. */
+		rli_notes_add(&discovery->log, RLI_LOG_INFO,
+			      "%s: no trace_view.json; its memory records are for the memory analysis", output_dir);
+		goto done;
+	}
 	if (!have_trace) {
 		rli_notes_add(&discovery->structural, RLI_LOG_ERROR,
 			      "trace_view.json does not exist in: %s", output_dir);
 		rli_notes_add(missing_trace, RLI_LOG_ERROR, "Missing trace_view.json in: %s", output_dir);
 	}
-	if (capture->info_count == 0)
-		rli_notes_add(&discovery->structural, RLI_LOG_ERROR,
-			      "profiler_info_*.json does not exist in: %s", capture->dir);
+	/*
+	 * No profiler_info_*.json, which the reference refuses, is no failure: the rank is the
+	 * folder's (ascend_capture.h). A profiler_info whose name gives no rank is one.
+	 */
 	if (capture->rank < 0) {
 		/* A capture that cannot say its rank is a failed unit, named with the reason. */
 		rli_unit *unit = capture->info_count ? rli_discovery_add(discovery) : NULL;
@@ -82,6 +89,33 @@ done:
 	return error;
 }
 
+/*
+ * The ranks of the kept captures without profiler_info, said once. Found, not asked for, a
+ * capture that also holds memory records is the memory analysis's to speak of: the run says it once.
+ */
+static int note_ranks(rli_discovery *discovery, rli_ascend_capture **kept, size_t count,
+		      const rli_discover_options *options)
+{
+	rli_ascend_capture **own = calloc(count ? count : 1, sizeof(*own));
+	size_t own_count = 0;
+	int error = RLI_OK;
+	if (!own)
+		return rli_error_oom();
+	for (size_t i = 0; i < count; i++) {
+		int holds = options->auto_detected ? rli_ascend_holds_memory(kept[i]->dir) : 0;
+		if (holds < 0) {
+			error = RLI_ERROR;
+			goto done;
+		}
+		if (!holds)
+			own[own_count++] = kept[i];
+	}
+	error = rli_ascend_note_ranks(&discovery->log, own, own_count);
+done:
+	free(own);
+	return error;
+}
+
 static int mstx_discover(rli_discovery *discovery, const char *root, const rli_discover_options *options)
 {
 	const rli_rank_filter *ranks = options->ranks;
@@ -111,7 +145,8 @@ static int mstx_discover(rli_discovery *discovery, const char *root, const rli_d
 	for (size_t i = 0; i < captures.count; i++) {
 		rli_ascend_capture *capture = &captures.items[i];
 		int keep;
-		error = inspect_capture(capture, discovery, &missing_trace, &metadata_failures[i], &keep, ranks);
+		error = inspect_capture(capture, discovery, &missing_trace, &metadata_failures[i], &keep, ranks,
+					options->auto_detected);
 		if (error < 0)
 			goto done;
 		if (keep)
@@ -120,7 +155,8 @@ static int mstx_discover(rli_discovery *discovery, const char *root, const rli_d
 	/* The checker's third rule repeats the missing trace_view.json, after the second rule's messages. */
 	for (size_t i = 0; i < missing_trace.count; i++)
 		rli_notes_add(&discovery->structural, RLI_LOG_ERROR, "%s", missing_trace.items[i].text);
-	if ((error = rli_ascend_order(kept, kept_count)) < 0)
+	if ((error = rli_ascend_order(kept, kept_count)) < 0 ||
+	    (error = note_ranks(discovery, kept, kept_count, options)) < 0)
 		goto done;
 	for (size_t i = 0; i < kept_count; i++) {
 		rli_ascend_capture *capture = kept[i];
@@ -298,8 +334,12 @@ static int element_done(mstx_ctx *m)
 		m->target_key_length = m->pid.length + 1;
 		return 1;
 	}
-	if (!m->ph_is_x || m->args_kind != VALUE_TEXT)
-		return 1; /* the reference skips X events without an args object silently */
+	/*
+	 * The reference skips X events without an args object; torch_npu writes the Overlap Analysis
+	 * lanes without args (decisions.md), and a bar needs only ts and dur: every X event counts.
+	 */
+	if (!m->ph_is_x)
+		return 1;
 	if (m->target_found) {
 		/* Only the Overlap Analysis process matters now: other processes' times are never converted. */
 		if (!pid_has_key(m, m->target_key, m->target_key_length))
@@ -475,15 +515,23 @@ static const yajl_callbacks mstx_callbacks = {
 	mstx_null, mstx_bool, NULL, NULL, mstx_number, mstx_string,
 	mstx_start_map, mstx_key, mstx_close, mstx_start_array, mstx_close};
 
-/* profiler_info_<N>.json: a non-empty object with the keys the checker asks for. */
+/*
+ * profiler_info_<N>.json: a non-empty object with the keys the checker asks for. The reference
+ * also asks for the two version fields, which nothing drawn needs and which torch_npu's own
+ * exports lack at times (decisions.md): their absence is said at -v, the unit is read.
+ */
 static const char *const info_keys[] = {"config",       "start_info",  "end_info",
-					"torch_npu_version", "cann_version", "rank_id"};
+					"rank_id", "torch_npu_version", "cann_version"};
+#define INFO_REQUIRED 4 /* the first four of info_keys */
+#define INFO_KEYS 6
 
 static int check_info_file(rli_unit *unit, const char *path)
 {
 	rli_json_top info;
 	char *failure = NULL;
-	rli_read_result result = rli_json_read_top(&info, path, info_keys, 6, &failure);
+	rli_read_result result = rli_json_read_top(&info, path, info_keys, INFO_KEYS, &failure);
+	const unsigned required = (1u << INFO_REQUIRED) - 1;
+	char list[160];
 	free(info.role);
 	switch (result) {
 	case RLI_READ_OOM:
@@ -502,14 +550,22 @@ static int check_info_file(rli_unit *unit, const char *path)
 	if (info.top_kind != 1) {
 		rli_notes_add(&unit->failures, RLI_LOG_ERROR,
 			      "Failed to parse JSON file %s: expected a JSON object", path);
-	} else if (info.keys == 0) {
+		return RLI_OK;
+	}
+	if (info.keys == 0) {
 		rli_notes_add(&unit->failures, RLI_LOG_ERROR, "File is empty: %s", path);
-	} else if (info.found != (1u << 6) - 1) {
-		char list[160];
-		rli_missing_keys(list, sizeof(list), info_keys, 6, info.found);
+		return RLI_OK;
+	}
+	if ((info.found & required) != required) {
+		rli_missing_keys(list, sizeof(list), info_keys, INFO_REQUIRED, info.found);
 		rli_notes_add(&unit->failures, RLI_LOG_ERROR, "File field is missing: {%s} in FilePath: %s",
 			      list, path);
 	}
+	/* The version fields are what is left to miss: listed alone, at -v. */
+	if (rli_missing_keys(list, sizeof(list), info_keys + INFO_REQUIRED, INFO_KEYS - INFO_REQUIRED,
+			     info.found >> INFO_REQUIRED))
+		rli_notes_add(&unit->log, RLI_LOG_INFO, "%s lacks %s, which nothing drawn needs: read all the same",
+			      path, list);
 	return RLI_OK;
 }
 

@@ -102,6 +102,32 @@ int main(void)
 		check_tree(small, 1, expected, count);
 		mf_expected_free(expected, count);
 	}
+	/*
+	 * What real exports lack (--ascend-quirks): no profiler_info (the rank from the folder's name)
+	 * and no trace_view.json (no call stacks): the same rows, without stacks, all unmatched.
+	 */
+	{
+		char quirky[4200];
+		size_t stacks = 0;
+		snprintf(quirky, sizeof(quirky), "%s/quirks", root);
+		memset(&options, 0, sizeof(options));
+		options.format = SYNTH_MEMORY;
+		options.ranks = 3;
+		options.roles = 2;
+		options.steps = 2;
+		options.events_per_unit = 200;
+		options.seed = 5;
+		options.ascend_quirks = SYNTH_QUIRK_NO_PROFILER_INFO | SYNTH_QUIRK_NO_TRACE_VIEW;
+		options.output_dir = quirky;
+		CHECK_INT(synth_run(&options), 0);
+		expected = mf_read_expected(fx_text("%s/expected_memory.jsonl", quirky), &count);
+		CHECK(count > 12 * 190);
+		for (size_t i = 0; i < count; i++)
+			stacks += expected[i].row.call_stack[0] != '\0' || expected[i].row.match != RLI_MEMORY_UNMATCHED;
+		CHECK_INT(stacks, 0);
+		check_tree(quirky, 2, expected, count);
+		mf_expected_free(expected, count);
+	}
 	/* Run pairs (rl-insight-synth --pair): both trees of each parse to their own expected rows. */
 	{
 		static const synth_pair_kind kinds[] = { SYNTH_PAIR_MEMORY_GROWTH, SYNTH_PAIR_ROLES };

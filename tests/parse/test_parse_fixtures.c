@@ -97,14 +97,16 @@ static void test_mstx(void)
 	 * The Overlap Analysis process (pid 7) is only named after its X events;
 	 * pid 8 starts earlier and is named "Overlap Analysis" later too, but only
 	 * the first such M event counts. ts are strings, as Ascend writes them.
+	 * X events without args (torch_npu's Overlap Analysis lanes) or with args null count too:
+	 * NoArgs starts the bar.
 	 */
 	write_mstx_unit(root, "actor/zz_ascend_pt", "profiler_info_3.json",
 			"[\n"
 			" {\"name\":\"Computing\",\"pid\":8,\"tid\":2,\"ph\":\"X\",\"ts\":\"500.0\",\"dur\":1.5,\"args\":{}},\n"
 			" {\"name\":\"Computing\",\"pid\":7,\"tid\":2,\"ph\":\"X\",\"ts\":\"1773285904640626.314\",\"dur\":145.623,\"args\":{}},\n"
 			" {\"name\":\"Free\",\"pid\":7,\"tid\":3,\"ph\":\"X\",\"ts\":\"1773285904639877.299\",\"dur\":749.015,\"args\":{}},\n"
-			" {\"name\":\"NoArgs\",\"pid\":7,\"tid\":3,\"ph\":\"X\",\"ts\":\"1.0\",\"dur\":1},\n"
-			" {\"name\":\"NullArgs\",\"pid\":7,\"tid\":3,\"ph\":\"X\",\"ts\":\"1.0\",\"dur\":1,\"args\":null},\n"
+			" {\"name\":\"NoArgs\",\"pid\":7,\"tid\":3,\"ph\":\"X\",\"ts\":\"1773285904639800.5\",\"dur\":1},\n"
+			" {\"name\":\"NullArgs\",\"pid\":7,\"tid\":3,\"ph\":\"X\",\"ts\":\"1773285904640000.0\",\"dur\":1,\"args\":null},\n"
 			" {\"name\":\"NoDur\",\"pid\":7,\"tid\":3,\"ph\":\"X\",\"ts\":\"2.0\",\"args\":{}},\n"
 			" {\"name\":\"Counter\",\"pid\":7,\"tid\":3,\"ph\":\"C\",\"ts\":\"3.0\",\"dur\":1,\"args\":{}},\n"
 			" {\"name\":\"process_name\",\"pid\":9,\"tid\":0,\"ph\":\"M\",\"args\":null},\n"
@@ -112,7 +114,7 @@ static void test_mstx(void)
 			" {\"name\":\"process_name\",\"pid\":8,\"tid\":0,\"ph\":\"M\",\"args\":{\"name\":\"Overlap Analysis\"}},\n"
 			" {\"name\":\"Communication\",\"pid\":7,\"tid\":0,\"ph\":\"X\",\"ts\":\"1773285904641909.419\",\"dur\":12782.896,\"args\":{}}\n"
 			"]");
-	start_a = 1773285904639877.299 / 1000;
+	start_a = 1773285904639800.5 / 1000;
 	end_a = 1773285904641909.419 + 12782.896;
 
 	/* Two profiled steps of one (role, rank): ordered by the timestamp in the name, not alphabetically. */
@@ -145,7 +147,7 @@ static void test_mstx(void)
 	expect_row(events, 0, "rollout", "rollout", 0, "twenty", 1, 100.0, 0.01);
 	expect_row(events, 1, "rollout", "rollout", 0, "twenty", 1, 100.0, 0.05);
 	expect_row(events, 2, "reference_policy", "reference_policy", 1, "5", 0, 200.0, 1.0);
-	expect_row(events, 3, "actor", "actor", 3, "7", 0, start_a, (end_a - 1773285904639877.299) / 1000);
+	expect_row(events, 3, "actor", "actor", 3, "7", 0, start_a, (end_a - 1773285904639800.5) / 1000);
 	CHECK(fx_log_has(&log, format("WARN: %s/actor/zz_ascend_pt/ASCEND_PROFILER_OUTPUT/trace_view.json: Row missing "
 				      "required fields: ts or dur. Skipping row.", root)));
 	CHECK(fx_log_has(&log, format("ERROR: %s/odd/y_ascend_pt: no valid rank id: %s/odd/y_ascend_pt/profiler_info_x.json "
