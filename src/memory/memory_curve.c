@@ -192,7 +192,9 @@ static int running_sum(rli_memory_summary *summary, const rli_memory_device *dev
 		by_start = rli_stable_order(start_order, start_tmp, key, count);
 	}
 	for (size_t i = 0; i < count; i++) {
-		key[i] = blocks[i].end;
+		/* On the allocator's count a block never freed is still held at the end: it never leaves the curve. */
+		int held = summary->totals == RLI_MEMORY_TOTALS_EVENTS && !freed(device->duration_ms[blocks[i].index]);
+		key[i] = held ? INFINITY : blocks[i].end;
 		order[i] = i;
 	}
 	by_end = rli_stable_order(order, tmp, key, count);
@@ -205,14 +207,14 @@ static int running_sum(rli_memory_summary *summary, const rli_memory_device *dev
 			f++;
 		if (s < count)
 			t = blocks[si].start;
-		if (e < count && blocks[ei].end < t)
-			t = blocks[ei].end;
+		if (e < count && key[ei] < t)
+			t = key[ei];
 		if (f < frees && device->reserved_ms[f] - t_min < t)
 			t = device->reserved_ms[f] - t_min;
 		if (t == INFINITY)
 			break;
 		for (;;) {
-			int start_here = s < count && blocks[si].start == t, end_here = e < count && blocks[ei].end == t;
+			int start_here = s < count && blocks[si].start == t, end_here = e < count && key[ei] == t;
 			if (start_here && (!end_here || si <= ei)) {
 				value += blocks[si].size_kb;
 				s++;

@@ -1,6 +1,7 @@
 /* test_torch_memory_curve.c: the memory curve the figure draws from a torch trace's allocation/free pairs is the trace's own Total Allocated at every row, less what was allocated before the capture. */
 #include "harness.h"
 #include "memory/memory_curve.h"
+#include "memory/memory_table.h"
 #include "common/bigmem.h"
 #include "torch_fixture.h"
 
@@ -92,6 +93,60 @@ static size_t check_device(const device_rows *device, const rli_memory_row *got,
 	return checked;
 }
 
+/*
+ * The curve as the figure draws it from the table (the allocator's count, RLI_MEMORY_TOTALS_EVENTS):
+ * after the changes at each row's moment, it is that row's Total Allocated itself, the memory from
+ * before the capture and the blocks never freed included, to the end. Returns the rows checked.
+ */
+static size_t check_allocator_count(const rli_memory *memory, const char *name)
+{
+	rli_memory_devices split;
+	size_t checked = 0, wrong = 0;
+
+	CHECK_INT(memory->totals, RLI_MEMORY_TOTALS_EVENTS);
+	CHECK_INT(rli_memory_devices_split(&split, memory, 1), RLI_OK);
+	for (size_t d = 0; d < split.count; d++) {
+		const rli_memory_device *device = &split.devices[d];
+		rli_memory_block *blocks = calloc(device->count + 1, sizeof(*blocks));
+		rli_memory_summary summary;
+		double *x = NULL, *y = NULL;
+		size_t points = 0, count;
+		if (!blocks)
+			abort();
+		count = rli_memory_blocks(blocks, &summary, device);
+		CHECK_INT(rli_memory_curve(&summary, &x, &y, &points, device, blocks, count), RLI_OK);
+		CHECK_INT(summary.totals, RLI_MEMORY_TOTALS_EVENTS);
+		/* Every row of the table on this device from its first allocation on, frees from before the capture too. */
+		for (size_t i = 0; i < memory->count && x; i++) {
+			double t, value;
+			if (memory->rank_id[i] != device->rank ||
+			    strcmp(rli_strpool_get(&memory->strings, memory->role[i]), device->role) ||
+			    strcmp(rli_strpool_get(&memory->strings, memory->device_type[i]), device->device_type) ||
+			    memory->start_ms[i] < summary.t_min_ms)
+				continue;
+			/* a moment's last row gives the value after it */
+			if (i + 1 < memory->count && memory->start_ms[i + 1] == memory->start_ms[i])
+				continue;
+			t = memory->start_ms[i] - summary.t_min_ms;
+			value = curve_at(x, y, points, t);
+			if (fabs(value - memory->allocated_mb[i]) > 1.0 / 1024 && wrong++ < 3)
+				fprintf(stderr, "%s %s rank %lld %s at %.17g: curve %.17g, Total Allocated %.17g\n", name,
+					device->role, (long long)device->rank, device->device_type, memory->start_ms[i], value,
+					memory->allocated_mb[i]);
+			checked++;
+		}
+		/* held to the end: the last point is the last row's total, not less what was never freed */
+		CHECK(points > 0 && y[points - 1] > summary.never_freed_kb / 1024);
+		CHECK(summary.before_mb > 0);
+		rli_bigmem_free(x);
+		rli_bigmem_free(y);
+		free(blocks);
+	}
+	CHECK_INT(wrong, 0);
+	rli_memory_devices_dispose(&split);
+	return checked;
+}
+
 static void check_curves(const char *root, const char *name, const tf_set *set)
 {
 	tf_run run;
@@ -118,6 +173,8 @@ static void check_curves(const char *root, const char *name, const tf_set *set)
 	CHECK_INT(checked, run.count);
 	/* The offset falls as blocks from before the capture are freed. */
 	CHECK(frees_before > 12);
+	/* and the figure's own curve needs no offset: it is the allocator's count */
+	CHECK(check_allocator_count(run.memory, name) > run.count / 2);
 	free(devices);
 	tf_run_close(&run);
 }
