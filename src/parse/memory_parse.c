@@ -27,7 +27,7 @@ void rli_torch_memory_options_init(rli_torch_memory_options *options)
 {
 	memset(options, 0, sizeof(*options));
 	rli_memory_parse_options_init(&options->common);
-	options->devices = RLI_MEMORY_DEVICE_CUDA;
+	options->devices = RLI_MEMORY_DEVICE_ACCELERATORS;
 }
 
 static void parse_one(void *ctx, unsigned worker, rli_unit *unit)
@@ -326,7 +326,7 @@ int rli_torch_memory_parse(rli_memory **out, const char *input_path, const rli_t
 	torch.devices = options->devices & RLI_MEMORY_DEVICE_ALL;
 	if (!torch.devices) {
 		*out = NULL;
-		return rli_error_set(RLI_EUSAGE, "no memory device chosen (CUDA, CPU or both)");
+		return rli_error_set(RLI_EUSAGE, "no memory device chosen (CUDA, HIP, NPU, CPU or a set of them)");
 	}
 	return parse_tree(out, input_path, &options->common, &torch);
 }
