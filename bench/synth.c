@@ -8,7 +8,8 @@
 static const char usage[] =
 	"Usage: rl-insight-synth --format mstx|torch|nvtx|memory --ranks N --roles R --steps S\n"
 	"                        [--events-per-unit K | --target-bytes SIZE] [--dense] [--nvtx-text] [--seed X] --output DIR\n"
-	"                        [--memory-events N [--memory-ops] [--memory-shuffle]] [--ascend-quirks LIST]\n"
+	"                        [--memory-events N [--memory-ops] [--memory-shuffle] [--memory-base MIB]]\n"
+	"                        [--torch-rank info|name|none] [--torch-device cuda|hip|npu] [--ascend-quirks LIST]\n"
 	"       rl-insight-synth --pair KIND [the options above] [pair options] --output DIR\n"
 	"       rl-insight-synth --demo [--seed X] --output DIR\n"
 	"\n"
@@ -39,6 +40,18 @@ static const char usage[] =
 	"                        name, call_stack and match follow (the timeline's own cpu_ops count too)\n"
 	"  --memory-shuffle      with --memory-events: the ops after the events they contain in every\n"
 	"                        other group, and one allocation in 16 written after its own free\n"
+	"  --memory-base MIB     with --memory-events: memory allocated before the capture, each device's\n"
+	"                        Total Allocated starting at MIB (the blocks freed in the capture from\n"
+	"                        before it among them); every event's Total Allocated is MIB plus the\n"
+	"                        running sum of its device's Bytes in time order (default: 2000 MiB and\n"
+	"                        2500 MiB of weights, plus those blocks)\n"
+	"  --torch-rank WHERE    torch only: where a trace's rank is: info, its distributedInfo (default);\n"
+	"                        name, no distributedInfo and the rank in the file name (prof_rank-N_,\n"
+	"                        worker_rank_N., bs_32_rankN_, node00_<pid>_rankN. by role); none, no\n"
+	"                        distributedInfo and worker<N>.<ms>.pt.trace.json.gz: every row rank 0\n"
+	"  --torch-device KIND   torch only: the [memory] events' accelerator: cuda (Device Type 1, the\n"
+	"                        default), hip (6, ROCm) or npu (20, PrivateUse1 under torch_npu); the\n"
+	"                        expected rows' devices are CUDA:<id>, HIP:<id> or NPU:<id>\n"
 	"  --dense               nvtx only: every event line an NVTX range (no kernel or other-domain\n"
 	"                        lines between them), the shape that costs a parser most per byte\n"
 	"  --nvtx-text           nvtx only: every range line also carries a \"text\" (the range's own\n"
@@ -139,7 +152,7 @@ int main(int argc, char **argv)
 {
 	synth_options options = { .format = SYNTH_MSTX, .ranks = 2, .roles = 4, .steps = 1, .seed = 1 };
 	synth_pair pair = { .kind = SYNTH_PAIR_IDENTICAL };
-	int have_format = 0, have_pair = 0, have_pair_option = 0, error = SYNTH_OK;
+	int have_format = 0, have_pair = 0, have_pair_option = 0, have_torch_option = 0, error = SYNTH_OK;
 
 	for (int i = 1; i < argc; i++) {
 		const char *flag = argv[i];
@@ -230,6 +243,29 @@ int main(int argc, char **argv)
 				error = synth_fail(SYNTH_EUSAGE, "--growth-kb must be above 0");
 		} else if (strcmp(flag, "--ascend-quirks") == 0) {
 			error = synth_quirks_parse(&options.ascend_quirks, value);
+		} else if (strcmp(flag, "--memory-base") == 0 && (error = parse_count(&number, flag, value, 0)) >= 0) {
+			options.has_memory_base = 1;
+			options.memory_base_mib = number > 1000000 ? 1000000 : number;
+		} else if (strcmp(flag, "--torch-rank") == 0) {
+			have_torch_option = 1;
+			if (strcmp(value, "info") == 0)
+				options.torch_rank = SYNTH_RANK_INFO;
+			else if (strcmp(value, "name") == 0)
+				options.torch_rank = SYNTH_RANK_NAME;
+			else if (strcmp(value, "none") == 0)
+				options.torch_rank = SYNTH_RANK_NONE;
+			else
+				error = synth_fail(SYNTH_EUSAGE, "--torch-rank: info, name or none, not %s", value);
+		} else if (strcmp(flag, "--torch-device") == 0) {
+			have_torch_option = 1;
+			if (strcmp(value, "cuda") == 0)
+				options.torch_device = 1;
+			else if (strcmp(value, "hip") == 0)
+				options.torch_device = 6;
+			else if (strcmp(value, "npu") == 0)
+				options.torch_device = 20;
+			else
+				error = synth_fail(SYNTH_EUSAGE, "--torch-device: cuda, hip or npu, not %s", value);
 		} else if (strcmp(flag, "--seed") == 0 && (error = parse_count(&number, flag, value, 0)) >= 0) {
 			options.seed = (uint64_t)number;
 		} else if (error >= 0) {
@@ -250,8 +286,11 @@ int main(int argc, char **argv)
 		error = synth_fail(SYNTH_EUSAGE, "--stack-depth is for --format memory only");
 	if (error >= 0 && options.memory_events && (options.demo || options.format != SYNTH_TORCH))
 		error = synth_fail(SYNTH_EUSAGE, "--memory-events is for --format torch only");
-	if (error >= 0 && (options.memory_ops || options.memory_shuffle) && !options.memory_events)
-		error = synth_fail(SYNTH_EUSAGE, "--memory-ops and --memory-shuffle need --memory-events");
+	if (error >= 0 && (options.memory_ops || options.memory_shuffle || options.has_memory_base) &&
+	    !options.memory_events)
+		error = synth_fail(SYNTH_EUSAGE, "--memory-ops, --memory-shuffle and --memory-base need --memory-events");
+	if (error >= 0 && have_torch_option && (options.demo || options.format != SYNTH_TORCH))
+		error = synth_fail(SYNTH_EUSAGE, "--torch-rank and --torch-device are for --format torch only");
 	if (error >= 0 && options.ascend_quirks &&
 	    (options.demo || (options.format != SYNTH_MSTX && options.format != SYNTH_MEMORY)))
 		error = synth_fail(SYNTH_EUSAGE, "--ascend-quirks is for --format mstx or memory only");

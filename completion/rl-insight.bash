@@ -37,7 +37,7 @@ _rl_insight_values()
 {
 	case $1 in
 	--profiler-type) echo "mstx torch nvtx memory torch_memory table auto" ;;
-	--memory-device) echo "cuda cpu all" ;;
+	--memory-device) echo "cuda hip npu cpu accelerators all" ;;
 	--vis-type) echo "png html pdf none memory_html memory_pdf timeline_pdf" ;;
 	--export) echo "csv jsonl" ;;
 	--page-size) echo "a4 letter a3" ;;

@@ -228,12 +228,22 @@ void rli_memory_parse_options_init(rli_memory_parse_options *options);
  */
 int rli_memory_parse(rli_memory **out, const char *input_path, const rli_memory_parse_options *options);
 
-/* The devices whose memory a PyTorch trace's [memory] events give (bits). */
-enum { RLI_MEMORY_DEVICE_CUDA = 1, RLI_MEMORY_DEVICE_CPU = 2, RLI_MEMORY_DEVICE_ALL = 3 };
+/*
+ * The devices whose memory a PyTorch trace's [memory] events give (bits): CUDA, HIP (ROCm) and
+ * NPU (PrivateUse1, torch_npu) are the accelerators, the default; CPU is the host's.
+ */
+enum {
+	RLI_MEMORY_DEVICE_CUDA = 1,
+	RLI_MEMORY_DEVICE_CPU = 2,
+	RLI_MEMORY_DEVICE_HIP = 4,
+	RLI_MEMORY_DEVICE_NPU = 8,
+	RLI_MEMORY_DEVICE_ACCELERATORS = RLI_MEMORY_DEVICE_CUDA | RLI_MEMORY_DEVICE_HIP | RLI_MEMORY_DEVICE_NPU,
+	RLI_MEMORY_DEVICE_ALL = RLI_MEMORY_DEVICE_ACCELERATORS | RLI_MEMORY_DEVICE_CPU
+};
 
 typedef struct {
 	rli_memory_parse_options common; /* ranks, roles, jobs, log */
-	unsigned devices;                /* RLI_MEMORY_DEVICE_* bits; default CUDA only */
+	unsigned devices;                /* RLI_MEMORY_DEVICE_* bits; default the accelerators */
 } rli_torch_memory_options;
 
 void rli_torch_memory_options_init(rli_torch_memory_options *options);
@@ -243,8 +253,9 @@ void rli_torch_memory_options_init(rli_torch_memory_options *options);
  * torch timeline finds them): one row per [memory] allocation event of the chosen devices,
  * paired with its free by (Addr, device) for its duration (never freed: released 0,
  * duration 0); a free with no allocation in the capture is a row of its own with a negative
- * size. name "[memory]", role the trace's folder, rank its distributedInfo, device_type
- * "CUDA:<id>" or "CPU:<id>", no call stack. Results and errors as rli_memory_parse.
+ * size. name "[memory]", role the trace's folder, rank its distributedInfo (else its file
+ * name's, else 0), device_type "CUDA:<id>", "HIP:<id>", "NPU:<id>" or "CPU:<id>", no call stack.
+ * Results and errors as rli_memory_parse.
  */
 int rli_torch_memory_parse(rli_memory **out, const char *input_path, const rli_torch_memory_options *options);
 

@@ -136,6 +136,8 @@ void synth_torch_write_x(synth_out *out, long long *count, const synth_torch_x *
 const char *synth_torch_group_top(const synth_torch_group *group);
 /* Whether a unit's trace is taken with_stack (--memory-ops: every other unit). */
 int synth_torch_with_stack(const synth_plan *plan, const synth_unit *unit);
+/* The rank rl-insight must give the unit's trace: its own, or 0 where the trace says none (--torch-rank none). */
+int synth_torch_rank(const synth_plan *plan, const synth_unit *unit);
 
 /* ---- torch_memory.c: a torch trace's [memory] events ------------------------------ */
 

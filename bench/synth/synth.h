@@ -46,6 +46,10 @@ typedef struct {
 	long long memory_events;   /* torch: [memory] events per trace, and DIR/expected_memory.jsonl (0: none) */
 	int memory_ops;            /* torch: cpu_ops around the [memory] events, Python stacks in every other trace */
 	int memory_shuffle;        /* torch: some [memory] events written out of time order, a free before its allocation */
+	int torch_rank;            /* torch: where a trace's rank is, SYNTH_RANK_* (0: distributedInfo) */
+	int torch_device;          /* torch: the [memory] events' Device Type, 1 CUDA (0 too), 6 HIP, 20 NPU */
+	int has_memory_base;       /* torch: memory_base_mib is given (else 2000 and 2500 MiB of weights and the blocks freed) */
+	long long memory_base_mib; /* torch: each device's Total Allocated when the capture begins, MiB */
 	/* Run pairs (pair.c): what one side of a pair plants; all zero for a plain run. */
 	double jitter;             /* durations vary by up to this part, drawn from jitter_seed (0: none) */
 	uint64_t jitter_seed;
@@ -56,6 +60,9 @@ typedef struct {
 	long long growth_half_kb;  /* in half KB, the unit of operator_memory.csv sizes */
 	unsigned ascend_quirks;    /* mstx, memory: SYNTH_QUIRK_* */
 } synth_options;
+
+/* Where a torch trace's rank is: distributedInfo, its file name only, or nowhere (rank 0 then). */
+enum { SYNTH_RANK_INFO = 0, SYNTH_RANK_NAME, SYNTH_RANK_NONE };
 
 /* ---- deterministic randomness ------------------------------------------ */
 

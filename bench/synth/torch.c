@@ -84,6 +84,11 @@ static const char *const kernels[] = {
 	"at::native::(anonymous namespace)::SoftMaxForwardEpilogue>(float*, float const*, int)",
 };
 
+int synth_torch_rank(const synth_plan *plan, const synth_unit *unit)
+{
+	return plan->options->torch_rank == SYNTH_RANK_NONE ? 0 : unit->rank;
+}
+
 static int write_trace(synth_out *out, synth_rows *rows, const synth_plan *plan, const synth_unit *unit,
 		       long long events)
 {
@@ -113,12 +118,13 @@ static int write_trace(synth_out *out, synth_rows *rows, const synth_plan *plan,
 			 "\"numSms\": 132\n    }\n  ],\n  \"cupti_version\": 26,\n  \"cuda_runtime_version\": 12080,\n"
 			 "  \"cuda_driver_version\": 12080,\n",
 			 device);
-	synth_out_printf(out,
-			 "  \"distributedInfo\": {\"backend\": \"nccl\", \"rank\": %d, \"world_size\": %d, "
-			 "\"pg_count\": 1, \"pg_config\": [{\"pg_name\": \"0\", \"pg_desc\": \"default_pg\", "
-			 "\"backend_config\": \"cuda:nccl\", \"pg_size\": %d, \"ranks\": []}], "
-			 "\"nccl_version\": \"2.21.5\"},\n",
-			 unit->rank, options->ranks, options->ranks);
+	if (options->torch_rank == SYNTH_RANK_INFO)
+		synth_out_printf(out,
+				 "  \"distributedInfo\": {\"backend\": \"nccl\", \"rank\": %d, \"world_size\": %d, "
+				 "\"pg_count\": 1, \"pg_config\": [{\"pg_name\": \"0\", \"pg_desc\": \"default_pg\", "
+				 "\"backend_config\": \"cuda:nccl\", \"pg_size\": %d, \"ranks\": []}], "
+				 "\"nccl_version\": \"2.21.5\"},\n",
+				 unit->rank, options->ranks, options->ranks);
 	synth_out_printf(out,
 			 "  \"record_shapes\": 0,\n  \"with_stack\": %d,\n  \"trace_id\": \"%016llX%016llX\",\n"
 			 "  \"displayTimeUnit\": \"ms\",\n  \"baseTimeNanoseconds\": 1767189312000000000,\n"
@@ -214,7 +220,7 @@ static int write_trace(synth_out *out, synth_rows *rows, const synth_plan *plan,
 		synth_row row = { 0 };
 		synth_envelope_row(&row, &env);
 		row.name = row.role = role->dir_name;
-		row.rank_id = unit->rank;
+		row.rank_id = synth_torch_rank(plan, unit);
 		snprintf(row.tid, sizeof(row.tid), "%s", pid);
 		return synth_rows_add(rows, &row);
 	}
@@ -264,6 +270,22 @@ static char *unit_file_name(const synth_plan *plan, const synth_unit *unit, int 
 	if (async_llm)
 		return synth_path("async_llm_rank-%d_%02d%02d%02d.json.gz", unit->rank, when.tm_hour, when.tm_min,
 				  when.tm_sec);
+	/* No rank anywhere: named as kineto's own samples are, worker<N>.<ms>.pt.trace.json.gz. */
+	if (plan->options->torch_rank == SYNTH_RANK_NONE)
+		return synth_path("worker%d.%lld.pt.trace.json.gz", unit->rank, (long long)(wall / 1000000));
+	/* The rank in the file name only: each of its spellings (rank_N, rankN) on a role of its own. */
+	if (plan->options->torch_rank == SYNTH_RANK_NAME) {
+		if (plan->roles[unit->role].slot == plan->roles[0].slot)
+			return synth_path("node%02d_%llu_rank%d.%lld.pt.trace.json.gz", unit->rank / 8,
+					  (unsigned long long)process_pid(plan, unit->role, unit->rank), unit->rank,
+					  (long long)wall);
+		if (unit->role % 3 == 1)
+			return synth_path("worker_rank_%d.%02d%02d%02d.pt.trace.json.gz", unit->rank, when.tm_hour,
+					  when.tm_min, when.tm_sec);
+		if (unit->role % 3 == 2)
+			return synth_path("bs_32_rank%d_%02d%02d%02d.json.gz", unit->rank, when.tm_hour, when.tm_min,
+					  when.tm_sec);
+	}
 	/* Rollout workers are traced by the inference engine, named <host>_<pid>.<ns>.pt.trace.json.gz. */
 	if (plan->roles[unit->role].slot == plan->roles[0].slot)
 		return synth_path("node%02d_%llu.%lld.pt.trace.json.gz", unit->rank / 8,

@@ -57,7 +57,15 @@ typedef struct {
 	synth_torch_group deferred; /* --memory-shuffle: a group held back, written after a later one */
 	long long deferred_until;   /* the event after which it is written; -1: none held */
 	forced_free forced;         /* the held-back allocation's block, to be freed before it is written */
+	int device_type;            /* the accelerator's Device Type: 1 CUDA, 6 HIP, 20 NPU (--torch-device) */
+	int64_t cpu_allocated;      /* the host's Total Allocated, after each CPU event */
 } writer;
+
+/* The name rl-insight gives a device of the Device Type. */
+static const char *kind_of(int device_type)
+{
+	return device_type == 6 ? "HIP" : device_type == 20 ? "NPU" : "CUDA";
+}
 
 static void write_memory_event(writer *w, const synth_torch_group *g)
 {
@@ -113,7 +121,7 @@ static int add_row(writer *w, const device_state *d, int64_t bytes, size_t *inde
 	row.stack = row.top = "";
 	row.rank = w->unit->rank;
 	row.device = d->id;
-	row.device_kind = "CUDA";
+	row.device_kind = kind_of(w->device_type);
 	row.size_kb = (double)bytes / 1024;
 	row.start_ms = read_ms(w->group.at);
 	row.allocated_mb = (double)d->allocated / MIB;
@@ -144,7 +152,7 @@ static int allocate(writer *w, device_state *d, synth_rng *rng)
 	d->allocated += bytes;
 	while (d->reserved < d->allocated)
 		d->reserved += 2 * (int64_t)MIB;
-	set_event(w, 1, d->id, addr, bytes, d->allocated, d->reserved);
+	set_event(w, w->device_type, d->id, addr, bytes, d->allocated, d->reserved);
 	block = &d->live[d->live_count++];
 	block->addr = addr;
 	block->bytes = bytes;
@@ -165,7 +173,7 @@ static void free_block(writer *w, device_state *d, size_t pick)
 	}
 	d->allocated -= block.bytes;
 	d->spare[d->spare_count++] = block.addr;
-	set_event(w, 1, d->id, block.addr, -block.bytes, d->allocated, d->reserved);
+	set_event(w, w->device_type, d->id, block.addr, -block.bytes, d->allocated, d->reserved);
 	if (block.row != SIZE_MAX) {
 		synth_mem_row *row = &w->run->rows[block.row];
 		/* As the parser works it out: the µs read from the two events' texts, subtracted, then in ms. */
@@ -198,10 +206,14 @@ int synth_torch_write_memory(synth_out *out, long long *count, synth_memory_run 
 	const int with_stack = synth_torch_with_stack(plan, unit);
 	writer w = {.out = out, .count = count, .run = run, .ops = run ? ops : NULL, .plan = plan, .unit = unit,
 		    .unit_index = unit_index, .pid = pid, .tids = tids, .next_id = 1, .deferred_until = -1,
-		    .forced = {NULL, 0, -1}};
+		    .forced = {NULL, 0, -1}, .device_type = options->torch_device ? options->torch_device : 1};
+	const long long base_mib = options->has_memory_base ? options->memory_base_mib : -1;
 	device_state devices[2];
 	synth_rng rng, ops_rng;
 	long long before = events / 25 + 1; /* frees of blocks from before the capture, first */
+	/* With --memory-base, the blocks from before fit in it: 4 KiB at least each, on two devices. */
+	if (base_mib >= 0 && before > 2 * 256 * base_mib)
+		before = 2 * 256 * base_mib;
 	int64_t step = unit->length / (events + 1);
 	int error = SYNTH_OK;
 	size_t index;
@@ -220,12 +232,20 @@ int synth_torch_write_memory(synth_out *out, long long *count, synth_memory_run 
 			goto done;
 		}
 		/* What the device held when the capture began: a model's weights, and the blocks freed below. */
-		devices[d].allocated = (int64_t)(2000 + 500 * d) * (int64_t)MIB;
+		devices[d].allocated = base_mib >= 0 ? 0 : (int64_t)(2000 + 500 * d) * (int64_t)MIB;
 		for (long long i = d; i < before; i += 2) {
 			int64_t bytes = 4096 * (int64_t)(1 + synth_rng_below(&rng, 256));
+			if (base_mib >= 0) {
+				/* Room left for this block and 4 KiB for each still to come: the whole stays within the base. */
+				int64_t room = base_mib * (int64_t)MIB - devices[d].allocated - 4096 * ((before - 1 - i) / 2);
+				bytes = bytes < room ? bytes : room / 4096 * 4096;
+			}
 			devices[d].before[devices[d].before_count++] = bytes;
 			devices[d].allocated += bytes;
 		}
+		/* The weights: what the base holds beyond the blocks freed in the capture. */
+		if (base_mib >= 0)
+			devices[d].allocated = base_mib * (int64_t)MIB;
 		devices[d].before_live = devices[d].allocated;
 		devices[d].reserved = (devices[d].allocated / (2 * (int64_t)MIB) + 4) * 2 * (int64_t)MIB;
 	}
@@ -252,12 +272,15 @@ int synth_torch_write_memory(synth_out *out, long long *count, synth_memory_run 
 			uint64_t addr = BLOCK_BASE - BLOCK_STEP * (uint64_t)(i + 1);
 			d->allocated -= bytes;
 			d->before_live -= bytes;
-			set_event(&w, 1, d->id, addr, -bytes, d->allocated, d->reserved);
+			set_event(&w, w.device_type, d->id, addr, -bytes, d->allocated, d->reserved);
 			error = add_row(&w, d, -bytes, &index);
 		} else if (i % 7 == 6) {
-			/* CPU memory (Device Type 0, Id -1) at a CUDA block's address: left out by default. */
+			/* CPU memory (Device Type 0, Id -1) at a CUDA block's address: left out by default. The
+			   host's totals are its own running sum (it reserves nothing), as the profiler's are. */
 			uint64_t addr = BLOCK_BASE + BLOCK_STEP * synth_rng_below(&rng, 4);
-			set_event(&w, 0, -1, addr, i % 2 ? -4096 : 4096, 0, 0);
+			int64_t bytes = w.cpu_allocated > 0 ? -4096 : 4096;
+			w.cpu_allocated += bytes;
+			set_event(&w, 0, -1, addr, bytes, w.cpu_allocated, 0);
 		} else if (w.forced.due >= 0 && i >= w.forced.due) {
 			w.forced.due = -1;
 			free_block(&w, w.forced.device, w.forced.index);

@@ -104,16 +104,32 @@ static int set_memory_parser(cli_request *r, const char *value, const char *spel
 	return error;
 }
 
-/* --memory-device: whose [memory] events a torch_memory run keeps. */
+/*
+ * --memory-device: whose [memory] events a torch_memory or auto run keeps: a kind, several
+ * (cuda,cpu), "accelerators" (the default: CUDA, HIP and NPU) or all.
+ */
 static int set_memory_device(cli_request *r, const char *value, const char *spelled)
 {
-	static const char *const names[] = { "cuda", "cpu", "all" };
-	static const unsigned devices[] = { RLI_MEMORY_DEVICE_CUDA, RLI_MEMORY_DEVICE_CPU, RLI_MEMORY_DEVICE_ALL };
-	size_t i;
-	int error = CHOOSE(&i, names, value, strlen(value), spelled);
-	if (error == RLI_OK)
-		r->memory_devices = devices[i];
-	return error;
+	static const char *const names[] = { "cuda", "hip", "npu", "cpu", "accelerators", "all" };
+	static const unsigned devices[] = { RLI_MEMORY_DEVICE_CUDA, RLI_MEMORY_DEVICE_HIP, RLI_MEMORY_DEVICE_NPU,
+					    RLI_MEMORY_DEVICE_CPU, RLI_MEMORY_DEVICE_ACCELERATORS, RLI_MEMORY_DEVICE_ALL };
+	unsigned chosen = 0;
+	const char *item = value;
+	for (;;) {
+		const char *comma = strchr(item, ',');
+		size_t len = comma ? (size_t)(comma - item) : strlen(item), i;
+		int error;
+		if (len == 0)
+			return rli_error_set(RLI_EUSAGE, "%s: an empty item in '%s' (a list is cuda,cpu)", spelled, value);
+		if ((error = CHOOSE(&i, names, item, len, spelled)) < 0)
+			return error;
+		chosen |= devices[i];
+		if (!comma)
+			break;
+		item = comma + 1;
+	}
+	r->memory_devices = chosen;
+	return RLI_OK;
 }
 
 /* memory.parser.role: declared and ignored by the reference; here it keeps those roles. */
@@ -404,7 +420,7 @@ static const option_spec options[] = {
 	{ "--input-path", "input.path", "PATH", "root folder of the profiling data (required)", set_input_path },
 	{ "--output-path", "output.path", "PATH", "folder for the outputs, created if missing (default: output)", set_output_path },
 	{ "--profiler-type", "timeline.parser.type", "TYPE", "mstx, torch, nvtx, memory (Ascend), torch_memory (PyTorch [memory] events), table (rl_events and memory_events tables --export wrote: a file, or a folder searched for them), or auto: every analysis the input holds (default)", set_profiler },
-	{ "--memory-device", NULL, "DEVICE", "PyTorch [memory] events (torch_memory, auto): cuda (default), cpu or all", set_memory_device },
+	{ "--memory-device", NULL, "DEVICE", "PyTorch [memory] events (torch_memory, auto): cuda, hip, npu, cpu, accelerators (default: CUDA, HIP and NPU), all, or a comma list such as cuda,cpu", set_memory_device },
 	{ "--vis-type", "timeline.visualizer.type", "LIST", "outputs, comma-separated: png, html, pdf (the report), timeline_pdf, memory_pdf (a figure alone), none (default: html)", set_vis },
 	{ "--rank-list", "input.rank_list", "RANKS", "all, or ranks such as 0,2,4-7 (default: all)", set_rank_list },
 	{ "--shard", "input.shard", "K/N", "parse only shard K of N (K from 0): the input units whose paths hash to K; merge the shards' --export tables with --profiler-type table", set_shard },
@@ -516,7 +532,7 @@ void cli_request_init(cli_request *r)
 	r->output_path = "output";
 	r->rank_list = "all";
 	r->profiler = RLI_PROFILER_AUTO;
-	r->memory_devices = RLI_MEMORY_DEVICE_CUDA;
+	r->memory_devices = RLI_MEMORY_DEVICE_ACCELERATORS;
 	rli_timeline_options_init(&r->timeline);
 	rli_report_options_init(&r->report);
 	/* The PNG and the PDF show the overview past the readable rows unless --all-rows. */

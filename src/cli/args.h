@@ -23,7 +23,7 @@ typedef struct {
 	int analyses;                   /* CLI_TIMELINE | CLI_MEMORY; 0: what the input holds */
 	const char *role_list;          /* memory.parser.role: roles to keep, or NULL for all */
 	int memory_torch;               /* the memory analysis reads PyTorch [memory] events, not Ascend records */
-	unsigned memory_devices;        /* torch_memory: RLI_MEMORY_DEVICE_* bits (default CUDA) */
+	unsigned memory_devices;        /* torch_memory: RLI_MEMORY_DEVICE_* bits (default the accelerators) */
 	/* outputs, in the order given: png, html, pdf (the report), timeline_pdf, memory_pdf */
 	const char *vis_types[RLI_MAX_OUTPUTS];
 	int vis_count;

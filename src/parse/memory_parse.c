@@ -27,7 +27,7 @@ void rli_torch_memory_options_init(rli_torch_memory_options *options)
 {
 	memset(options, 0, sizeof(*options));
 	rli_memory_parse_options_init(&options->common);
-	options->devices = RLI_MEMORY_DEVICE_CUDA;
+	options->devices = RLI_MEMORY_DEVICE_ACCELERATORS;
 }
 
 static void parse_one(void *ctx, unsigned worker, rli_unit *unit)
@@ -173,7 +173,8 @@ done:
 
 /* Says each unit's notes and counts the failed ones, then gathers the others' tables. */
 static int merge_units(rli_memory **out, rli_discovery *discovery, const rli_memory_parse_options *options,
-		       const rli_rank_filter *ranks, const rli_role_filter *roles, size_t *failed_units)
+		       const memory_source *source, const rli_rank_filter *ranks, const rli_role_filter *roles,
+		       size_t *failed_units)
 {
 	*out = NULL;
 	*failed_units = 0;
@@ -184,6 +185,8 @@ static int merge_units(rli_memory **out, rli_discovery *discovery, const rli_mem
 		rli_log_notes(options->log, options->log_ctx, &unit->log);
 		*failed_units += unit->failures.count != 0;
 	}
+	if (source->format == &rli_format_torch)
+		rli_torch_run_notes(discovery, source->devices, options->log, options->log_ctx);
 	return rli_memory_gather_units(out, discovery, ranks, roles, options->jobs);
 }
 
@@ -249,7 +252,7 @@ static int parse_tree(rli_memory **out, const char *input_path, const rli_memory
 	if ((error = rli_units_run(&discovery, parse_one, (void *)source, options->jobs, options->log,
 				   options->log_ctx)) < 0)
 		goto done;
-	if ((error = merge_units(&merged, &discovery, options, source->filter_after_parse ? &ranks : NULL, &roles,
+	if ((error = merge_units(&merged, &discovery, options, source, source->filter_after_parse ? &ranks : NULL, &roles,
 				 &failed_units)) < 0)
 		goto done;
 	rli_log_line(options->log, options->log_ctx, RLI_LOG_INFO, "Parallel processing completed: %zu/%zu ranks processed",
@@ -323,7 +326,7 @@ int rli_torch_memory_parse(rli_memory **out, const char *input_path, const rli_t
 	torch.devices = options->devices & RLI_MEMORY_DEVICE_ALL;
 	if (!torch.devices) {
 		*out = NULL;
-		return rli_error_set(RLI_EUSAGE, "no memory device chosen (CUDA, CPU or both)");
+		return rli_error_set(RLI_EUSAGE, "no memory device chosen (CUDA, HIP, NPU, CPU or a set of them)");
 	}
 	return parse_tree(out, input_path, &options->common, &torch);
 }

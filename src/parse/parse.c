@@ -478,6 +478,8 @@ static int parse_tree(rli_events **out, rli_memory **memory, rli_profiler *detec
 		if (unit->failures.count)
 			failed_units++; /* its messages go into the report or the error log below */
 	}
+	if (format == &rli_format_torch)
+		rli_torch_run_notes(&discovery, memory ? memory_options->devices : 0, log, log_ctx);
 	if ((error = merge_units(&merged, &discovery, tables, table_count)) < 0)
 		goto done;
 	/* merged: no need to hold every row twice */

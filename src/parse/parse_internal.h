@@ -59,6 +59,20 @@ void rli_rank_filter_dispose(rli_rank_filter *filter);
  * worker fills the second. `failures` are validation messages ("Failed to
  * parse JSON file ..."): any of them makes the unit a failed unit.
  */
+/* torch: where a trace's rank came from (rli_unit.rank_from). */
+enum { RLI_RANK_FROM_TRACE = 0, RLI_RANK_FROM_NAME, RLI_RANK_DEFAULT };
+
+/* The [memory] device kinds a PyTorch trace names (c10::DeviceType 0, 1, 6, 20), in this order. */
+enum { RLI_TORCH_CPU = 0, RLI_TORCH_CUDA, RLI_TORCH_HIP, RLI_TORCH_NPU, RLI_TORCH_KINDS };
+
+/* torch: the [memory] events of one trace left out, and why, for the run's one line each (torch_notes.c). */
+typedef struct {
+	uint64_t kind[RLI_TORCH_KINDS]; /* of a device kind not chosen (--memory-device) */
+	uint64_t other_type;            /* of a Device Type none of the four */
+	double first_other_type;        /* the first such value */
+	uint64_t no_addr;               /* without an 'Addr' key: no free can be paired with its allocation */
+} rli_memory_left;
+
 typedef struct {
 	char *path;        /* trace_view.json, *.json.gz or *.jsonl; memory: ASCEND_PROFILER_OUTPUT */
 	char *role;        /* mstx, torch: bar name and role; memory: the capture's role */
@@ -78,6 +92,8 @@ typedef struct {
 	int no_timeline;    /* mstx: the trace has no Overlap Analysis process */
 	int unsearched;     /* a folder the walk could not read: failed at discovery, nothing to parse */
 	unsigned memory_devices; /* torch: RLI_MEMORY_DEVICE_* whose [memory] events go to memory; 0 none */
+	int rank_from;           /* torch: RLI_RANK_FROM_*, once parsed */
+	rli_memory_left memory_left; /* torch: the [memory] events left out */
 	unsigned spare_threads;  /* set by rli_units_run: threads the parse may start beside this unit's own */
 	/* memory tables: rows kept as they are read, by rank and role (a file holds many); NULL keeps all */
 	const rli_rank_filter *keep_ranks;
@@ -137,6 +153,20 @@ int rli_units_run(rli_discovery *discovery, rli_unit_fn fn, void *ctx, unsigned 
 		  void *log_ctx);
 
 /* Discovery and the parse of one unit are each format's own: see format.h. */
+
+/*
+ * torch_notes.c: what the torch units of a run say once for the whole run, after their own notes:
+ * the traces whose rank was not in distributedInfo, and the [memory] events left out and why
+ * (devices: the RLI_MEMORY_DEVICE_* bits chosen; 0 when memory was not read).
+ */
+void rli_torch_run_notes(const rli_discovery *discovery, unsigned devices, rli_log_fn log, void *log_ctx);
+/*
+ * The rank a trace's file name gives (torch_notes.c): the first "rank" (any case) that starts the
+ * base name or follows a character that is neither a letter nor a digit, then an optional '-' or
+ * '_', then 1-9 digits that no letter or digit follows: prof_rank-3_1.json.gz, bs_32_rank0.json.gz,
+ * w_RANK_12.pt.trace.json.gz; not ranking_3, prerank3 or rank3b. 1 and *rank, or 0.
+ */
+int rli_rank_from_file_name(const char *path, int64_t *rank);
 
 /* ---- helpers ---------------------------------------------------------- */
 

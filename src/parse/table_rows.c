@@ -274,10 +274,13 @@ typedef struct {
 	rli_memory *table;
 } memory_reader;
 
-/* PyTorch traces' devices ("CUDA:0", "CPU:0"); Ascend's are "NPU:<id>". */
+/*
+ * PyTorch traces' devices ("CUDA:0", "HIP:0", "CPU:0"); Ascend's are "NPU:<id>", which a torch_npu
+ * trace's are too: those read back as Ascend rows, whose tables always carry the match column.
+ */
 static int torch_device(const char *device)
 {
-	return strncmp(device, "CUDA:", 5) == 0 || strncmp(device, "CPU:", 4) == 0;
+	return strncmp(device, "CUDA:", 5) == 0 || strncmp(device, "HIP:", 4) == 0 || strncmp(device, "CPU:", 4) == 0;
 }
 
 /* A string column interned in the table; RLI_STRPOOL_NONE when it failed (said) or out of memory. */

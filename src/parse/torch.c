@@ -491,7 +491,8 @@ static void torch_verdict(torch_ctx *t, rli_events *rows)
 		rli_notes_add(&unit->failures, RLI_LOG_ERROR, "File is empty: %s", unit->path);
 		return;
 	}
-	if (!t->distributed_is_object || t->distributed_found != (1u << DI_COUNT) - 1) {
+	/* A distributedInfo that is there must be whole, as the reference asks; one that is not is no failure. */
+	if (t->distributed_seen && (!t->distributed_is_object || t->distributed_found != (1u << DI_COUNT) - 1)) {
 		static const char *const names[DI_COUNT] = {"rank", "world_size", "backend"};
 		char list[64];
 		rli_missing_keys(list, sizeof(list), names, DI_COUNT, t->distributed_is_object ? t->distributed_found : 0);
@@ -503,6 +504,15 @@ static void torch_verdict(torch_ctx *t, rli_events *rows)
 			      unit->path);
 	if (unit->failures.count)
 		return;
+	if (!t->distributed_seen) {
+		/*
+		 * A single-process run, or a profiler older than distributedInfo (kineto's 2021 samples):
+		 * the rank its file is named by, else 0; the run says once which traces had none.
+		 */
+		t->rank = 0;
+		t->have_rank = 1;
+		unit->rank_from = rli_rank_from_file_name(unit->path, &t->rank) ? RLI_RANK_FROM_NAME : RLI_RANK_DEFAULT;
+	}
 	if (!t->have_rank || t->rank < 0) {
 		rli_notes_add(&unit->failures, RLI_LOG_ERROR, "Path %s: No valid distributedInfo for Analysis "
 			      "(a rank of 0 or more)", unit->path);

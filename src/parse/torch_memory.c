@@ -44,7 +44,7 @@ void torch_memory_event_reset(torch_memory *tm)
 	tm->is_memory = 0;
 	tm->span_kind = -1;
 	tm->arg = -1;
-	tm->have = 0;
+	tm->have = tm->keys = 0;
 	tm->cat_seen = 0;
 	tm->name.set = tm->tid.set = 0;
 }
@@ -125,6 +125,8 @@ void torch_memory_arg_key(torch_memory *tm, const unsigned char *key, size_t len
 	default:
 		break;
 	}
+	if (tm->arg >= 0)
+		tm->keys |= 1u << tm->arg;
 }
 
 void torch_memory_arg_value(torch_memory *tm, const char *text, size_t length, int kind)
@@ -157,13 +159,21 @@ void torch_memory_arg_value(torch_memory *tm, const char *text, size_t length, i
 	tm->have |= 1u << tm->arg;
 }
 
-static int wanted_device(const torch_memory *tm, int type)
+/* The kind (RLI_TORCH_*) of a Device Type value, or -1 for one rl-insight does not draw. */
+static int device_kind(double type)
 {
-	if (type == TM_DEVICE_CUDA)
-		return (tm->devices & RLI_MEMORY_DEVICE_CUDA) != 0;
-	if (type == TM_DEVICE_CPU)
-		return (tm->devices & RLI_MEMORY_DEVICE_CPU) != 0;
-	return 0;
+	return type == TM_DEVICE_CUDA		? RLI_TORCH_CUDA
+	       : type == TM_DEVICE_CPU		? RLI_TORCH_CPU
+	       : type == TM_DEVICE_HIP		? RLI_TORCH_HIP
+	       : type == TM_DEVICE_PRIVATEUSE1 ? RLI_TORCH_NPU
+					       : -1;
+}
+
+static int wanted_kind(const torch_memory *tm, int kind)
+{
+	static const unsigned bits[RLI_TORCH_KINDS] = { RLI_MEMORY_DEVICE_CPU, RLI_MEMORY_DEVICE_CUDA,
+							RLI_MEMORY_DEVICE_HIP, RLI_MEMORY_DEVICE_NPU };
+	return (tm->devices & bits[kind]) != 0;
 }
 
 /* The event's thread; an event without a tid shares the thread "" with the others that lack one. */
@@ -205,19 +215,39 @@ static torch_memory_event *next_event(torch_memory *tm)
 
 static int keep_memory_event(torch_memory *tm, double ts_us)
 {
-	const unsigned needed = 1u << TM_BYTES | 1u << TM_ADDR | 1u << TM_DEVICE_TYPE | 1u << TM_DEVICE_ID;
+	const unsigned device = 1u << TM_DEVICE_TYPE | 1u << TM_DEVICE_ID;
+	const unsigned needed = 1u << TM_BYTES | 1u << TM_ADDR | device;
 	torch_memory_event *event;
 	uint32_t tid;
-	int type;
+	int kind = -1;
 
-	if ((tm->have & needed) != needed || !(tm->value[TM_DEVICE_ID] > -1e9 && tm->value[TM_DEVICE_ID] < 1e9)) {
+	/*
+	 * The older profilers' form first, Bytes without an Addr key: its frees name no block, so
+	 * no device's events of it could be drawn, whatever --memory-device says. Then the device:
+	 * an event of one not chosen is left out for that, so that "--memory-device all keeps
+	 * them" is true. Both are counted apart from events whose numbers are missing or are not
+	 * numbers, which are broken.
+	 */
+	if ((tm->have & (needed & ~(1u << TM_ADDR))) == (needed & ~(1u << TM_ADDR)) && !(tm->keys & 1u << TM_ADDR)) {
+		tm->left.no_addr++;
+		return RLI_OK;
+	}
+	if ((tm->have & device) == device && (kind = device_kind(tm->value[TM_DEVICE_TYPE])) >= 0 &&
+	    !wanted_kind(tm, kind)) {
+		tm->left.kind[kind]++;
+		return RLI_OK;
+	}
+	if ((tm->have & device) == device && kind < 0) {
+		if (tm->left.other_type++ == 0)
+			tm->left.first_other_type = tm->value[TM_DEVICE_TYPE];
+		return RLI_OK;
+	}
+	if ((tm->have & needed) != needed ||
+	    !(tm->value[TM_DEVICE_ID] >= -TM_MAX_DEVICE_ID && tm->value[TM_DEVICE_ID] <= TM_MAX_DEVICE_ID)) {
 		tm->bad++;
 		return RLI_OK;
 	}
-	type = tm->value[TM_DEVICE_TYPE] == TM_DEVICE_CUDA ? TM_DEVICE_CUDA
-	       : tm->value[TM_DEVICE_TYPE] == TM_DEVICE_CPU ? TM_DEVICE_CPU
-							    : -1;
-	if (!wanted_device(tm, type) || tm->value[TM_BYTES] == 0)
+	if (tm->value[TM_BYTES] == 0)
 		return RLI_OK;
 	if (tm->event_count >= UINT32_MAX - 1)
 		return too_many();
@@ -234,7 +264,7 @@ static int keep_memory_event(torch_memory *tm, double ts_us)
 	event->has_reserved = (tm->have >> TM_TOTAL_RESERVED) & 1;
 	event->addr = tm->addr;
 	event->device_id = (int32_t)tm->value[TM_DEVICE_ID];
-	event->type = type == TM_DEVICE_CUDA;
+	event->type = (uint32_t)kind;
 	if ((tid = thread_of(tm)) == RLI_STRPOOL_NONE)
 		return rli_error_oom();
 	if (tid >= TM_MAX_THREADS)
@@ -337,6 +367,8 @@ done:
 
 void torch_memory_notes(const torch_memory *tm, rli_unit *unit)
 {
+	/* What was left out for its device or its form is said once for the run (torch_notes.c). */
+	unit->memory_left = tm->left;
 	if (tm->bad)
 		rli_notes_add(&unit->log, RLI_LOG_WARN, "%s: %llu [memory] event(s) without a number in "
 			      "'Bytes', 'Addr', 'Device Type' or 'Device Id' left out",

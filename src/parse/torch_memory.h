@@ -11,8 +11,11 @@
 /* The args of one trace event that a [memory] event carries (the profiler's spelling, issue 10 §1). */
 enum { TM_BYTES = 0, TM_ADDR, TM_DEVICE_TYPE, TM_DEVICE_ID, TM_TOTAL_ALLOCATED, TM_TOTAL_RESERVED, TM_ARG_COUNT };
 
-/* The profiler's Device Type values (c10::DeviceType): 0 CPU, 1 CUDA. */
-enum { TM_DEVICE_CPU = 0, TM_DEVICE_CUDA = 1 };
+/*
+ * The profiler's Device Type values (c10::DeviceType): 0 CPU, 1 CUDA, 6 HIP (ROCm builds), 20
+ * PrivateUse1 (torch_npu's Ascend NPU). An event keeps its kind (RLI_TORCH_*) in two bits.
+ */
+enum { TM_DEVICE_CPU = 0, TM_DEVICE_CUDA = 1, TM_DEVICE_HIP = 6, TM_DEVICE_PRIVATEUSE1 = 20 };
 
 /* Slots of the spans' name lookup (a power of two). */
 #define TM_NAME_SLOTS 256
@@ -20,8 +23,10 @@ enum { TM_DEVICE_CPU = 0, TM_DEVICE_CUDA = 1 };
 /* What an event is to the memory analysis, from its name and "cat". */
 enum { TM_SPAN_OP = 0, TM_SPAN_FRAME = 1 };
 
-/* Threads a file may have: an event's thread id shares its word with three flags. */
-#define TM_MAX_THREADS ((uint32_t)1 << 29)
+/* Threads a file may have: an event's thread id shares its word with its device kind and two flags. */
+#define TM_MAX_THREADS ((uint32_t)1 << 28)
+/* Device ids kept: within +-2^28, so that the pairing keys (kind, id) in 32 bits. */
+#define TM_MAX_DEVICE_ID 268435455
 
 /*
  * One [memory] event as read: paired with the others once the whole file is in. 48 bytes: a
@@ -31,9 +36,9 @@ enum { TM_SPAN_OP = 0, TM_SPAN_FRAME = 1 };
 typedef struct {
 	double ts_us, bytes, allocated, reserved;
 	uint64_t addr;
-	int32_t device_id;       /* within +-1e9 (keep_memory_event) */
-	uint32_t tid : 29;       /* in torch_memory.tids */
-	uint32_t type : 1;       /* Device Type: 1 CUDA, 0 CPU */
+	int32_t device_id;       /* within +-TM_MAX_DEVICE_ID (keep_memory_event) */
+	uint32_t tid : 28;       /* in torch_memory.tids */
+	uint32_t type : 2;       /* RLI_TORCH_CPU, _CUDA, _HIP or _NPU */
 	uint32_t has_allocated : 1, has_reserved : 1;
 } torch_memory_event;
 _Static_assert(sizeof(torch_memory_event) == 48, "a [memory] event is kept in 48 bytes");
@@ -95,11 +100,13 @@ typedef struct {
 	int cat_seen;       /* the event's cat was read (Kineto writes it before name and tid) */
 	int arg;            /* TM_* of the args key just read, or -1 */
 	unsigned have;      /* bit per TM_* seen with a number */
+	unsigned keys;      /* bit per TM_* whose key was seen, a number or not */
 	double value[TM_ARG_COUNT];
 	uint64_t addr;
 	torch_memory_text name, tid;
 	/* what the file held that a reader should hear of */
 	uint64_t bad;            /* [memory] events left out: an arg missing or not a number */
+	rli_memory_left left;    /* [memory] events left out for their device or their form (no Addr) */
 	uint64_t out_of_order;   /* [memory] events written before an earlier one */
 	uint64_t reallocated;    /* allocations at an address already allocated and not freed */
 	uint64_t orphan_frees;   /* frees of blocks allocated before the capture */

@@ -18,10 +18,13 @@
 #define PREFAULT_ROWS 32768 /* the table's rows asked for at a time, ahead of the pairing */
 #define PAIR_AHEAD 16        /* events between a slot's prefetch and its use */
 
-/* The event's device as the map keys it: the type in the top bit, the id (within +-1e9 < 2^30) offset by 2^30 below. */
+/*
+ * The event's device as the map keys it: the kind in the top two bits, the id (within
+ * +-TM_MAX_DEVICE_ID < 2^28) offset by 2^28 below them.
+ */
 static uint32_t device_of(const torch_memory_event *event)
 {
-	return (uint32_t)event->type << 31 | (uint32_t)(event->device_id + ((int32_t)1 << 30));
+	return (uint32_t)event->type << 30 | (uint32_t)(event->device_id + ((int32_t)1 << 28));
 }
 
 /* A pending allocation: the open-addressing map's slot, keyed by (Addr, device); 16 bytes. */
@@ -183,17 +186,17 @@ static int room_for_row(tm_pairing *p)
 	return RLI_OK;
 }
 
-/* The device's name ("CUDA:0") in the table's strings; RLI_STRPOOL_NONE when out of memory. */
+/* The device's name ("CUDA:0", "HIP:0", "NPU:1", "CPU:-1") in the table's strings; RLI_STRPOOL_NONE when out of memory. */
 static uint32_t device_name(tm_pairing *p, uint32_t device_key, const torch_memory_event *event)
 {
+	static const char *const kinds[RLI_TORCH_KINDS] = { "CPU", "CUDA", "HIP", "NPU" };
 	char text[48];
 	int length;
 	uint32_t id;
 	for (size_t i = 0; i < p->devices; i++)
 		if (p->device_key[i] == device_key)
 			return p->device[i];
-	length = snprintf(text, sizeof(text), "%s:%lld", event->type == TM_DEVICE_CUDA ? "CUDA" : "CPU",
-			  (long long)event->device_id);
+	length = snprintf(text, sizeof(text), "%s:%lld", kinds[event->type], (long long)event->device_id);
 	id = rli_memory_intern(p->rows.memory, text, (size_t)length);
 	if (id != RLI_STRPOOL_NONE && p->devices < KNOWN_DEVICES) {
 		p->device_key[p->devices] = device_key;

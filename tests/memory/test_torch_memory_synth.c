@@ -29,7 +29,7 @@ static rli_memory *parse(const char *dir, unsigned devices, unsigned jobs)
 	rli_torch_memory_options options;
 	rli_memory *memory;
 	rli_torch_memory_options_init(&options);
-	CHECK_INT(options.devices, RLI_MEMORY_DEVICE_CUDA); /* CUDA only unless asked */
+	CHECK_INT(options.devices, RLI_MEMORY_DEVICE_ACCELERATORS); /* CUDA, HIP and NPU unless asked */
 	memory = tf_parse(dir, devices, jobs);
 	CHECK(memory != NULL);
 	return memory;
