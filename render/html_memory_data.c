@@ -398,6 +398,8 @@ int rli_html_write_memory_data(FILE *fp, const rli_panel *curve, const rli_panel
 	uint8_t *omit = malloc(n ? n : 1);
 	rli_bytes bars[BAR_STREAMS] = { { 0 } }, totals = { 0 }, inner = { 0 };
 	rli_bytes *line_streams = calloc(2 * (line_count ? line_count : 1), sizeof(*line_streams));
+	rli_bytes exact[2] = { { 0 } };
+	const rli_line_mark *exact_line = curve && curve->exact && curve->exact->count ? curve->exact : NULL;
 	rli_memfile header = { 0 };
 	FILE *hp;
 	uint64_t size_unit = 0;
@@ -437,6 +439,8 @@ int rli_html_write_memory_data(FILE *fp, const rli_panel *curve, const rli_panel
 	for (size_t l = 0; l < line_count && error == RLI_OK; l++)
 		error = encode_line(&line_streams[2 * l], &line_streams[2 * l + 1], &curve->lines[l], origin,
 				    origin_units);
+	if (error == RLI_OK && exact_line)
+		error = encode_line(&exact[0], &exact[1], exact_line, origin, origin_units);
 	if (error < 0 || (error = rli_memfile_open(&header)) < 0)
 		goto done;
 
@@ -475,7 +479,12 @@ int rli_html_write_memory_data(FILE *fp, const rli_panel *curve, const rli_panel
 			fputc(',', hp);
 		write_line(hp, &curve->lines[l], &line_streams[2 * l], &line_streams[2 * l + 1]);
 	}
-	fputs("]}\n", hp);
+	fputc(']', hp);
+	/* The curve inside the segment where the page cannot sum it from its bars: the allocator's count. */
+	if (exact_line)
+		fprintf(hp, ",\"exact\":{\"count\":%zu,\"x\":%zu,\"y\":%zu}", exact_line->count, exact[0].used,
+			exact[1].used);
+	fputs("}\n", hp);
 	/* What is packed: the header's JSON, a newline, then every stream it counts, in that order. */
 	if ((error = rli_memfile_close(&header)) < 0 ||
 	    (error = rli_bytes_append(&inner, header.text, header.length)) < 0)
@@ -486,6 +495,8 @@ int rli_html_write_memory_data(FILE *fp, const rli_panel *curve, const rli_panel
 		goto done;
 	for (size_t l = 0; l < 2 * line_count && error == RLI_OK; l++)
 		error = rli_bytes_append(&inner, line_streams[l].bytes, line_streams[l].used);
+	for (size_t k = 0; k < 2 && exact_line && error == RLI_OK; k++)
+		error = rli_bytes_append(&inner, exact[k].bytes, exact[k].used);
 	if (error < 0)
 		goto done;
 
@@ -507,6 +518,8 @@ done:
 	for (size_t b = 0; b < BAR_STREAMS; b++)
 		free(bars[b].bytes);
 	free(totals.bytes);
+	free(exact[0].bytes);
+	free(exact[1].bytes);
 	free(inner.bytes);
 	for (size_t l = 0; line_streams && l < 2 * line_count; l++)
 		free(line_streams[l].bytes);

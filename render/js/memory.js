@@ -42,6 +42,10 @@
       line.x = take(line.x);
       line.y = take(line.y);
     });
+    if (data.exact) {
+      data.exact.x = take(data.exact.x);
+      data.exact.y = take(data.exact.y);
+    }
     if (at !== bytes.length) throw new Error('rl-insight: the memory data holds more than its header says');
     return data;
   }
@@ -125,7 +129,7 @@
       total += totals.zigzag();
       d.totalMb[own[k]] = total / 100;
     }
-    d.lines = data.lines.map(function (line) {
+    function decodeLine(line) {
       var xs = new Reader(line.x), ys = new Reader(line.y);
       var x = new Float64Array(line.count), y = new Float64Array(line.count), px = 0, py = 0, step = 0;
       var vunit = Math.pow(10, -data.valueDecimals);
@@ -137,8 +141,10 @@
         y[j] = py * vunit;
       }
       return { x: x, y: y, color: line.color, width: line.width, fillAlpha: line.fillAlpha, name: line.name };
-    });
-    d.curve = buildCurve(d);
+    }
+    d.lines = data.lines.map(decodeLine);
+    /* The allocator's count comes as the segment's exact steps; without it the bars are summed. */
+    d.curve = data.exact ? exactCurve(decodeLine(data.exact)) : buildCurve(d);
     return d;
   }
 
@@ -172,6 +178,20 @@
       }
       t[count] = at / d.scale;
       v[count++] = bytes / 1048576;
+    }
+    return { t: t.subarray(0, count), v: v.subarray(0, count), count: count };
+  }
+
+  /*
+   * The exact steps as written (two points a moment, the value before then after): the value after
+   * each moment, as buildCurve gives it.
+   */
+  function exactCurve(line) {
+    var t = new Float64Array(line.x.length), v = new Float64Array(line.x.length), count = 0;
+    for (var i = 0; i < line.x.length; i++) {
+      if (count && t[count - 1] === line.x[i]) count--;
+      t[count] = line.x[i];
+      v[count++] = line.y[i];
     }
     return { t: t.subarray(0, count), v: v.subarray(0, count), count: count };
   }

@@ -188,6 +188,12 @@ typedef struct {
 
 	/* NULL, or what the page shows of each bar on demand (the memory pages) */
 	const rli_bar_details *details;
+	/*
+	 * A memory page's curve as it is exactly inside the page's segment, where it is the allocator's
+	 * count (the page cannot work it out from its bars); NULL or no point: the page sums its bars.
+	 * Steps as the curve's points: the moment before the segment's first, then each in it.
+	 */
+	const rli_line_mark *exact;
 } rli_panel;
 
 /*

@@ -45,6 +45,7 @@ typedef struct {
 	rli_panel curve;
 	rli_panel gantt;
 	rli_point_mark peak;
+	rli_line_mark exact;      /* the curve.exact: a slice of the device's exact points, not its own */
 	rli_nav nav;              /* its links are the device's */
 	rli_bar_details details;  /* the bars' columns are `bars` */
 	mp_bars bars;             /* while the page is made */
@@ -63,6 +64,8 @@ typedef struct {
 	size_t series_count;
 	/* the curve's per-column max and min over the whole device; [2] its Total Reserved, when shown (count 0 if not) */
 	rli_line_mark envelope[3];
+	/* every point of the curve (x on the panels), kept where it is the allocator's count: the pages' exact slices */
+	rli_line_mark exact;
 	double reserved_mb;       /* the greatest Total Reserved drawn, 0 without the line */
 	rli_link *links;          /* a link per segment; target NULL for an empty one */
 	size_t segment_count;

@@ -32,11 +32,12 @@ typedef struct {
 	mp_device *d;
 	size_t columns, column; /* columns before `column` are done */
 	double lo, hi, last;    /* the extremes of the column being filled; the last point's value */
+	rli_line_mark *exact;   /* every point kept too, on the panels' x; NULL: not kept */
 } envelope;
 
 static int envelope_begin(envelope *env, mp_device *d, size_t columns)
 {
-	*env = (envelope){ d, columns, 0, 0, 0, 0 };
+	*env = (envelope){ d, columns, 0, 0, 0, 0, NULL };
 	for (int e = 0; e < 2; e++) {
 		d->envelope[e].x = rli_bigmem_array(columns, sizeof(double));
 		d->envelope[e].y = rli_bigmem_array(columns, sizeof(double));
@@ -56,6 +57,10 @@ static int envelope_begin(envelope *env, mp_device *d, size_t columns)
 static void envelope_point(void *ctx, double x, double y)
 {
 	envelope *env = ctx;
+	if (env->exact) {
+		env->exact->x[env->exact->count] = env->d->shift + x;
+		env->exact->y[env->exact->count++] = y;
+	}
 	mp_device *d = env->d;
 	size_t at = d->span > 0 ? (size_t)(x / d->span * (double)env->columns) : 0;
 	if (at >= env->columns)
@@ -141,6 +146,20 @@ static char *file_suffix(const char *role, int64_t rank, const char *tag)
 	return suffix;
 }
 
+/* The first of x[0..n) (ascending) past t, or at t too when not `past`: n when none is. */
+static size_t first_after(const double *x, size_t n, double t, int past)
+{
+	size_t low = 0, high = n;
+	while (low < high) {
+		size_t mid = low + (high - low) / 2;
+		if (past ? x[mid] <= t : x[mid] < t)
+			low = mid + 1;
+		else
+			high = mid;
+	}
+	return low;
+}
+
 /* Both panels' x axis over [lo, hi]: ticks at the layout's density, the curve's without labels. */
 static int set_x_axis(rli_panel *panel, double lo, double hi, int labelled)
 {
@@ -198,6 +217,14 @@ static int lay_out_segment(mp_page *m, rli_page *page, const mp_device *d, size_
 
 	m->curve.lines = (rli_line_mark *)d->envelope;
 	m->curve.line_count = d->envelope[2].count ? 3 : 2;
+	if (d->exact.count) {
+		/* the slice: from the last point before the segment (the value it opens with) to its last point */
+		size_t from = first_after(d->exact.x, d->exact.count, link->x_min, 0), to;
+		from = from ? from - 1 : 0;
+		to = first_after(d->exact.x, d->exact.count, link->x_max, 1);
+		m->exact = (rli_line_mark){ to - from, d->exact.x + from, d->exact.y + from, 0, 0, 0, NULL };
+		m->curve.exact = &m->exact;
+	}
 	m->peak.x = d->shift + d->peak_ms;
 	m->peak.y = d->peak_mb;
 	m->peak.color = MP_PEAK_COLOR;
@@ -441,8 +468,23 @@ int mp_lay_out_device(mp_device *d, double origin, const rli_memory *memory, con
 	columns = (size_t)fmax(100.0, width - (PAGE_PAD + AXIS_TITLE_SIZE * 1.2 + Y_TITLE_GAP + d->label_width +
 						ROW_LABEL_GAP) - MP_RIGHT);
 	/* The curve, reduced to the envelope as it goes, and its peak as the figure has it. */
-	if ((error = envelope_begin(&env, d, columns)) < 0 ||
-	    (error = rli_memory_curve_each(&summary, device, blocks, count, envelope_point, &env)) < 0)
+	if ((error = envelope_begin(&env, d, columns)) < 0)
+		goto done;
+	/*
+	 * On the allocator's count a page cannot sum its bars into the curve: every point is kept for the
+	 * pages' slices (at most two a moment: 4 a block, 2 a free from before the capture, and the start).
+	 */
+	if (device->totals != RLI_MEMORY_TOTALS_NONE && device->allocated_mb) {
+		size_t room = 4 * count + 1 + 2 * device->reserved_count;
+		d->exact.x = rli_bigmem_array(room, sizeof(double));
+		d->exact.y = rli_bigmem_array(room, sizeof(double));
+		if (!d->exact.x || !d->exact.y) {
+			error = rli_error_oom();
+			goto done;
+		}
+		env.exact = &d->exact;
+	}
+	if ((error = rli_memory_curve_each(&summary, device, blocks, count, envelope_point, &env)) < 0)
 		goto done;
 	envelope_end(&env);
 	d->peak_mb = summary.peak_mb;
@@ -541,6 +583,8 @@ void mp_device_dispose(mp_device *d)
 	for (size_t s = 0; d->links && s < d->segment_count; s++)
 		free(d->links[s].label);
 	free(d->links);
+	rli_bigmem_free(d->exact.x);
+	rli_bigmem_free(d->exact.y);
 	for (int e = 0; e < 3; e++) { /* the envelope's and the reserved line's, all from rli_bigmem_array */
 		rli_bigmem_free(d->envelope[e].x);
 		rli_bigmem_free(d->envelope[e].y);

@@ -72,8 +72,9 @@ const T0 = 1779785515000000; /* us */
  * its first allocation (x 0 ms), 8 from 0.1 ms, to its last block's end at 0.8 ms.
  */
 const MIB = 1048576;
-const TORCH_EVENTS = [[0, 1, 0xA000, 0, 4, 1], [50, 1, 0xC000, 1, 2, 1], [100, 2, 0xB000, 0, 8, 3], [300, -1, 0xC000, 1, 2, 0],
-  [500, -1, 0xA000, 0, 8, 2], [800, -2, 0xB000, 0, 6, 0]];
+/* [us from T0, MiB, Addr, device id, Total Reserved, Total Allocated]: CUDA:0 holds 100 MiB from before the capture */
+const TORCH_EVENTS = [[0, 1, 0xA000, 0, 4, 101], [50, 1, 0xC000, 1, 2, 1], [100, 2, 0xB000, 0, 8, 103],
+  [300, -1, 0xC000, 1, 2, 0], [500, -1, 0xA000, 0, 8, 102], [800, -2, 0xB000, 0, 6, 100]];
 const RESERVED_CUDA0 = { x: [0, 0.1, 0.1, 0.8], y: [4, 4, 8, 8] };
 
 function writeTorchTrace(root) {
@@ -396,6 +397,15 @@ async function main() {
       assert.strictEqual(reserved.x.length, RESERVED_CUDA0.x.length, JSON.stringify(reserved));
       reserved.x.forEach((x, i) => assert.ok(Math.abs(x - RESERVED_CUDA0.x[i]) < 1e-6, JSON.stringify(reserved)));
       assert.deepStrictEqual(reserved.y, RESERVED_CUDA0.y);
+    });
+    await check('torch: the curve is the allocator\'s Total Allocated at every event, 100 MiB from before the capture too', async () => {
+      const want = TORCH_EVENTS.filter((e) => e[3] === 0).map((e) => e[5]);
+      const d = await page.evaluate(() => ({ t: Array.from(window.rliMemory.d.curve.t), v: Array.from(window.rliMemory.d.curve.v) }));
+      /* the steps' values after each moment, in order: the events' own totals */
+      assert.deepStrictEqual(d.v.map((v) => Math.round(v * 1000) / 1000), want, JSON.stringify(d));
+      /* and at each moment, as the tooltip reads it */
+      const at = await page.evaluate((t) => t.map((x) => window.rliMemory.curveAt(x)), d.t);
+      assert.deepStrictEqual(at.map((v) => Math.round(v * 1000) / 1000), want);
     });
     await check('torch: the page draws the reserved line in its colour, over the y range it needs', async () => {
       /* the canvas at the line's 8 MiB step, halfway along it: orange (#f28e2b) within a pixel or two */
