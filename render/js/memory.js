@@ -156,22 +156,24 @@
   function buildCurve(d) {
     var n = d.count, lanes = d.omitCount.length, m = n + lanes, i;
     var times = new Float64Array(2 * m), sizes = new Float64Array(m), order = new Uint32Array(2 * m);
+    /* a block never freed is still held when the capture ends: its end is past every moment drawn */
     for (i = 0; i < n; i++) {
       times[2 * i] = d.startU[i];
-      times[2 * i + 1] = d.endU[i];
+      times[2 * i + 1] = d.openEnded[i] ? Infinity : d.endU[i];
       sizes[i] = Math.round(d.sizeKb[i] * 1024);
     }
-    /* the blocks summed up: all alive from their first start to the end of the capture */
+    /* the blocks summed up: all alive from their first start to the end of the capture, and held */
     for (i = 0; i < lanes; i++) {
       times[2 * (n + i)] = d.omitStartU[i];
-      times[2 * (n + i) + 1] = d.omitCount[i] ? d.openEndU : d.omitStartU[i];
+      times[2 * (n + i) + 1] = d.omitCount[i] ? Infinity : d.omitStartU[i];
       sizes[n + i] = Math.round(d.omitKb[i] * 1024);
     }
     for (i = 0; i < 2 * m; i++) order[i] = i;
-    order.sort(function (a, b) { return times[a] - times[b]; });
+    order.sort(function (a, b) { return times[a] < times[b] ? -1 : times[a] > times[b] ? 1 : 0; });
     var t = new Float64Array(2 * m + 1), v = new Float64Array(2 * m + 1), count = 0, bytes = 0;
     for (i = 0; i < 2 * m;) {
       var at = times[order[i]];
+      if (at === Infinity) break;
       for (; i < 2 * m && times[order[i]] === at; i++) {
         var size = sizes[order[i] >> 1];
         bytes += order[i] & 1 ? -size : size;

@@ -192,8 +192,8 @@ static int running_sum(rli_memory_summary *summary, const rli_memory_device *dev
 		by_start = rli_stable_order(start_order, start_tmp, key, count);
 	}
 	for (size_t i = 0; i < count; i++) {
-		/* On the allocator's count a block never freed is still held at the end: it never leaves the curve. */
-		int held = summary->totals == RLI_MEMORY_TOTALS_EVENTS && !freed(device->duration_ms[blocks[i].index]);
+		/* A block never freed is still held when the capture ends: it never leaves the curve. */
+		int held = device && !freed(device->duration_ms[blocks[i].index]);
 		key[i] = held ? INFINITY : blocks[i].end;
 		order[i] = i;
 	}
@@ -352,7 +352,8 @@ int rli_memory_live_blocks(rli_memory_block **live_out, size_t *live_count, cons
 		keys[alive++] = (live_block){ block.size_kb, block.start, i };
 	}
 	/* Device order is block order: the same order as rli_memory_live_at's, then the blocks made again. */
-	qsort(keys, alive, sizeof(*keys), compare_live);
+	if (alive) /* none may be live at a peak the allocator's count reached before the capture */
+		qsort(keys, alive, sizeof(*keys), compare_live);
 	if (alive && !(live = rli_bigmem_array(alive, sizeof(*live)))) {
 		rli_bigmem_free(keys);
 		return rli_error_oom();

@@ -56,7 +56,10 @@ size_t rli_memory_blocks(rli_memory_block *blocks, rli_memory_summary *summary, 
  * - ROWS (Ascend): the allocator's totals themselves, after each allocation
  *   and each release whose total is known, from the first allocation's total
  *   less its size; a moment's value is its last change's.
- * The changes at one moment are taken together (in block order, a block's
+ * A block never freed (a duration not positive) stays on the curve to its
+ * end, held when the capture ends (with device NULL, which says no
+ * durations, every block leaves at its end). The changes at one moment are
+ * taken together (in block order, a block's
  * start before its end), so a block freed as another is allocated is not
  * counted twice; a running sum that cancels out within 1e-9 KB is 0. Sets
  * summary's peak (MB, and the first moment it is reached), totals, before_mb
