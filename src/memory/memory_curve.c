@@ -5,6 +5,7 @@
 #include "common/grow.h"
 #include "common/sort.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,6 +79,17 @@ static size_t first_allocation_in_run(const rli_memory_device *device, double *f
 	return k + 1;
 }
 
+/*
+ * How close two of the device's times are to be one moment. The rows hold absolute ms, whose last
+ * bit at an epoch's 1.7e12 ms is 0.24 us: a block's end (start + duration, rounded twice) may fall
+ * a bit to either side of an event of the same microsecond, and the curve would spike between
+ * them, a free counted after the allocation it made room for. Nothing closer is told apart.
+ */
+static double moment_width(const rli_memory_summary *summary)
+{
+	return 2 * DBL_EPSILON * fmax(fabs(summary->t_min_ms), fabs(summary->t_max_ms));
+}
+
 /* One moment of the curve: its points and whether it is the peak. */
 static void moment(rli_memory_summary *summary, double t, double before_kb, double value_kb,
 		   rli_memory_point_fn point, void *ctx)
@@ -111,7 +123,7 @@ static int curve_of_totals(rli_memory_summary *summary, const rli_memory_device 
 	size_t *order = rli_bigmem_array(2 * count, sizeof(size_t)), *tmp = rli_bigmem_array(2 * count, sizeof(size_t));
 	uint8_t *pool = rli_bigmem_array(2 * count, 1);
 	size_t n = 0, *sorted;
-	double current[2] = { pool_start_kb[0], pool_start_kb[1] };
+	double current[2] = { pool_start_kb[0], pool_start_kb[1] }, width = moment_width(summary);
 	int error = RLI_OK;
 
 	if (!key || !value || !order || !tmp || !pool) {
@@ -141,7 +153,7 @@ static int curve_of_totals(rli_memory_summary *summary, const rli_memory_device 
 		point(ctx, 0, (current[0] + current[1]) / 1024.0);
 	for (size_t k = 0; k < n;) {
 		double t = key[sorted[k]], before = current[0] + current[1];
-		for (; k < n && key[sorted[k]] == t; k++)
+		for (; k < n && key[sorted[k]] <= t + width; k++)
 			current[pool[sorted[k]]] = value[sorted[k]];
 		moment(summary, t, before, current[0] + current[1], point, ctx);
 	}
@@ -169,7 +181,7 @@ static int running_sum(rli_memory_summary *summary, const rli_memory_device *dev
 	size_t *by_start = NULL, *start_order = NULL, *start_tmp = NULL, *by_end, s = 0, e = 0;
 	/* the frees' run: device->reserved_*[f..frees), the allocations in it passed over */
 	size_t f = free_from, frees = summary->totals == RLI_MEMORY_TOTALS_EVENTS ? device->reserved_count : 0;
-	double value = summary->start_mb * 1024, t_min = summary->t_min_ms;
+	double value = summary->start_mb * 1024, t_min = summary->t_min_ms, width = moment_width(summary);
 	int sorted = 1, error = RLI_OK;
 
 	if (!key || !order || !tmp) {
@@ -202,7 +214,7 @@ static int running_sum(rli_memory_summary *summary, const rli_memory_device *dev
 		point(ctx, 0, value / 1024.0);
 	for (;;) {
 		size_t si = s < count ? (by_start ? by_start[s] : s) : 0, ei = e < count ? by_end[e] : 0;
-		double t = INFINITY, before = value;
+		double t = INFINITY, before = value, until;
 		while (f < frees && !(device->reserved_kb[f] < 0))
 			f++;
 		if (s < count)
@@ -213,8 +225,9 @@ static int running_sum(rli_memory_summary *summary, const rli_memory_device *dev
 			t = device->reserved_ms[f] - t_min;
 		if (t == INFINITY)
 			break;
+		until = t + width;
 		for (;;) {
-			int start_here = s < count && blocks[si].start == t, end_here = e < count && key[ei] == t;
+			int start_here = s < count && blocks[si].start <= until, end_here = e < count && key[ei] <= until;
 			if (start_here && (!end_here || si <= ei)) {
 				value += blocks[si].size_kb;
 				s++;
@@ -227,7 +240,7 @@ static int running_sum(rli_memory_summary *summary, const rli_memory_device *dev
 				break;
 			}
 		}
-		for (; f < frees && (!(device->reserved_kb[f] < 0) || device->reserved_ms[f] - t_min == t); f++)
+		for (; f < frees && (!(device->reserved_kb[f] < 0) || device->reserved_ms[f] - t_min <= until); f++)
 			if (device->reserved_kb[f] < 0)
 				value += device->reserved_kb[f];
 		/* A sum of sizes that cancels out exactly is 0, not a rounding residue. */

@@ -219,7 +219,7 @@ static int append_row(tm_pairing *p, uint32_t device_key, const torch_memory_eve
 	row.start_ms = event->ts_us / 1000;
 	row.allocated_mb = event->has_allocated ? event->allocated / 1048576 : 0;
 	row.reserved_mb = event->has_reserved ? event->reserved / 1048576 : 0;
-	row.release_allocated_mb = NAN; /* the free's own Total Allocated: the curve is the events' (EVENTS) */
+	row.release_allocated_mb = NAN; /* set by the free that closes the block, if one does */
 	row.match = RLI_MEMORY_UNMATCHED;
 	p->rows.row_ts[memory->count] = event->ts_us;
 	p->rows.row_tid[memory->count] = event->tid;
@@ -272,6 +272,8 @@ static int pair_events(tm_pairing *p, size_t to, const size_t *order)
 			/* In µs first, as written: 1300 - 1000 is 300 exactly, 1.3 - 1.0 is not 0.3. */
 			memory->duration_ms[row] = (event->ts_us - p->rows.row_ts[row]) / 1000;
 			memory->flags[row] |= RLI_MEMORY_RELEASED;
+			/* the free's own Total Allocated: not what the curve is drawn from (EVENTS), what it is checked by */
+			memory->release_allocated_mb[row] = event->has_allocated ? event->allocated / 1048576 : NAN;
 			remove_slot(&p->map, slot);
 			continue;
 		}
