@@ -378,6 +378,13 @@ typedef struct {
 	 * The layout is the same either way.
 	 */
 	unsigned threads;
+	/*
+	 * The memory figure: > 0, the most page units its curve and Gantt may take together, from the
+	 * curve's top to the Gantt's bottom; the Gantt's lanes are set closer to fit (their labels
+	 * thinned as they must), as a report's page needs where a device has many operators. Default
+	 * 0: as tall as its lanes make it.
+	 */
+	double max_height;
 } rli_timeline_options;
 
 void rli_timeline_options_init(rli_timeline_options *options);

@@ -86,7 +86,7 @@ static char *file_stem(const rli_memory_device *device)
 }
 
 static int lay_out_device(memory_page *m, rli_page *page, const rli_memory_device *device, double width,
-			  int scale, rli_medium medium, PangoContext *text, double *raster_scale)
+			  int scale, rli_medium medium, double max_height, PangoContext *text, double *raster_scale)
 {
 	rli_memory_block *blocks = rli_bigmem_array(device->count, sizeof(*blocks));
 	lane_key *lanes = NULL;
@@ -149,8 +149,10 @@ static int lay_out_device(memory_page *m, rli_page *page, const rli_memory_devic
 	for (uint32_t l = 0; l < ops.count; l++)
 		lane_of_op[lanes[l].op] = l;
 
-	/* The page: title, curve, Gantt, then the table; a raster medium may set lanes closer. */
+	/* The page: title, curve, Gantt, then the table; a raster medium, or a height asked for, may set lanes closer. */
 	gantt_height = fmax(MEM_MIN_GANTT, MEM_LANE_PITCH * (double)ops.count);
+	if (max_height > 0 && MEM_CURVE_HEIGHT + MEM_PANEL_GAP + gantt_height > max_height)
+		gantt_height = fmax(MEM_MIN_GANTT, max_height - MEM_CURVE_HEIGHT - MEM_PANEL_GAP);
 	rli_text_measure(&w, &tick_height, text, "0123456789", TICK_LABEL_SIZE, 0);
 	height = curve_top + MEM_CURVE_HEIGHT + MEM_PANEL_GAP + gantt_height + TICK_LABEL_GAP + tick_height +
 		 X_TITLE_GAP + AXIS_TITLE_SIZE + MEM_TABLE_GAP + MEM_TABLE_ROW * (MEM_TABLE_ROWS + 2) + PAGE_PAD;
@@ -393,7 +395,7 @@ static int lay_out_shown(void *arg, size_t k, PangoContext *text, unsigned inner
 	const figure_work *w = arg;
 	(void)inner; /* a figure is one page: nothing in it to share out */
 	return lay_out_device(&w->figure->memory[k], &w->figure->pages[k], &w->devices[w->shown[k]], w->options->width,
-			      w->options->scale, w->options->medium, text, &w->page_scale[k]);
+			      w->options->scale, w->options->medium, w->options->max_height, text, &w->page_scale[k]);
 }
 
 int rli_memory_figure_layout(rli_memory_figure **out, const rli_memory_device *devices, size_t device_count,

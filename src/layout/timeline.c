@@ -32,6 +32,7 @@ void rli_timeline_options_init(rli_timeline_options *options)
 	options->overview = 0;
 	options->caption = 0;
 	options->threads = 0;
+	options->max_height = 0;
 }
 
 double rli_document_raster_scale(const rli_document *document)

@@ -15,6 +15,10 @@
 /* The memory figure is laid out this wide (page units) and scaled to the report's content width. */
 #define FIGURE_WIDTH 1100.0
 #define MIN_FIGURE_ROOM 180.0
+/* above the curve: its peak's label; below the Gantt: tick labels and the axis title */
+#define FIGURE_ABOVE 24.0
+#define FIGURE_BELOW 56.0
+#define FIGURE_LABELS (FIGURE_ABOVE + FIGURE_BELOW)
 
 static void dispose_devices(void *devices)
 {
@@ -32,8 +36,9 @@ static const char torch_device_rule[] =
 	"A device is a role, rank and device (CUDA:0, CUDA:1...); the second line on its curve is the trace's "
 	"Total Reserved, what the caching allocator held at each event. ";
 static const char rules[] =
-	"Its curve is the sum of the blocks allocated and not yet freed; a block "
-	"never freed in the capture lives to its end. Times are from the device's first allocation. Call sites "
+	"Its curve is the allocator's own count where the profiler recorded it (Total Allocated: what was "
+	"allocated before the capture began included), else the sum of the blocks allocated and not yet freed; a "
+	"block never freed in the capture lives to its end. Times are from the device's first allocation. Call sites "
 	"are the first frame of the call stack matched to the allocation's operator (an allocation without one "
 	"is its own site).";
 
@@ -81,7 +86,7 @@ static int figure(rli_book *book, const rli_memory_device *device)
 	rli_memory_figure **holder = calloc(1, sizeof(*holder));
 	rli_timeline_options options;
 	const rli_page *page;
-	double top = INFINITY, bottom = 0;
+	double top = INFINITY, bottom = 0, above;
 	int error;
 
 	if (!holder)
@@ -91,6 +96,16 @@ static int figure(rli_book *book, const rli_memory_device *device)
 	rli_timeline_options_init(&options);
 	options.width = (int)FIGURE_WIDTH;
 	options.medium = RLI_MEDIUM_VECTOR;
+	{
+		/*
+		 * The curve and Gantt fill the room left on the page, or a fresh page's, at the page's width:
+		 * a device of many operators gets closer lanes rather than a figure shrunk to a strip.
+		 */
+		double f = (book->right - book->left) / FIGURE_WIDTH, room = book->bottom - book->y;
+		if (room < MIN_FIGURE_ROOM)
+			room = book->bottom - book->top;
+		options.max_height = fmax(MIN_FIGURE_ROOM, room / f - FIGURE_LABELS);
+	}
 	if ((error = rli_memory_figure_layout(holder, device, 1, &options)) < 0)
 		return error == RLI_EINVALID ? RLI_OK : error; /* no allocation to draw: the tables say so */
 	page = &rli_memory_figure_document(*holder)->pages[0];
@@ -102,8 +117,16 @@ static int figure(rli_book *book, const rli_memory_device *device)
 		}
 	if (!isfinite(top))
 		return RLI_OK;
-	/* above the curve: its peak's label; below the Gantt: tick labels and the axis title */
-	return rli_book_figure(book, page, top - 24, bottom + 56, MIN_FIGURE_ROOM);
+	/* never as far up as the texts over the curve (the title, the line under it), which the report says its own way */
+	above = top - FIGURE_ABOVE;
+	for (size_t i = 0; i < page->item_count; i++)
+		if (page->items[i].kind == RLI_ITEM_TEXT) {
+			const rli_text *t = page->items[i].u.text;
+			double low = t->y + (t->valign == RLI_ALIGN_START ? 1.0 : t->valign == RLI_ALIGN_MIDDLE ? 0.6 : 0.25) * t->size;
+			if (t->y < top && t->angle == 0)
+				above = fmax(above, low);
+		}
+	return rli_book_figure(book, page, above, bottom + FIGURE_BELOW, MIN_FIGURE_ROOM);
 }
 
 static int live_table(rli_book *book, const rli_memory_device_stats *dev)
