@@ -139,8 +139,10 @@ int rli_memory_titles(rli_text *title, rli_text *subtitle, const rli_memory_devi
 			 before);
 	}
 	snprintf(origin, sizeof(origin), "origin %.3f ms", t_min);
+	/* The device's type always where it is known: a ROCm run's HIP:0 says so, not only a rank's second GPU. */
 	snprintf(line, sizeof(line), "Device memory: %s - Rank %lld%s%s (%s)", role, (long long)device->rank,
-		 rli_memory_device_space(device), rli_memory_device_tag(device), origin);
+		 device->device_type && *device->device_type ? " " : "", device->device_type ? device->device_type : "",
+		 origin);
 	if (text_width(text, line, TITLE_SIZE) <= room && !note[0])
 		return fitted_line(title, line, TITLE_SIZE, width / 2, y, room, text);
 	rli_text_measure(&w, &h, text, "Device", TITLE_SIZE, 0);
@@ -156,7 +158,7 @@ int rli_memory_titles(rli_text *title, rli_text *subtitle, const rli_memory_devi
 	 * the device's type with it, where it tells the rank's devices apart, so a cut name keeps it.
 	 */
 	snprintf(line, sizeof(line), "Device memory: %s - Rank %lld", role, (long long)device->rank);
-	if (device->shares_rank && device->device_type)
+	if (device->device_type && *device->device_type)
 		snprintf(origin, sizeof(origin), "%s, origin %.3f ms", device->device_type, t_min);
 	snprintf(under, sizeof(under), "%s%s%s", origin, note[0] ? "; " : "", note);
 	if ((error = fitted_line(title, line, TITLE_SIZE, width / 2, y - MEM_SUBTITLE_GAP, room, text)) < 0)
