@@ -313,6 +313,15 @@ void rli_memory_free(rli_memory *memory);
  */
 int rli_memory_export(const rli_memory *memory, rli_export_format format, const char *path,
 		      rli_output_set *set);
+/*
+ * Whether the table holds a device file's reserve apart from its rows (Ascend's
+ * memory_record.csv), and that reserve written as a table beside the rows (role, rank_id,
+ * device_type, time_ms, total_reserved_mb; the command line names it memory_reserved.csv or
+ * .jsonl), which reading the rows back takes with them. Arguments as rli_memory_export.
+ */
+int rli_memory_has_reserve(const rli_memory *memory);
+int rli_memory_export_reserve(const rli_memory *memory, rli_export_format format, const char *path,
+			      rli_output_set *set);
 
 /* ---- layout ----------------------------------------------------------- */
 

@@ -21,6 +21,15 @@ static int export_table(console *c, const rli_memory *memory, rli_export_format 
 	if ((error = rli_memory_export(memory, format, path, set)) < 0)
 		cli_say(c, -1, "error: ", "%s", rli_error_last());
 	free(path);
+	/* A device file's reserve (memory_record.csv) goes beside the rows, so that reading them back draws it too. */
+	if (error == RLI_OK && rli_memory_has_reserve(memory)) {
+		if (!(path = rli_path_join(out_dir, format == RLI_EXPORT_JSONL ? "memory_reserved.jsonl"
+										: "memory_reserved.csv")))
+			return rli_error_oom();
+		if ((error = rli_memory_export_reserve(memory, format, path, set)) < 0)
+			cli_say(c, -1, "error: ", "%s", rli_error_last());
+		free(path);
+	}
 	return error;
 }
 

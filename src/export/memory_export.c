@@ -120,3 +120,51 @@ int rli_memory_export(const rli_memory *memory, rli_export_format format, const 
 	write_table(file.fp, memory, format == RLI_EXPORT_JSONL);
 	return rli_output_finish(set, &file);
 }
+
+/* ---- memory_reserved: the reserve a device file gives (memory_record.csv) ---- */
+
+static const char *const reserve_columns[] = { "role", "rank_id", "device_type", "time_ms", "total_reserved_mb" };
+
+int rli_memory_has_reserve(const rli_memory *memory)
+{
+	return memory && memory->reserve.count > 0;
+}
+
+int rli_memory_export_reserve(const rli_memory *memory, rli_export_format format, const char *path,
+			      rli_output_set *set)
+{
+	char buffer[RLI_DOUBLE_BUFSIZE];
+	rli_atomic_file file;
+	int error, jsonl = format == RLI_EXPORT_JSONL;
+
+	if (!rli_memory_has_reserve(memory))
+		return rli_error_set(RLI_EUSAGE, "no reserve samples to export");
+	if (format != RLI_EXPORT_CSV && format != RLI_EXPORT_JSONL)
+		return rli_error_set(RLI_EUSAGE, "unknown export format %d", (int)format);
+	if ((error = rli_atomic_open(&file, path)) < 0)
+		return error;
+	if (!jsonl)
+		fprintf(file.fp, "%s,%s,%s,%s,%s\n", reserve_columns[0], reserve_columns[1], reserve_columns[2],
+			reserve_columns[3], reserve_columns[4]);
+	for (size_t i = 0; i < memory->reserve.count; i++) {
+		const char *texts[2] = { rli_strpool_get(&memory->strings, memory->reserve.role[i]),
+					 rli_strpool_get(&memory->strings, memory->reserve.device_type[i]) };
+		for (int k = 0; k < 3; k++) {
+			if (jsonl)
+				fprintf(file.fp, "%s\"%s\": ", k ? ", " : "{", reserve_columns[k]);
+			else if (k)
+				putc(',', file.fp);
+			if (k == 1)
+				fprintf(file.fp, "%lld", (long long)memory->reserve.rank[i]);
+			else if (jsonl)
+				rli_json_write_string(file.fp, texts[k / 2], RLI_JSON_PLAIN);
+			else
+				rli_csv_write_field(file.fp, texts[k / 2]);
+		}
+		rli_format_double(buffer, memory->reserve.ms[i]);
+		fprintf(file.fp, jsonl ? ", \"%s\": %s" : ",%s%s", jsonl ? reserve_columns[3] : "", buffer);
+		rli_format_double(buffer, memory->reserve.mb[i]);
+		fprintf(file.fp, jsonl ? ", \"%s\": %s}\n" : ",%s%s\n", jsonl ? reserve_columns[4] : "", buffer);
+	}
+	return rli_output_finish(set, &file);
+}

@@ -165,6 +165,64 @@ static void count_first_part(device_set *set, int reserved)
 }
 
 /*
+ * The devices' reserved runs from the table's reserve samples (Ascend's memory_record.csv) rather
+ * than its rows: each device's in the samples' order, which is its time order. A sample of a
+ * device without an allocation is no line.
+ */
+static int reserve_of_devices(rli_memory_devices *out, const rli_memory *memory, uint32_t *device,
+			      const size_t *rank_of_device)
+{
+	size_t n = memory->reserve.count, *at = calloc(out->count ? out->count : 1, sizeof(*at));
+	int error = RLI_OK;
+
+	rli_bigmem_free(out->reserved_ms);
+	rli_bigmem_free(out->reserved_mb);
+	rli_bigmem_free(out->reserved_kb);
+	out->reserved_ms = rli_bigmem_array(n, sizeof(double));
+	out->reserved_mb = rli_bigmem_array(n, sizeof(double));
+	out->reserved_kb = rli_bigmem_array(n, sizeof(double)); /* no sizes: zeroed */
+	if (!at || !out->reserved_ms || !out->reserved_mb || !out->reserved_kb) {
+		error = rli_error_oom();
+		goto done;
+	}
+	/* from each sample's device as discovered to its place in the split */
+	for (size_t i = 0; i < n; i++) {
+		if (device[i] != UINT32_MAX)
+			device[i] = (uint32_t)rank_of_device[device[i]];
+		if (device[i] != UINT32_MAX)
+			out->devices[device[i]].reserved_count++;
+	}
+	for (size_t d = 0, first = 0; d < out->count; first += out->devices[d++].reserved_count) {
+		at[d] = first;
+		out->devices[d].reserved_ms = out->reserved_ms + first;
+		out->devices[d].reserved_mb = out->reserved_mb + first;
+		out->devices[d].reserved_kb = out->reserved_kb + first;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (device[i] == UINT32_MAX)
+			continue;
+		out->reserved_ms[at[device[i]]] = memory->reserve.ms[i];
+		out->reserved_mb[at[device[i]]++] = memory->reserve.mb[i];
+	}
+done:
+	free(at);
+	return error;
+}
+
+/* Each reserve sample's device as discovered (the set's index), UINT32_MAX for none: before the devices are sorted. */
+static uint32_t *devices_of_samples(const rli_memory *memory, const device_set *set)
+{
+	uint32_t *device = malloc((memory->reserve.count ? memory->reserve.count : 1) * sizeof(*device));
+	for (size_t i = 0; device && i < memory->reserve.count; i++) {
+		uint32_t slot = set->slots[slot_of(set, memory->reserve.role[i], memory->reserve.rank[i],
+						   memory->reserve.device_type[i])];
+		device[i] = slot && isfinite(memory->reserve.ms[i]) && isfinite(memory->reserve.mb[i]) ? slot - 1
+												      : UINT32_MAX;
+	}
+	return device;
+}
+
+/*
  * Straight from the table's columns: each allocation's device is found once,
  * then the rows are placed device by device in table order (a counting
  * sort), so a million rows cost two passes, not a sort. The placing, which
@@ -178,7 +236,7 @@ int rli_memory_devices_split(rli_memory_devices *out, const rli_memory *memory, 
 	size_t mid = parts > 1 ? total / 2 : total;
 	size_t *cursors = NULL;
 	fill_work work;
-	uint32_t *device_index = rli_bigmem_array(total, sizeof(*device_index));
+	uint32_t *device_index = rli_bigmem_array(total, sizeof(*device_index)), *sample_device = NULL;
 	size_t *rank_of_device = NULL;
 	device_set set = { 0 };
 	int error = RLI_OK;
@@ -239,6 +297,12 @@ int rli_memory_devices_split(rli_memory_devices *out, const rli_memory *memory, 
 		if (d != SIZE_MAX && on_reserved_line(memory, i))
 			set.keys[d].reserved++;
 	}
+	/* A device file's reserve, where the rows show none: its samples' devices found while the set can look them up. */
+	if (!memory->shows_reserved && memory->reserve.count && set.count &&
+	    !(sample_device = devices_of_samples(memory, &set))) {
+		error = rli_error_oom();
+		goto done;
+	}
 	/* The devices in (role, rank, type) order; each one's rows in a run of the columns, in table order. */
 	rank_of_device = malloc((set.count ? set.count : 1) * sizeof(*rank_of_device));
 	out->devices = calloc(set.count ? set.count : 1, sizeof(*out->devices));
@@ -284,7 +348,10 @@ int rli_memory_devices_split(rli_memory_devices *out, const rli_memory *memory, 
 		}
 	}
 	error = rli_task_each(parts, (unsigned)parts, fill, &work);
+	if (error == RLI_OK && sample_device)
+		error = reserve_of_devices(out, memory, sample_device, rank_of_device);
 done:
+	free(sample_device);
 	rli_bigmem_free(device_index);
 	free(cursors);
 	free(rank_of_device);

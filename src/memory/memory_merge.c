@@ -168,7 +168,8 @@ int rli_memory_merge_sorted(rli_memory *dst, rli_memory *const *tables, size_t c
 	for (size_t t = 0, rows = 0; t < count; rows += tables[t++]->count) {
 		dst->shows_reserved |= tables[t]->shows_reserved;
 		rli_memory_join_totals(dst, tables[t], rows);
-		if (!(w.remap[t] = rli_memory_intern_all(dst, tables[t]))) {
+		if (!(w.remap[t] = rli_memory_intern_all(dst, tables[t])) ||
+		    rli_memory_append_reserve(dst, tables[t], w.remap[t]) < 0) {
 			error = RLI_ERROR;
 			goto done;
 		}

@@ -45,7 +45,54 @@ void rli_memory_free(rli_memory *memory)
 		return;
 	rli_strpool_dispose(&memory->strings);
 	rli_bigmem_free(memory->columns);
+	free(memory->reserve.role);
+	free(memory->reserve.device_type);
+	free(memory->reserve.rank);
+	free(memory->reserve.ms);
+	free(memory->reserve.mb);
 	free(memory);
+}
+
+int rli_memory_add_reserve(rli_memory *memory, uint32_t role, int64_t rank, uint32_t device_type, double ms,
+			   double mb)
+{
+	size_t n = memory->reserve.count;
+	if (n == memory->reserve.capacity) {
+		size_t grown = n ? 2 * n : 256, *cap = &memory->reserve.capacity;
+		uint32_t *r = realloc(memory->reserve.role, grown * sizeof(*r));
+		if (r)
+			memory->reserve.role = r;
+		uint32_t *t = r ? realloc(memory->reserve.device_type, grown * sizeof(*t)) : NULL;
+		if (t)
+			memory->reserve.device_type = t;
+		int64_t *k = t ? realloc(memory->reserve.rank, grown * sizeof(*k)) : NULL;
+		if (k)
+			memory->reserve.rank = k;
+		double *m = k ? realloc(memory->reserve.ms, grown * sizeof(*m)) : NULL;
+		if (m)
+			memory->reserve.ms = m;
+		double *v = m ? realloc(memory->reserve.mb, grown * sizeof(*v)) : NULL;
+		if (!v)
+			return rli_error_oom();
+		memory->reserve.mb = v;
+		*cap = grown;
+	}
+	memory->reserve.role[n] = role;
+	memory->reserve.rank[n] = rank;
+	memory->reserve.device_type[n] = device_type;
+	memory->reserve.ms[n] = ms;
+	memory->reserve.mb[n] = mb;
+	memory->reserve.count = n + 1;
+	return RLI_OK;
+}
+
+int rli_memory_append_reserve(rli_memory *dst, const rli_memory *src, const uint32_t *remap)
+{
+	for (size_t i = 0; i < src->reserve.count; i++)
+		if (rli_memory_add_reserve(dst, remap[src->reserve.role[i]], src->reserve.rank[i],
+					   remap[src->reserve.device_type[i]], src->reserve.ms[i], src->reserve.mb[i]) < 0)
+			return RLI_ERROR;
+	return RLI_OK;
 }
 
 size_t rli_memory_count(const rli_memory *memory)
@@ -211,12 +258,18 @@ int rli_memory_append_all(rli_memory *dst, const rli_memory *src)
 	size_t base = dst->count, n = src->count;
 	dst->shows_reserved |= src->shows_reserved;
 	rli_memory_join_totals(dst, src, base);
-	if (n == 0)
+	if (n == 0 && src->reserve.count == 0)
 		return RLI_OK; /* and its columns may not exist yet: nothing to copy */
-	if (rli_memory_reserve(dst, base + n) < 0)
+	if ((n && rli_memory_reserve(dst, base + n) < 0) || !(remap = rli_memory_intern_all(dst, src)))
 		return RLI_ERROR;
-	if (!(remap = rli_memory_intern_all(dst, src)))
+	if (rli_memory_append_reserve(dst, src, remap) < 0) {
+		free(remap);
 		return RLI_ERROR;
+	}
+	if (n == 0) {
+		free(remap);
+		return RLI_OK;
+	}
 #define COPY_STRINGS(col)                          \
 	for (size_t i = 0; i < n; i++)             \
 		dst->col[base + i] = remap[src->col[i]];

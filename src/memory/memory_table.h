@@ -61,6 +61,17 @@ struct rli_memory {
 	 */
 	int shows_reserved;
 	rli_memory_totals totals;
+	/*
+	 * The devices' reserve as a device file gives it apart from the rows (Ascend's memory_record.csv:
+	 * PTA+GE Total Reserved), for a table whose rows do not show one: (role, rank, device type,
+	 * absolute ms, MB), each device's samples in time order. Drawn as the curve's Reserved line.
+	 */
+	struct {
+		size_t count, capacity;
+		uint32_t *role, *device_type;
+		int64_t *rank;
+		double *ms, *mb;
+	} reserve;
 };
 
 /*
@@ -124,6 +135,11 @@ static inline void rli_memory_copy_row(rli_memory *dst, size_t to, const rli_mem
 #undef RLI_COPY_STRING
 #undef RLI_COPY_VALUE
 }
+/* Appends a reserve sample (strings interned in the table): RLI_OK or RLI_ERROR, out of memory. */
+int rli_memory_add_reserve(rli_memory *memory, uint32_t role, int64_t rank, uint32_t device_type, double ms,
+			   double mb);
+/* Appends src's reserve samples to dst, their strings through remap (rli_memory_intern_all). */
+int rli_memory_append_reserve(rli_memory *dst, const rli_memory *src, const uint32_t *remap);
 /* Appends every row of src (in order) to dst, re-interning each distinct string once. */
 int rli_memory_append_all(rli_memory *dst, const rli_memory *src);
 /*

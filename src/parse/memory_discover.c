@@ -257,10 +257,11 @@ static void memory_parse_unit(rli_unit *unit, rli_events *rows)
 	long long size;
 	char *csv = rli_path_join(unit->path, "operator_memory.csv");
 	char *trace = rli_path_join(unit->path, "trace_view.json");
+	char *record = rli_path_join(unit->path, "memory_record.csv");
 	(void)rows; /* memory rows are no bars: they go into unit->memory */
 
 	rli_stack_index_init(&index);
-	if (!csv || !trace)
+	if (!csv || !trace || !record)
 		goto oom;
 	/* Every file is checked even when another already failed: all the reasons at once. */
 	for (size_t i = 0; i < unit->info_count; i++)
@@ -296,6 +297,14 @@ static void memory_parse_unit(rli_unit *unit, rli_events *rows)
 		goto done;
 	if (rli_memory_sort_by_start(table) < 0)
 		goto oom;
+	/* The device's own reserve beside the rows, when the capture has it: the figure's Reserved line. */
+	if ((size = file_size(record)) >= 0 && (source = rli_unit_open(unit, record))) {
+		int error = rli_memory_read_record(table, unit, source);
+		rli_bytes_close(source);
+		source = NULL;
+		if (error < 0)
+			goto oom;
+	}
 	rli_notes_add(&unit->log, RLI_LOG_INFO, "Rank %lld Role %s: parsed %zu memory events",
 		      (long long)unit->rank, unit->role, table->count);
 	log_matches(unit, &counts);
@@ -311,6 +320,7 @@ done:
 	rli_stack_index_dispose(&index);
 	free(csv);
 	free(trace);
+	free(record);
 }
 
 /* A capture folder that holds memory records; nested captures are searched too. */

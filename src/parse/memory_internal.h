@@ -63,6 +63,12 @@ const rli_stack_op *rli_stack_index_match(const rli_stack_index *index, uint32_t
  */
 int rli_memory_read_csv(rli_memory *table, rli_unit *unit, rli_bytes *source, const rli_stack_index *index,
 			rli_memory_match_counts *counts);
+/*
+ * The capture's memory_record.csv (memory_record.c) into the table's reserve samples: the rows of
+ * PTA+GE (else PTA) with a Total Reserved, in time order, under the unit's role and rank. A file
+ * that is no such CSV is a warning in unit->log, never a failure. RLI_OK or RLI_ERROR.
+ */
+int rli_memory_read_record(rli_memory *table, rli_unit *unit, rli_bytes *source);
 
 /* ---- discovery and validation of the capture folders (memory.md §1, §5.2) -- */
 

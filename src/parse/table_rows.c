@@ -4,11 +4,13 @@
 #include "json_stream.h"
 #include "memory_internal.h"
 #include "common/grow.h"
+#include "common/strutil.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* ---- the row buffer both readers fill ---------------------------------------- */
 
@@ -414,6 +416,68 @@ done:
 	return error;
 }
 
+/* ---- memory_reserved: a device file's reserve, exported beside the rows (memory_export.c) ---- */
+
+static const char *const reserve_columns[] = { "role", "rank_id", "device_type", "time_ms", "total_reserved_mb" };
+enum { RES_ROLE, RES_RANK, RES_DEVICE, RES_TIME, RES_RESERVED, RES_COUNT };
+
+static int reserve_row(void *ctx, uint64_t line, const rli_table_field *fields)
+{
+	memory_reader *m = ctx;
+	row_reader *r = &m->reader;
+	rli_unit *unit = r->unit;
+	uint32_t role, device;
+	int64_t rank;
+	double ms, mb;
+	int error = -1;
+
+	if ((role = intern(m, line, fields, RES_ROLE)) == RLI_STRPOOL_NONE ||
+	    integer(r, line, fields, RES_RANK, &rank) < 0 ||
+	    (device = intern(m, line, fields, RES_DEVICE)) == RLI_STRPOOL_NONE ||
+	    number(r, line, fields, RES_TIME, &ms) < 0 || number(r, line, fields, RES_RESERVED, &mb) < 0)
+		goto done;
+	error = 0;
+	if ((unit->keep_ranks && !rli_rank_filter_keeps(unit->keep_ranks, rank)) ||
+	    (unit->keep_roles && !rli_role_filter_keeps(unit->keep_roles, rli_strpool_get(&m->table->strings, role))))
+		goto done;
+	if (rli_memory_add_reserve(m->table, role, rank, device, ms, mb) < 0) {
+		unit->status = RLI_ERROR;
+		error = -1;
+	}
+done:
+	row_done(r);
+	return error;
+}
+
+/*
+ * memory_reserved.csv|jsonl beside the rows' file, when the export wrote one: read under its own
+ * name (its failures name it), as the rows' file is read.
+ */
+static void read_reserve(rli_unit *unit, rli_memory *table)
+{
+	const char *slash = strrchr(unit->path, '/'), *dot = strrchr(unit->path, '.');
+	memory_reader m = { { unit, NULL, { NULL } }, table };
+	rli_table_sink sink = { "memory_reserved", reserve_columns, RES_COUNT, RES_COUNT, reserve_row, &m };
+	char *rows_path = unit->path, *path;
+	rli_bytes *source;
+	struct stat st;
+
+	if (!dot || (slash && dot < slash))
+		return;
+	if (!(path = rli_strfmt("%.*smemory_reserved%s", slash ? (int)(slash - unit->path + 1) : 0, unit->path, dot))) {
+		unit->status = RLI_ERROR;
+		return;
+	}
+	m.reader.sink = &sink;
+	if (stat(path, &st) == 0 && (source = rli_unit_open(unit, path))) {
+		unit->path = path;
+		read_table(unit, source, &sink);
+		unit->path = rows_path;
+		rli_bytes_close(source);
+	}
+	free(path);
+}
+
 void rli_table_parse_memory(rli_unit *unit, rli_bytes *source)
 {
 	memory_reader m = { { unit, NULL, { NULL } }, NULL };
@@ -424,6 +488,8 @@ void rli_table_parse_memory(rli_unit *unit, rli_bytes *source)
 		return;
 	}
 	read_table(unit, source, &sink);
+	if (unit->failures.count == 0 && unit->status == RLI_OK && !m.table->shows_reserved)
+		read_reserve(unit, m.table);
 	if (unit->failures.count || unit->status != RLI_OK) {
 		rli_memory_free(m.table);
 		return;

@@ -1,0 +1,204 @@
+/* test_memory_totals.c: Ascend memory as the allocators count it: the rows' totals per allocator (PTA, GE), the 10-column CSV, memory_record.csv's Reserved line. */
+#include "harness.h"
+#include "memory_fixture.h"
+#include "memory/memory_curve.h"
+#include "memory/memory_devices.h"
+#include "memory/memory_table.h"
+#include "common/bigmem.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/*
+ * Two allocators on one device, as torch_npu writes them: PTA's rows carry a Stream Ptr, GE's
+ * (the graph engine's workspace) none, each with its own Total Allocated. PTA holds 100 MB before
+ * the capture, GE 0.
+ *   t=1000 us  PTA +10 MB -> 110        t=1500  GE +4 MB -> 4
+ *   t=2000     PTA +20 MB -> 130        t=2500  GE freed -> 0
+ *   t=3000     PTA's first freed -> 120  t=5000 PTA's second freed -> 100
+ */
+static const char header15[] =
+	"Name,Size(KB),Allocation Time(us),Release Time(us),Active Release Time(us),Duration(us),Active Duration(us),"
+	"Allocation Total Allocated(MB),Allocation Total Reserved(MB),Allocation Total Active(MB),"
+	"Release Total Allocated(MB),Release Total Reserved(MB),Release Total Active(MB),Stream Ptr,Device Type\n";
+static const char rows15[] =
+	"aten::a,10240,\"1000\t\",\"3000\t\",,\"2000\t\",,110,200,110,120,200,120,897357296,NPU:0\n"
+	"cann::ws,4096,\"1500\t\",\"2500\t\",,\"1000\t\",,4,8,4,0,8,0,,NPU:0\n"
+	"aten::b,20480,\"2000\t\",\"5000\t\",,\"3000\t\",,130,200,130,100,200,100,897357296,NPU:0\n";
+
+/* The 2023 export: ten columns, no Active ones and no Stream Ptr: one allocator. */
+static const char header10[] =
+	"Name,Size(KB),Allocation Time(us),Release Time(us),Duration(us),Allocation Total Allocated(MB),"
+	"Allocation Total Reserved(MB),Release Total Allocated(MB),Release Total Reserved(MB),Device Type\n";
+static const char rows10[] =
+	"aten::a,10240,\"1000\t\",\"3000\t\",\"2000\t\",110,200,120,200,NPU:0\n"
+	"aten::b,20480,\"2000\t\",\"5000\t\",\"3000\t\",130,200,100,200,NPU:0\n";
+
+/* The device's reserve over time, PTA+GE (what the line shows), PTA and APP (neither is it). */
+static const char record[] =
+	"Component,Timestamp(us),Total Allocated(MB),Total Reserved(MB),Total Active(MB),Stream Ptr,Device Type\n"
+	"APP,\"900\t\",,999,,,NPU:0\n"
+	"PTA+GE,\"900\t\",100,200,100,1,NPU:0\n"
+	"PTA,\"900\t\",100,190,100,1,NPU:0\n"
+	"PTA+GE,\"2000\t\",134,216,134,1,NPU:0\n"
+	"PTA+GE,\"4000\t\",120,208,120,1,NPU:0\n";
+
+/* The curve's value after the changes at t (ms from the first allocation). */
+static double value_at(const double *x, const double *y, size_t n, double t)
+{
+	double v = n ? y[0] : 0;
+	for (size_t i = 0; i < n && x[i] <= t; i++)
+		v = y[i];
+	return v;
+}
+
+/* Parses the capture under root and hands back its one device's curve (x, y: free with rli_bigmem_free). */
+static rli_memory *curve_of(const char *root, rli_memory_devices *split, rli_memory_summary *summary, double **x,
+			    double **y, size_t *points, fx_log *log)
+{
+	rli_memory *memory = NULL;
+	rli_memory_block *blocks;
+	size_t count;
+	CHECK_INT(mf_parse(&memory, root, NULL, NULL, 1, log), RLI_OK);
+	if (!memory) {
+		fprintf(stderr, "%s\n", rli_error_last());
+		exit(1);
+	}
+	CHECK_INT(rli_memory_devices_split(split, memory, 1), RLI_OK);
+	CHECK_INT((int)split->count, 1);
+	if (split->count != 1)
+		exit(1);
+	blocks = calloc(split->devices[0].count + 1, sizeof(*blocks));
+	count = rli_memory_blocks(blocks, summary, &split->devices[0]);
+	CHECK_INT(rli_memory_curve(summary, x, y, points, &split->devices[0], blocks, count), RLI_OK);
+	free(blocks);
+	return memory;
+}
+
+static void test_two_allocators(void)
+{
+	char *root = fx_tempdir(), *csv = strdup(fx_text("%s%s", header15, rows15));
+	rli_memory_devices split;
+	rli_memory_summary summary;
+	double *x = NULL, *y = NULL;
+	size_t points = 0;
+	rli_memory *memory;
+
+	mf_capture(root, "in/rank0_ascend_pt", 0, MF_METADATA, csv, NULL);
+	memory = curve_of(fx_path(root, "in"), &split, &summary, &x, &y, &points, NULL);
+	CHECK_INT(memory->totals, RLI_MEMORY_TOTALS_ROWS);
+	CHECK_INT(summary.totals, RLI_MEMORY_TOTALS_ROWS);
+	/* PTA's count before its first allocation (110 - 10), GE's (4 - 4) */
+	CHECK_NEAR(summary.before_mb, 100, 1e-9);
+	/* the sum of the two allocators' last totals at each moment (ms from 1 ms) */
+	CHECK_NEAR(value_at(x, y, points, 0.0), 110, 1e-9);
+	CHECK_NEAR(value_at(x, y, points, 0.5), 114, 1e-9);
+	CHECK_NEAR(value_at(x, y, points, 1.0), 134, 1e-9);
+	CHECK_NEAR(value_at(x, y, points, 1.5), 130, 1e-9);
+	CHECK_NEAR(value_at(x, y, points, 2.0), 120, 1e-9);
+	CHECK_NEAR(value_at(x, y, points, 4.0), 100, 1e-9);
+	CHECK_NEAR(summary.peak_mb, 134, 1e-9);
+	CHECK_NEAR(summary.peak_ms, 1.0, 1e-9);
+	/* the GE row is the second allocator's, the others the first's */
+	CHECK_INT(split.devices[0].second_pool[0], 0);
+	CHECK_INT(split.devices[0].second_pool[1], 1);
+	CHECK_INT(split.devices[0].second_pool[2], 0);
+	/* no memory_record.csv: no Reserved line */
+	CHECK_INT((int)split.devices[0].reserved_count, 0);
+	rli_bigmem_free(x);
+	rli_bigmem_free(y);
+	rli_memory_devices_dispose(&split);
+	rli_memory_free(memory);
+	fx_remove(root);
+	free(root);
+	free(csv);
+}
+
+static void test_ten_columns(void)
+{
+	char *root = fx_tempdir(), *csv = strdup(fx_text("%s%s", header10, rows10));
+	rli_memory_devices split;
+	rli_memory_summary summary;
+	rli_memory_row row;
+	double *x = NULL, *y = NULL;
+	size_t points = 0;
+	rli_memory *memory;
+
+	mf_capture(root, "in/rank0_ascend_pt", 0, MF_METADATA, csv, NULL);
+	memory = curve_of(fx_path(root, "in"), &split, &summary, &x, &y, &points, NULL);
+	CHECK_INT((int)rli_memory_count(memory), 2);
+	CHECK_INT(rli_memory_get(&row, memory, 0), RLI_OK);
+	CHECK(row.total_active_mb == 0 && row.release_total_allocated_mb == 120 && !row.second_pool);
+	CHECK_INT(summary.totals, RLI_MEMORY_TOTALS_ROWS);
+	CHECK_NEAR(value_at(x, y, points, 1.0), 130, 1e-9);
+	CHECK_NEAR(value_at(x, y, points, 2.0), 120, 1e-9);
+	CHECK_NEAR(value_at(x, y, points, 4.0), 100, 1e-9);
+	rli_bigmem_free(x);
+	rli_bigmem_free(y);
+	rli_memory_devices_dispose(&split);
+	rli_memory_free(memory);
+	fx_remove(root);
+	free(root);
+	free(csv);
+}
+
+static void test_memory_record(void)
+{
+	char *root = fx_tempdir(), *csv = strdup(fx_text("%s%s", header15, rows15));
+	rli_memory_devices split;
+	rli_memory_summary summary;
+	const rli_memory_device *device;
+	double *x = NULL, *y = NULL, *rx = NULL, *ry = NULL, max_mb = 0;
+	size_t points = 0, reserved_points = 0;
+	fx_log log = { 0 };
+	rli_memory *memory;
+
+	mf_capture(root, "in/rank0_ascend_pt", 0, MF_METADATA, csv, NULL);
+	fx_write(root, "in/rank0_ascend_pt/ASCEND_PROFILER_OUTPUT/memory_record.csv", record);
+	memory = curve_of(fx_path(root, "in"), &split, &summary, &x, &y, &points, &log);
+	device = &split.devices[0];
+	/* PTA+GE's three samples, in time order; neither APP's nor PTA's */
+	CHECK_INT((int)memory->reserve.count, 3);
+	CHECK_INT((int)device->reserved_count, 3);
+	if (device->reserved_count == 3) {
+		CHECK_NEAR(device->reserved_ms[0], 0.9, 1e-12);
+		CHECK_NEAR(device->reserved_mb[0], 200, 1e-12);
+		CHECK_NEAR(device->reserved_mb[1], 216, 1e-12);
+		CHECK_NEAR(device->reserved_mb[2], 208, 1e-12);
+	}
+	CHECK_INT(rli_memory_reserved_line(&rx, &ry, &reserved_points, &max_mb, &summary, device), RLI_OK);
+	CHECK(reserved_points > 0);
+	CHECK_NEAR(max_mb, 216, 1e-12);
+	CHECK(fx_log_has(&log, "3 PTA+GE Total Reserved sample(s) for the Reserved line"));
+	rli_bigmem_free(rx);
+	rli_bigmem_free(ry);
+	rli_bigmem_free(x);
+	rli_bigmem_free(y);
+	rli_memory_devices_dispose(&split);
+	rli_memory_free(memory);
+
+	/* A memory_record.csv that is no such table: said, and the memory drawn all the same, without the line. */
+	fx_write(root, "in/rank0_ascend_pt/ASCEND_PROFILER_OUTPUT/memory_record.csv", "Time,Value\n1,2\n");
+	fx_log_reset(&log);
+	memory = curve_of(fx_path(root, "in"), &split, &summary, &x, &y, &points, &log);
+	CHECK_INT((int)split.devices[0].reserved_count, 0);
+	CHECK(fx_log_has(&log, "memory_record.csv: no Component, Timestamp(us), Total Reserved(MB) and Device Type "
+			       "columns: no Reserved line"));
+	rli_bigmem_free(x);
+	rli_bigmem_free(y);
+	rli_memory_devices_dispose(&split);
+	rli_memory_free(memory);
+	fx_log_reset(&log);
+	fx_remove(root);
+	free(root);
+	free(csv);
+}
+
+int main(void)
+{
+	test_two_allocators();
+	test_ten_columns();
+	test_memory_record();
+	TEST_DONE();
+}
