@@ -1,4 +1,4 @@
-/* test_memory_sample.c: the reference's memory sample parses to exactly the rows in expected/memory_data.parser_output.jsonl. */
+/* test_memory_sample.c: the reference's memory sample parses to exactly the rows in expected/memory_data.parser_output.jsonl (its twin on generated captures: test_memory_synth.c). */
 #include "harness.h"
 #include "memory_fixture.h"
 
