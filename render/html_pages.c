@@ -253,6 +253,10 @@ static void write_nav(FILE *fp, const rli_nav *nav)
 	} else {
 		fputs("null", fp);
 	}
+	if (nav->note.text) {
+		fputs(",\"note\":", fp);
+		rli_html_text_item(fp, &nav->note);
+	}
 	fputs(",\"links\":[", fp);
 	for (size_t i = 0; i < nav->link_count; i++) {
 		const rli_link *link = &nav->links[i];

@@ -374,6 +374,7 @@
     var main = element('div', 'rli-mem-main');
     var charts = element('div', 'rli-mem-charts');
     charts.appendChild(element('div', 'rli-chart-title', 'Memory usage over time (' + nav.title.text + ')'));
+    if (nav.note) charts.appendChild(element('div', 'rli-chart-note', nav.note.text));
     this.curveStage = element('div', 'rli-stage rli-curve');
     this.curveCanvas = element('canvas');
     this.curveStage.appendChild(this.curveCanvas);

@@ -263,6 +263,7 @@ typedef struct {
 	size_t previous, next;     /* links to step to, SIZE_MAX: none */
 	const char *up;            /* the page listing every device (index), or NULL */
 	size_t total;              /* what all the targets hold together (the device's bars) */
+	rli_text note;             /* a line under the heading (what the memory curve counts), or text NULL */
 } rli_nav;
 
 /*

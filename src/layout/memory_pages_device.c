@@ -6,6 +6,7 @@
 #include "text_place.h"
 #include "theme.h"
 #include "common/bigmem.h"
+#include "common/numfmt.h"
 #include "common/error.h"
 #include "common/strutil.h"
 #include "common/task.h"
@@ -343,6 +344,15 @@ static int lay_out_segment(mp_page *m, rli_page *page, const mp_device *d, size_
 			break;
 		}
 	m->nav.total = d->bars;
+	if (d->summary.totals != RLI_MEMORY_TOTALS_NONE) {
+		/* what the curve counts, as the figure says under its title */
+		char before[48], note[160];
+		rli_fmt_thousands(before, sizeof(before), d->summary.before_mb, 2);
+		snprintf(note, sizeof(note), "Total Allocated as the allocator counts it: %s MB already allocated when "
+			 "the capture began", before);
+		if ((error = rli_set_text(&m->nav.note, note, 0, 0, LEGEND_SIZE, RLI_ALIGN_START, RLI_ALIGN_START)) < 0)
+			goto done;
+	}
 	if ((error = rli_set_text(&m->nav.title, d->label, 0, 0, LEGEND_SIZE, RLI_ALIGN_START, RLI_ALIGN_START)) < 0)
 		goto done;
 
@@ -382,6 +392,7 @@ static void page_parts_free(mp_page *m)
 	free(m->peak.label.text);
 	free(m->title.text);
 	free(m->nav.title.text);
+	free(m->nav.note.text);
 }
 
 void mp_unmake_page(mp_device *d, size_t j, rli_page *page, mp_bars *bars)

@@ -406,6 +406,9 @@ async function main() {
       /* and at each moment, as the tooltip reads it */
       const at = await page.evaluate((t) => t.map((x) => window.rliMemory.curveAt(x)), d.t);
       assert.deepStrictEqual(at.map((v) => Math.round(v * 1000) / 1000), want);
+      /* and the page says what was there before the capture */
+      const note = await page.evaluate(() => (document.querySelector('.rli-chart-note') || {}).textContent);
+      assert.strictEqual(note, 'Total Allocated as the allocator counts it: 100.00 MB already allocated when the capture began');
     });
     await check('torch: the page draws the reserved line in its colour, over the y range it needs', async () => {
       /* the canvas at the line's 8 MiB step, halfway along it: orange (#f28e2b) within a pixel or two */
