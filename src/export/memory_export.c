@@ -147,23 +147,23 @@ int rli_memory_export_reserve(const rli_memory *memory, rli_export_format format
 		fprintf(file.fp, "%s,%s,%s,%s,%s\n", reserve_columns[0], reserve_columns[1], reserve_columns[2],
 			reserve_columns[3], reserve_columns[4]);
 	for (size_t i = 0; i < memory->reserve.count; i++) {
-		const char *texts[2] = { rli_strpool_get(&memory->strings, memory->reserve.role[i]),
-					 rli_strpool_get(&memory->strings, memory->reserve.device_type[i]) };
+		const char *texts[2] = { rli_strpool_get(&memory->strings, memory->reserve.items[i].role),
+					 rli_strpool_get(&memory->strings, memory->reserve.items[i].device_type) };
 		for (int k = 0; k < 3; k++) {
 			if (jsonl)
 				fprintf(file.fp, "%s\"%s\": ", k ? ", " : "{", reserve_columns[k]);
 			else if (k)
 				putc(',', file.fp);
 			if (k == 1)
-				fprintf(file.fp, "%lld", (long long)memory->reserve.rank[i]);
+				fprintf(file.fp, "%lld", (long long)memory->reserve.items[i].rank);
 			else if (jsonl)
 				rli_json_write_string(file.fp, texts[k / 2], RLI_JSON_PLAIN);
 			else
 				rli_csv_write_field(file.fp, texts[k / 2]);
 		}
-		rli_format_double(buffer, memory->reserve.ms[i]);
+		rli_format_double(buffer, memory->reserve.items[i].ms);
 		fprintf(file.fp, jsonl ? ", \"%s\": %s" : ",%s%s", jsonl ? reserve_columns[3] : "", buffer);
-		rli_format_double(buffer, memory->reserve.mb[i]);
+		rli_format_double(buffer, memory->reserve.items[i].mb);
 		fprintf(file.fp, jsonl ? ", \"%s\": %s}\n" : ",%s%s\n", jsonl ? reserve_columns[4] : "", buffer);
 	}
 	return rli_output_finish(set, &file);

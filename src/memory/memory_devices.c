@@ -201,8 +201,8 @@ static int reserve_of_devices(rli_memory_devices *out, const rli_memory *memory,
 	for (size_t i = 0; i < n; i++) {
 		if (device[i] == UINT32_MAX)
 			continue;
-		out->reserved_ms[at[device[i]]] = memory->reserve.ms[i];
-		out->reserved_mb[at[device[i]]++] = memory->reserve.mb[i];
+		out->reserved_ms[at[device[i]]] = memory->reserve.items[i].ms;
+		out->reserved_mb[at[device[i]]++] = memory->reserve.items[i].mb;
 	}
 done:
 	free(at);
@@ -214,9 +214,9 @@ static uint32_t *devices_of_samples(const rli_memory *memory, const device_set *
 {
 	uint32_t *device = malloc((memory->reserve.count ? memory->reserve.count : 1) * sizeof(*device));
 	for (size_t i = 0; device && i < memory->reserve.count; i++) {
-		uint32_t slot = set->slots[slot_of(set, memory->reserve.role[i], memory->reserve.rank[i],
-						   memory->reserve.device_type[i])];
-		device[i] = slot && isfinite(memory->reserve.ms[i]) && isfinite(memory->reserve.mb[i]) ? slot - 1
+		uint32_t slot = set->slots[slot_of(set, memory->reserve.items[i].role, memory->reserve.items[i].rank,
+						   memory->reserve.items[i].device_type)];
+		device[i] = slot && isfinite(memory->reserve.items[i].ms) && isfinite(memory->reserve.items[i].mb) ? slot - 1
 												      : UINT32_MAX;
 	}
 	return device;

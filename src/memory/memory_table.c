@@ -2,6 +2,7 @@
 #include "memory_table.h"
 #include "common/bigmem.h"
 #include "common/error.h"
+#include "common/grow.h"
 #include "common/prefault.h"
 #include "common/sort.h"
 
@@ -45,53 +46,26 @@ void rli_memory_free(rli_memory *memory)
 		return;
 	rli_strpool_dispose(&memory->strings);
 	rli_bigmem_free(memory->columns);
-	free(memory->reserve.role);
-	free(memory->reserve.device_type);
-	free(memory->reserve.rank);
-	free(memory->reserve.ms);
-	free(memory->reserve.mb);
+	free(memory->reserve.items);
 	free(memory);
 }
 
 int rli_memory_add_reserve(rli_memory *memory, uint32_t role, int64_t rank, uint32_t device_type, double ms,
 			   double mb)
 {
-	size_t n = memory->reserve.count;
-	if (n == memory->reserve.capacity) {
-		size_t grown = n ? 2 * n : 256, *cap = &memory->reserve.capacity;
-		uint32_t *r = realloc(memory->reserve.role, grown * sizeof(*r));
-		if (r)
-			memory->reserve.role = r;
-		uint32_t *t = r ? realloc(memory->reserve.device_type, grown * sizeof(*t)) : NULL;
-		if (t)
-			memory->reserve.device_type = t;
-		int64_t *k = t ? realloc(memory->reserve.rank, grown * sizeof(*k)) : NULL;
-		if (k)
-			memory->reserve.rank = k;
-		double *m = k ? realloc(memory->reserve.ms, grown * sizeof(*m)) : NULL;
-		if (m)
-			memory->reserve.ms = m;
-		double *v = m ? realloc(memory->reserve.mb, grown * sizeof(*v)) : NULL;
-		if (!v)
-			return rli_error_oom();
-		memory->reserve.mb = v;
-		*cap = grown;
-	}
-	memory->reserve.role[n] = role;
-	memory->reserve.rank[n] = rank;
-	memory->reserve.device_type[n] = device_type;
-	memory->reserve.ms[n] = ms;
-	memory->reserve.mb[n] = mb;
-	memory->reserve.count = n + 1;
+	if (RLI_GROW(&memory->reserve.items, &memory->reserve.capacity, memory->reserve.count + 1, 256) < 0)
+		return rli_error_oom();
+	memory->reserve.items[memory->reserve.count++] = (rli_memory_sample){ role, device_type, rank, ms, mb };
 	return RLI_OK;
 }
 
 int rli_memory_append_reserve(rli_memory *dst, const rli_memory *src, const uint32_t *remap)
 {
-	for (size_t i = 0; i < src->reserve.count; i++)
-		if (rli_memory_add_reserve(dst, remap[src->reserve.role[i]], src->reserve.rank[i],
-					   remap[src->reserve.device_type[i]], src->reserve.ms[i], src->reserve.mb[i]) < 0)
+	for (size_t i = 0; i < src->reserve.count; i++) {
+		const rli_memory_sample *k = &src->reserve.items[i];
+		if (rli_memory_add_reserve(dst, remap[k->role], k->rank, remap[k->device_type], k->ms, k->mb) < 0)
 			return RLI_ERROR;
+	}
 	return RLI_OK;
 }
 

@@ -20,6 +20,13 @@ typedef enum {
 	RLI_MEMORY_TOTALS_ROWS
 } rli_memory_totals;
 
+/* One reserve sample of a device file (memory_record.csv): strings are the table's ids. */
+typedef struct {
+	uint32_t role, device_type;
+	int64_t rank;
+	double ms, mb;
+} rli_memory_sample;
+
 /* flags: bit 0 released, bits 1-2 the rli_memory_match. */
 #define RLI_MEMORY_RELEASED 1u
 #define RLI_MEMORY_MATCH_SHIFT 1
@@ -68,9 +75,7 @@ struct rli_memory {
 	 */
 	struct {
 		size_t count, capacity;
-		uint32_t *role, *device_type;
-		int64_t *rank;
-		double *ms, *mb;
+		rli_memory_sample *items;
 	} reserve;
 };
 

@@ -76,6 +76,15 @@ static rli_memory *curve_of(const char *root, rli_memory_devices *split, rli_mem
 	return memory;
 }
 
+/* What curve_of handed back, let go. */
+static void let_go(rli_memory *memory, rli_memory_devices *split, double *x, double *y)
+{
+	rli_bigmem_free(x);
+	rli_bigmem_free(y);
+	rli_memory_devices_dispose(split);
+	rli_memory_free(memory);
+}
+
 static void test_two_allocators(void)
 {
 	char *root = fx_tempdir(), *csv = strdup(fx_text("%s%s", header15, rows15));
@@ -106,10 +115,7 @@ static void test_two_allocators(void)
 	CHECK_INT(split.devices[0].second_pool[2], 0);
 	/* no memory_record.csv: no Reserved line */
 	CHECK_INT((int)split.devices[0].reserved_count, 0);
-	rli_bigmem_free(x);
-	rli_bigmem_free(y);
-	rli_memory_devices_dispose(&split);
-	rli_memory_free(memory);
+	let_go(memory, &split, x, y);
 	fx_remove(root);
 	free(root);
 	free(csv);
@@ -134,10 +140,7 @@ static void test_ten_columns(void)
 	CHECK_NEAR(value_at(x, y, points, 1.0), 130, 1e-9);
 	CHECK_NEAR(value_at(x, y, points, 2.0), 120, 1e-9);
 	CHECK_NEAR(value_at(x, y, points, 4.0), 100, 1e-9);
-	rli_bigmem_free(x);
-	rli_bigmem_free(y);
-	rli_memory_devices_dispose(&split);
-	rli_memory_free(memory);
+	let_go(memory, &split, x, y);
 	fx_remove(root);
 	free(root);
 	free(csv);
@@ -173,10 +176,7 @@ static void test_memory_record(void)
 	CHECK(fx_log_has(&log, "3 PTA+GE Total Reserved sample(s) for the Reserved line"));
 	rli_bigmem_free(rx);
 	rli_bigmem_free(ry);
-	rli_bigmem_free(x);
-	rli_bigmem_free(y);
-	rli_memory_devices_dispose(&split);
-	rli_memory_free(memory);
+	let_go(memory, &split, x, y);
 
 	/* A memory_record.csv that is no such table: said, and the memory drawn all the same, without the line. */
 	fx_write(root, "in/rank0_ascend_pt/ASCEND_PROFILER_OUTPUT/memory_record.csv", "Time,Value\n1,2\n");
@@ -185,10 +185,7 @@ static void test_memory_record(void)
 	CHECK_INT((int)split.devices[0].reserved_count, 0);
 	CHECK(fx_log_has(&log, "memory_record.csv: no Component, Timestamp(us), Total Reserved(MB) and Device Type "
 			       "columns: no Reserved line"));
-	rli_bigmem_free(x);
-	rli_bigmem_free(y);
-	rli_memory_devices_dispose(&split);
-	rli_memory_free(memory);
+	let_go(memory, &split, x, y);
 	fx_log_reset(&log);
 	fx_remove(root);
 	free(root);
