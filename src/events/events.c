@@ -440,17 +440,8 @@ void rli_events_filter(rli_events *events, const uint8_t *keep)
 {
 	size_t out = 0;
 	for (size_t i = 0; i < events->count; i++) {
-		if (!keep[i])
-			continue;
-		events->name[out] = events->name[i];
-		events->role[out] = events->role[i];
-		events->domain[out] = events->domain[i];
-		events->tid[out] = events->tid[i];
-		events->tid_is_text[out] = events->tid_is_text[i];
-		events->rank_id[out] = events->rank_id[i];
-		events->start_ms[out] = events->start_ms[i];
-		events->duration_ms[out] = events->duration_ms[i];
-		out++;
+		if (keep[i])
+			rli_events_move_row(events, out++, i);
 	}
 	events->count = out;
 }

@@ -65,6 +65,18 @@ void rli_events_truncate(rli_events *events, size_t count);
 int rli_events_sort_by_start(rli_events *events);
 /* Keeps the rows for which keep[i] is non-zero, in order. */
 void rli_events_filter(rli_events *events, const uint8_t *keep);
+/* Row `from` copied over row `to`, every column (the strings are the table's own: ids stay). */
+static inline void rli_events_move_row(rli_events *events, size_t to, size_t from)
+{
+	events->name[to] = events->name[from];
+	events->role[to] = events->role[from];
+	events->domain[to] = events->domain[from];
+	events->tid[to] = events->tid[from];
+	events->tid_is_text[to] = events->tid_is_text[from];
+	events->rank_id[to] = events->rank_id[from];
+	events->start_ms[to] = events->start_ms[from];
+	events->duration_ms[to] = events->duration_ms[from];
+}
 
 static inline const char *rli_events_str(const rli_events *events, uint32_t id)
 {

@@ -204,6 +204,9 @@ typedef struct {
 typedef struct {
 	double min_ts, max_end;
 	uint64_t valid, missing, invalid, overflow;
+	/* events with a negative ts or dur (decisions.md: nonsense that would mislead), and the first's place */
+	uint64_t nonsense, nonsense_event;
+	double nonsense_ts, nonsense_dur;
 	int pid_is_string;
 } pid_envelope;
 
@@ -360,6 +363,15 @@ static int element_done(mstx_ctx *m)
 	}
 	if (!isfinite(ts + dur)) {
 		envelope->overflow++; /* 1e308 + 1e308: an end no double holds */
+		return 1;
+	}
+	/* A bar before the clock's start or ending before it starts would draw a phase that never was. */
+	if (ts < 0 || dur < 0) {
+		if (envelope->nonsense++ == 0) {
+			envelope->nonsense_event = m->elements;
+			envelope->nonsense_ts = ts;
+			envelope->nonsense_dur = dur;
+		}
 		return 1;
 	}
 	if (envelope->valid == 0 || ts < envelope->min_ts)
@@ -590,6 +602,11 @@ static void emit_row(mstx_ctx *m, rli_events *rows)
 		rli_notes_add(&unit->log, RLI_LOG_WARN,
 			      "%s: Row whose end (ts + dur) is too large for a double. Skipping row.%s", unit->path,
 			      envelope->overflow > 1 ? " (repeated for more rows)" : "");
+	if (envelope->nonsense)
+		rli_notes_add(&unit->log, RLI_LOG_WARN,
+			      "%s: %llu event(s) with a negative ts or dur skipped (the first: event %llu of the array, "
+			      "ts %.17g us, dur %.17g us)", unit->path, (unsigned long long)envelope->nonsense,
+			      (unsigned long long)envelope->nonsense_event, envelope->nonsense_ts, envelope->nonsense_dur);
 	if (envelope->valid == 0) {
 		rli_notes_add(&unit->failures, RLI_LOG_ERROR,
 			      "Rank %lld: No valid timing rows for Overlap Analysis in %s", rank, unit->path);

@@ -174,6 +174,36 @@ static void divide_ns(rli_events *rows, size_t from, size_t to)
 }
 
 /*
+ * The settled rows first_row..end-1 less those that start before the clock's start or end before
+ * they start (decisions.md: nonsense that would mislead is a warning naming the row, and the row is
+ * skipped): the rows kept close up in order. Returns the rows' new end.
+ */
+static size_t drop_nonsense(nvtx_ctx *n, size_t end)
+{
+	rli_events *rows = n->rows;
+	size_t kept = n->first_row, dropped = 0, first = 0;
+	double first_start = 0, first_duration = 0;
+	for (size_t i = n->first_row; i < end; i++) {
+		if (rows->start_ms[i] < 0 || rows->duration_ms[i] < 0) {
+			if (dropped++ == 0) {
+				first = i - n->first_row + 1;
+				first_start = rows->start_ms[i];
+				first_duration = rows->duration_ms[i];
+			}
+			continue;
+		}
+		if (kept != i)
+			rli_events_move_row(rows, kept, i);
+		kept++;
+	}
+	if (dropped)
+		rli_notes_add(&n->unit->log, RLI_LOG_WARN, "%s: %zu range(s) that start before the clock's start or end "
+			      "before they start skipped (the first: range %zu of the file, start %.17g ms, duration %.17g ms)",
+			      n->unit->path, dropped, first, first_start, first_duration);
+	return kept;
+}
+
+/*
  * The ranges' rows made final, in place, now that the file has ended: times from the global start,
  * labels, tid and rank. A range that cannot be a row ends the unit's rows there, as the
  * reference stops at it and keeps what came before.
@@ -243,6 +273,7 @@ void rli_nvtx_settle_rows(nvtx_ctx *n)
 	}
 	if (pending < i)
 		divide_ns(rows, pending, i);
+	i = drop_nonsense(n, i);
 done:
 	rli_events_truncate(rows, i);
 	free(label_of);
