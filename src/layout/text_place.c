@@ -2,16 +2,33 @@
 #include "text_place.h"
 #include "theme.h"
 #include "common/error.h"
+#include "text/text.h"
 
 #include <glib.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+/* text, cut to what any page can show (RLI_TEXT_SHOWN_MAX) with "…" where it was: newly allocated, or NULL. */
+static char *shown_copy(const char *text, size_t length)
+{
+	size_t shown = rli_text_shown_length(text);
+	int cut = shown < length;
+	char *copy = malloc(shown + (cut ? sizeof("\xe2\x80\xa6") : 1));
+	if (!copy)
+		return NULL;
+	memcpy(copy, text, shown);
+	if (cut)
+		memcpy(copy + shown, "\xe2\x80\xa6", sizeof("\xe2\x80\xa6"));
+	else
+		copy[shown] = '\0';
+	return copy;
+}
+
 char *rli_valid_utf8_copy(const char *text)
 {
-	gchar *valid = g_utf8_make_valid(text ? text : "", -1);
-	char *copy = valid ? strdup(valid) : NULL;
+	gchar *valid = g_utf8_make_valid(text ? text : "", (gssize)rli_text_shown_length(text ? text : ""));
+	char *copy = valid ? shown_copy(valid, strlen(text ? text : "")) : NULL;
 	g_free(valid);
 	return copy;
 }
@@ -19,7 +36,7 @@ char *rli_valid_utf8_copy(const char *text)
 int rli_set_text(rli_text *out, const char *text, double x, double y, double size,
 		    rli_align halign, rli_align valign)
 {
-	out->text = strdup(text);
+	out->text = shown_copy(text, strlen(text));
 	if (!out->text)
 		return rli_error_oom();
 	out->x = x;

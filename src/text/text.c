@@ -195,6 +195,21 @@ int rli_text_context_new(PangoContext **out)
 	return RLI_OK;
 }
 
+size_t rli_text_shown_length(const char *text)
+{
+	size_t length = 0;
+	if (!text)
+		return 0;
+	while (length < RLI_TEXT_SHOWN_MAX && text[length])
+		length++;
+	if (text[length] == '\0')
+		return length;
+	/* back to the start of the character the bound cuts */
+	while (length > 0 && ((unsigned char)text[length] & 0xC0) == 0x80)
+		length--;
+	return length;
+}
+
 PangoLayout *rli_text_layout_new(PangoContext *context, const char *text, double size, int bold)
 {
 	PangoLayout *layout = pango_layout_new(context);
@@ -206,7 +221,7 @@ PangoLayout *rli_text_layout_new(PangoContext *context, const char *text, double
 	pango_font_description_free(font);
 	/* Names from traces may hold newlines; a label is always one line. */
 	pango_layout_set_single_paragraph_mode(layout, TRUE);
-	pango_layout_set_text(layout, text ? text : "", -1);
+	pango_layout_set_text(layout, text ? text : "", (int)rli_text_shown_length(text));
 	return layout;
 }
 

@@ -23,7 +23,18 @@ int rli_text_font_dir(const char **out);
  */
 int rli_text_context_new(PangoContext **out);
 
-/* A layout of text at size (user units), bold or regular, in RLI_TEXT_FAMILY. */
+/*
+ * The most bytes of a label any page shows: a page is at most 20,000 CSS px wide and the narrowest
+ * glyph at the smallest size takes more than a pixel, so fewer characters than this ever fit.
+ * Labels are cut to it before they are kept, measured or laid out: the work a name costs is
+ * bounded by what can be drawn, not by the name (a 10 MiB operator name cost a minute and 1.8 GB).
+ */
+#define RLI_TEXT_SHOWN_MAX 16384
+
+/* The bytes of text kept for showing: all of it, or up to RLI_TEXT_SHOWN_MAX at a UTF-8 boundary. */
+size_t rli_text_shown_length(const char *text);
+
+/* A layout of text at size (user units), bold or regular, in RLI_TEXT_FAMILY; text past RLI_TEXT_SHOWN_MAX left out. */
 PangoLayout *rli_text_layout_new(PangoContext *context, const char *text, double size, int bold);
 
 /* The logical width and height of one line of text, in user units. */
