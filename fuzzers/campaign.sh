@@ -10,7 +10,7 @@ binary=$build/fuzzers/fuzz_$target
 [ -x "$binary" ] || { echo "campaign.sh: no $binary (configure with CC=clang-14 -DRLI_FUZZERS=ON)" >&2; exit 2; }
 case $target in
 mstx|torch|torch_memory|nvtx|stack_index|ascend_json) dict=-dict=$here/json.dict ;;
-memory_csv) dict=-dict=$here/csv.dict ;;
+memory_csv | memory_record) dict=-dict=$here/csv.dict ;;
 *) dict= ;;
 esac
 mkdir -p "$work/$target/corpus" "$work/$target/artifacts"

@@ -61,6 +61,7 @@ inputs | while read -r file; do
 		rm -f "$plain" ;;
 	*.jsonl) add nvtx "$file" ;;
 	*/operator_memory.csv) add memory_csv "$file" ;;
+	*/memory_record.csv) add memory_record "$file" ;;
 	*/profiler_info_*.json|*/profiler_metadata.json) add ascend_json "$file" ;;
 	esac
 done
