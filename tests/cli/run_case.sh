@@ -14,6 +14,7 @@
 #   run-as: USER          run rl-insight as USER (when run as root), so permissions apply
 #   cleanup: SHELL        run in @IN@ at the end, whatever happened (unmount what setup mounted)
 #   parallel: N           run N copies of the command at once; each must end with the expected status
+#   env: NAME=VALUE       set NAME in rl-insight's environment (one a line; SOURCE_DATE_EPOCH, say)
 #   args: ARGS            the rl-insight arguments (split by the shell; placeholders below)
 #   exit: N               expected exit status
 #   stdout: TEXT          a line of stdout must contain TEXT
@@ -117,6 +118,9 @@ if [ -n "$user" ] && [ "$(id -u)" = 0 ]; then
 	mkdir -p "$work/cache" && chmod a+rwx "$work/cache" || exit 1
 	runner="setpriv --reuid=$user --regid=$(id -g "$user") --clear-groups -- env XDG_CACHE_HOME=\"$work/cache\""
 fi
+# env(1) puts the case's variables before the command, behind whatever runner there is.
+settings=$(directives env | while IFS= read -r line; do printf " '%s'" "$(expand "$line")"; done)
+[ -z "$settings" ] || runner="$runner env$settings"
 copies=$(directives parallel)
 if [ -n "$copies" ]; then
 	# Overlapping runs (two cron jobs): each copy's status is checked, their messages pooled.
