@@ -432,7 +432,7 @@ static const option_spec options[] = {
 	{ "--scale", "timeline.visualizer.scale", "N", "device pixels per CSS pixel in the PNG (default: 2)", set_scale },
 	{ "--page-size", NULL, "SIZE", "the report's pages: a4, letter or a3 (default: a4)", set_page_size },
 	{ "--orientation", NULL, "WAY", "the report's pages: landscape or portrait (default: landscape)", set_orientation },
-	{ "--pdf-date", NULL, "DATE", "date in the PDFs' metadata: now, YYYY-MM-DD or YYYY-MM-DDTHH:MM:SSZ (default: fixed, so the same input gives the same bytes)", set_pdf_date },
+	{ "--pdf-date", NULL, "DATE", "date in the PDFs' metadata: now, YYYY-MM-DD or YYYY-MM-DDTHH:MM:SSZ (default: SOURCE_DATE_EPOCH, else the capture's start, so the same input gives the same bytes)", set_pdf_date },
 	{ "--style", "timeline.visualizer.style", "STYLE", "default, paper (a 3.5 in journal column at 300 dpi) or paper-wide (7 in), PNG and PDF alike", set_style },
 	{ NULL, "timeline.visualizer.all_rows", NULL, NULL, set_all_rows },
 	{ "--jobs", NULL, "N", "parse N input units at once; 1: do all the work on one thread (default: number of CPUs)", set_jobs },
