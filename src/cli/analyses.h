@@ -6,6 +6,8 @@
 #include "baseline.h"
 #include "compare/compare.h"
 #include "console.h"
+#include "layout/layout.h"
+#include "memory/memory_devices.h"
 #include "stats/memory_stats.h"
 #include "stats/stats.h"
 
@@ -40,6 +42,17 @@ void cli_parse_options(rli_parse_options *options, rli_torch_memory_options *tor
 void cli_memory_options(rli_memory_parse_options *options, const cli_request *request, rli_log_fn log, void *log_ctx);
 /* How to render: pages on --jobs threads (1: this one only). Returns options. */
 const rli_render_options *cli_render_options(rli_render_options *options, const cli_request *request);
+
+/*
+ * The date in this run's PDFs' metadata: --pdf-date, else NULL where SOURCE_DATE_EPOCH is set
+ * (the back-end reads it), else the capture's start (capture_start_ms, on the epoch) written into
+ * buf, else NULL (the back-end's fixed date). The same input gives the same date, so the same bytes.
+ */
+const char *cli_pdf_date(char *buf, size_t size, const cli_request *request, double capture_start_ms);
+/* document with the date set, copied into *copy when date is not NULL; document itself otherwise. */
+const rli_document *cli_dated(rli_document *copy, const rli_document *document, const char *date);
+/* The capture's start for the PDFs' date: the timeline's first bar, else the first allocation. */
+double cli_capture_start(const cli_results *results, const rli_memory_devices *split);
 
 /*
  * The timeline: parse, statistics, export (rl_events.*), lay out, render;

@@ -432,7 +432,7 @@ static const option_spec options[] = {
 	{ "--scale", "timeline.visualizer.scale", "N", "device pixels per CSS pixel in the PNG (default: 2)", set_scale },
 	{ "--page-size", NULL, "SIZE", "the report's pages: a4, letter or a3 (default: a4)", set_page_size },
 	{ "--orientation", NULL, "WAY", "the report's pages: landscape or portrait (default: landscape)", set_orientation },
-	{ "--pdf-date", NULL, "DATE", "date in the PDFs' metadata: now, YYYY-MM-DD or YYYY-MM-DDTHH:MM:SSZ (default: fixed, so the same input gives the same bytes)", set_pdf_date },
+	{ "--pdf-date", NULL, "DATE", "date in the PDFs' metadata: now, YYYY-MM-DD or YYYY-MM-DDTHH:MM:SSZ (default: SOURCE_DATE_EPOCH, else the capture's start, so the same input gives the same bytes)", set_pdf_date },
 	{ "--style", "timeline.visualizer.style", "STYLE", "default, paper (a 3.5 in journal column at 300 dpi) or paper-wide (7 in), PNG and PDF alike", set_style },
 	{ NULL, "timeline.visualizer.all_rows", NULL, NULL, set_all_rows },
 	{ "--jobs", NULL, "N", "parse N input units at once; 1: do all the work on one thread (default: number of CPUs)", set_jobs },
@@ -521,6 +521,8 @@ static int parse_switch(cli_request *r, const char *arg)
 		r->timeline.overview = 0;
 	else if (strcmp(arg, "--caption") == 0)
 		r->timeline.caption = 1;
+	else if (strcmp(arg, "--no-wait") == 0)
+		r->no_wait = 1;
 	else
 		return 0;
 	return 1;
@@ -653,6 +655,8 @@ void cli_print_help(FILE *fp)
 	      "                           shows readably (each row a label tall) shows each role's occupancy\n"
 	      "                           and the outlier ranks instead [timeline.visualizer.all_rows=true]\n"
 	      "      --caption            put the run's headline finding under the PNG and the figure PDF\n"
+	      "      --no-wait            when another run is writing to the output folder, exit 7 at once\n"
+	      "                           instead of waiting for it to finish\n"
 	      "  -q, --quiet              print errors only\n"
 	      "  -v, --verbose            also print progress details and timings (-vv: debug)\n"
 	      "  -h, --help               print this help and exit\n"
@@ -677,6 +681,9 @@ void cli_print_help(FILE *fp)
 	      "  5  some input units failed and were skipped; the rest were drawn\n"
 	      "  6  with --fail-on-regression: a phase got slower than the baseline by more than\n"
 	      "     the threshold and beyond the noise (each named on stderr); every output written\n"
+	      "  7  with --no-wait: another run was writing to the output folder; nothing written\n"
+	      "  129, 130, 143  stopped by SIGHUP, SIGINT or SIGTERM (128 + the signal): the run's\n"
+	      "     unfinished outputs removed, any already written left whole, one line on stderr\n"
 	      "\n"
 	      "Examples:\n"
 	      "  rl-insight --input-path prof/ --vis-type png,html,pdf --output-path out/\n"

@@ -37,6 +37,7 @@ typedef struct {
 	unsigned jobs;                  /* 0 = CPU count */
 	unsigned shard_index, shard_count; /* --shard K/N; shard_count 0: the whole input */
 	int verbosity;                  /* -1 quiet, 0 default, 1 verbose, 2 debug */
+	int no_wait;                    /* --no-wait: another run's output folder fails the run (exit 7) */
 	char **owned;                   /* values read from config_path files */
 	size_t owned_count;
 } cli_request;

@@ -4,7 +4,9 @@
 #include "common/bigmem.h"
 #include "common/prefault.h"
 #include "common/task.h"
+#include "output_lock.h"
 #include "parse/table_origin.h"
+#include "stop.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -21,7 +23,7 @@
 /* Maps a library return code to the documented exit status. */
 static int exit_status(int code)
 {
-	return code < 0 && code >= CLI_REGRESSED ? -code : (code < 0 ? 1 : 0);
+	return code < 0 && code >= CLI_BUSY ? -code : (code < 0 ? 1 : 0);
 }
 
 
@@ -54,9 +56,11 @@ static int run(console *c, const cli_request *request)
 	}
 	/* Every run that parses writes summary.json (--vis-type none too), so every run has outputs. */
 	if (timeline || memory) {
-		if ((result = rli_mkdir_p(request->output_path)) < 0 || (result = rli_output_set_new(&set)) < 0) {
+		if ((result = rli_mkdir_p(request->output_path)) < 0 ||
+		    (result = cli_output_lock(c, request->output_path, request->no_wait)) < 0 ||
+		    (result = rli_output_set_new(&set)) < 0) {
 			cli_say(c, -1, "error: ", "%s", rli_error_last());
-			return result;
+			goto done;
 		}
 	}
 	/* The baseline is read on a thread of its own while this run is parsed. */
@@ -131,6 +135,8 @@ static int run(console *c, const cli_request *request)
 done:
 	cli_clear_status(c);
 	rli_output_set_free(set);
+	/* Held until the set's last temporary is gone: the next run finds the folder as this one left it. */
+	cli_output_unlock();
 	cli_results_dispose(&results);
 	cli_baseline_dispose(&baseline);
 	return result;
@@ -177,9 +183,12 @@ int main(int argc, char **argv)
 		 * A spare core faults in the pages that a reading thread is about to write
 		 * (common/prefault.h); --jobs 1 keeps all the work on one thread.
 		 */
+		/* First, before any thread: they all start with the stop signals blocked. */
+		cli_stop_start(request.output_path);
 		rli_prefault_enable(rli_task_threads(request.jobs, 2, 2) > 1);
 		error = exit_status(run(&c, &request));
 		rli_prefault_enable(0);
+		cli_stop_end();
 	}
 	cli_request_dispose(&request);
 	return error;

@@ -33,21 +33,22 @@ static int export_table(console *c, const rli_memory *memory, rli_export_format 
 	return error;
 }
 
-/* The figure for one medium, drawn by one back-end: PNG pages from a raster layout, the PDF from a vector one. */
+/* The figure for one medium, drawn by one back-end: PNG pages from a raster layout, the PDF from a vector one (date: its metadata's, NULL the back-end's). */
 static int draw(console *c, const cli_request *request, const rli_memory_devices *split, const char *backend,
-		rli_medium medium, rli_output_set *set)
+		rli_medium medium, const char *date, rli_output_set *set)
 {
 	rli_timeline_options options = request->timeline;
 	rli_memory_figure *figure = NULL;
 	rli_render_options render;
+	rli_document dated;
 	double t = cli_now_ms();
 	int error;
 
 	options.medium = medium;
 	cli_show_status(c, "drawing the memory figure");
 	if ((error = rli_memory_figure_layout(&figure, split->devices, split->count, &options)) == RLI_OK)
-		error = rli_render_with(rli_memory_figure_document(figure), backend, request->output_path, set,
-					cli_render_options(&render, request));
+		error = rli_render_with(cli_dated(&dated, rli_memory_figure_document(figure), date), backend,
+					request->output_path, set, cli_render_options(&render, request));
 	if (error < 0)
 		cli_say(c, -1, "error: ", "%s", rli_error_last());
 	else
@@ -147,6 +148,7 @@ int cli_run_memory(console *c, const cli_request *request, rli_output_set *set, 
 	rli_memory_devices split = { 0 };
 	stats_work stats = { 0 };
 	int parse_result, result = RLI_OK, stats_result, from_torch = request->memory_torch;
+	char date_buf[32];
 
 	cli_memory_options(&options, request, cli_log_line, c);
 	cli_show_status(c, "parsing memory records");
@@ -193,9 +195,10 @@ int cli_run_memory(console *c, const cli_request *request, rli_output_set *set, 
 	if (set && result == RLI_OK && request->export_jsonl)
 		result = export_table(c, memory, RLI_EXPORT_JSONL, request->output_path, "memory_events.jsonl", set);
 	if (set && result == RLI_OK && cli_wants(request, "png"))
-		result = draw(c, request, &split, "png", RLI_MEDIUM_RASTER, set);
+		result = draw(c, request, &split, "png", RLI_MEDIUM_RASTER, NULL, set);
 	if (set && result == RLI_OK && cli_wants(request, "memory_pdf"))
-		result = draw(c, request, &split, "pdf", RLI_MEDIUM_VECTOR, set);
+		result = draw(c, request, &split, "pdf", RLI_MEDIUM_VECTOR,
+			      cli_pdf_date(date_buf, sizeof(date_buf), request, cli_capture_start(results, &split)), set);
 	if (set && result == RLI_OK && cli_wants(request, "html"))
 		result = draw_pages(c, request, memory, &split, set, &stats);
 	if (set) {

@@ -16,7 +16,9 @@ int cli_write_report(console *c, const cli_request *request, const cli_results *
 
 	rli_profiler profiler = results->profiler;
 	int memory_torch = request->memory_torch;
+	char date_buf[32];
 
+	options.date = cli_pdf_date(date_buf, sizeof(date_buf), request, cli_capture_start(results, NULL));
 	options.input_path = request->input_path;
 	/* Tables from shards: the whole run's input, and what read it (summary.json's names). */
 	if (results->origin_path) {

@@ -108,6 +108,8 @@ static int render_all(console *c, const cli_request *request, const rli_events *
 	int wants_raster = 0, wants_figure_pdf = 0, wants_html = 0, wants_report = cli_wants(request, "pdf");
 	int error = RLI_OK;
 	double scale;
+	char date_buf[32];
+	const char *date = cli_pdf_date(date_buf, sizeof(date_buf), request, stats->start_ms);
 
 	for (int i = 0; i < request->vis_count; i++) {
 		const char *backend = figure_backend(request->vis_types[i]);
@@ -144,6 +146,7 @@ static int render_all(console *c, const cli_request *request, const rli_events *
 		const rli_timeline *timeline;
 		char what[64];
 		rli_render_options render;
+		rli_document dated;
 		double t = cli_now_ms();
 
 		if (!name)
@@ -151,8 +154,8 @@ static int render_all(console *c, const cli_request *request, const rli_events *
 		timeline = is_raster(name) && raster ? raster : strcmp(name, "html") == 0 && every_row ? every_row : vector;
 		snprintf(what, sizeof(what), "writing %s", name);
 		cli_show_status(c, what);
-		error = rli_render_with(rli_timeline_document(timeline), name, request->output_path, set,
-					cli_render_options(&render, request));
+		error = rli_render_with(cli_dated(&dated, rli_timeline_document(timeline), date), name,
+					request->output_path, set, cli_render_options(&render, request));
 		/* One failed output fails the run: the set is written whole or not at all. */
 		if (error < 0) {
 			cli_say(c, -1, "error: ", "%s", rli_error_last());

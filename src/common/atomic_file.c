@@ -2,10 +2,12 @@
 #define _GNU_SOURCE /* syncfs is Linux's */
 #include "atomic_file.h"
 #include "error.h"
+#include "grow.h"
 #include "strutil.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -13,6 +15,70 @@
 
 /* The stdio buffer of a file being written. */
 #define WRITE_BUFFER ((size_t)64 << 10)
+
+/*
+ * Every temporary the process holds, by its temp_path pointer, so that a run stopped by a
+ * signal finds them all (rli_atomic_abandon). A temporary is made, renamed and removed under
+ * live_lock, so the list is what is on disk whenever the lock is free; a group of renames
+ * (rli_atomic_group_begin) holds group_lock as well, taken first.
+ */
+static pthread_mutex_t group_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_mutex_t live_lock = PTHREAD_MUTEX_INITIALIZER;
+static const char **live;
+static size_t live_count, live_capacity, renamed_count;
+
+static void forget_temp(const char *temp_path)
+{
+	for (size_t i = live_count; i-- > 0;)
+		if (live[i] == temp_path) {
+			live[i] = live[--live_count];
+			return;
+		}
+}
+
+/* mkstemp under the lock, the name listed before the lock is let go; -1 with errno otherwise. */
+static int make_temp(char *temp_path)
+{
+	int fd;
+	pthread_mutex_lock(&live_lock);
+	if (RLI_GROW(&live, &live_capacity, live_count + 1, 16) < 0) {
+		pthread_mutex_unlock(&live_lock);
+		errno = ENOMEM;
+		return -1;
+	}
+	if ((fd = mkstemp(temp_path)) >= 0)
+		live[live_count++] = temp_path;
+	pthread_mutex_unlock(&live_lock);
+	return fd;
+}
+
+static void remove_temp(const char *temp_path)
+{
+	pthread_mutex_lock(&live_lock);
+	unlink(temp_path);
+	forget_temp(temp_path);
+	pthread_mutex_unlock(&live_lock);
+}
+
+void rli_atomic_group_begin(void)
+{
+	pthread_mutex_lock(&group_lock);
+}
+
+void rli_atomic_group_end(void)
+{
+	pthread_mutex_unlock(&group_lock);
+}
+
+size_t rli_atomic_abandon(void)
+{
+	pthread_mutex_lock(&group_lock);
+	pthread_mutex_lock(&live_lock);
+	for (size_t i = 0; i < live_count; i++)
+		unlink(live[i]);
+	live_count = 0;
+	return renamed_count;
+}
 
 static char *temp_name_for(const char *path)
 {
@@ -31,7 +97,7 @@ int rli_atomic_open(rli_atomic_file *file, const char *path)
 		rli_atomic_abort(file);
 		return rli_error_oom();
 	}
-	fd = mkstemp(file->temp_path);
+	fd = make_temp(file->temp_path);
 	if (fd < 0) {
 		int err = errno;
 		free(file->temp_path);
@@ -136,8 +202,18 @@ done:
 
 int rli_atomic_publish(rli_atomic_file *file)
 {
-	if (rename(file->temp_path, file->path) != 0)
-		return fail(file, errno);
+	int renamed, err;
+
+	pthread_mutex_lock(&live_lock);
+	renamed = rename(file->temp_path, file->path) == 0;
+	err = errno;
+	if (renamed) {
+		forget_temp(file->temp_path);
+		renamed_count++;
+	}
+	pthread_mutex_unlock(&live_lock);
+	if (!renamed)
+		return fail(file, err);
 	free(file->temp_path);
 	free(file->path);
 	memset(file, 0, sizeof(*file));
@@ -156,7 +232,7 @@ void rli_atomic_abort(rli_atomic_file *file)
 		fclose(file->fp);
 	free(file->buffer);
 	if (file->temp_path)
-		unlink(file->temp_path);
+		remove_temp(file->temp_path);
 	free(file->temp_path);
 	free(file->path);
 	memset(file, 0, sizeof(*file));

@@ -38,6 +38,20 @@ int rli_atomic_publish(rli_atomic_file *file);
 /* Removes the temporary file; safe after a failed open or a commit. */
 void rli_atomic_abort(rli_atomic_file *file);
 
+/*
+ * A group of publishes that a stopping process must not cut in two (an output set's renames):
+ * rli_atomic_abandon waits until rli_atomic_group_end.
+ */
+void rli_atomic_group_begin(void);
+void rli_atomic_group_end(void);
+/*
+ * For a process about to _exit on a signal: waits for a group of publishes under way, removes
+ * every temporary the process holds, open or closed, and from then on none is made, renamed or
+ * removed (a thread that tries waits for the exit). Returns how many files the process renamed
+ * into place, each whole. Not for a signal handler: call it from a thread.
+ */
+size_t rli_atomic_abandon(void);
+
 /* mkdir -p. RLI_EOUTPUT with a message on failure. */
 int rli_mkdir_p(const char *path);
 

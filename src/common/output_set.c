@@ -79,6 +79,8 @@ int rli_output_set_commit(rli_output_set *set)
 		if (!set->files[i].published && stat(set->files[i].path, &st) == 0 && S_ISDIR(st.st_mode))
 			error = rli_error_set(RLI_EOUTPUT, "cannot write %s: a folder of that name is in the way",
 					      set->files[i].path);
+	/* A run stopped by a signal waits for these renames: its folder holds one set, never two halves. */
+	rli_atomic_group_begin();
 	for (size_t i = 0; i < set->count; i++) {
 		kept_file *kept = &set->files[i];
 		if (kept->published)
@@ -90,6 +92,7 @@ int rli_output_set_commit(rli_output_set *set)
 		error = rli_atomic_publish(&kept->file);
 		kept->published = error == RLI_OK;
 	}
+	rli_atomic_group_end();
 	return error;
 }
 

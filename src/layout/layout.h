@@ -335,7 +335,8 @@ struct rli_document {
 	const char *title;          /* the document's metadata title */
 	/*
 	 * The creation date written into the file's metadata, "YYYY-MM-DDTHH:MM:SSZ";
-	 * NULL: a fixed date (SOURCE_DATE_EPOCH when set), so the same input gives the same bytes.
+	 * NULL: a fixed date (SOURCE_DATE_EPOCH when set), so the same input gives the same bytes;
+	 * the command sets the capture's start here (cli_pdf_date).
 	 */
 	const char *date;
 	/* bookmarks, in page order; a back-end without an outline (PNG, HTML) ignores them */

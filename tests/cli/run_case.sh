@@ -14,6 +14,10 @@
 #   run-as: USER          run rl-insight as USER (when run as root), so permissions apply
 #   cleanup: SHELL        run in @IN@ at the end, whatever happened (unmount what setup mounted)
 #   parallel: N           run N copies of the command at once; each must end with the expected status
+#   signal: NAME WHEN     send the run SIGNAME (TERM, INT, HUP) WHEN seconds after its start, or with
+#                         WHEN "temporary" as soon as @OUT@ holds a temporary (a hidden file beside
+#                         the run's .rl-insight.lock); a run that ended first skips the case (exit 77)
+#   env: NAME=VALUE       set NAME in rl-insight's environment (one a line; SOURCE_DATE_EPOCH, say)
 #   args: ARGS            the rl-insight arguments (split by the shell; placeholders below)
 #   exit: N               expected exit status
 #   stdout: TEXT          a line of stdout must contain TEXT
@@ -117,8 +121,36 @@ if [ -n "$user" ] && [ "$(id -u)" = 0 ]; then
 	mkdir -p "$work/cache" && chmod a+rwx "$work/cache" || exit 1
 	runner="setpriv --reuid=$user --regid=$(id -g "$user") --clear-groups -- env XDG_CACHE_HOME=\"$work/cache\""
 fi
+# env(1) puts the case's variables before the command, behind whatever runner there is.
+settings=$(directives env | while IFS= read -r line; do printf " '%s'" "$(expand "$line")"; done)
+[ -z "$settings" ] || runner="$runner env$settings"
 copies=$(directives parallel)
-if [ -n "$copies" ]; then
+stop=$(directives signal)
+if [ -n "$stop" ]; then
+	# A Slurm time limit or a ^C: exec, so that $! is rl-insight itself; a background job's
+	# SIGINT is ignored by sh, which env --default-signal undoes.
+	set -- $stop
+	eval "exec env --default-signal=$1 $runner \"\$bin\" $args" >"$work/stdout" 2>"$work/stderr" </dev/null &
+	pid=$!
+	if [ "$2" = temporary ]; then
+		tries=0
+		while kill -0 "$pid" 2>/dev/null && [ "$tries" -lt 6000 ] &&
+			[ -z "$(ls -A "$out" 2>/dev/null | grep '^\.' | grep -vx '\.rl-insight\.lock')" ]; do
+			sleep 0.01
+			tries=$((tries + 1))
+		done
+	else
+		sleep "$2"
+	fi
+	sent=yes
+	kill -s "$1" "$pid" 2>/dev/null || sent=no
+	wait "$pid"
+	status=$?
+	if [ "$sent" = no ]; then
+		echo "skipped: the run ended (status $status) before SIG$1 was sent: a bigger input would keep it busy"
+		exit 77
+	fi
+elif [ -n "$copies" ]; then
 	# Overlapping runs (two cron jobs): each copy's status is checked, their messages pooled.
 	i=1
 	while [ "$i" -le "$copies" ]; do
