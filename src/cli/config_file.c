@@ -384,6 +384,8 @@ static int walk_map(reader *rd, int map, size_t prefix)
 		int value = rd->nodes[k].next, error;
 		size_t length = prefix;
 
+		if (value < 0) /* libyaml gives every key a value, an empty scalar at least */
+			break;
 		if (key->kind != NODE_SCALAR || key->is_null || !key->length)
 			return at(rd, rd->nodes[k].mark, "a key must be a name, not a list, a mapping or nothing");
 		if ((error = check_text(rd, key)) < 0)
