@@ -63,6 +63,7 @@ inputs | while read -r file; do
 	*/operator_memory.csv) add memory_csv "$file" ;;
 	*/memory_record.csv) add memory_record "$file" ;;
 	*/profiler_info_*.json|*/profiler_metadata.json) add ascend_json "$file" ;;
+	*.yaml) add config "$file" ;;
 	esac
 done
 
@@ -104,6 +105,10 @@ add_text config 'input:\n\tpath: tabbed\n'
 add_text config 'input:\n  path: "open\n'
 add_text config '- a list\n'
 add_text config 'a:\n b:\n  c:\n   d:\n    e:\n     f:\n      g:\n       h:\n        i: deep\n'
+add_text config '%%YAML 1.1\n---\ninput: {path: "g\\x65n\\u00e9", rank_list: [0, 2, 4]}\ntimeline:\n  parser: {type: \047nvtx\047}\n  visualizer: &v\n    type:\n      - png\n      - html\n    width: &w 1000\n    all_rows: no\nmemory:\n  visualizer:\n    type: *w\n...\n'
+add_text config 'input:\n  path: &p /a\n  path: *p\n'
+add_text config 'a: &a [x, *a]\nb: *c\n<<: {k: 1}\n? [k]\n: v\n!!python/object:os.system {}\n'
+add_text config 'input: {path: /a}\n---\ninput: {path: /b}\n'
 
 # Escapers: markup, script, URL and CSS payloads, control characters and every kind of broken UTF-8.
 add_text escape '</script><script>alert(1)</script>'

@@ -405,14 +405,17 @@ static int set_style(cli_request *r, const char *value, const char *spelled)
 	return error;
 }
 
-/* timeline.visualizer.all_rows=true|false: the key for --all-rows. */
+/*
+ * timeline.visualizer.all_rows=true|false: the key for --all-rows. YAML 1.1, which OmegaConf
+ * reads, also spells a boolean yes/no and on/off.
+ */
 static int set_all_rows(cli_request *r, const char *value, const char *spelled)
 {
-	static const char *const names[] = { "false", "true" };
+	static const char *const names[] = { "false", "true", "no", "yes", "off", "on" };
 	size_t i;
 	int error = CHOOSE(&i, names, value, strlen(value), spelled);
 	if (error == RLI_OK)
-		r->timeline.overview = !i;
+		r->timeline.overview = !(i % 2);
 	return error;
 }
 
@@ -471,8 +474,14 @@ typedef struct {
 	int explicit_vis;
 } config_context;
 
+/* The keys whose values are comma lists, so a YAML list of values can give them. */
+static int takes_list(const option_spec *spec)
+{
+	return spec->set == set_vis || spec->set == set_rank_list || spec->set == set_role_list;
+}
+
 /* Applies one key of a config_path file; the value must outlive the file's buffer. */
-static int apply_config_key(void *ctx, const char *key, const char *value, int line)
+static int apply_config_key(void *ctx, const char *key, const char *value, int line, int list)
 {
 	config_context *c = ctx;
 	cli_request *r = c->request;
@@ -483,6 +492,8 @@ static int apply_config_key(void *ctx, const char *key, const char *value, int l
 	if (!spec)
 		return rli_error_set(RLI_EUSAGE, "%s:%d: Key '%s' is not in the configuration", c->path,
 				     line, key);
+	if (list && !takes_list(spec))
+		return rli_error_set(RLI_EUSAGE, "%s:%d: %s takes one value, not a list", c->path, line, key);
 	owned = realloc(r->owned, (r->owned_count + 1) * sizeof(*owned));
 	if (!owned)
 		return rli_error_oom();

@@ -4,14 +4,19 @@
 
 #include <stddef.h>
 
-/* Called once per leaf, with its dotted key ("timeline.visualizer.type") and its value. */
-typedef int (*config_visit_fn)(void *ctx, const char *key, const char *value, int line);
+/*
+ * Called once per leaf, with its dotted key ("timeline.visualizer.type"), its value, the line of
+ * its key, and list set when the value was a YAML list (its items then joined with commas).
+ */
+typedef int (*config_visit_fn)(void *ctx, const char *key, const char *value, int line, int list);
 
 /*
- * Reads the block-style YAML subset these files use: nested mappings by
- * indentation, scalar values (plain, 'single' or "double" quoted), # comments.
- * null and ~ values are skipped (the default stands). Returns RLI_OK, the
- * visitor's error, or RLI_EUSAGE with "<path>:<line>: <what>".
+ * Reads one YAML document with libyaml: block and flow mappings and lists, every scalar
+ * style, comments, anchors and aliases (at most 10,000 values once expanded: an alias bomb
+ * is refused). A null value (~, null, nothing) is skipped: the default stands. A key given
+ * twice in one mapping, a second document, a top level that is not a mapping, a merge key
+ * (<<) and a tag of another type are refused. Returns RLI_OK, the visitor's error, or
+ * RLI_EUSAGE with "<path>:<line>:<column>: <what>".
  */
 int config_file_read(const char *path, config_visit_fn visit, void *ctx);
 
