@@ -90,9 +90,10 @@ static int run(console *c, const cli_request *request)
 		result = cli_worse(result, cli_write_compare_html(c, request, &baseline, &results, set));
 	if ((results.profiler == RLI_PROFILER_TABLE || tables > 0) && (result == RLI_OK || result == RLI_EPARTIAL)) {
 		int found = rli_table_origin(&results.origin_path, &results.origin_profiler, request->input_path);
-		if (found < 0)
+		if (found < 0) {
+			cli_say(c, -1, "error: ", "%s", rli_error_last());
 			result = found;
-		else if (results.origin_path)
+		} else if (results.origin_path)
 			cli_say(c, 1, "", "the tables were parsed from %s (%s)", results.origin_path, results.origin_profiler);
 	}
 	if (set && (result == RLI_OK || result == RLI_EPARTIAL) && (results.stats || results.memory_stats)) {
