@@ -166,7 +166,9 @@ int main(int argc, char **argv)
 	error = cli_parse_args(&request, argc, argv);
 
 	if (error < 0) {
-		fprintf(stderr, "rl-insight: %s\n", rli_error_last());
+		fputs("rl-insight: ", stderr);
+		cli_put_message(stderr, rli_error_last());
+		fputc('\n', stderr);
 		error = exit_status(error);
 	} else if (request.action == CLI_HELP) {
 		cli_print_help(stdout);
