@@ -3,8 +3,36 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <time.h>
 #include <unistd.h>
+
+/*
+ * Every message goes out through here, so a name in it (a file called "a<newline>b.json.gz", a
+ * role folder holding an escape sequence) cannot split the message or drive the terminal: control
+ * characters are written as C writes them (\n, \t, \x1b), C1 controls (U+0080 to U+009F) as
+ * \u0080. The one line break kept is a report's own, before each "  - " item of a list.
+ */
+void cli_put_message(FILE *fp, const char *text)
+{
+	for (const unsigned char *p = (const unsigned char *)text; *p; p++) {
+		if (*p == '\n' && strncmp((const char *)p + 1, "  - ", 4) == 0)
+			fputc('\n', fp);
+		else if (*p == '\n')
+			fputs("\\n", fp);
+		else if (*p == '\t')
+			fputs("\\t", fp);
+		else if (*p == '\r')
+			fputs("\\r", fp);
+		else if (*p < 0x20 || *p == 0x7f)
+			fprintf(fp, "\\x%02x", *p);
+		else if (*p == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f)
+			fprintf(fp, "\\u%04x", *++p);
+		else
+			fputc(*p, fp);
+	}
+}
 
 void cli_clear_status(console *c)
 {
@@ -19,7 +47,9 @@ void cli_show_status(console *c, const char *what)
 {
 	if (c->verbosity < 0 || !isatty(STDERR_FILENO))
 		return;
-	fprintf(stderr, "\r\033[Krl-insight: %s...", what);
+	fputs("\r\033[Krl-insight: ", stderr);
+	cli_put_message(stderr, what);
+	fputs("...", stderr);
 	fflush(stderr);
 	c->status_line = 1;
 }
@@ -27,14 +57,28 @@ void cli_show_status(console *c, const char *what)
 void cli_say(console *c, int min_verbosity, const char *prefix, const char *fmt, ...)
 {
 	va_list ap;
+	char small[1024], *text = small;
+	int length;
 	if (c->verbosity < min_verbosity)
 		return;
 	cli_clear_status(c);
-	fprintf(stderr, "rl-insight: %s", prefix);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	length = vsnprintf(small, sizeof(small), fmt, ap);
 	va_end(ap);
+	/* a validation report naming many files is longer: formatted again into room of its size */
+	if (length >= (int)sizeof(small) && (text = malloc((size_t)length + 1)) != NULL) {
+		va_start(ap, fmt);
+		vsnprintf(text, (size_t)length + 1, fmt, ap);
+		va_end(ap);
+	}
+	if (!text)
+		text = small; /* out of memory: the message cut short, still said */
+	fprintf(stderr, "rl-insight: %s", prefix);
+	if (length >= 0)
+		cli_put_message(stderr, text);
 	fputc('\n', stderr);
+	if (text != small)
+		free(text);
 }
 
 /* Library log lines: errors always, warnings unless -q, details with -v. */

@@ -4,11 +4,15 @@
 
 #include "rl_insight.h"
 
+#include <stdio.h>
+
 typedef struct {
 	int verbosity;   /* -1 quiet, 0 default, 1 verbose, 2 debug */
 	int status_line; /* a transient progress line is on the terminal */
 } console;
 
+/* text on fp with its control characters escaped (\n, \x1b), but for the line breaks of a "  - " list. */
+void cli_put_message(FILE *fp, const char *text);
 /* Erases the progress line, if one is shown. */
 void cli_clear_status(console *c);
 /* "rl-insight: <what>..." on a terminal, replaced by the next line; nothing otherwise. */

@@ -94,9 +94,10 @@ static int run(console *c, const cli_request *request)
 		result = cli_worse(result, cli_write_compare_html(c, request, &baseline, &results, set));
 	if ((results.profiler == RLI_PROFILER_TABLE || tables > 0) && (result == RLI_OK || result == RLI_EPARTIAL)) {
 		int found = rli_table_origin(&results.origin_path, &results.origin_profiler, request->input_path);
-		if (found < 0)
+		if (found < 0) {
+			cli_say(c, -1, "error: ", "%s", rli_error_last());
 			result = found;
-		else if (results.origin_path)
+		} else if (results.origin_path)
 			cli_say(c, 1, "", "the tables were parsed from %s (%s)", results.origin_path, results.origin_profiler);
 	}
 	if (set && (result == RLI_OK || result == RLI_EPARTIAL) && (results.stats || results.memory_stats)) {
@@ -171,7 +172,9 @@ int main(int argc, char **argv)
 	error = cli_parse_args(&request, argc, argv);
 
 	if (error < 0) {
-		fprintf(stderr, "rl-insight: %s\n", rli_error_last());
+		fputs("rl-insight: ", stderr);
+		cli_put_message(stderr, rli_error_last());
+		fputc('\n', stderr);
 		error = exit_status(error);
 	} else if (request.action == CLI_HELP) {
 		cli_print_help(stdout);

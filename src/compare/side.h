@@ -109,8 +109,9 @@ int rli_compare_side_from_stats(rli_compare_side **out, const rli_stats *stats, 
 				const char *path, const char *profiler);
 
 /*
- * A side from a summary.json rl-insight wrote (schema 2 or 3). RLI_EINVALID with a message
- * naming the file, and the line when known, when it is not one.
+ * A side from a summary.json rl-insight wrote (schema 2 to 4). RLI_EINVALID with a message
+ * naming the file, and the line when known, when it is not one: every value the comparison takes
+ * is type-checked, and a wrong one is named by its key path (phases[3].total_ms).
  */
 int rli_compare_side_read_summary(rli_compare_side **out, const char *path);
 /* The same from bytes in memory, named name in messages (the fuzzers' way in). */

@@ -162,7 +162,8 @@ static int x_axis(rli_panel *panel, double lo, double hi)
 static int lay_out(rli_compare_figure *f, const rli_comparison *c, const rli_timeline_options *options,
 		   PangoContext *text)
 {
-	const rli_phase_change **drawn = malloc((c->phase_count + c->rank_phase_count + 1) * sizeof(*drawn));
+	/* calloc: no slot of it is ever read unset, even with nothing drawn */
+	const rli_phase_change **drawn = calloc(c->phase_count + c->rank_phase_count + 1, sizeof(*drawn));
 	rli_panel *panel = &f->panel;
 	size_t left_out = 0, n, lanes;
 	double width = fmax(300.0, (double)options->width), label_width = 0, value_width = 0, w, h, lo = 0, hi = 0;
@@ -292,8 +293,10 @@ static int lay_out(rli_compare_figure *f, const rli_comparison *c, const rli_tim
 		goto done;
 	}
 	for (size_t r = 0; r < lanes; r++) {
-		rli_compare_phase_label(label, sizeof(label), drawn[r / CMP_LANES_PER_PHASE < n ? r / CMP_LANES_PER_PHASE : 0]);
-		if (!(panel->rows[r].label = rli_strdup(n ? label : "")) || !(panel->rows[r].role = rli_strdup("")) ||
+		/* With nothing drawn (no phase in both runs with a median to measure against) the one lane is
+		 * blank: there is no phase change to name it by. */
+		const char *lane_label = n ? rli_compare_phase_label(label, sizeof(label), drawn[r / CMP_LANES_PER_PHASE]) : "";
+		if (!(panel->rows[r].label = rli_strdup(lane_label)) || !(panel->rows[r].role = rli_strdup("")) ||
 		    (error = rli_set_text(&panel->row_labels[r], "", left - ROW_LABEL_GAP, 0, ROW_LABEL_SIZE, RLI_ALIGN_END,
 					  RLI_ALIGN_MIDDLE)) < 0) {
 			error = error < 0 ? error : rli_error_oom();
@@ -384,8 +387,13 @@ static int lay_out(rli_compare_figure *f, const rli_comparison *c, const rli_tim
 		y += CMP_NOTE_LINE;
 	}
 	if (n == 0) {
-		if ((error = add_note(f, "No phase is in both runs: nothing to set side by side", left, plot_top + 8,
-				      CMP_NOTE_SIZE, 0, TEXT_COLOR, right - left)) < 0)
+		/* Phases in both runs whose baseline median is 0 have no percent to be drawn at: say so, not that none matched. */
+		size_t both = 0;
+		for (size_t i = 0; i < c->phase_count; i++)
+			both += c->phases[i].presence == RLI_IN_BOTH;
+		if ((error = add_note(f, both ? "No phase in both runs has a baseline median to measure a change against"
+					      : "No phase is in both runs: nothing to set side by side",
+				      left, plot_top + 8, CMP_NOTE_SIZE, 0, TEXT_COLOR, right - left)) < 0)
 			goto done;
 	}
 	if (*only_current) {

@@ -56,10 +56,25 @@ size_t rli_memory_blocks(rli_memory_block *blocks, rli_memory_summary *summary, 
 	return count;
 }
 
+/*
+ * An allocation's total after it is at least its size, so above 0: the parsers keep 0 for a total
+ * they do not know (none written, or a negative one, warned of), and the curve passes it over.
+ */
+static int known_total(double mb)
+{
+	return mb > 0 && isfinite(mb);
+}
+
 /* What the curve can follow on this device: the totals its rows carry, where every array they need is there. */
 static rli_memory_totals totals_of(const rli_memory_device *device, size_t count)
 {
+	size_t known = 0;
 	if (!device || count == 0 || !device->allocated_mb)
+		return RLI_MEMORY_TOTALS_NONE;
+	/* A device none of whose totals is known draws the blocks' own sum, whatever the other devices have. */
+	for (size_t i = 0; i < device->count && !known; i++)
+		known = known_total(device->allocated_mb[i]);
+	if (!known)
 		return RLI_MEMORY_TOTALS_NONE;
 	if (device->totals == RLI_MEMORY_TOTALS_ROWS && device->release_allocated_mb)
 		return RLI_MEMORY_TOTALS_ROWS;
@@ -133,7 +148,7 @@ static int curve_of_totals(rli_memory_summary *summary, const rli_memory_device 
 	for (size_t b = 0; b < count; b++) {
 		size_t i = blocks[b].index;
 		double released = device->release_allocated_mb[i];
-		if (isfinite(device->allocated_mb[i])) {
+		if (known_total(device->allocated_mb[i])) {
 			key[n] = blocks[b].start;
 			value[n] = device->allocated_mb[i] * 1024;
 			pool[n] = (uint8_t)pool_of(device, &blocks[b]);
@@ -277,7 +292,7 @@ int rli_memory_curve_each(rli_memory_summary *summary, const rli_memory_device *
 		}
 		for (int p = 0; p < 2; p++) {
 			size_t i = first[p] != SIZE_MAX ? blocks[first[p]].index : 0;
-			if (first[p] != SIZE_MAX && isfinite(device->allocated_mb[i]))
+			if (first[p] != SIZE_MAX && known_total(device->allocated_mb[i]))
 				pool_start_kb[p] = device->allocated_mb[i] * 1024 - device->size_kb[i];
 		}
 		summary->start_mb = (pool_start_kb[0] + pool_start_kb[1]) / 1024.0;

@@ -1,6 +1,7 @@
 /* memory_csv.c: operator_memory.csv streamed through libcsv, one memory row per data row, each with its call stack. */
 #include "memory_internal.h"
 #include "json_stream.h"
+#include "common/shortest_double.h"
 
 #include <csv.h>
 #include <math.h>
@@ -77,6 +78,7 @@ typedef struct {
 	unsigned char bad_text[40];
 	size_t bad_length;
 	finding bad_number, empty_value, blank_name, short_row, free_without_time, negative_duration, end_overflow;
+	finding negative_total; /* an Allocation Total Allocated(MB) below 0: taken as unknown */
 	uint64_t data_rows;
 	/* per distinct name and stack: their match group, their ids in the table */
 	uint32_t *group_of_name; /* by table string id; GROUP_UNKNOWN until looked up */
@@ -380,6 +382,13 @@ static void finish_row(csv_ctx *c, uint64_t line, size_t fields)
 	row.released = c->status[COL_DURATION] == VALUE_OK;
 	row.duration_ms = row.released ? c->value[COL_DURATION] / 1000 : 0;
 	row.allocated_mb = c->status[COL_ALLOCATED] == VALUE_OK ? c->value[COL_ALLOCATED] : 0;
+	/* No allocator counts below 0 bytes: unknown, as an empty value is (0), which the curve passes over. */
+	if (row.allocated_mb < 0) {
+		note(&c->negative_total, line, COL_ALLOCATED, NULL, 0);
+		if (c->negative_total.count == 1)
+			rli_format_double(c->negative_total.text, row.allocated_mb); /* as short as it reads back: as written */
+		row.allocated_mb = 0;
+	}
 	row.reserved_mb = c->status[COL_RESERVED] == VALUE_OK ? c->value[COL_RESERVED] : 0;
 	row.active_mb = c->status[COL_ACTIVE] == VALUE_OK ? c->value[COL_ACTIVE] : 0;
 	/* A short row of an optional column, or an empty one (never released): no total after a release. */
@@ -488,6 +497,11 @@ static void report(csv_ctx *c)
 			      "operator_memory.csv has an Allocation Time(us) + Duration(us) too large for a double: "
 			      "%s (line %llu)",
 			      c->path, (unsigned long long)c->end_overflow.line);
+	if (c->negative_total.count)
+		rli_notes_add(log, RLI_LOG_WARN,
+			      "%s: %llu row(s) with a negative Allocation Total Allocated(MB) (the first at line %llu: "
+			      "%s), taken as unknown", c->path, (unsigned long long)c->negative_total.count,
+			      (unsigned long long)c->negative_total.line, c->negative_total.text);
 	if (c->free_without_time.count)
 		rli_notes_add(log, RLI_LOG_WARN,
 			      "%s: %llu free(s) without an Allocation Time(us) skipped (the first at line %llu)",

@@ -264,6 +264,8 @@ static int parse_tree(rli_memory **out, const char *input_path, const rli_memory
 		rli_log_line(options->log, options->log_ctx, RLI_LOG_INFO, "shard %u/%u holds no allocation",
 			     options->shard_index, options->shard_count);
 	} else if (merged->count == 0 || !any_allocation(merged)) {
+		/* a table's or a trace's unit is its file; an Ascend capture's is a folder of several */
+		int names_files = source->format != &rli_format_memory;
 		if (merged->count == 0 && failed_units == 0)
 			rli_log_line(options->log, options->log_ctx, RLI_LOG_WARN, "No valid data collected from any rank");
 		rli_discovery_report(&discovery);
@@ -272,6 +274,12 @@ static int parse_tree(rli_memory **out, const char *input_path, const rli_memory
 					 "'%s' and the role list '%s'",
 					 input_path, options->rank_list ? options->rank_list : "all",
 					 options->role_list ? options->role_list : "all");
+		else if (merged->count == 0 && failed_units < discovery.count && names_files && discovery.count == 1)
+			rli_error_append("\n  - No memory events: %s holds no row that could be read",
+					 discovery.units[0].path);
+		else if (merged->count == 0 && failed_units < discovery.count && names_files)
+			rli_error_append("\n  - No memory events: the %s under %s hold no row that could be read (the "
+					 "first: %s)", source->files, input_path, discovery.units[0].path);
 		else if (merged->count == 0 && failed_units < discovery.count)
 			rli_error_append("\n  - No memory events: the %s under %s hold no row that could be read",
 					 source->files, input_path);

@@ -326,8 +326,12 @@ static void report_failures(rli_discovery *discovery, int no_rows, const char *r
 	if (discovery->ranks_seen_count) {
 		rli_error_append("\n  - no input unit matched the rank list %s; the input has ranks ", rank_list);
 		append_ranks(discovery->ranks_seen, discovery->ranks_seen_count);
+	} else if (discovery->count == 1) {
+		/* one file (a table with its header alone, say): named, so the user knows which to look at */
+		rli_error_append("\n  - nothing to draw: %s, the one input unit, gave no row", discovery->units[0].path);
 	} else if (discovery->count) {
-		rli_error_append("\n  - nothing to draw: none of the %zu input units gave a row", discovery->count);
+		rli_error_append("\n  - nothing to draw: none of the %zu input units gave a row (the first: %s)",
+				 discovery->count, discovery->units[0].path);
 	} else {
 		rli_error_append("\n  - nothing to draw: no input unit to read was found");
 	}

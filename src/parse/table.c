@@ -59,6 +59,27 @@ static rli_shows memory_table_detect(const rli_walk_entry *entry)
 	return !entry->is_dir && table_kind(entry->name) == TABLE_MEMORY ? RLI_SHOWS_FORMAT : RLI_SHOWS_NOTHING;
 }
 
+/*
+ * --export csv,jsonl writes each table twice, as rl_events.csv and rl_events.jsonl (memory_events
+ * likewise): one table, two spellings. Reading both would count every row twice, so a folder
+ * holding both is read from its JSONL, which keeps the types (a role "007" stays a string).
+ */
+static int has_jsonl_twin(const char *path)
+{
+	size_t length = strlen(path);
+	char *twin;
+	struct stat st;
+	int found;
+	if (length < 4 || strcmp(path + length - 4, ".csv") != 0)
+		return 0;
+	if (!(twin = rli_strfmt("%.*s.jsonl", (int)(length - 4), path)))
+		return -1;
+	/* lstat: a FIFO or a dangling symlink so named is a table the walk finds too (find_visit); a folder is not */
+	found = lstat(twin, &st) == 0 && !(stat(twin, &st) == 0 && S_ISDIR(st.st_mode));
+	free(twin);
+	return found;
+}
+
 /* ---- discovery ---------------------------------------------------------------- */
 
 typedef struct {
@@ -101,6 +122,46 @@ static int compare_paths(const void *a, const void *b)
 	return strcmp(((const rli_unit *)a)->path, ((const rli_unit *)b)->path);
 }
 
+/* Drops each CSV table whose folder holds its JSONL too (has_jsonl_twin), said once, naming the first such folder. */
+static int drop_csv_twins(rli_discovery *discovery, int kind)
+{
+	const char *table = kind == TABLE_MEMORY ? "memory_events" : "rl_events";
+	size_t kept = 0, dropped = 0;
+	char *first = NULL;
+	int error = RLI_OK;
+	for (size_t i = 0; i < discovery->count; i++) {
+		rli_unit *unit = &discovery->units[i];
+		/* after a failure every unit left is kept as it is, so the list stays whole for its disposal */
+		int twin = error == RLI_OK && !unit->unsearched ? has_jsonl_twin(unit->path) : 0;
+		if (twin > 0 && !first) {
+			const char *slash = strrchr(unit->path, '/');
+			/* the walk names a table under its folder (root/.../rl_events.csv), so there is a slash */
+			first = rli_strfmt("%.*s", slash ? (int)(slash - unit->path) : 1, slash ? unit->path : ".");
+			twin = first ? 1 : -1;
+		}
+		if (twin < 0) {
+			error = rli_error_oom();
+			twin = 0;
+		}
+		if (twin) {
+			dropped++;
+			rli_unit_dispose(unit);
+		} else {
+			discovery->units[kept++] = *unit;
+		}
+	}
+	discovery->count = kept;
+	if (error == RLI_OK && dropped == 1)
+		rli_notes_add(&discovery->log, RLI_LOG_NOTICE, "%s holds both %s.csv and %s.jsonl, one table: reading the "
+			      "JSONL (it keeps the types), not the CSV", first, table, table);
+	else if (error == RLI_OK && dropped > 1)
+		rli_notes_add(&discovery->log, RLI_LOG_NOTICE, "%s and %zu more folder%s hold both %s.csv and %s.jsonl, "
+			      "one table each: reading each JSONL (it keeps the types), not the CSV", first, dropped - 1,
+			      dropped == 2 ? "" : "s", table, table);
+	free(first);
+	return error;
+}
+
 static int discover(rli_discovery *discovery, const char *root, const rli_discover_options *options, int kind)
 {
 	finder f = { discovery, options, kind };
@@ -119,7 +180,7 @@ static int discover(rli_discovery *discovery, const char *root, const rli_discov
 				      root);
 		return RLI_OK;
 	}
-	if ((error = rli_walk(root, find_visit, find_unsearched, &f)) < 0)
+	if ((error = rli_walk(root, find_visit, find_unsearched, &f)) < 0 || (error = drop_csv_twins(discovery, kind)) < 0)
 		return error;
 	if (discovery->count > 1)
 		qsort(discovery->units, discovery->count, sizeof(*discovery->units), compare_paths);
@@ -181,8 +242,13 @@ static int count_visit(void *ctx, const rli_walk_entry *entry)
 		rli_shows shows;
 		if (!format->timeline || (shows = format->detect(entry)) == RLI_SHOWS_NOTHING)
 			continue;
-		if (format == &rli_format_table)
-			count->memory += table_kind(entry->name) == TABLE_MEMORY;
+		if (format == &rli_format_table) {
+			/* a CSV beside its JSONL is one table with it, read from the JSONL (drop_csv_twins) */
+			int twin = table_kind(entry->name) == TABLE_MEMORY ? has_jsonl_twin(entry->path) : 0;
+			if (twin < 0)
+				return rli_error_oom();
+			count->memory += table_kind(entry->name) == TABLE_MEMORY && !twin;
+		}
 		else
 			count->others++;
 		return shows == RLI_SHOWS_FORMAT_ONLY;

@@ -103,20 +103,43 @@ typedef struct {
 	char *dir;           /* the folder whose entries are being visited */
 	int has_table, has_summary;
 	char *path, *profiler; /* the origin so far */
+	char *origin_dir;    /* the folder whose summary named it first */
 	int folders;         /* table folders seen */
-	int differs;         /* a table folder without a summary, or one naming another input */
-	int error;
+	int lost;            /* a table folder without a summary that names its input: no origin to give */
+	int error;           /* RLI_EINVALID (message set): two summaries name different runs */
 } origin_walk;
+
+/* The same input, however the shard's command line ended it ("prof" and "prof/"). */
+static int same_input(const char *a, const char *b)
+{
+	size_t m = strlen(a), n = strlen(b);
+	while (m > 1 && a[m - 1] == '/')
+		m--;
+	while (n > 1 && b[n - 1] == '/')
+		n--;
+	return m == n && memcmp(a, b, m) == 0;
+}
+
+/*
+ * Tables of two runs merged would draw one timeline of both (an MSTX shard and an NVTX shard
+ * spanned 56 years): refused, naming both folders and what their summaries say.
+ */
+static void refuse(origin_walk *w, const char *what, const char *path, const char *profiler)
+{
+	w->error = rli_error_set(RLI_EINVALID, "%s and %s hold tables of different runs: their summary.json name "
+				 "different %ss, %s (%s) and %s (%s); merge the shards of one run only", w->origin_dir,
+				 w->dir, what, w->path, w->profiler, path, profiler);
+}
 
 /* What the folder just visited says: its summary agrees, or the origin is lost. */
 static void folder_done(origin_walk *w)
 {
 	char *path = NULL, *profiler = NULL, *summary;
-	if (!w->dir || !w->has_table || w->differs || w->error)
+	if (!w->dir || !w->has_table || w->error)
 		goto done;
 	w->folders++;
 	if (!w->has_summary) {
-		w->differs = 1;
+		w->lost = 1;
 		goto done;
 	}
 	if (!(summary = rli_path_join(w->dir, "summary.json"))) {
@@ -128,13 +151,17 @@ static void folder_done(origin_walk *w)
 	if (w->error < 0)
 		goto done;
 	if (!path) {
-		w->differs = 1;
+		w->lost = 1;
 	} else if (!w->path) {
+		if (!(w->origin_dir = rli_strdup(w->dir))) {
+			w->error = rli_error_oom();
+			goto done;
+		}
 		w->path = path;
 		w->profiler = profiler;
 		path = profiler = NULL;
-	} else if (strcmp(w->path, path) != 0) {
-		w->differs = 1;
+	} else if (!same_input(w->path, path)) {
+		refuse(w, "input", path, profiler);
 	} else if (strcmp(w->profiler, profiler) != 0) {
 		/*
 		 * A shard that held memory records and no bar says "memory"; one with bars names
@@ -145,7 +172,7 @@ static void folder_done(origin_walk *w)
 			w->profiler = profiler;
 			profiler = NULL;
 		} else if (strcmp(profiler, "memory") != 0) {
-			w->differs = 1;
+			refuse(w, "profiler", path, profiler);
 		}
 	}
 done:
@@ -168,7 +195,8 @@ static int visit(void *ctx, const rli_walk_entry *entry)
 		w->has_table |= rli_table_file_name(entry->name);
 		w->has_summary |= strcmp(entry->name, "summary.json") == 0;
 	}
-	return w->differs ? RLI_EINVALID : 0; /* once the origin is lost, the rest need not be seen */
+	/* every table folder is seen, even with the origin lost: any two may name different runs */
+	return w->error < 0 ? w->error : 0;
 }
 
 int rli_table_origin(char **path, char **profiler, const char *input_path)
@@ -203,11 +231,13 @@ int rli_table_origin(char **path, char **profiler, const char *input_path)
 		folder_done(&w);
 	} else {
 		walked = rli_walk(input_path, visit, NULL, &w);
-		if (walked < 0 && walked != RLI_EINVALID && !w.error)
+		if (walked < 0 && !w.error)
 			w.error = walked;
 		folder_done(&w);
 	}
-	if (w.error < 0 || w.differs || !w.folders) {
+	free(w.origin_dir);
+	free(w.dir);
+	if (w.error < 0 || w.lost || !w.folders) {
 		free(w.path);
 		free(w.profiler);
 		return w.error < 0 ? w.error : RLI_OK;

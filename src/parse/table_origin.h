@@ -9,7 +9,8 @@
  * and profiler (or "memory": a shard without bars), *path and *profiler receive them (newly
  * allocated): the shards of one run give
  * the whole run's name to the outputs drawn from their merged tables. Otherwise both are NULL.
- * RLI_OK, or RLI_ERROR when out of memory; a summary that cannot be read is no origin.
+ * RLI_OK, RLI_EINVALID (message set, naming both folders) when two summaries name different
+ * inputs or profilers, or RLI_ERROR when out of memory; a summary that cannot be read is no origin.
  */
 int rli_table_origin(char **path, char **profiler, const char *input_path);
 

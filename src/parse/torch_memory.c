@@ -4,6 +4,7 @@
 #include "common/bigmem.h"
 #include "common/grow.h"
 #include "common/prefault.h"
+#include "common/shortest_double.h"
 #include "common/sort.h"
 #include "memory/memory_table.h"
 
@@ -261,6 +262,15 @@ static int keep_memory_event(torch_memory *tm, double ts_us)
 	event->allocated = tm->value[TM_TOTAL_ALLOCATED];
 	event->reserved = tm->value[TM_TOTAL_RESERVED];
 	event->has_allocated = (tm->have >> TM_TOTAL_ALLOCATED) & 1;
+	/* No allocator counts below 0 bytes: such a total is no count, and the curve must not follow it. */
+	if (event->has_allocated && event->allocated < 0) {
+		if (tm->negative_total++ == 0) {
+			tm->first_negative_ts_us = ts_us;
+			tm->first_negative_total = event->allocated;
+		}
+		event->has_allocated = 0;
+		event->allocated = 0;
+	}
 	event->has_reserved = (tm->have >> TM_TOTAL_RESERVED) & 1;
 	event->addr = tm->addr;
 	event->device_id = (int32_t)tm->value[TM_DEVICE_ID];
@@ -373,6 +383,14 @@ void torch_memory_notes(const torch_memory *tm, rli_unit *unit)
 		rli_notes_add(&unit->log, RLI_LOG_WARN, "%s: %llu [memory] event(s) without a number in "
 			      "'Bytes', 'Addr', 'Device Type' or 'Device Id' left out",
 			      unit->path, (unsigned long long)tm->bad);
+	if (tm->negative_total) {
+		char ts[RLI_DOUBLE_BUFSIZE], total[RLI_DOUBLE_BUFSIZE];
+		rli_format_double(ts, tm->first_negative_ts_us);
+		rli_format_double(total, tm->first_negative_total);
+		rli_notes_add(&unit->log, RLI_LOG_WARN, "%s: %llu [memory] event(s) with a negative 'Total Allocated' "
+			      "(the first at ts %s: %s), taken as unknown", unit->path,
+			      (unsigned long long)tm->negative_total, ts, total);
+	}
 	if (tm->reallocated)
 		rli_notes_add(&unit->log, RLI_LOG_WARN, "%s: %llu [memory] allocation(s) at an address whose block "
 			      "was not freed; the earlier block is taken as live to the end of the capture",

@@ -109,6 +109,8 @@ typedef struct {
 	rli_memory_left left;    /* [memory] events left out for their device or their form (no Addr) */
 	uint64_t out_of_order;   /* [memory] events written before an earlier one */
 	uint64_t reallocated;    /* allocations at an address already allocated and not freed */
+	uint64_t negative_total; /* [memory] events whose Total Allocated is below 0: taken as unknown */
+	double first_negative_ts_us, first_negative_total; /* the first of them: its ts and its value */
 	uint64_t orphan_frees;   /* frees of blocks allocated before the capture */
 	uint64_t with_op, with_stack, rows;
 	uint64_t paired_alongside; /* events the helper paired (all of them, or 0: paired after the read) */
