@@ -394,6 +394,12 @@ typedef struct {
 	 * 0: as tall as its lanes make it.
 	 */
 	double max_height;
+	/*
+	 * 1 (default): with statistics, their tables go beside the figure for the back-ends that show
+	 * asides (the HTML); 0 leaves them out, for a layout only a PNG or a PDF will draw, which never
+	 * show them (a million steps' rows of a table no one reads).
+	 */
+	int stats_aside;
 } rli_timeline_options;
 
 void rli_timeline_options_init(rli_timeline_options *options);

@@ -62,13 +62,14 @@ static int is_raster(const char *backend_name)
  * the vector one is too tall for a raster; otherwise one layout serves all.
  */
 static int lay_out(console *c, rli_timeline **out, const cli_request *request,
-		   const rli_events *events, const rli_stats *stats, rli_medium medium, int all_rows)
+		   const rli_events *events, const rli_stats *stats, rli_medium medium, int all_rows, int aside)
 {
 	rli_timeline_options options = request->timeline;
 	double t = cli_now_ms();
 	int error;
 
 	options.medium = medium;
+	options.stats_aside = aside; /* only the HTML shows the statistics beside the figure */
 	/* The layout of every row serves the HTML and the report, which say the findings their own way. */
 	if (all_rows) {
 		options.overview = 0;
@@ -119,15 +120,15 @@ static int render_all(console *c, const cli_request *request, const rli_events *
 		wants_figure_pdf |= strcmp(request->vis_types[i], "timeline_pdf") == 0;
 	}
 	if ((wants_figure_pdf || wants_raster) &&
-	    (error = lay_out(c, &vector, request, events, stats, RLI_MEDIUM_VECTOR, 0)) < 0)
+	    (error = lay_out(c, &vector, request, events, stats, RLI_MEDIUM_VECTOR, 0, wants_html)) < 0)
 		goto done;
 	/* The page scrolls and zooms, and the report pages through the rows: both have every row. */
 	if ((wants_html || wants_report) && (!vector || rli_timeline_shows_overview(vector) || request->timeline.caption) &&
-	    (error = lay_out(c, &every_row, request, events, stats, RLI_MEDIUM_VECTOR, 1)) < 0)
+	    (error = lay_out(c, &every_row, request, events, stats, RLI_MEDIUM_VECTOR, 1, wants_html)) < 0)
 		goto done;
 	if (wants_raster && (!vector || rli_timeline_shows_overview(vector) ||
 			     rli_document_raster_scale(rli_timeline_document(vector)) == 0.0) &&
-	    (error = lay_out(c, &raster, request, events, stats, RLI_MEDIUM_RASTER, 0)) < 0)
+	    (error = lay_out(c, &raster, request, events, stats, RLI_MEDIUM_RASTER, 0, 0)) < 0)
 		goto done;
 	if (raster && rli_timeline_shows_overview(raster))
 		say_overview(c, request, raster, wants_html);

@@ -33,6 +33,7 @@ void rli_timeline_options_init(rli_timeline_options *options)
 	options->caption = 0;
 	options->threads = 0;
 	options->max_height = 0;
+	options->stats_aside = 1;
 }
 
 double rli_document_raster_scale(const rli_document *document)
@@ -297,7 +298,7 @@ int rli_timeline_layout_stats(rli_timeline **out, const rli_events *events, cons
 	if (options->caption && stats && (error = rli_timeline_add_caption(timeline, stats, theme)) < 0)
 		goto done;
 	/* The statistics go beside the figure, for the back-ends that show asides; the page itself is unchanged. */
-	if (stats && (error = rli_timeline_add_stats_aside(timeline, stats)) < 0)
+	if (stats && options->stats_aside && (error = rli_timeline_add_stats_aside(timeline, stats)) < 0)
 		goto done;
 
 	*out = timeline;
