@@ -79,6 +79,7 @@ typedef struct {
 	size_t bad_length;
 	finding bad_number, empty_value, blank_name, short_row, free_without_time, negative_duration, end_overflow;
 	finding negative_total; /* an Allocation Total Allocated(MB) below 0: taken as unknown */
+	finding negative_release; /* a Release Total Allocated(MB) below 0: likewise */
 	uint64_t data_rows;
 	/* per distinct name and stack: their match group, their ids in the table */
 	uint32_t *group_of_name; /* by table string id; GROUP_UNKNOWN until looked up */
@@ -394,6 +395,12 @@ static void finish_row(csv_ctx *c, uint64_t line, size_t fields)
 	/* A short row of an optional column, or an empty one (never released): no total after a release. */
 	row.release_allocated_mb = row.released && c->status[COL_RELEASE_ALLOCATED] == VALUE_OK
 				   ? c->value[COL_RELEASE_ALLOCATED] : NAN;
+	if (row.release_allocated_mb < 0) {
+		note(&c->negative_release, line, COL_RELEASE_ALLOCATED, NULL, 0);
+		if (c->negative_release.count == 1)
+			rli_format_double(c->negative_release.text, row.release_allocated_mb);
+		row.release_allocated_mb = NAN;
+	}
 	/* No Stream Ptr where the CSV has the column: the second allocator's (GE) row, its totals its own. */
 	row.second_pool = c->column_field[COL_STREAM] != SIZE_MAX && c->status[COL_STREAM] != VALUE_OK;
 	if (match_row(c, &row, c->value[COL_ALLOC]) < 0 || rli_memory_append(c->table, &row) < 0) {
@@ -502,6 +509,11 @@ static void report(csv_ctx *c)
 			      "%s: %llu row(s) with a negative Allocation Total Allocated(MB) (the first at line %llu: "
 			      "%s), taken as unknown", c->path, (unsigned long long)c->negative_total.count,
 			      (unsigned long long)c->negative_total.line, c->negative_total.text);
+	if (c->negative_release.count)
+		rli_notes_add(log, RLI_LOG_WARN,
+			      "%s: %llu row(s) with a negative Release Total Allocated(MB) (the first at line %llu: "
+			      "%s), taken as unknown", c->path, (unsigned long long)c->negative_release.count,
+			      (unsigned long long)c->negative_release.line, c->negative_release.text);
 	if (c->free_without_time.count)
 		rli_notes_add(log, RLI_LOG_WARN,
 			      "%s: %llu free(s) without an Allocation Time(us) skipped (the first at line %llu)",

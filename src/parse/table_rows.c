@@ -361,6 +361,10 @@ static int how_found(row_reader *r, uint64_t line, const rli_table_field *fields
 	if (fields[MEM_RELEASE_ALLOCATED].kind != RLI_FIELD_ABSENT &&
 	    number(r, line, fields, MEM_RELEASE_ALLOCATED, &row->release_allocated_mb) < 0)
 		return -1;
+	if (row->release_allocated_mb < 0) {
+		rli_table_fail(r->unit, line, "release_total_allocated_mb is negative");
+		return -1;
+	}
 	return 0;
 }
 
@@ -388,6 +392,11 @@ static int memory_row(void *ctx, uint64_t line, const rli_table_field *fields)
 		goto done;
 	if (row.duration_ms < 0 || !isfinite(row.start_ms + row.duration_ms)) {
 		rli_table_fail(unit, line, "duration_ms is negative or ends past what a double holds");
+		goto done;
+	}
+	/* No allocator counts below 0 bytes: the export never writes one (the parsers take it as unknown). */
+	if (row.allocated_mb < 0) {
+		rli_table_fail(unit, line, "total_allocated_mb is negative");
 		goto done;
 	}
 	error = 0;
