@@ -393,6 +393,15 @@ static int draw_coverage(painter *p, rli_color color, double top, double height)
 	return error;
 }
 
+/*
+ * Bar b the same as the one before it in the run (a table of one repeated row): its rectangle adds
+ * nothing to the fill or the stroke of one path, and a million of them cost cairo half a minute.
+ */
+static int repeats_bar_before(const rli_panel *t, size_t first, size_t b)
+{
+	return b > first && t->bar_start[b] == t->bar_start[b - 1] && t->bar_end[b] == t->bar_end[b - 1];
+}
+
 /* One run: the bars of one series in one row, in start order. */
 static int draw_run(painter *p, size_t first, size_t last, double top, double height)
 {
@@ -407,11 +416,7 @@ static int draw_run(painter *p, size_t first, size_t last, double top, double he
 	for (size_t b = first; b < last; b++) {
 		double x0 = page_x(p, t->bar_start[b]) * p->lod_per_unit - p->lod_origin;
 		double x1 = page_x(p, t->bar_end[b]) * p->lod_per_unit - p->lod_origin;
-		/*
-		 * A bar the same as the one before (a table of one repeated row): its rectangle adds nothing
-		 * to the fill or the stroke of one path, and a million of them cost cairo half a minute.
-		 */
-		if (b > first && t->bar_start[b] == t->bar_start[b - 1] && t->bar_end[b] == t->bar_end[b - 1])
+		if (repeats_bar_before(t, first, b))
 			continue;
 		if (x1 - x0 > 1.0) {
 			double device_x = page_x(p, t->bar_start[b]) * p->scale;
@@ -432,7 +437,7 @@ static int draw_run(painter *p, size_t first, size_t last, double top, double he
 			cairo_new_path(cr);
 			for (size_t b = first; b < last; b++) {
 				double device_x = page_x(p, t->bar_start[b]) * p->scale;
-				if (b > first && t->bar_start[b] == t->bar_start[b - 1] && t->bar_end[b] == t->bar_end[b - 1])
+				if (repeats_bar_before(t, first, b))
 					continue;
 				double device_w = (t->bar_end[b] - t->bar_start[b]) * p->units_per_ms * p->scale;
 				if (device_w >= min_outlined)

@@ -32,76 +32,99 @@ static const char *const columns[] = {
 static const char *const match_names[] = { "none", "inside", "after_end" };
 #define COLUMN_COUNT (sizeof(columns) / sizeof(columns[0]))
 
+/* Where a table's rows go: the file, CSV or JSONL, and the names of its columns (JSONL's keys). */
+typedef struct {
+	FILE *fp;
+	int jsonl;
+	const char *const *names;
+} table_writer;
+
 /* A value's lead-in: the separator, and in JSONL the key. */
-static void put_key(FILE *fp, int jsonl, size_t column)
+static void put_key(const table_writer *w, size_t column)
 {
-	if (jsonl)
-		fprintf(fp, "%s\"%s\": ", column ? ", " : "{", columns[column]);
+	if (w->jsonl)
+		fprintf(w->fp, "%s\"%s\": ", column ? ", " : "{", w->names[column]);
 	else if (column)
-		putc(',', fp);
+		putc(',', w->fp);
 }
 
-static void put_text(FILE *fp, int jsonl, size_t column, const char *text)
+static void put_text(const table_writer *w, size_t column, const char *text)
 {
-	put_key(fp, jsonl, column);
-	if (jsonl)
-		rli_json_write_string(fp, text, RLI_JSON_PLAIN);
+	put_key(w, column);
+	if (w->jsonl)
+		rli_json_write_string(w->fp, text, RLI_JSON_PLAIN);
 	else
-		rli_csv_write_field(fp, text);
+		rli_csv_write_field(w->fp, text);
 }
 
 /* The shortest text that reads back as exactly this double. */
-static void put_number(FILE *fp, int jsonl, size_t column, double value)
+static void put_number(const table_writer *w, size_t column, double value)
 {
 	char buffer[RLI_DOUBLE_BUFSIZE];
-	put_key(fp, jsonl, column);
+	put_key(w, column);
 	rli_format_double(buffer, value);
-	fputs(buffer, fp);
+	fputs(buffer, w->fp);
 }
 
-static void write_row(FILE *fp, const rli_memory_row *row, int jsonl, int totals)
+static void put_integer(const table_writer *w, size_t column, long long value)
 {
-	put_text(fp, jsonl, 0, row->name);
-	put_text(fp, jsonl, 1, row->role);
-	put_key(fp, jsonl, 2);
-	fprintf(fp, "%lld", (long long)row->rank_id);
-	put_text(fp, jsonl, 3, row->call_stack);
-	put_text(fp, jsonl, 4, row->call_stack_top);
-	put_number(fp, jsonl, 5, row->size_kb);
-	put_number(fp, jsonl, 6, row->start_time_ms);
-	put_number(fp, jsonl, 7, row->duration_ms);
-	put_number(fp, jsonl, 8, row->total_allocated_mb);
-	put_number(fp, jsonl, 9, row->total_reserved_mb);
-	put_number(fp, jsonl, 10, row->total_active_mb);
-	put_text(fp, jsonl, 11, row->device_type);
-	put_key(fp, jsonl, 12);
-	putc(row->released ? '1' : '0', fp);
-	put_text(fp, jsonl, 13, match_names[row->match <= RLI_MEMORY_AFTER_END ? row->match : RLI_MEMORY_UNMATCHED]);
-	put_number(fp, jsonl, 14, row->match_gap_ms);
+	put_key(w, column);
+	fprintf(w->fp, "%lld", value);
+}
+
+/* The CSV's header line of the first `count` columns; JSONL has none. */
+static void put_header(const table_writer *w, size_t count)
+{
+	if (w->jsonl)
+		return;
+	for (size_t c = 0; c < count; c++)
+		fprintf(w->fp, "%s%s", c ? "," : "", w->names[c]);
+	putc('\n', w->fp);
+}
+
+static void end_row(const table_writer *w)
+{
+	fputs(w->jsonl ? "}\n" : "\n", w->fp);
+}
+
+static void write_row(const table_writer *w, const rli_memory_row *row, int totals)
+{
+	put_text(w, 0, row->name);
+	put_text(w, 1, row->role);
+	put_integer(w, 2, (long long)row->rank_id);
+	put_text(w, 3, row->call_stack);
+	put_text(w, 4, row->call_stack_top);
+	put_number(w, 5, row->size_kb);
+	put_number(w, 6, row->start_time_ms);
+	put_number(w, 7, row->duration_ms);
+	put_number(w, 8, row->total_allocated_mb);
+	put_number(w, 9, row->total_reserved_mb);
+	put_number(w, 10, row->total_active_mb);
+	put_text(w, 11, row->device_type);
+	put_integer(w, 12, row->released ? 1 : 0);
+	put_text(w, 13, match_names[row->match <= RLI_MEMORY_AFTER_END ? row->match : RLI_MEMORY_UNMATCHED]);
+	put_number(w, 14, row->match_gap_ms);
 	if (totals) {
 		if (isfinite(row->release_total_allocated_mb))
-			put_number(fp, jsonl, TOTALS_COLUMN, row->release_total_allocated_mb);
-		else if (jsonl)
-			fprintf(fp, ", \"%s\": null", columns[TOTALS_COLUMN]);
+			put_number(w, TOTALS_COLUMN, row->release_total_allocated_mb);
+		else if (w->jsonl)
+			fprintf(w->fp, ", \"%s\": null", columns[TOTALS_COLUMN]);
 		else
-			putc(',', fp);
-		put_text(fp, jsonl, TOTALS_COLUMN + 1, row->second_pool ? "GE" : "PTA");
+			putc(',', w->fp);
+		put_text(w, TOTALS_COLUMN + 1, row->second_pool ? "GE" : "PTA");
 	}
-	fputs(jsonl ? "}\n" : "\n", fp);
+	end_row(w);
 }
 
 static void write_table(FILE *fp, const rli_memory *memory, int jsonl)
 {
+	const table_writer w = { fp, jsonl, columns };
 	int totals = memory->totals == RLI_MEMORY_TOTALS_ROWS;
-	if (!jsonl) {
-		for (size_t c = 0; c < (totals ? COLUMN_COUNT : TOTALS_COLUMN); c++)
-			fprintf(fp, "%s%s", c ? "," : "", columns[c]);
-		putc('\n', fp);
-	}
+	put_header(&w, totals ? COLUMN_COUNT : TOTALS_COLUMN);
 	for (size_t i = 0; i < memory->count; i++) {
 		rli_memory_row row;
 		rli_memory_get(&row, memory, i);
-		write_row(fp, &row, jsonl, totals);
+		write_row(&w, &row, totals);
 	}
 }
 
@@ -133,9 +156,9 @@ int rli_memory_has_reserve(const rli_memory *memory)
 int rli_memory_export_reserve(const rli_memory *memory, rli_export_format format, const char *path,
 			      rli_output_set *set)
 {
-	char buffer[RLI_DOUBLE_BUFSIZE];
 	rli_atomic_file file;
-	int error, jsonl = format == RLI_EXPORT_JSONL;
+	table_writer w;
+	int error;
 
 	if (!rli_memory_has_reserve(memory))
 		return rli_error_set(RLI_EUSAGE, "no reserve samples to export");
@@ -143,28 +166,16 @@ int rli_memory_export_reserve(const rli_memory *memory, rli_export_format format
 		return rli_error_set(RLI_EUSAGE, "unknown export format %d", (int)format);
 	if ((error = rli_atomic_open(&file, path)) < 0)
 		return error;
-	if (!jsonl)
-		fprintf(file.fp, "%s,%s,%s,%s,%s\n", reserve_columns[0], reserve_columns[1], reserve_columns[2],
-			reserve_columns[3], reserve_columns[4]);
+	w = (table_writer){ file.fp, format == RLI_EXPORT_JSONL, reserve_columns };
+	put_header(&w, sizeof(reserve_columns) / sizeof(reserve_columns[0]));
 	for (size_t i = 0; i < memory->reserve.count; i++) {
-		const char *texts[2] = { rli_strpool_get(&memory->strings, memory->reserve.items[i].role),
-					 rli_strpool_get(&memory->strings, memory->reserve.items[i].device_type) };
-		for (int k = 0; k < 3; k++) {
-			if (jsonl)
-				fprintf(file.fp, "%s\"%s\": ", k ? ", " : "{", reserve_columns[k]);
-			else if (k)
-				putc(',', file.fp);
-			if (k == 1)
-				fprintf(file.fp, "%lld", (long long)memory->reserve.items[i].rank);
-			else if (jsonl)
-				rli_json_write_string(file.fp, texts[k / 2], RLI_JSON_PLAIN);
-			else
-				rli_csv_write_field(file.fp, texts[k / 2]);
-		}
-		rli_format_double(buffer, memory->reserve.items[i].ms);
-		fprintf(file.fp, jsonl ? ", \"%s\": %s" : ",%s%s", jsonl ? reserve_columns[3] : "", buffer);
-		rli_format_double(buffer, memory->reserve.items[i].mb);
-		fprintf(file.fp, jsonl ? ", \"%s\": %s}\n" : ",%s%s\n", jsonl ? reserve_columns[4] : "", buffer);
+		const rli_memory_sample *k = &memory->reserve.items[i];
+		put_text(&w, 0, rli_strpool_get(&memory->strings, k->role));
+		put_integer(&w, 1, (long long)k->rank);
+		put_text(&w, 2, rli_strpool_get(&memory->strings, k->device_type));
+		put_number(&w, 3, k->ms);
+		put_number(&w, 4, k->mb);
+		end_row(&w);
 	}
 	return rli_output_finish(set, &file);
 }
