@@ -97,6 +97,21 @@ static inline int test_count_entries(const char *dir)
 	return count;
 }
 
+/* Removes every file dir holds (hidden ones too; a folder with no sub-folders, as the tests' output folders are). */
+static inline void test_empty_dir(const char *dir)
+{
+	DIR *handle = opendir(dir);
+	struct dirent *entry;
+	char path[4096];
+	while (handle && (entry = readdir(handle)) != NULL)
+		if (strcmp(entry->d_name, ".") && strcmp(entry->d_name, "..")) {
+			if (snprintf(path, sizeof(path), "%s/%s", dir, entry->d_name) < (int)sizeof(path))
+				remove(path);
+		}
+	if (handle)
+		closedir(handle);
+}
+
 #define TEST_DONE()                                                                \
 	do {                                                                       \
 		if (rli_test_failures)                                             \

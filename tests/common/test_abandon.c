@@ -115,20 +115,6 @@ static int in_child(int (*test)(void))
 	return !WIFEXITED(status) || WEXITSTATUS(status) != 0;
 }
 
-static void empty_dir(void)
-{
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	char path[4096];
-	while (d && (e = readdir(d)))
-		if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0) {
-			snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
-			unlink(path);
-		}
-	if (d)
-		closedir(d);
-}
-
 int main(void)
 {
 	int failed;
@@ -138,10 +124,10 @@ int main(void)
 	}
 	failed = in_child(stopped_child);
 	CHECK_INT(failed, 0);
-	empty_dir();
+	test_empty_dir(dir);
 	failed = in_child(stopped_during_commit);
 	CHECK_INT(failed, 0);
-	empty_dir();
+	test_empty_dir(dir);
 	rmdir(dir);
 	return rli_test_failures ? 1 : 0;
 }

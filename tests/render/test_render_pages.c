@@ -43,20 +43,6 @@ static rli_memory *table(void)
 	return m;
 }
 
-static void empty_folder(const char *dir)
-{
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	char path[4096];
-	while (d && (e = readdir(d)))
-		if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0) {
-			snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
-			remove(path);
-		}
-	if (d)
-		closedir(d);
-}
-
 /* Renders into dir/<threads> through a set, committed; the set's paths (file names only) in order. */
 static char **render(const rli_document *doc, const char *backend, const char *dir, unsigned threads, size_t *count)
 {
@@ -66,7 +52,7 @@ static char **render(const rli_document *doc, const char *backend, const char *d
 	rli_render_options_init(&options);
 	options.threads = threads;
 	CHECK_INT(rli_mkdir_p(dir), RLI_OK);
-	empty_folder(dir);
+	test_empty_dir(dir);
 	CHECK_INT(rli_output_set_new(&set), RLI_OK);
 	CHECK_INT(rli_render_with(doc, backend, dir, set, &options), RLI_OK);
 	CHECK_INT(rli_output_set_commit(set), RLI_OK);
@@ -191,7 +177,7 @@ static void test_made_when_drawn(const rli_memory *memory, const rli_timeline_op
 		one_file.file_per_page = 0;
 		snprintf(dir, sizeof(dir), "%s/lazy-one-file", base);
 		CHECK_INT(rli_mkdir_p(dir), RLI_OK);
-		empty_folder(dir);
+		test_empty_dir(dir);
 		CHECK_INT(rli_render_with(&one_file, "pdf", dir, NULL, NULL), RLI_EUSAGE);
 		CHECK(strstr(rli_error_last(), "made when drawn") != NULL);
 		CHECK_INT(test_count_entries(dir), 0);
@@ -226,7 +212,7 @@ static void test_failure(const rli_document *doc, const char *base)
 
 		snprintf(dir, sizeof(dir), "%s/broken-set-%u", base, threads);
 		CHECK_INT(rli_mkdir_p(dir), RLI_OK);
-		empty_folder(dir);
+		test_empty_dir(dir);
 		CHECK_INT(rli_output_set_new(&set), RLI_OK);
 		CHECK_INT(rli_render_with(&broken, "png", dir, set, &options), RLI_EUSAGE);
 		CHECK(strstr(rli_error_last(), "outside 1..32767") != NULL);
@@ -235,7 +221,7 @@ static void test_failure(const rli_document *doc, const char *base)
 
 		snprintf(dir, sizeof(dir), "%s/broken-%u", base, threads);
 		CHECK_INT(rli_mkdir_p(dir), RLI_OK);
-		empty_folder(dir);
+		test_empty_dir(dir);
 		CHECK_INT(rli_render_with(&broken, "png", dir, NULL, &options), RLI_EUSAGE);
 		CHECK(strstr(rli_error_last(), "outside 1..32767") != NULL);
 		CHECK_INT(test_count_entries(dir), (int)bad);
