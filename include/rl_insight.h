@@ -356,6 +356,35 @@ typedef enum {
 } rli_timeline_style;
 
 /*
+ * One device's memory pages as the run's other pages link to them (rli_run_context): its
+ * segments' pages and the span of x each shows, in ms from the run's t = 0, and its peak.
+ */
+typedef struct {
+	const char *role;
+	int64_t rank;
+	const char *label;          /* "actor - Rank 0", and its device type where the rank has several */
+	const char *peak_page;      /* file stem of the page that shows its peak */
+	double peak_mb, peak_ms;    /* the peak's value and its time from the run's t = 0 */
+	size_t allocations, never_freed;
+	size_t segment_count;
+	const char *const *segment_pages; /* file stems, NULL for a segment without allocations */
+	const double *segment_min, *segment_max;
+} rli_run_device;
+
+/*
+ * What the outputs of one run know of each other (rli_timeline_options.run), so that every
+ * figure and page of the run counts time from one t = 0 and the pages link to each other.
+ */
+typedef struct {
+	/* t = 0 of every figure of the run, its first event, in the profiles' clock (ms); not finite: each its own */
+	double origin_ms;
+	const char *home;           /* the run's home page, a file stem ("index"); NULL: none */
+	const char *timeline;       /* the timeline page's file stem ("rl_timeline"); NULL: none */
+	size_t device_count;        /* the memory pages by device, for the timeline's rows to link to */
+	const rli_run_device *devices;
+} rli_run_context;
+
+/*
  * Options of a figure. Always fill with rli_timeline_options_init before
  * setting fields: fields are only ever added at the end, each with a default
  * that keeps the earlier behaviour.
@@ -400,6 +429,12 @@ typedef struct {
 	 * show them (a million steps' rows of a table no one reads).
 	 */
 	int stats_aside;
+	/*
+	 * The run this figure is one output of: its t = 0 (every figure of the run the same) and the
+	 * pages to link to. NULL (default): the figure's own first event is its t = 0, and it links
+	 * to nothing outside its document. Must outlive the layout.
+	 */
+	const rli_run_context *run;
 } rli_timeline_options;
 
 void rli_timeline_options_init(rli_timeline_options *options);

@@ -10,17 +10,20 @@
 #include <string.h>
 
 extern const char rli_asset_core_js[];
+extern const char rli_asset_filter_js[];
 extern const char rli_asset_timeline_js[];
 extern const char rli_asset_timeline_paint_js[];
 extern const char rli_asset_timeline_input_js[];
 extern const char rli_asset_timeline_aside_js[];
+extern const char rli_asset_timeline_links_js[];
+extern const char rli_asset_timeline_state_js[];
 extern const char rli_asset_timeline_start_js[];
 extern const char rli_asset_timeline_css[];
 
 /* The page's script: the shared core first, then the timeline page's parts; the last one starts it. */
 static const char *const page_scripts[] = {
-	rli_asset_core_js, rli_asset_timeline_js, rli_asset_timeline_paint_js, rli_asset_timeline_input_js,
-	rli_asset_timeline_aside_js, rli_asset_timeline_start_js,
+	rli_asset_core_js, rli_asset_filter_js, rli_asset_timeline_js, rli_asset_timeline_paint_js, rli_asset_timeline_input_js,
+	rli_asset_timeline_aside_js, rli_asset_timeline_links_js, rli_asset_timeline_state_js, rli_asset_timeline_start_js,
 };
 #define PAGE_SCRIPT_COUNT (sizeof(page_scripts) / sizeof(page_scripts[0]))
 
@@ -35,6 +38,7 @@ typedef struct {
 	const rli_text *title;
 	const rli_panel *panel;
 	const rli_legend *legend;
+	const rli_nav *nav;
 	const rli_item **asides; /* the page's RLI_PLACE_ASIDE items, in order: the side panel */
 	size_t aside_count, aside_capacity;
 	rli_bytes stream; /* the encoded bar stream, before base64 */
@@ -101,9 +105,11 @@ static int html_draw_item(rli_output *out, const rli_item *item)
 	case RLI_ITEM_LEGEND:
 		html->legend = item->u.legend;
 		return RLI_OK;
-	case RLI_ITEM_TABLE:
 	case RLI_ITEM_NAV:
-		return rli_error_set(RLI_EUSAGE, "html: the timeline page has no place for a table or links");
+		html->nav = item->u.nav;
+		return RLI_OK;
+	case RLI_ITEM_TABLE:
+		return rli_error_set(RLI_EUSAGE, "html: the timeline page has no place for a table");
 	case RLI_ITEM_FIGURE:
 		return rli_error_set(RLI_EUSAGE, "html: a page cannot embed another figure's page");
 	}
@@ -115,7 +121,7 @@ static int html_end_page(rli_output *out)
 	html_output *html = (html_output *)out;
 	rli_html_timeline t = {
 		.document = out->document, .page = html->page, .title = html->title, .panel = html->panel,
-		.legend = html->legend, .asides = html->asides, .aside_count = html->aside_count,
+		.legend = html->legend, .asides = html->asides, .aside_count = html->aside_count, .nav = html->nav,
 	};
 	FILE *fp = out->file.fp;
 	int error;

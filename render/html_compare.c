@@ -13,6 +13,7 @@
 #include <string.h>
 
 extern const char rli_asset_core_js[];
+extern const char rli_asset_filter_js[];
 extern const char rli_asset_timeline_js[];
 extern const char rli_asset_timeline_paint_js[];
 extern const char rli_asset_timeline_input_js[];
@@ -22,7 +23,7 @@ extern const char rli_asset_compare_css[];
 
 /* The timeline page's parts without its start (timeline_start.js): the compare page starts both itself. */
 static const char *const page_scripts[] = {
-	rli_asset_core_js, rli_asset_timeline_js, rli_asset_timeline_paint_js, rli_asset_timeline_input_js,
+	rli_asset_core_js, rli_asset_filter_js, rli_asset_timeline_js, rli_asset_timeline_paint_js, rli_asset_timeline_input_js,
 	rli_asset_compare_js,
 };
 #define PAGE_SCRIPT_COUNT (sizeof(page_scripts) / sizeof(page_scripts[0]))

@@ -32,6 +32,7 @@ static const char *const page_scripts[] = {
 struct rli_html_pages {
 	const rli_page *page;
 	const rli_text *title;
+	const rli_text *subtitle;     /* a second text: where t = 0 is */
 	const rli_panel *panels[2];   /* the curve (values), the Gantt (lanes) */
 	size_t panel_count;
 	const rli_table *table;
@@ -68,7 +69,10 @@ int rli_html_pages_item(rli_html_pages *p, const rli_item *item)
 		return RLI_OK;
 	switch (item->kind) {
 	case RLI_ITEM_TEXT:
-		p->title = item->u.text;
+		if (p->title)
+			p->subtitle = item->u.text;
+		else
+			p->title = item->u.text;
 		return RLI_OK;
 	case RLI_ITEM_PANEL:
 		if (p->panel_count == 2)
@@ -253,6 +257,16 @@ static void write_nav(FILE *fp, const rli_nav *nav)
 	} else {
 		fputs("null", fp);
 	}
+	if (nav->timeline) {
+		fputs(",\"timeline\":\"", fp);
+		json_chars(fp, nav->timeline);
+		fputs(".html\"", fp);
+	}
+	if (nav->device) {
+		fputs(",\"role\":", fp);
+		rli_json_write_string(fp, nav->device->role ? nav->device->role : "", RLI_JSON_HTML_SAFE);
+		fprintf(fp, ",\"rank\":\"%lld\"", (long long)nav->device->rank);
+	}
 	if (nav->note.text) {
 		fputs(",\"note\":", fp);
 		rli_html_text_item(fp, &nav->note);
@@ -339,6 +353,10 @@ static int write_segment_page(rli_html_pages *p, rli_output *out)
 	rli_json_write_string(mp, page_file, RLI_JSON_HTML_SAFE);
 	fputs(",\"title\":", mp);
 	rli_html_text_item(mp, p->title);
+	if (p->subtitle) {
+		fputs(",\"origin\":", mp);
+		rli_html_text_item(mp, p->subtitle);
+	}
 	fputs(",\"curve\":", mp);
 	write_panel(mp, curve);
 	fputs(",\"gantt\":", mp);

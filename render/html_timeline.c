@@ -7,6 +7,7 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 /*
@@ -70,6 +71,48 @@ static void write_texts(FILE *fp, const char *key, const rli_text *texts, size_t
 		rli_html_text_item(fp, &texts[i]);
 	}
 	putc(']', fp);
+}
+
+/* A file stem as a JSON string naming its page: "<stem>.html". */
+static void write_page_name(FILE *fp, const char *stem)
+{
+	size_t length = strlen(stem);
+	char *name = malloc(length + 6);
+	if (!name) {
+		fputs("null", fp); /* the caller's ferror check will not see this; the stems are short and ours */
+		return;
+	}
+	memcpy(name, stem, length);
+	memcpy(name + length, ".html", 6);
+	rli_json_write_string(fp, name, RLI_JSON_HTML_SAFE);
+	free(name);
+}
+
+/* ,"nav":{"up":"index.html","links":[{"label","target","xMin","xMax","row"}]}: the run's other pages. */
+static void write_links(FILE *fp, const rli_nav *nav)
+{
+	fputs(",\"nav\":{\"up\":", fp);
+	if (nav->up)
+		write_page_name(fp, nav->up);
+	else
+		fputs("null", fp);
+	fputs(",\"links\":[", fp);
+	for (size_t i = 0; i < nav->link_count; i++) {
+		const rli_link *link = &nav->links[i];
+		fputs(i ? ",{\"label\":" : "{\"label\":", fp);
+		rli_json_write_string(fp, link->label ? link->label : "", RLI_JSON_HTML_SAFE);
+		fputs(",\"target\":", fp);
+		if (link->target)
+			write_page_name(fp, link->target);
+		else
+			fputs("null", fp);
+		putc(',', fp);
+		rli_html_number(fp, "xMin", link->x_min);
+		putc(',', fp);
+		rli_html_number(fp, "xMax", link->x_max);
+		fprintf(fp, ",\"row\":%lld}", nav->link_row && nav->link_row[i] != UINT32_MAX ? (long long)nav->link_row[i] : -1LL);
+	}
+	fputs("]}", fp);
 }
 
 /* Everything but the bars: decorations as placed, rows, series, ticks, and the side panel's items. */
@@ -171,6 +214,8 @@ int rli_html_write_timeline_model(FILE *fp, const rli_html_timeline *t)
 	}
 	putc(']', fp);
 	write_texts(fp, "legendLabels", legend->labels, panel->series_count);
+	if (t->nav)
+		write_links(fp, t->nav);
 	error = rli_html_write_aside(fp, t->asides, t->aside_count);
 	putc('}', fp);
 	return error;

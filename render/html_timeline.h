@@ -17,6 +17,7 @@ typedef struct {
 	const rli_legend *legend;
 	const rli_item *const *asides;
 	size_t aside_count;
+	const rli_nav *nav;  /* NULL, or the links to the run's other pages (its home, the rows' memory pages) */
 } rli_html_timeline;
 
 /* RLI_ERROR unless the page has a title, a panel and a legend, and every bar names a row and a series. */

@@ -225,6 +225,77 @@ window.rliCore = (function () {
     return text === '-0.000' ? '0.000' : text;
   }
 
+  /* The timeline filter that keeps exactly (role, rank)'s row: "actor rank 3", a role with spaces quoted. */
+  function rowFilterText(role, rank) {
+    var name = /^[^\s"\/,]+$/.test(role) && !/^rank$/i.test(role) ? role : '"' + String(role).replace(/"/g, '\\"') + '"';
+    return name + ' rank ' + rank;
+  }
+
+  /* ---- times and sizes as every page writes them: from the run's t = 0, in a unit, separated ---- */
+
+  var TIME_UNITS = { us: 1e-3, '\u00b5s': 1e-3, ms: 1, s: 1e3, min: 60e3 };
+
+  /* The decimals a time shows in its unit: microseconds in ms, milliseconds in s, a tenth of a second in min. */
+  function timeDecimals(unit) { return unit.ms >= 60e3 ? 2 : 3; }
+
+  /* ms from t = 0 in `unit` (timeUnitFor), with separators: "1,234.567". */
+  function fmtTime(ms, unit) {
+    return fmtThousands(ms / unit.ms, timeDecimals(unit));
+  }
+
+  /* The same with the unit's name: "1,234.567 ms". */
+  function fmtTimeUnit(ms, unit) {
+    return fmtTime(ms, unit) + ' ' + unit.name;
+  }
+
+  /* A duration in the unit it reads best in alone (ms below 1 s, s below 10 min, then min), as rli_fmt_duration. */
+  function durationUnit(ms) {
+    var unit = timeUnitFor(ms);
+    if (Math.abs(ms) >= 1e3 && Math.abs(ms) < 600e3) unit = { name: 's', ms: 1e3 };
+    return unit;
+  }
+  function fmtDuration(ms) {
+    return fmtTimeUnit(ms, durationUnit(ms));
+  }
+
+  /* KB below 1 MB, MB below 10 GB, GB from there (rli_size_unit_for): the unit of a memory axis up to maxMb. */
+  function sizeUnitFor(maxMb) {
+    var top = Math.abs(maxMb);
+    if (!(top >= 1) || !isFinite(top)) return { name: 'KB', mb: 1 / 1024 };
+    if (top < 10240) return { name: 'MB', mb: 1 };
+    return { name: 'GB', mb: 1024 };
+  }
+
+  /* A size in MB in `unit` with its name: "1,261.04 MB", "205.08 GB". */
+  function fmtSize(mb, unit, decimals) {
+    unit = unit || sizeUnitFor(mb);
+    return fmtThousands(mb / unit.mb, decimals === undefined ? 2 : decimals) + ' ' + unit.name;
+  }
+
+  /* Ticks of [lo, hi] counted in `unit` (a size axis in MB, labelled in GB: 1024), as rli_unit_ticks. */
+  function unitTicks(lo, hi, target, max, unit) {
+    return ticksInUnit(lo, hi, target, max, unit, true);
+  }
+
+  /*
+   * A time typed into a box, in ms from t = 0: a number in `unit` (the axis's, which the box says),
+   * or with its own unit ("1.5 s", "250ms", "2 min", "40 us"); separators and spaces are allowed.
+   * {ms} or {error: what is wrong, in words}.
+   */
+  function parseTime(text, unit, what) {
+    var typed = String(text == null ? '' : text).trim(), name = what || 'The time';
+    if (!typed) return { error: name + ' is empty: type a time in ' + unit.name + ', or with its unit (ms, s, min)' };
+    var match = /^([-+]?(?:\d[\d,\u202f ]*)?(?:\.\d*)?(?:e[-+]?\d+)?)\s*([a-z\u00b5]*)$/i.exec(typed);
+    var number = match ? match[1].replace(/[,\u202f ]/g, '') : '';
+    var suffix = match ? match[2].toLowerCase() : '';
+    if (!match || !/\d/.test(number) || !isFinite(Number(number)))
+      return { error: name + ' \u201c' + typed + '\u201d is not a time: type a number of ' + unit.name +
+        ', or add its unit (ms, s, min)' };
+    if (suffix && !(suffix in TIME_UNITS))
+      return { error: name + ': \u201c' + match[2] + '\u201d is not a unit of time; use ms, s or min' };
+    return { ms: Number(number) * (suffix ? TIME_UNITS[suffix] : unit.ms) };
+  }
+
   function cssFontFamily(list) {
     var names = String(list || '').split(',').map(function (s) { return s.trim(); }).filter(Boolean);
     return names.map(function (s) { return JSON.stringify(s); }).concat(['sans-serif']).join(', ');
@@ -268,6 +339,9 @@ window.rliCore = (function () {
     readJson: readJson, decodeBase64: decodeBase64, unpack: unpack, utf8: utf8, decodeBars: decodeBars,
     lowerBound: lowerBound, upperBound: upperBound, niceTicks: niceTicks, timeTicks: timeTicks,
     timeUnitFor: timeUnitFor, fmtThousands: fmtThousands, formatMs: formatMs,
+    fmtTime: fmtTime, fmtTimeUnit: fmtTimeUnit, fmtDuration: fmtDuration, durationUnit: durationUnit,
+    sizeUnitFor: sizeUnitFor, fmtSize: fmtSize, unitTicks: unitTicks, parseTime: parseTime,
+    rowFilterText: rowFilterText,
     cssFontFamily: cssFontFamily, parseColor: parseColor, element: element,
     growFloat64: growFloat64, addCoverage: addCoverage
   };

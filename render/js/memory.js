@@ -198,16 +198,6 @@
     return { t: t.subarray(0, count), v: v.subarray(0, count), count: count };
   }
 
-  /* "1779785515596.661": integer units from the origin as absolute ms, exactly. */
-  function absText(d, units, decimals) {
-    var total = d.originUnits + Math.round(units);
-    var scale = Math.pow(10, d.decimals), whole = Math.floor(total / scale), frac = total - whole * scale;
-    if (decimals === 0) return String(frac * 2 >= scale ? whole + 1 : whole);
-    var text = String(frac);
-    while (text.length < d.decimals) text = '0' + text;
-    return whole + '.' + text.slice(0, decimals);
-  }
-
   function MemoryPage(model, data) {
     this.model = model;
     this.d = decodeData(data);
@@ -225,10 +215,11 @@
 
   MemoryPage.prototype.laneSeries = function (lane) { return this.ganttModel.lanes[lane].series; };
   MemoryPage.prototype.opName = function (bar) { return this.series[this.laneSeries(this.d.lane[bar])].name; };
-  MemoryPage.prototype.absMs = function (ms, decimals) {
-    return absText(this.d, ms * this.d.scale, decimals === undefined ? 3 : decimals);
-  };
-  MemoryPage.prototype.absUnits = function (units, decimals) { return absText(this.d, units, decimals); };
+  /* Every time on the page counts from the run's t = 0 (the model's origin line says where it is), in the view's unit. */
+  MemoryPage.prototype.unit = function () { return core.timeUnitFor(this.range.hi - this.range.lo); };
+  MemoryPage.prototype.timeText = function (ms) { return core.fmtTimeUnit(ms, this.unit()); };
+  /* Sizes: KB as the data has them, written in the unit they read best in ("1.50 MB"). */
+  MemoryPage.prototype.sizeText = function (kb) { return core.fmtSize(kb / 1024, core.sizeUnitFor(kb / 1024)); };
   MemoryPage.prototype.inRange = function (bar, lo, hi) {
     var d = this.d;
     return d.end[bar] > d.start[bar] ? d.end[bar] > lo && d.start[bar] < hi : d.start[bar] >= lo && d.start[bar] <= hi;
@@ -312,9 +303,11 @@
     return best;
   };
 
-  MemoryPage.prototype.findBar = function (name, startAbs) {
+  /* The bar of operator `name` starting at startMs (ms from t = 0, to the data's resolution); -1 when none. */
+  MemoryPage.prototype.findBar = function (name, startMs) {
+    var half = 0.5 / this.d.scale;
     for (var i = 0; i < this.d.count; i++)
-      if (this.opName(i) === name && this.absUnits(this.d.startU[i], 3) === startAbs) return i;
+      if (this.opName(i) === name && Math.abs(this.d.start[i] - startMs) <= half) return i;
     return -1;
   };
 
@@ -327,19 +320,29 @@
     app.style.fontFamily = core.cssFontFamily(model.fontFamily);
     app.style.color = model.textColor;
     app.appendChild(element('h1', 'rli-mem-title', model.title.text));
+    if (model.origin && model.origin.text) app.appendChild(element('p', 'rli-origin', model.origin.text));
 
     var bar = element('div', 'rli-toolbar');
     var range = element('span', 'rli-range');
-    this.leftInput = element('input');
-    this.rightInput = element('input');
-    [['Left:', this.leftInput], ['Right:', this.rightInput]].forEach(function (pair) {
+    this.leftInput = element('input', 'rli-time-input');
+    this.rightInput = element('input', 'rli-time-input');
+    this.unitLabels = [];
+    [['Left', this.leftInput], ['Right', this.rightInput]].forEach(function (pair) {
       var label = element('label', null, pair[0] + ' ');
-      pair[1].type = 'number';
-      pair[1].step = '0.001';
-      pair[1].title = 'absolute time, ms';
+      pair[1].type = 'text';
+      pair[1].inputMode = 'decimal';
+      pair[1].spellcheck = false;
+      pair[1].setAttribute('aria-describedby', 'rli-range-error');
       label.appendChild(pair[1]);
+      var unit = element('span', 'rli-unit', 'ms');
+      self.unitLabels.push(unit);
+      label.appendChild(unit);
       range.appendChild(label);
     });
+    this.rangeError = element('span', 'rli-range-error');
+    this.rangeError.id = 'rli-range-error';
+    this.rangeError.setAttribute('role', 'status');
+    range.appendChild(this.rangeError);
     bar.appendChild(range);
     var group = element('span', 'rli-group');
     this.resetButton = element('button', null, 'Reset');
@@ -358,11 +361,18 @@
     segs.appendChild(element('span', 'rli-seg', 'Seg ' + (nav.current + 1) + '/' + nav.links.length + ': ' +
       this.segment.label));
     if (nav.next >= 0) segs.appendChild(link('Next \u2192', nav.next, 'rli-next'));
-    segs.appendChild(element('span', 'rli-total', '(' + nav.total + ' total events)'));
+    segs.appendChild(element('span', 'rli-total', '(' + core.fmtThousands(nav.total, 0) + ' allocations in all)'));
     if (nav.up) {
-      var up = element('a', 'rli-up', 'All devices');
+      var up = element('a', 'rli-up', 'Run home');
       up.href = nav.up;
+      up.title = 'Every output of this run: the timeline, every device\u2019s memory, the report, the tables';
       segs.appendChild(up);
+    }
+    if (nav.timeline) {
+      /* the timeline at the time in view, its rows filtered to this device's (syncRange keeps the range) */
+      this.timelineLink = element('a', 'rli-timeline-link', 'Timeline at this time');
+      this.timelineLink.title = 'The timeline of this run, this device\u2019s row, the same time range';
+      segs.appendChild(this.timelineLink);
     }
     bar.appendChild(segs);
     this.hint = element('span', 'rli-hint');
@@ -380,10 +390,14 @@
     this.curveStage.appendChild(this.curveCanvas);
     charts.appendChild(this.curveStage);
     charts.appendChild(element('div', 'rli-chart-title', 'Operator memory Gantt: one lane per operator'));
+    /* the lanes scroll in their band; the time axis under it stays */
     this.ganttStage = element('div', 'rli-stage rli-gantt');
     this.ganttCanvas = element('canvas');
     this.ganttStage.appendChild(this.ganttCanvas);
     charts.appendChild(this.ganttStage);
+    this.axisCanvas = element('canvas', 'rli-gantt-axis');
+    charts.appendChild(this.axisCanvas);
+    this.ganttStage.addEventListener('scroll', function () { self.hideTooltip(); });
     main.appendChild(charts);
 
     var aside = element('aside', 'rli-detail');

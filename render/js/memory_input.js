@@ -7,7 +7,7 @@
   var TOP_LIVE = 10;
   var HIT_SLOP_PX = 3;
 
-  function mb(kb, decimals) { return (kb / 1024).toFixed(decimals); }
+  function mb(kb, decimals) { return core.fmtThousands(kb / 1024, decimals); }
 
   MemoryPage.prototype.describeMatch = function (bar) {
     var d = this.d;
@@ -49,10 +49,10 @@
   MemoryPage.prototype.barLines = function (bar) {
     var d = this.d, self = this, lines = [
       { text: this.opName(bar), className: 'rli-strong' },
-      { text: 'Size: ' + mb(d.sizeKb[bar], 3) + ' MB (' + d.sizeKb[bar].toFixed(1) + ' KB)' },
-      { text: 'Start: ' + this.absUnits(d.startU[bar], 3) + ' ms' },
-      { text: 'End: ' + this.absUnits(d.endU[bar], 3) + ' ms' + (d.openEnded[bar] ? ' (never freed)' : '') },
-      { text: 'Duration: ' + ((d.endU[bar] - d.startU[bar]) / d.scale).toFixed(3) + ' ms' }
+      { text: 'Size: ' + this.sizeText(d.sizeKb[bar]) + ' (' + core.fmtThousands(d.sizeKb[bar], 1) + ' KB)' },
+      { text: 'Start: ' + this.timeText(d.start[bar]) },
+      { text: 'End: ' + this.timeText(d.end[bar]) + (d.openEnded[bar] ? ' (never freed)' : '') },
+      { text: 'Duration: ' + core.fmtDuration(d.end[bar] - d.start[bar]) }
     ];
     var over = this.overlaps(bar, this.range.lo, this.range.hi), extra = this.omitOverlaps(bar);
     if (over.length + extra) {
@@ -73,19 +73,18 @@
   MemoryPage.prototype.bandLines = function (lane) {
     var d = this.d;
     return [{ text: this.series[this.laneSeries(lane)].name, className: 'rli-strong' },
-      { text: d.omitCount[lane] + ' more blocks never freed, allocated in earlier segments' },
-      { text: mb(d.omitKb[lane], 3) + ' MB in all, alive to the end of the capture' },
+      { text: core.fmtThousands(d.omitCount[lane], 0) + ' more blocks never freed, allocated in earlier segments' },
+      { text: this.sizeText(d.omitKb[lane]) + ' in all, alive to the end of the capture' },
       { text: 'The largest blocks of the lane are drawn one by one' }];
   };
 
   MemoryPage.prototype.overlapText = function (o) {
     var d = this.d;
-    return mb(d.sizeKb[o], 2) + ' MB, ' + this.absUnits(d.startU[o], 0) + 'ms, ' +
-      ((d.endU[o] - d.startU[o]) / d.scale).toFixed(1) + 'ms';
+    return this.sizeText(d.sizeKb[o]) + ' at ' + this.timeText(d.start[o]) + ' for ' + core.fmtDuration(d.end[o] - d.start[o]);
   };
 
   MemoryPage.prototype.curveLines = function (t) {
-    var lines = [{ text: 'Time: ' + this.absMs(t, 3) + ' ms', className: 'rli-strong' }], self = this;
+    var lines = [{ text: 'Time: ' + this.timeText(t), className: 'rli-strong' }], self = this;
     if (t < this.segment.xMin || t > this.segment.xMax) {
       var best = this.bestSegment(t, t + 1e-9);
       lines.push({ text: 'Outside this segment: the curve drawn is its least and greatest value per pixel' });
@@ -94,10 +93,11 @@
     }
     var live = this.liveAt(t, TOP_LIVE);
     var reserved = this.reservedAt(t);
-    lines.push({ text: 'Total memory: ' + this.curveAt(t).toFixed(3) + ' MB' });
-    if (reserved !== null) lines.push({ text: 'Reserved: ' + reserved.toFixed(3) + ' MB' });
-    lines.push({ text: 'Active: ' + live.count + ' events' });
-    live.top.forEach(function (i) { lines.push({ text: self.opName(i) + ': ' + mb(self.d.sizeKb[i], 2) + ' MB' }); });
+    var unit = this.yAxis ? this.yAxis.unit : core.sizeUnitFor(this.curveAt(t));
+    lines.push({ text: 'Total memory: ' + core.fmtSize(this.curveAt(t), unit, 3) });
+    if (reserved !== null) lines.push({ text: 'Reserved: ' + core.fmtSize(reserved, unit, 3) });
+    lines.push({ text: 'Active: ' + core.fmtThousands(live.count, 0) + ' blocks' });
+    live.top.forEach(function (i) { lines.push({ text: self.opName(i) + ': ' + self.sizeText(self.d.sizeKb[i]) }); });
     return lines;
   };
 
@@ -109,11 +109,11 @@
     body.textContent = '';
     var table = element('table', 'rli-fields');
     [['Operator', this.opName(bar)],
-     ['Size', mb(d.sizeKb[bar], 3) + ' MB (' + d.sizeKb[bar].toFixed(1) + ' KB)'],
-     ['Start Time', this.absUnits(d.startU[bar], 3) + ' ms'],
-     ['Duration', ((d.endU[bar] - d.startU[bar]) / d.scale).toFixed(3) + ' ms' + (d.openEnded[bar] ? ' (never freed: lives to the end of the capture)' : '')],
-     ['End Time', this.absUnits(d.endU[bar], 3) + ' ms'],
-     ['Total Allocated', d.carried[bar] ? 'on its own page' : d.totalMb[bar].toFixed(2) + ' MB']].forEach(function (pair) {
+     ['Size', this.sizeText(d.sizeKb[bar]) + ' (' + core.fmtThousands(d.sizeKb[bar], 1) + ' KB)'],
+     ['Start', this.timeText(d.start[bar])],
+     ['Duration', core.fmtDuration(d.end[bar] - d.start[bar]) + (d.openEnded[bar] ? ' (never freed: lives to the end of the capture)' : '')],
+     ['End', this.timeText(d.end[bar])],
+     ['Total Allocated', d.carried[bar] ? 'on its own page' : core.fmtSize(d.totalMb[bar])]].forEach(function (pair) {
       var tr = element('tr');
       tr.appendChild(element('th', null, pair[0]));
       tr.appendChild(element('td', null, pair[1]));
@@ -145,8 +145,7 @@
     if (!over.length && !extra) body.appendChild(element('p', 'rli-placeholder', 'none'));
     var list = element('ul', 'rli-overlaps');
     over.forEach(function (o) {
-      var item = element('li'), a = element('a', 'rli-jump', '\u2192 ' + mb(d.sizeKb[o], 3) + ' MB, ' +
-        self.absUnits(d.startU[o], 0) + 'ms, ' + ((d.endU[o] - d.startU[o]) / d.scale).toFixed(1) + 'ms');
+      var item = element('li'), a = element('a', 'rli-jump', '\u2192 ' + self.overlapText(o));
       a.href = '#';
       a.setAttribute('data-bar', String(o));
       a.addEventListener('click', function (event) {
@@ -160,8 +159,8 @@
       item.appendChild(a);
       list.appendChild(item);
     });
-    if (extra) list.appendChild(element('li', 'rli-placeholder', '+ ' + extra + ' blocks never freed from earlier segments (' +
-      mb(d.omitKb[d.lane[bar]], 3) + ' MB)'));
+    if (extra) list.appendChild(element('li', 'rli-placeholder', '+ ' + core.fmtThousands(extra, 0) +
+      ' blocks never freed from earlier segments (' + this.sizeText(d.omitKb[d.lane[bar]]) + ')'));
     body.appendChild(list);
     this.drawGantt();
   };
@@ -169,45 +168,66 @@
   /* ---- range: inputs, info, hint ---- */
 
   MemoryPage.prototype.syncRange = function () {
-    var lo = this.range.lo, hi = this.range.hi, info = this.rangeInfo(lo, hi);
-    this.leftInput.value = this.absMs(lo, 3);
-    this.rightInput.value = this.absMs(hi, 3);
-    this.leftInput.classList.remove('rli-invalid');
-    this.rightInput.classList.remove('rli-invalid');
-    this.info.textContent = 'Events: ' + info.events + ' / ' + this.d.total + '  |  Operators: ' + info.operators +
-      '  |  Span: ' + info.span.toFixed(2) + ' ms';
+    var lo = this.range.lo, hi = this.range.hi, info = this.rangeInfo(lo, hi), unit = this.unit(), self = this;
+    this.unitLabels.forEach(function (label) { label.textContent = unit.name; });
+    [[this.leftInput, lo], [this.rightInput, hi]].forEach(function (pair) {
+      pair[0].value = core.fmtTime(pair[1], unit);
+      pair[0].dataset.unit = unit.name;
+    });
+    this.markInput(null, '');
+    if (this.timelineLink) {
+      var filter = core.rowFilterText(this.nav.role, this.nav.rank);
+      this.timelineLink.href = this.nav.timeline + '#range=' + lo + ',' + hi + '&filter=' + encodeURIComponent(filter);
+    }
+    this.info.textContent = 'Allocations in view: ' + core.fmtThousands(info.events, 0) + ' of ' +
+      core.fmtThousands(this.d.total, 0) + '  |  Operators: ' + core.fmtThousands(info.operators, 0) +
+      '  |  Span: ' + core.fmtDuration(info.span);
     this.hint.textContent = '';
     var best = this.bestSegment(lo, hi);
     if (best >= 0 && best !== this.nav.current) {
       var link = this.nav.links[best];
-      this.hint.appendChild(element('span', null, '\uD83D\uDD0D Best: Seg ' + (best + 1) + ' (' + this.absMs(link.xMin, 0) +
-        '\u2013' + this.absMs(link.xMax, 0) + ' ms) '));
+      this.hint.appendChild(element('span', null, 'Most of this view is on segment ' + (best + 1) + ' (' + link.label + ') '));
       var go = element('a', 'rli-go', 'Go \u2192');
       go.href = link.target + '#range=' + lo + ',' + hi;
       this.hint.appendChild(go);
     }
+    void self;
   };
 
-  /* Absolute ms as typed to ms from the origin, exactly for up to the data's decimals (no 1e12 rounding). */
-  MemoryPage.prototype.parseAbs = function (text) {
-    var d = this.d, match = /^\s*(\d+)(?:\.(\d*))?\s*$/.exec(text);
-    if (!match || (match[2] || '').length > d.decimals) return Number(text) - d.originUnits * d.unit;
-    var frac = (match[2] || '');
-    while (frac.length < d.decimals) frac += '0';
-    return (Number(match[1]) * d.scale + Number(frac) - d.originUnits) / d.scale;
+  /* A box refused: red, its reason in words beside the boxes (and its title); null clears both. */
+  MemoryPage.prototype.markInput = function (input, message) {
+    [this.leftInput, this.rightInput].forEach(function (box) {
+      var bad = box === input;
+      box.classList.toggle('rli-invalid', bad);
+      if (bad) box.setAttribute('aria-invalid', 'true'); else box.removeAttribute('aria-invalid');
+      box.title = bad ? message : '';
+    });
+    this.rangeError.textContent = message || '';
   };
 
-  /* Left/Right: absolute ms; 0 <= left < right <= the end, else the box turns red and nothing changes. */
+  /*
+   * Left/Right: ms from t = 0 in the unit beside them (or with a unit typed), within the device's
+   * time, Left before Right; else the box turns red, says why, keeps what was typed, and the view stays.
+   */
   MemoryPage.prototype.applyInput = function (which) {
-    var input = which === 'left' ? this.leftInput : this.rightInput;
-    var value = this.parseAbs(input.value);
-    var lo = which === 'left' ? value : this.range.lo, hi = which === 'left' ? this.range.hi : value;
-    if (input.value.trim() === '' || !isFinite(value) || lo < this.range.min - 1e-9 || hi > this.range.max + 1e-9 || !(lo < hi)) {
-      input.classList.add('rli-invalid');
+    var input = which === 'left' ? this.leftInput : this.rightInput, name = which === 'left' ? 'Left' : 'Right';
+    var typed = input.dataset.unit || 'ms';
+    var unit = { name: typed, ms: typed === 'min' ? 60e3 : typed === 's' ? 1e3 : 1 };
+    var parsed = core.parseTime(input.value, unit, name), whole = core.timeUnitFor(this.range.max - this.range.min);
+    var message = parsed.error || '';
+    var lo = which === 'left' ? parsed.ms : this.range.lo, hi = which === 'left' ? this.range.hi : parsed.ms;
+    if (!message && (lo < this.range.min - 1e-9 || hi > this.range.max + 1e-9))
+      message = name + ' (' + core.fmtTimeUnit(parsed.ms, whole) + ') is outside this device\'s time, ' +
+        core.fmtTimeUnit(this.range.min, whole) + ' to ' + core.fmtTimeUnit(this.range.max, whole);
+    else if (!message && !(lo < hi))
+      message = 'Right (' + core.fmtTimeUnit(hi, whole) + ') must be after Left (' + core.fmtTimeUnit(lo, whole) + ')';
+    if (message) {
+      this.markInput(input, message);
       return false;
     }
-    input.classList.remove('rli-invalid');
+    this.markInput(null, '');
     this.range.set(lo, hi, 'input');
+    this.syncRange();
     return true;
   };
 

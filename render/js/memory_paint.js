@@ -3,10 +3,12 @@
   'use strict';
 
   var core = window.rliCore, MemoryPage = window.rliMemoryPage;
-  var niceTicks = core.niceTicks, parseColor = core.parseColor, addCoverage = core.addCoverage;
-  var AXIS_PX = 34;      /* below a chart: tick labels */
+  var parseColor = core.parseColor, addCoverage = core.addCoverage;
+  var AXIS_PX = 46;      /* below a chart: tick labels, then the axis title */
   var TOP_PX = 10;
   var RIGHT_PX = 24;
+  var Y_TICKS = 6;       /* the value axis's density, as the layout's (memory_axes.c) */
+  var MIN_GANTT_PX = 160; /* the Gantt's band is never shorter, however short the window */
   var OUTSIDE = 'rgba(120, 130, 150, 0.10)';
 
   function setupCanvas(canvas, width, height) {
@@ -20,7 +22,11 @@
     return ctx;
   }
 
-  /* Geometry in CSS px: the model's left margin (the lane labels' room) and heights; the width is the window's. */
+  /*
+   * Geometry in CSS px: the model's left margin (the lane labels' room) and heights; the width is the
+   * window's. The Gantt's lanes scroll in a band that ends above the window's bottom, its time axis
+   * drawn under the band, so both charts' axes stay in view.
+   */
   MemoryPage.prototype.resize = function () {
     var g = this.ganttModel, c = this.curveModel;
     var width = Math.max(360, this.curveStage.clientWidth || this.curveStage.parentNode.clientWidth);
@@ -28,10 +34,14 @@
     this.geom = {
       width: width, left: left, plotW: Math.max(60, width - left - RIGHT_PX),
       curveH: c.plot[3] + TOP_PX + AXIS_PX, curvePlotH: c.plot[3],
-      ganttH: g.lanes.length * g.rowPitch + TOP_PX + AXIS_PX, pitch: g.rowPitch, labelW: left - 12
+      ganttH: g.lanes.length * g.rowPitch + TOP_PX + 2, pitch: g.rowPitch, labelW: left - 12
     };
     this.curveCtx = setupCanvas(this.curveCanvas, width, this.geom.curveH);
     this.ganttCtx = setupCanvas(this.ganttCanvas, width, this.geom.ganttH);
+    this.axisCtx = setupCanvas(this.axisCanvas, width, AXIS_PX);
+    var top = this.ganttStage.getBoundingClientRect().top + (window.scrollY || 0);
+    var room = Math.max(MIN_GANTT_PX, (window.innerHeight || 800) - top - AXIS_PX - 12);
+    this.ganttStage.style.maxHeight = Math.min(this.geom.ganttH, room) + 'px';
   };
 
   MemoryPage.prototype.xOf = function (t) {
@@ -43,8 +53,21 @@
     return r.lo + (x - this.geom.left) / this.geom.plotW * (r.hi - r.lo);
   };
   MemoryPage.prototype.yOfValue = function (v) {
-    var c = this.curveModel;
-    return TOP_PX + (1 - (v - c.yMin) / (c.yMax - c.yMin)) * this.geom.curvePlotH;
+    var y = this.yAxis || { min: this.curveModel.yMin, max: this.curveModel.yMax };
+    return TOP_PX + (1 - (v - y.min) / (y.max - y.min)) * this.geom.curvePlotH;
+  };
+
+  /*
+   * The value axis for what the view shows: from 0 to a little above the highest value in it (the
+   * layout's rule, rli_memory_y_ticks), in the unit that top reads best in, so a zoom into a low
+   * stretch of the curve fills the plot; its title names the unit.
+   */
+  MemoryPage.prototype.valueAxis = function (highest) {
+    var top = highest > 0 ? highest * 1.12 : 1, unit = core.sizeUnitFor(top);
+    var ticks = core.unitTicks(0, top, Y_TICKS, 64, unit.mb);
+    var max = ticks.length ? Math.max(top, ticks[ticks.length - 1].value) : top;
+    var quantity = this.curveModel.yTitle.text.replace(/\s*\([^)]*\)\s*$/, '');
+    return { min: 0, max: max, unit: unit, ticks: ticks, title: quantity + ' (' + unit.name + ')' };
   };
   MemoryPage.prototype.laneOfY = function (y) {
     var lane = Math.floor((y - TOP_PX) / this.geom.pitch);
@@ -52,34 +75,45 @@
   };
   MemoryPage.prototype.laneTop = function (lane) { return TOP_PX + lane * this.geom.pitch; };
 
-  /* Ticks follow the zoom, at the layout's density for the width the plot has now. */
-  MemoryPage.prototype.ticks = function () {
+  /* The time axis in view: ticks at the layout's density for the plot's width now, in the span's unit, and its title. */
+  MemoryPage.prototype.timeAxis = function () {
     var model = this.ganttModel;
     var target = Math.max(2, Math.round(model.xtickTarget * this.geom.plotW / model.plot[2]));
-    return niceTicks(this.range.lo, this.range.hi, target, model.xtickMax);
+    return core.timeTicks(this.range.lo, this.range.hi, target, model.xtickMax);
   };
+  MemoryPage.prototype.ticks = function () { return this.timeAxis().ticks; };
 
-  MemoryPage.prototype.drawAxis = function (ctx, top, height, labels) {
-    var geom = this.geom, self = this, model = this.ganttModel;
+  /* Grid lines at the ticks and the plot's frame; with labelsAt, the tick labels under y = labelsAt and the axis title. */
+  MemoryPage.prototype.drawAxis = function (ctx, top, height, labelsAt) {
+    var geom = this.geom, self = this, model = this.ganttModel, axis = this.timeAxis();
     ctx.save();
     ctx.font = model.tickLabelSize * 0.85 + 'px ' + core.cssFontFamily(this.model.fontFamily);
     ctx.textAlign = 'center';
     ctx.textBaseline = 'top';
-    this.ticks().forEach(function (tick) {
+    axis.ticks.forEach(function (tick) {
       var x = Math.round(self.xOf(tick.value)) + 0.5;
-      ctx.strokeStyle = model.gridColor;
-      ctx.beginPath();
-      ctx.moveTo(x, top);
-      ctx.lineTo(x, top + height);
-      ctx.stroke();
-      if (labels) {
+      if (height > 0) {
+        ctx.strokeStyle = model.gridColor;
+        ctx.beginPath();
+        ctx.moveTo(x, top);
+        ctx.lineTo(x, top + height);
+        ctx.stroke();
+      }
+      if (labelsAt !== undefined) {
         ctx.fillStyle = self.model.textColor;
-        ctx.fillText(tick.label, x, top + height + 6);
+        ctx.fillText(tick.label, x, labelsAt + 5);
       }
     });
-    ctx.strokeStyle = '#9aa7bd';
-    ctx.strokeRect(geom.left + 0.5, top + 0.5, geom.plotW - 1, height - 1);
+    if (labelsAt !== undefined) {
+      ctx.font = 'bold ' + model.tickLabelSize * 0.9 + 'px ' + core.cssFontFamily(this.model.fontFamily);
+      ctx.fillText(axis.title, geom.left + geom.plotW / 2, labelsAt + 5 + model.tickLabelSize * 1.15);
+    }
+    if (height > 0) {
+      ctx.strokeStyle = '#9aa7bd';
+      ctx.strokeRect(geom.left + 0.5, top + 0.5, geom.plotW - 1, height - 1);
+    }
     ctx.restore();
+    this.axisTitle = axis.title;
   };
 
   /* Grey over the parts of the view outside this segment: their bars are on other pages. */
@@ -95,31 +129,6 @@
     var top = TOP_PX, h = geom.curvePlotH, columns = Math.ceil(geom.plotW);
     ctx.clearRect(0, 0, geom.width, geom.curveH);
     this.curveDrawn = [this.range.lo, this.range.hi];
-    ctx.save();
-    ctx.font = c.tickLabelSize * 0.85 + 'px ' + core.cssFontFamily(this.model.fontFamily);
-    ctx.textAlign = 'right';
-    ctx.textBaseline = 'middle';
-    c.yticks.forEach(function (tick) {
-      var y = Math.round(self.yOfValue(tick.value)) + 0.5;
-      ctx.strokeStyle = c.gridColor;
-      ctx.beginPath();
-      ctx.moveTo(geom.left, y);
-      ctx.lineTo(geom.left + geom.plotW, y);
-      ctx.stroke();
-      ctx.fillStyle = self.model.textColor;
-      ctx.fillText(tick.label, geom.left - 6, y);
-    });
-    ctx.save();
-    ctx.translate(14, top + h / 2);
-    ctx.rotate(-Math.PI / 2);
-    ctx.textAlign = 'center';
-    ctx.fillText(c.yTitle.text, 0, 0);
-    ctx.restore();
-    this.drawAxis(ctx, top, h, false);
-    ctx.beginPath();
-    ctx.rect(geom.left, top, geom.plotW, h);
-    ctx.clip();
-    this.shadeOutside(ctx, top, h);
 
     /* Per pixel column the least and greatest value: the envelope outside the segment, the exact steps inside. */
     var lo = new Float64Array(columns).fill(NaN), hi = new Float64Array(columns).fill(NaN), col;
@@ -153,6 +162,39 @@
         hi[col] = ch;
       }
     }
+    /* the value axis for what is in view: the curve's columns, the other lines' points there */
+    var highest = 0;
+    for (col = 0; col < columns; col++) if (hi[col] > highest) highest = hi[col];
+    highest = Math.max(highest, this.otherLinesMax(this.range.lo, this.range.hi));
+    this.yAxis = this.valueAxis(highest);
+
+    ctx.save();
+    ctx.font = c.tickLabelSize * 0.85 + 'px ' + core.cssFontFamily(this.model.fontFamily);
+    ctx.textAlign = 'right';
+    ctx.textBaseline = 'middle';
+    this.yAxis.ticks.forEach(function (tick) {
+      var y = Math.round(self.yOfValue(tick.value)) + 0.5;
+      ctx.strokeStyle = c.gridColor;
+      ctx.beginPath();
+      ctx.moveTo(geom.left, y);
+      ctx.lineTo(geom.left + geom.plotW, y);
+      ctx.stroke();
+      ctx.fillStyle = self.model.textColor;
+      ctx.fillText(tick.label, geom.left - 6, y);
+    });
+    ctx.save();
+    ctx.translate(14, top + h / 2);
+    ctx.rotate(-Math.PI / 2);
+    ctx.textAlign = 'center';
+    ctx.font = 'bold ' + c.tickLabelSize * 0.9 + 'px ' + core.cssFontFamily(this.model.fontFamily);
+    ctx.fillText(this.yAxis.title, 0, 0);
+    ctx.restore();
+    this.drawAxis(ctx, top, h, top + h);
+    ctx.beginPath();
+    ctx.rect(geom.left, top, geom.plotW, h);
+    ctx.clip();
+    this.shadeOutside(ctx, top, h);
+
     var rgb = parseColor(env[0].color), base = this.yOfValue(0);
     ctx.fillStyle = 'rgba(' + rgb.join(',') + ',' + (env[0].fillAlpha || 0.18) + ')';
     for (col = 0; col < columns; col++)
@@ -179,6 +221,18 @@
     });
     ctx.restore();
     this.drawLineLegend(ctx);
+  };
+
+  /* The highest point of the lines after the envelope's two (the Total Reserved) in [lo, hi], one either side. */
+  MemoryPage.prototype.otherLinesMax = function (lo, hi) {
+    var lines = this.d.lines, highest = 0;
+    for (var l = 2; l < lines.length; l++) {
+      var line = lines[l], n = line.x.length;
+      if (!n) continue;
+      var from = Math.max(0, core.upperBound(line.x, 0, n, lo) - 1), to = Math.min(n, core.upperBound(line.x, 0, n, hi) + 1);
+      for (var i = from; i < to; i++) if (line.y[i] > highest) highest = line.y[i];
+    }
+    return highest;
   };
 
   /*
@@ -253,7 +307,10 @@
       ctx.fillStyle = self.model.textColor;
       ctx.fillText(self.fit(ctx, lane.label.text, geom.labelW), geom.left - 8, y + geom.pitch / 2);
     });
-    this.drawAxis(ctx, top, h, true);
+    this.drawAxis(ctx, top, h);
+    var axis = this.axisCtx;
+    axis.clearRect(0, 0, geom.width, AXIS_PX);
+    this.drawAxis(axis, 0, 0, 0);
     ctx.beginPath();
     ctx.rect(geom.left, top, geom.plotW, h);
     ctx.clip();

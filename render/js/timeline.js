@@ -221,28 +221,55 @@
            ['reset', 'Reset', function () { self.reset(); }]]);
     group([['export-png', 'Export PNG', function () { self.exportPng(); }]]);
 
+    var filterBox = element('span', 'rli-filter-box');
     this.filterInput = element('input', 'rli-filter');
     this.filterInput.type = 'search';
-    this.filterInput.placeholder = 'Filter: name, role or rank';
-    this.filterInput.setAttribute('aria-label', 'Filter by name, role or rank');
+    this.filterInput.placeholder = 'rank 0-7,12 \u00b7 role \u00b7 /regex/';
+    this.filterInput.title = 'Filter the rows: ' + core.parseFilter.HELP;
+    this.filterInput.setAttribute('aria-label', 'Filter the rows');
+    this.filterInput.setAttribute('aria-describedby', 'rli-filter-help rli-filter-status');
     this.filterInput.addEventListener('input', function () { self.setFilter(self.filterInput.value); });
-    toolbar.appendChild(this.filterInput);
+    filterBox.appendChild(this.filterInput);
+    var help = element('details', 'rli-filter-help-box');
+    var helpSummary = element('summary', 'rli-help-toggle', '?');
+    helpSummary.title = 'How to filter';
+    helpSummary.setAttribute('aria-label', 'How to filter the rows');
+    help.appendChild(helpSummary);
+    var helpText = element('div', 'rli-filter-help', 'Filter the rows by ' + core.parseFilter.HELP);
+    helpText.id = 'rli-filter-help';
+    help.appendChild(helpText);
+    filterBox.appendChild(help);
+    this.filterStatus = element('span', 'rli-filter-status');
+    this.filterStatus.id = 'rli-filter-status';
+    this.filterStatus.setAttribute('role', 'status');
+    filterBox.appendChild(this.filterStatus);
+    toolbar.appendChild(filterBox);
 
     var range = element('span', 'rli-range');
+    this.unitLabels = [];
     function rangeInput(label) {
       var wrapper = element('label', null, label + ' ');
-      var input = element('input');
-      input.type = 'number';
-      input.step = 'any';
+      var input = element('input', 'rli-time-input');
+      input.type = 'text';
+      input.inputMode = 'decimal';
+      input.spellcheck = false;
+      input.setAttribute('aria-describedby', 'rli-range-error');
       input.addEventListener('change', function () { self.applyRangeInputs(input); });
+      input.addEventListener('keydown', function (event) {
+        if (event.key === 'Enter') self.applyRangeInputs(input);
+        else if (event.key === 'Escape') { input.classList.remove('rli-invalid'); self.markRange(null, ''); self.updateRangeInputs(true); }
+      });
       wrapper.appendChild(input);
-      wrapper.appendChild(document.createTextNode(' ms'));
+      var unit = element('span', 'rli-unit', 'ms');
+      self.unitLabels.push(unit);
+      wrapper.appendChild(unit);
       range.appendChild(wrapper);
       return input;
     }
     this.leftInput = rangeInput('Left');
     this.rightInput = rangeInput('Right');
     this.rangeError = element('span', 'rli-range-error');
+    this.rangeError.id = 'rli-range-error';
     this.rangeError.setAttribute('role', 'status');
     range.appendChild(this.rangeError);
     toolbar.appendChild(range);
@@ -282,7 +309,11 @@
     var table = element('table');
     table.appendChild(element('caption', null, 'In view'));
     var head = element('tr');
-    ['Name', 'Bars', 'Total duration (ms)'].forEach(function (h) { head.appendChild(element('th', null, h)); });
+    ['Name', 'Bars', 'Total duration (ms)'].forEach(function (h, i) {
+      var th = element('th', null, h);
+      if (i === 2) self.summaryTotalHead = th;
+      head.appendChild(th);
+    });
     table.appendChild(head);
     this.summaryCells = model.series.map(function (s, index) {
       var row = element('tr');
@@ -371,25 +402,43 @@
     });
   };
 
-  /* Which rows show, top to bottom, and which series each may show under the filter. */
+  /*
+   * Which rows show, top to bottom, and which series each may show under the filter (filter.js):
+   * its roles and ranks pick rows; its words and patterns keep a row whose label or role they match,
+   * else the row's phases they match (the others hidden on it). A filter that cannot be read says
+   * why beside the box and leaves the rows as they were.
+   */
   Timeline.prototype.updateDisplayRows = function () {
-    var model = this.model, bars = this.bars;
+    var model = this.model, bars = this.bars, self = this;
     var base = [], r;
     if (this.order === 'role') base = model.orderByRole.slice();
     else for (r = 0; r < model.rows.length; r++) base.push(r);
-    var query = this.filter.trim().toLowerCase();
+    if (!this.roleNames) {
+      var seen = new Set();
+      this.roleNames = [];
+      model.rows.forEach(function (row) { if (!seen.has(row.role)) { seen.add(row.role); self.roleNames.push(row.role); } });
+    }
+    var filter = core.parseFilter(this.filter, this.roleNames), match = core.parseFilter;
+    this.filterError = filter.error;
+    this.showFilterError(filter.error);
+    if (filter.error && this.displayRows) return;
     this.rowSeriesMask = null;
-    if (!query) {
+    if (filter.error || filter.empty) {
       this.displayRows = base;
       this.updateEmpty();
       return;
     }
-    var seriesMatch = model.series.map(function (s) { return s.name.toLowerCase().indexOf(query) >= 0; });
+    var seriesMatch = filter.terms.length ? model.series.map(function (s) {
+      return filter.terms.some(function (term) { return match.termMatches(term, s.name); });
+    }) : null;
     var shown = [], masks = new Map();
     base.forEach(function (row) {
       var info = model.rows[row];
-      if (info.label.toLowerCase().indexOf(query) >= 0 || info.role.toLowerCase().indexOf(query) >= 0 ||
-          info.rank === query || ('rank ' + info.rank) === query) {
+      if (filter.roles.length && filter.roles.indexOf(info.role) < 0) return;
+      if (filter.ranks.length && !match.rankIn(filter.ranks, info.rank)) return;
+      if (!filter.terms.length || filter.terms.some(function (term) {
+        return match.termMatches(term, info.label) || match.termMatches(term, info.role);
+      })) {
         shown.push(row);
         return;
       }
@@ -405,6 +454,14 @@
     this.displayRows = shown;
     this.rowSeriesMask = masks;
     this.updateEmpty();
+  };
+
+  /* The filter's problem in words beside its box (and the box marked), or none. */
+  Timeline.prototype.showFilterError = function (message) {
+    if (!this.filterStatus) return;
+    this.filterStatus.textContent = message || '';
+    this.filterInput.classList.toggle('rli-invalid', !!message);
+    if (message) this.filterInput.setAttribute('aria-invalid', 'true'); else this.filterInput.removeAttribute('aria-invalid');
   };
 
   /* Over an empty plot, say why: the filter matched no bar (its text as typed, as text). */

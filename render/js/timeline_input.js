@@ -4,26 +4,42 @@
 
   var core = window.rliCore;
   var upperBound = core.upperBound, formatMs = core.formatMs, element = core.element;
+  var fmtTime = core.fmtTime, fmtTimeUnit = core.fmtTimeUnit, fmtDuration = core.fmtDuration;
   var parts = window.rliTimelineParts;
   var HOVER_SLOP_CSS_PX = parts.HOVER_SLOP_CSS_PX, MAX_CANVAS_SIDE = parts.MAX_CANVAS_SIDE;
   var MAX_CANVAS_AREA = parts.MAX_CANVAS_AREA, Timeline = parts.Timeline;
 
+  /* The "In view" table: bars and their time per name, one unit for the column (its largest value's). */
   Timeline.prototype.updateSummary = function () {
-    var count = this.summary.count, total = this.summary.total, hidden = this.hidden;
+    var count = this.summary.count, total = this.summary.total, hidden = this.hidden, largest = 0;
+    for (var i = 0; i < total.length; i++) if (!hidden[i] && total[i] > largest) largest = total[i];
+    var unit = core.durationUnit(largest);
+    if (this.summaryTotalHead) this.summaryTotalHead.textContent = 'Total duration (' + unit.name + ')';
     this.summaryCells.forEach(function (cells, index) {
       cells.row.classList.toggle('rli-hidden', !!hidden[index]);
-      cells.count.textContent = hidden[index] ? 'hidden' : String(count[index]);
-      cells.total.textContent = hidden[index] ? '' : formatMs(total[index]);
+      cells.count.textContent = hidden[index] ? 'hidden' : core.fmtThousands(count[index], 0);
+      cells.total.textContent = hidden[index] ? '' : fmtTime(total[index], unit);
     });
   };
 
-  /* The boxes show the range in force, except one being typed in or one holding a refused value. */
-  Timeline.prototype.updateRangeInputs = function () {
+  /* The unit the view's axis counts in (its span's), which the boxes, the tooltips and the summary follow. */
+  Timeline.prototype.viewUnit = function () {
+    return core.timeUnitFor(this.right - this.left);
+  };
+
+  /*
+   * The boxes show the range in force in the axis's unit, named beside them, except one being typed
+   * in or one holding a refused value (kept as typed, in red, with the reason); force: all of them.
+   */
+  Timeline.prototype.updateRangeInputs = function (force) {
+    var unit = this.viewUnit();
+    this.unitLabels.forEach(function (label) { label.textContent = unit.name; });
     [[this.leftInput, this.left], [this.rightInput, this.right]].forEach(function (pair) {
       var input = pair[0];
-      if (document.activeElement === input || input.classList.contains('rli-invalid')) return;
-      var text = formatMs(pair[1]);
+      if (!force && (document.activeElement === input || input.classList.contains('rli-invalid'))) return;
+      var text = fmtTime(pair[1], unit);
       if (input.value !== text) input.value = text;
+      input.dataset.unit = unit.name;
     });
   };
 
@@ -52,25 +68,31 @@
    */
   Timeline.prototype.applyRangeInputs = function (changed) {
     var model = this.model;
-    var lText = this.leftInput.value.trim(), rText = this.rightInput.value.trim();
-    var l = Number(lText), r = Number(rText);
-    var full = model.xMax - model.xMin || 1;
-    var message = '';
-    if (lText === '' || !isFinite(l)) message = 'Left is not a number';
-    else if (rText === '' || !isFinite(r)) message = 'Right is not a number';
-    else if (!(r > l)) message = 'Right must be greater than Left';
-    else if (r <= model.xMin || l >= model.xMax)
-      message = 'outside the data (' + formatMs(model.xMin) + ' to ' + formatMs(model.xMax) + ' ms)';
-    else if (r - l > full * 20) message = 'wider than 20 times the data';
+    /* a box reads in the unit it was written in (named beside it), or the unit typed */
+    function unitOf(input) {
+      var name = input.dataset.unit || 'ms';
+      return { name: name, ms: name === 'min' ? 60e3 : name === 's' ? 1e3 : 1 };
+    }
+    var lp = core.parseTime(this.leftInput.value, unitOf(this.leftInput), 'Left');
+    var rp = core.parseTime(this.rightInput.value, unitOf(this.rightInput), 'Right');
+    var data = core.timeUnitFor(model.xMax - model.xMin);
+    var message = '', box = changed || this.rightInput;
+    if (lp.error) { message = lp.error; box = this.leftInput; }
+    else if (rp.error) { message = rp.error; box = this.rightInput; }
+    else if (!(rp.ms > lp.ms))
+      message = 'Right (' + fmtTimeUnit(rp.ms, data) + ') must be after Left (' + fmtTimeUnit(lp.ms, data) + ')';
+    else if (rp.ms <= model.xMin || lp.ms >= model.xMax)
+      message = 'That range is outside the data, which runs from ' + fmtTimeUnit(model.xMin, data) + ' to ' +
+        fmtTimeUnit(model.xMax, data);
+    else if (rp.ms - lp.ms < this.minSpan())
+      message = 'That range is narrower than ' + fmtDuration(this.minSpan()) + ', the closest zoom';
     if (message) {
-      var box = changed || this.rightInput;
-      if (/^Left/.test(message)) box = this.leftInput;
-      else if (/^Right is/.test(message)) box = this.rightInput;
       this.markRange(box, message);
       return false;
     }
     this.markRange(null, '');
-    this.zoomTo(l, r);
+    this.zoomTo(lp.ms, rp.ms);
+    this.updateRangeInputs(true);
     return true;
   };
 
@@ -84,18 +106,34 @@
 
   /* ---- state changes (also the test hook's methods) ---- */
 
-  Timeline.prototype.zoomTo = function (left, right) {
-    var full = this.model.xMax - this.model.xMin || 1;
-    if (!(right > left)) return this.lastDrawMs;
-    var minimum = Math.max(1e-6, Math.abs(left) * 1e-12);
-    if (right - left < minimum) {
+  /* The closest zoom: a microsecond across the plot, or the whole data when it is shorter. */
+  Timeline.prototype.minSpan = function () {
+    return Math.min(1e-3, this.model.xMax - this.model.xMin || 1e-3);
+  };
+
+  /*
+   * [left, right] kept within zoom's bounds: no wider than the data (out: the whole of it), no
+   * narrower than minSpan (about its middle), and inside the data (moved along, not cut).
+   */
+  Timeline.prototype.clampRange = function (left, right) {
+    var lo = this.model.xMin, hi = this.model.xMax, span = right - left, min = this.minSpan();
+    if (!(span >= min)) {
       var middle = (left + right) / 2;
-      left = middle - minimum / 2;
-      right = middle + minimum / 2;
+      left = middle - min / 2;
+      right = middle + min / 2;
+      span = min;
     }
-    if (right - left > full * 20) return this.lastDrawMs;
-    this.left = left;
-    this.right = right;
+    if (span >= hi - lo) return [lo, hi];
+    if (left < lo) { left = lo; right = lo + span; }
+    if (right > hi) { right = hi; left = hi - span; }
+    return [left, right];
+  };
+
+  Timeline.prototype.zoomTo = function (left, right) {
+    if (!(right > left) || !isFinite(left) || !isFinite(right)) return this.lastDrawMs;
+    var range = this.clampRange(left, right);
+    this.left = range[0];
+    this.right = range[1];
     this.clearRangeMarks();
     this.hideTooltip();
     var elapsed = this.draw();
@@ -146,11 +184,14 @@
     this.refreshButtons();
   };
 
+  /* A new filter shows its rows from the first: the rows scrolled past are other rows now. */
   Timeline.prototype.setFilter = function (text) {
+    var changed = String(text || '') !== this.filter;
     this.filter = String(text || '');
     if (this.filterInput.value !== this.filter) this.filterInput.value = this.filter;
     this.updateDisplayRows();
     this.hideTooltip();
+    if (changed) this.scrollY = 0;
     this.updateScroll();
     this.draw();
   };
@@ -258,7 +299,7 @@
 
   Timeline.prototype.showTooltip = function (point, event) {
     var model = this.model, tooltip = this.tooltip, g = this.screen;
-    var t = this.timeAt(point.x);
+    var t = this.timeAt(point.x), unit = this.viewUnit();
     var slop = HOVER_SLOP_CSS_PX / g.plot[2] * (this.right - this.left);
     var self = this;
     while (tooltip.firstChild) tooltip.removeChild(tooltip.firstChild);
@@ -275,7 +316,7 @@
       cursor.left = point.x + 'px';
       cursor.top = g.plot[1] + 'px';
       cursor.height = g.plot[3] + 'px';
-      tooltip.appendChild(element('div', 'rli-head', 'Time: ' + formatMs(t) + ' ms'));
+      tooltip.appendChild(element('div', 'rli-head', 'Time: ' + fmtTimeUnit(t, unit)));
       entries.forEach(function (entry) {
         var series = self.seriesOfBar(entry.row, entry.index);
         var line = element('span', 'rli-entry');
@@ -285,7 +326,7 @@
         line.appendChild(document.createTextNode(model.rows[entry.row].label + ': '));
         line.appendChild(element('b', null, model.series[series].name));
         var s = self.bars.start[entry.index], e = self.bars.end[entry.index];
-        line.appendChild(document.createTextNode('  ' + formatMs(s) + ' \u2013 ' + formatMs(e) + ' ms (' + formatMs(e - s) + ' ms)'));
+        line.appendChild(document.createTextNode('  ' + fmtTime(s, unit) + ' \u2013 ' + fmtTimeUnit(e, unit) + ' (' + fmtDuration(e - s) + ')'));
         tooltip.appendChild(line);
       });
     } else {
@@ -297,7 +338,7 @@
       var series = this.seriesOfBar(row, index);
       var s = this.bars.start[index], e = this.bars.end[index];
       tooltip.appendChild(element('b', 'rli-name', model.series[series].name));
-      ['Start: ' + formatMs(s) + ' ms', 'End: ' + formatMs(e) + ' ms', 'Duration: ' + formatMs(e - s) + ' ms',
+      ['Start: ' + fmtTimeUnit(s, unit), 'End: ' + fmtTimeUnit(e, unit), 'Duration: ' + fmtDuration(e - s),
        'Rank: ' + model.rows[row].rank].forEach(function (text) {
         tooltip.appendChild(element('br'));
         tooltip.appendChild(document.createTextNode(text));
@@ -335,8 +376,9 @@
         var plot = self.screen.plot;
         if (drag.pan) {
           var shift = (point.x - drag.x) / plot[2] * (drag.right - drag.left);
-          self.left = drag.left - shift;
-          self.right = drag.right - shift;
+          var panned = self.clampRange(drag.left - shift, drag.right - shift);
+          self.left = panned[0];
+          self.right = panned[1];
           self.clearRangeMarks();
           self.invalidate();
           self.rangeChanged(true);

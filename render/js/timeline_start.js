@@ -24,7 +24,12 @@
       timeline.aside = new parts.Aside(timeline, model.aside);
       timeline.resize();
     }
-    timeline.draw();
+    if (model.nav) timeline.links = new parts.Links(timeline, model.nav);
+    /* the view the URL names (a reload, Back, a link from another page of the run), kept there as it changes */
+    timeline.viewState = new parts.ViewState(timeline);
+    var named = parts.ViewState.readHash(location.hash);
+    if (Object.keys(named).length) timeline.viewState.apply(named);
+    else timeline.draw();
     performance.mark('rli-first-draw');
     window.rliTimeline = {
       timeline: timeline,
@@ -58,6 +63,8 @@
         };
       },
       aside: function () { return timeline.aside ? timeline.aside.state() : null; },
+      /* the view written into the URL now, not after it settles */
+      flushUrl: function () { timeline.viewState.flush(); return location.hash; },
       zoomTo: function (l, r) { return timeline.zoomTo(l, r); },
       reset: function () { return timeline.reset(); },
       setOrder: function (o) { timeline.setOrder(o); },

@@ -6,12 +6,13 @@ window.rliCore.XRange = (function () {
    * lo..hi is the span in view; min..max the span there is data for. A
    * change goes to every listener with the source that made it, so a panel
    * can skip redrawing what it drew itself. Spans are kept at least
-   * minSpan wide and, when they fit, inside min..max.
+   * minSpan wide (1 µs) and inside min..max, never wider.
    */
   function XRange(lo, hi, min, max) {
     this.min = min;
     this.max = max > min ? max : min + 1;
-    this.minSpan = Math.max((this.max - this.min) * 1e-9, 1e-6);
+    /* the closest zoom: a microsecond, or the whole span when it is shorter */
+    this.minSpan = Math.min(1e-3, this.max - this.min);
     this.lo = lo;
     this.hi = hi;
     this.listeners = [];

@@ -30,7 +30,18 @@ typedef struct {
 	rli_comparison *comparison;
 	/* tables as the input: the profiles they were parsed from (rli_table_origin), or NULL */
 	char *origin_path, *origin_profiler;
+	/*
+	 * What the run's outputs know of each other: its t = 0 (the first event of every analysis,
+	 * NAN until one is parsed), the home page, the timeline page, and the memory pages by device
+	 * (run_devices, owned) for the timeline's rows to link to. Every figure is laid out with it.
+	 */
+	rli_run_context run;
+	rli_run_device *run_devices;
+	int drawable;               /* 1: the timeline was parsed for outputs that cli_draw_timeline draws */
 } cli_results;
+
+/* results before any analysis: nothing parsed, no t = 0 yet. */
+void cli_results_init(cli_results *results);
 
 /*
  * The parse options the request asks for, logging to log(log_ctx): the timeline's, and those of
@@ -63,6 +74,13 @@ double cli_capture_start(const cli_results *results, const rli_memory_devices *s
 int cli_run_timeline(console *c, const cli_request *request, rli_output_set *set, int optional, cli_results *results);
 
 /*
+ * The timeline's figures (PNG, HTML, the figure PDF) from what cli_run_timeline parsed, once every
+ * analysis has been parsed: they count time from the run's t = 0 and link to the memory pages.
+ * Nothing to do without a parsed timeline or an output asked for.
+ */
+int cli_draw_timeline(console *c, const cli_request *request, rli_output_set *set, cli_results *results);
+
+/*
  * The memory analysis: parse, statistics, export (memory_events.*), the
  * memory figure as PNG pages and a PDF, the pages; the table and its
  * statistics left in results.
@@ -87,6 +105,13 @@ int cli_run_compare(console *c, const cli_request *request, cli_baseline *baseli
  */
 int cli_write_compare_html(console *c, const cli_request *request, const cli_baseline *baseline,
 			   const cli_results *results, rli_output_set *set);
+
+/*
+ * The run's home page, index.html (home.c), when the run has one (results->run.home): what was
+ * analysed, the findings, the memory devices with their peaks, and an entry for every file in
+ * set, which it must follow.
+ */
+int cli_write_home(console *c, const cli_request *request, const cli_results *results, rli_output_set *set);
 
 /* The report (rl_insight_report.pdf) from what the analyses kept. */
 int cli_write_report(console *c, const cli_request *request, const cli_results *results, rli_output_set *set);

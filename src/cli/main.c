@@ -35,10 +35,15 @@ static int exit_status(int code)
 static int run(console *c, const cli_request *request)
 {
 	rli_output_set *set = NULL;
-	cli_results results = { 0 };
+	cli_results results;
 	cli_baseline baseline = { 0 };
 	int timeline = request->analyses == 0 || (request->analyses & CLI_TIMELINE);
 	int memory = (request->analyses & CLI_MEMORY) != 0, captures = 0, tables = 0, result = RLI_OK, outcome;
+
+	cli_results_init(&results);
+	/* The run's home page lists every output, with the pages: each of them links back to it. */
+	if (cli_wants(request, "html"))
+		results.run.home = "index";
 
 	if (request->analyses == 0 && request->profiler != RLI_PROFILER_TABLE &&
 	    (captures = rli_memory_capture_count(request->input_path)) > 0) {
@@ -88,6 +93,9 @@ static int run(console *c, const cli_request *request)
 	}
 	if (memory && (result == RLI_OK || result == RLI_EPARTIAL))
 		result = cli_worse(result, cli_run_memory(c, request, set, &results));
+	/* Once every analysis is parsed: the run's t = 0 is the first event of all of them. */
+	if (result == RLI_OK || result == RLI_EPARTIAL)
+		result = cli_worse(result, cli_draw_timeline(c, request, set, &results));
 	if (request->baseline && (result == RLI_OK || result == RLI_EPARTIAL))
 		result = cli_worse(result, cli_run_compare(c, request, &baseline, set, &results));
 	if (request->baseline && (result == RLI_OK || result == RLI_EPARTIAL))
@@ -109,6 +117,12 @@ static int run(console *c, const cli_request *request)
 	if (set && (result == RLI_OK || result == RLI_EPARTIAL) && cli_wants(request, "pdf") &&
 	    (results.timeline || results.memory_stats)) {
 		int written = cli_write_report(c, request, &results, set);
+		if (written < 0)
+			result = written;
+	}
+	/* Last: it lists every file the run wrote. */
+	if (set && (result == RLI_OK || result == RLI_EPARTIAL)) {
+		int written = cli_write_home(c, request, &results, set);
 		if (written < 0)
 			result = written;
 	}

@@ -7,6 +7,7 @@
 #include "layout/memory_pages.h"
 #include "memory/memory_devices.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,8 +35,8 @@ static int export_table(console *c, const rli_memory *memory, rli_export_format 
 }
 
 /* The figure for one medium, drawn by one back-end: PNG pages from a raster layout, the PDF from a vector one (date: its metadata's, NULL the back-end's). */
-static int draw(console *c, const cli_request *request, const rli_memory_devices *split, const char *backend,
-		rli_medium medium, const char *date, rli_output_set *set)
+static int draw(console *c, const cli_request *request, const rli_run_context *run, const rli_memory_devices *split,
+		const char *backend, rli_medium medium, const char *date, rli_output_set *set)
 {
 	rli_timeline_options options = request->timeline;
 	rli_memory_figure *figure = NULL;
@@ -45,6 +46,7 @@ static int draw(console *c, const cli_request *request, const rli_memory_devices
 	int error;
 
 	options.medium = medium;
+	options.run = run; /* the run's t = 0: the figure's times are the timeline's */
 	cli_show_status(c, "drawing the memory figure");
 	if ((error = rli_memory_figure_layout(&figure, split->devices, split->count, &options)) == RLI_OK)
 		error = rli_render_with(cli_dated(&dated, rli_memory_figure_document(figure), date), backend,
@@ -104,17 +106,25 @@ static void start_stats_with(stats_work *work, const cli_request *request, const
 	start_stats(work, request);
 }
 
-/* The interactive pages: per device a page and a data file per segment, and the index with several devices. */
+/*
+ * The interactive pages: per device a page and a data file per segment (and the index with several
+ * devices, unless the run has a home page to list them); the devices' pages left in results for the
+ * timeline's rows to link to.
+ */
 static int draw_pages(console *c, const cli_request *request, const rli_memory *memory,
-		      const rli_memory_devices *split, rli_output_set *set, stats_work *stats)
+		      const rli_memory_devices *split, rli_output_set *set, stats_work *stats, cli_results *results)
 {
+	rli_timeline_options options = request->timeline;
 	rli_memory_pages *pages = NULL;
 	rli_render_options render;
 	double t = cli_now_ms(), laid_out = t;
 	int error;
 
+	options.run = &results->run;
 	cli_show_status(c, "writing the memory pages");
-	if ((error = rli_memory_pages_layout_lazy(&pages, memory, split, &request->timeline)) == RLI_OK) {
+	if ((error = rli_memory_pages_layout_lazy(&pages, memory, split, &options)) == RLI_OK &&
+	    (error = rli_memory_pages_run_devices(pages, &results->run_devices, &results->run.device_count)) == RLI_OK) {
+		results->run.devices = results->run_devices;
 		laid_out = cli_now_ms();
 		if (!stats->started)
 			start_stats_with(stats, request, pages);
@@ -194,13 +204,19 @@ int cli_run_memory(console *c, const cli_request *request, rli_output_set *set, 
 		result = export_table(c, memory, RLI_EXPORT_CSV, request->output_path, "memory_events.csv", set);
 	if (set && result == RLI_OK && request->export_jsonl)
 		result = export_table(c, memory, RLI_EXPORT_JSONL, request->output_path, "memory_events.jsonl", set);
+	if (set) {
+		/* The run's t = 0: its first event, a bar of the timeline or an allocation. */
+		double first = rli_memory_devices_first_ms(&split);
+		if (isfinite(first) && !(results->run.origin_ms <= first))
+			results->run.origin_ms = first;
+	}
 	if (set && result == RLI_OK && cli_wants(request, "png"))
-		result = draw(c, request, &split, "png", RLI_MEDIUM_RASTER, NULL, set);
+		result = draw(c, request, &results->run, &split, "png", RLI_MEDIUM_RASTER, NULL, set);
 	if (set && result == RLI_OK && cli_wants(request, "memory_pdf"))
-		result = draw(c, request, &split, "pdf", RLI_MEDIUM_VECTOR,
+		result = draw(c, request, &results->run, &split, "pdf", RLI_MEDIUM_VECTOR,
 			      cli_pdf_date(date_buf, sizeof(date_buf), request, cli_capture_start(results, &split)), set);
 	if (set && result == RLI_OK && cli_wants(request, "html"))
-		result = draw_pages(c, request, memory, &split, set, &stats);
+		result = draw_pages(c, request, memory, &split, set, &stats, results);
 	if (set) {
 		/* An output failed before the pages were laid out: the statistics still go to the summary. */
 		if (!stats.started)

@@ -3,6 +3,9 @@
 #include "common/strutil.h"
 #include "export/summary.h"
 
+#include "layout/memory_pages.h"
+
+#include <math.h>
 #include <stdlib.h>
 
 int cli_write_summary(console *c, const cli_request *request, const cli_results *results, rli_output_set *set)
@@ -27,6 +30,12 @@ int cli_write_summary(console *c, const cli_request *request, const cli_results 
 	return error;
 }
 
+void cli_results_init(cli_results *results)
+{
+	*results = (cli_results){ 0 };
+	results->run.origin_ms = NAN;
+}
+
 void cli_results_dispose(cli_results *results)
 {
 	rli_comparison_free(results->comparison);
@@ -36,6 +45,7 @@ void cli_results_dispose(cli_results *results)
 	rli_events_free(results->events);
 	rli_memory_stats_free(results->memory_stats);
 	rli_memory_free(results->memory);
+	rli_run_devices_free(results->run_devices, results->run.device_count);
 	free(results->origin_path);
 	free(results->origin_profiler);
 	*results = (cli_results){ 0 };

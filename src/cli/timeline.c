@@ -7,6 +7,7 @@
 #include "layout/layout.h"
 #include "stats/stats.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,7 +62,7 @@ static int is_raster(const char *backend_name)
  * Lays the timeline out for one medium. A PNG needs its own layout only when
  * the vector one is too tall for a raster; otherwise one layout serves all.
  */
-static int lay_out(console *c, rli_timeline **out, const cli_request *request,
+static int lay_out(console *c, rli_timeline **out, const cli_request *request, const rli_run_context *run,
 		   const rli_events *events, const rli_stats *stats, rli_medium medium, int all_rows, int aside)
 {
 	rli_timeline_options options = request->timeline;
@@ -69,6 +70,7 @@ static int lay_out(console *c, rli_timeline **out, const cli_request *request,
 	int error;
 
 	options.medium = medium;
+	options.run = run; /* the run's t = 0 and the pages to link to */
 	options.stats_aside = aside; /* only the HTML shows the statistics beside the figure */
 	/* The layout of every row serves the HTML and the report, which say the findings their own way. */
 	if (all_rows) {
@@ -97,7 +99,7 @@ static void say_overview(console *c, const cli_request *request, const rli_timel
 }
 
 /* Draws the figures asked for; a layout of every row is handed to *report when the report is asked for. */
-static int render_all(console *c, const cli_request *request, const rli_events *events,
+static int render_all(console *c, const cli_request *request, const rli_run_context *run, const rli_events *events,
 		      const rli_stats *stats, rli_output_set *set, rli_timeline **report)
 {
 	/*
@@ -120,15 +122,15 @@ static int render_all(console *c, const cli_request *request, const rli_events *
 		wants_figure_pdf |= strcmp(request->vis_types[i], "timeline_pdf") == 0;
 	}
 	if ((wants_figure_pdf || wants_raster) &&
-	    (error = lay_out(c, &vector, request, events, stats, RLI_MEDIUM_VECTOR, 0, wants_html)) < 0)
+	    (error = lay_out(c, &vector, request, run, events, stats, RLI_MEDIUM_VECTOR, 0, wants_html)) < 0)
 		goto done;
 	/* The page scrolls and zooms, and the report pages through the rows: both have every row. */
 	if ((wants_html || wants_report) && (!vector || rli_timeline_shows_overview(vector) || request->timeline.caption) &&
-	    (error = lay_out(c, &every_row, request, events, stats, RLI_MEDIUM_VECTOR, 1, wants_html)) < 0)
+	    (error = lay_out(c, &every_row, request, run, events, stats, RLI_MEDIUM_VECTOR, 1, wants_html)) < 0)
 		goto done;
 	if (wants_raster && (!vector || rli_timeline_shows_overview(vector) ||
 			     rli_document_raster_scale(rli_timeline_document(vector)) == 0.0) &&
-	    (error = lay_out(c, &raster, request, events, stats, RLI_MEDIUM_RASTER, 0, 0)) < 0)
+	    (error = lay_out(c, &raster, request, run, events, stats, RLI_MEDIUM_RASTER, 0, 0)) < 0)
 		goto done;
 	if (raster && rli_timeline_shows_overview(raster))
 		say_overview(c, request, raster, wants_html);
@@ -266,12 +268,26 @@ int cli_run_timeline(console *c, const cli_request *request, rli_output_set *set
 		result = write_export(c, events, RLI_EXPORT_CSV, request->output_path, "rl_events.csv", set);
 	if (set && result == RLI_OK && request->export_jsonl)
 		result = write_export(c, events, RLI_EXPORT_JSONL, request->output_path, "rl_events.jsonl", set);
-	if (set && result == RLI_OK && request->vis_count)
-		result = render_all(c, request, events, stats, set, &results->timeline);
-	/* The summary, written at the end of the run, reads them. */
+	/* The figures wait for the other analyses (cli_draw_timeline): the run's t = 0 may be theirs. */
 	results->events = events;
 	results->stats = stats;
 	results->profiler = detected;
+	results->drawable = set && result == RLI_OK;
+	if (set) {
+		double first = rli_timeline_first_ms(events);
+		if (isfinite(first) && !(results->run.origin_ms <= first))
+			results->run.origin_ms = first;
+		/* named now: the memory pages, drawn first, link to it */
+		if (results->drawable && cli_wants(request, "html"))
+			results->run.timeline = "rl_timeline";
+	}
 	/* A failed output outranks a skipped input unit: the user must learn the worse news. */
 	return result == RLI_OK ? parse_result : result;
+}
+
+int cli_draw_timeline(console *c, const cli_request *request, rli_output_set *set, cli_results *results)
+{
+	if (!set || !results->events || !results->drawable || !request->vis_count)
+		return RLI_OK;
+	return render_all(c, request, &results->run, results->events, results->stats, set, &results->timeline);
 }

@@ -49,6 +49,16 @@ rli_time_unit rli_time_unit_for(double span_ms)
 	return (rli_time_unit){ "min", 60e3 };
 }
 
+rli_size_unit rli_size_unit_for(double max_mb)
+{
+	double top = fabs(max_mb);
+	if (top < 1.0 || !isfinite(top))
+		return (rli_size_unit){ "KB", 1.0 / 1024.0 };
+	if (top < 10240.0)
+		return (rli_size_unit){ "MB", 1.0 };
+	return (rli_size_unit){ "GB", 1024.0 };
+}
+
 int rli_fmt_decimals(double value, int significant)
 {
 	double v = fabs(value);

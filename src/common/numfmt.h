@@ -23,6 +23,15 @@ typedef struct {
 /* ms below 10 s, s below 10 min, min from there: the unit a span (or a duration) reads best in. */
 rli_time_unit rli_time_unit_for(double span_ms);
 
+/* A size unit for an axis: what sizes up to max_mb read best in. */
+typedef struct {
+	const char *name;  /* "KB", "MB", "GB" */
+	double mb;         /* MB per unit: 1/1024, 1, 1024 */
+} rli_size_unit;
+
+/* KB below 1 MB, MB below 10 GB, GB from there: the unit an axis up to max_mb reads best in. */
+rli_size_unit rli_size_unit_for(double max_mb);
+
 /*
  * The decimals that write |value| with `significant` significant digits (none
  * past the integer part's): 1234.5, 4 -> 0; 12.345, 4 -> 2; 0.012345, 3 -> 4.

@@ -264,6 +264,12 @@ typedef struct {
 	const char *up;            /* the page listing every device (index), or NULL */
 	size_t total;              /* what all the targets hold together (the device's bars) */
 	rli_text note;             /* a line under the heading (what the memory curve counts), or text NULL */
+	/* the run's timeline page (file stem), which shows the same time as these pages, or NULL */
+	const char *timeline;
+	/* NULL, or a timeline's links: the row (lane) of the panel each link belongs to, UINT32_MAX none */
+	const uint32_t *link_row;
+	/* NULL, or the (role, rank) the pages show: a memory page's device, the timeline's row to open */
+	const rli_row *device;
 } rli_nav;
 
 /*
@@ -403,6 +409,8 @@ struct rli_timeline {
 	rli_item *captioned_items;
 	/* NULL, or the statistics beside the figure (timeline_stats.c), whose items follow the page's */
 	struct rli_timeline_aside *aside;
+	/* NULL, or the links to the run's other pages (timeline_links.c), an item after the page's */
+	struct rli_timeline_links *links;
 };
 
 /* 1 when the figure shows the overview instead of its rows (too many, and options.overview asked for it). */
@@ -421,6 +429,12 @@ struct rli_stats;
  */
 int rli_timeline_layout_stats(rli_timeline **out, const rli_events *events, const struct rli_stats *stats,
 			      const rli_timeline_options *options);
+
+/*
+ * The first drawable bar's start (absolute ms): the timeline's own t = 0, which a run's t = 0
+ * (rli_run_context) takes when no other analysis has an earlier event. INFINITY without one.
+ */
+double rli_timeline_first_ms(const rli_events *events);
 
 /* The first ten colours are the reference's palette; the rest extend it. */
 rli_color rli_palette_color(size_t index);
@@ -457,5 +471,12 @@ size_t rli_nice_ticks(rli_tick *out, size_t max, double lo, double hi, int targe
  * thousands separators ("1,500", "2.5"). render/js/core.js timeTicks ports it.
  */
 size_t rli_time_ticks(rli_tick *out, size_t max, double lo, double hi, int target, double unit_ms);
+
+/*
+ * The same rule for any quantity counted in a unit: ticks of [lo, hi] (values as given) placed
+ * on [lo / unit, hi / unit] and labelled in the unit with thousands separators (a memory axis
+ * in MB, its ticks in GB: unit 1024). render/js/core.js unitTicks ports it.
+ */
+size_t rli_unit_ticks(rli_tick *out, size_t max, double lo, double hi, int target, double unit);
 
 #endif

@@ -47,11 +47,13 @@ int rli_memory_panel_x_axis(rli_panel *panel, const rli_tick *ticks, size_t coun
 	return RLI_OK;
 }
 
-int rli_memory_x_ticks(rli_panel *curve, rli_panel *gantt, double x_max, double page_width, PangoContext *text)
+int rli_memory_x_ticks(rli_panel *curve, rli_panel *gantt, double x_min, double x_max, double page_width,
+		       PangoContext *text)
 {
 	rli_tick ticks[MAX_TICKS];
 	rli_panel *panels[2] = { curve, gantt };
-	double units_per_ms = gantt->plot.w / x_max;
+	double units_per_ms = gantt->plot.w / (x_max - x_min);
+	rli_time_unit unit = rli_time_unit_for(x_max - x_min);
 	/* At most MAX_TICKS - 1 steps, so the ticks always reach the end of the axis. */
 	int target = (int)fmin(MAX_TICKS - 1, fmax(2.0, round(gantt->plot.w / TICK_SPACING)));
 	size_t count;
@@ -59,7 +61,7 @@ int rli_memory_x_ticks(rli_panel *curve, rli_panel *gantt, double x_max, double 
 	/* Fewer ticks until the widest label fits between two neighbours (a narrow page, long labels). */
 	for (;;) {
 		double widest = 0;
-		count = rli_nice_ticks(ticks, MAX_TICKS, 0.0, x_max, target);
+		count = rli_time_ticks(ticks, MAX_TICKS, x_min, x_max, target, unit.ms);
 		for (size_t i = 0; i < count; i++)
 			widest = fmax(widest, text_width(text, ticks[i].label, TICK_LABEL_SIZE));
 		if (count < 2 || target <= 1 ||
@@ -69,23 +71,26 @@ int rli_memory_x_ticks(rli_panel *curve, rli_panel *gantt, double x_max, double 
 	}
 	/* A label centred on a tick near the right edge may still reach past the page: its line stays, unlabelled. */
 	for (size_t i = 0; i < count; i++) {
-		double x = gantt->plot.x + ticks[i].value * units_per_ms;
+		double x = gantt->plot.x + (ticks[i].value - x_min) * units_per_ms;
 		if (x + text_width(text, ticks[i].label, TICK_LABEL_SIZE) / 2 > page_width - PAGE_PAD)
 			ticks[i].label[0] = '\0';
 	}
 	for (int p = 0; p < 2; p++) {
-		int error = rli_memory_panel_x_axis(panels[p], ticks, count, target, 0, x_max, p == 1);
+		int error = rli_memory_panel_x_axis(panels[p], ticks, count, target, x_min, x_max, p == 1);
 		if (error < 0)
 			return error;
 	}
 	return RLI_OK;
 }
 
-int rli_memory_y_ticks(rli_panel *curve, double peak_mb)
+int rli_memory_y_ticks(rli_panel *curve, double peak_mb, int reserved_shown, char *title, size_t title_size)
 {
 	rli_tick ticks[MAX_TICKS];
 	double top = peak_mb > 0 ? peak_mb * 1.12 : 1.0;
-	size_t count = rli_nice_ticks(ticks, MAX_TICKS, 0.0, top, MEM_Y_TICKS);
+	rli_size_unit unit = rli_size_unit_for(top);
+	size_t count = rli_unit_ticks(ticks, MAX_TICKS, 0.0, top, MEM_Y_TICKS, unit.mb);
+
+	snprintf(title, title_size, "%s (%s)", RLI_MEMORY_Y_QUANTITY(reserved_shown), unit.name);
 
 	curve->y_scale = RLI_Y_VALUES;
 	curve->y_min = 0;
@@ -125,12 +130,45 @@ static int fitted_line(rli_text *out, const char *text_in, double size, double x
 	return error;
 }
 
+/* "1,525 – 1,579 ms": a span of the run's time, in the unit of `unit_span` and the decimals its width needs. */
+char *rli_memory_span_label(double lo, double hi, double unit_span)
+{
+	rli_time_unit unit = rli_time_unit_for(unit_span);
+	int decimals = rli_fmt_decimals((hi - lo) / unit.ms, 2);
+	char a[48], b[48];
+	rli_fmt_thousands(a, sizeof(a), lo / unit.ms, decimals);
+	rli_fmt_thousands(b, sizeof(b), hi / unit.ms, decimals);
+	return rli_strfmt("%s \xe2\x80\x93 %s %s", a, b, unit.name);
+}
+
+char *rli_memory_origin_text(char *out, size_t size, double origin)
+{
+	char utc[64];
+	if (rli_is_epoch_ms(origin))
+		snprintf(out, size, "t = 0 at %s", rli_fmt_utc(utc, sizeof(utc), origin));
+	else
+		snprintf(out, size, "origin %.3f ms", origin);
+	return out;
+}
+
+void rli_memory_peak_texts(char *full, size_t full_size, char *brief, size_t brief_size, double peak_mb,
+			   double peak_ms, double top_mb, double span_ms)
+{
+	rli_size_unit size = rli_size_unit_for(top_mb);
+	rli_time_unit time = rli_time_unit_for(span_ms);
+	char value[48], at[48];
+	rli_fmt_thousands(value, sizeof(value), peak_mb / size.mb, 2);
+	rli_fmt_thousands(at, sizeof(at), peak_ms / time.ms, 3);
+	snprintf(full, full_size, "peak %s %s at %s %s", value, size.name, at, time.name);
+	snprintf(brief, brief_size, "peak %s %s", value, size.name);
+}
+
 int rli_memory_titles(rli_text *title, rli_text *subtitle, const rli_memory_device *device,
-		      const rli_memory_summary *summary, double y, double width, PangoContext *text)
+		      const rli_memory_summary *summary, double origin, double y, double width, PangoContext *text)
 {
 	const char *role = device->role ? device->role : "unknown";
-	char line[256], origin[96], note[160] = "", under[288], before[48];
-	double room = width - 2 * PAGE_PAD, w, h, t_min = summary->t_min_ms;
+	char line[256], origin_text[96], origin_line[128], note[160] = "", under[320], before[48];
+	double room = width - 2 * PAGE_PAD, w, h;
 	int error;
 
 	if (summary->totals != RLI_MEMORY_TOTALS_NONE) {
@@ -138,11 +176,12 @@ int rli_memory_titles(rli_text *title, rli_text *subtitle, const rli_memory_devi
 		snprintf(note, sizeof(note), "Total Allocated as the allocator counts it: %s MB already allocated when the capture began",
 			 before);
 	}
-	snprintf(origin, sizeof(origin), "origin %.3f ms", t_min);
+	rli_memory_origin_text(origin_text, sizeof(origin_text), origin);
+	snprintf(origin_line, sizeof(origin_line), "%s", origin_text);
 	/* The device's type always where it is known: a ROCm run's HIP:0 says so, not only a rank's second GPU. */
 	snprintf(line, sizeof(line), "Device memory: %s - Rank %lld%s%s (%s)", role, (long long)device->rank,
 		 device->device_type && *device->device_type ? " " : "", device->device_type ? device->device_type : "",
-		 origin);
+		 origin_line);
 	if (text_width(text, line, TITLE_SIZE) <= room && !note[0])
 		return fitted_line(title, line, TITLE_SIZE, width / 2, y, room, text);
 	rli_text_measure(&w, &h, text, "Device", TITLE_SIZE, 0);
@@ -159,8 +198,8 @@ int rli_memory_titles(rli_text *title, rli_text *subtitle, const rli_memory_devi
 	 */
 	snprintf(line, sizeof(line), "Device memory: %s - Rank %lld", role, (long long)device->rank);
 	if (device->device_type && *device->device_type)
-		snprintf(origin, sizeof(origin), "%s, origin %.3f ms", device->device_type, t_min);
-	snprintf(under, sizeof(under), "%s%s%s", origin, note[0] ? "; " : "", note);
+		snprintf(origin_line, sizeof(origin_line), "%s, %s", device->device_type, origin_text);
+	snprintf(under, sizeof(under), "%s%s%s", origin_line, note[0] ? "; " : "", note);
 	if ((error = fitted_line(title, line, TITLE_SIZE, width / 2, y - MEM_SUBTITLE_GAP, room, text)) < 0)
 		return error;
 	return fitted_line(subtitle, under, TICK_LABEL_SIZE, width / 2,
@@ -169,19 +208,16 @@ int rli_memory_titles(rli_text *title, rli_text *subtitle, const rli_memory_devi
 
 int rli_memory_x_title(rli_panel *gantt, double y, double page_width, PangoContext *text)
 {
-	static const char *const titles[] = { "Time (ms from the first allocation)", "Time (ms)" };
 	const double room = page_width - 2 * PAGE_PAD;
-	size_t pick = 0;
+	char title[32];
 	double w, x;
 	int error;
 
-	while (pick + 1 < sizeof(titles) / sizeof(titles[0]) && text_width(text, titles[pick], AXIS_TITLE_SIZE) > room)
-		pick++;
-	w = fmin(room, text_width(text, titles[pick], AXIS_TITLE_SIZE));
+	snprintf(title, sizeof(title), "Time (%s)", rli_time_unit_for(gantt->x_max - gantt->x_min).name);
+	w = fmin(room, text_width(text, title, AXIS_TITLE_SIZE));
 	/* Centred under the plot, moved along as far as it must to stay within the page's pads. */
 	x = fmin(fmax(gantt->plot.x + gantt->plot.w / 2, PAGE_PAD + w / 2), page_width - PAGE_PAD - w / 2);
-	if ((error = rli_set_text(&gantt->x_title, titles[pick], x, y, AXIS_TITLE_SIZE, RLI_ALIGN_MIDDLE,
-				  RLI_ALIGN_START)) < 0)
+	if ((error = rli_set_text(&gantt->x_title, title, x, y, AXIS_TITLE_SIZE, RLI_ALIGN_MIDDLE, RLI_ALIGN_START)) < 0)
 		return error;
 	if (w >= room)
 		gantt->x_title.max_width = room;
@@ -190,7 +226,7 @@ int rli_memory_x_title(rli_panel *gantt, double y, double page_width, PangoConte
 
 int rli_memory_peak_label(rli_point_mark *peak, const rli_panel *curve, double page_width, PangoContext *text)
 {
-	char full[96], brief[64];
+	char full[128], brief[64];
 	const char *texts[2] = { full, brief };
 	double px = curve->plot.x + (peak->x - curve->x_min) / (curve->x_max - curve->x_min) * curve->plot.w;
 	double py = curve->plot.y + curve->plot.h * (1 - (peak->y - curve->y_min) / (curve->y_max - curve->y_min));
@@ -200,8 +236,8 @@ int rli_memory_peak_label(rli_point_mark *peak, const rli_panel *curve, double p
 	int preferred = px > curve->plot.x + curve->plot.w / 2, side = -1, pick = 0;
 	int error;
 
-	snprintf(full, sizeof(full), "peak %.2f MB at %.3f ms", peak->y, peak->x);
-	snprintf(brief, sizeof(brief), "peak %.2f MB", peak->y);
+	rli_memory_peak_texts(full, sizeof(full), brief, sizeof(brief), peak->y, peak->x, curve->y_max,
+			      curve->x_max - curve->x_min);
 	for (pick = 0; pick < 2 && side < 0; pick++) {
 		double w = text_width(text, texts[pick], LEGEND_SIZE);
 		if (w <= room[preferred])

@@ -85,15 +85,21 @@ static char *file_stem(const rli_memory_device *device)
 	return stem;
 }
 
+/*
+ * Device's page. origin: the absolute ms of t = 0 (the run's first event); not finite, the
+ * device's own first allocation.
+ */
 static int lay_out_device(memory_page *m, rli_page *page, const rli_memory_device *device, double width,
-			  int scale, rli_medium medium, double max_height, PangoContext *text, double *raster_scale)
+			  int scale, rli_medium medium, double max_height, double origin, PangoContext *text,
+			  double *raster_scale)
 {
 	rli_memory_block *blocks = rli_bigmem_array(device->count, sizeof(*blocks));
 	lane_key *lanes = NULL;
 	uint32_t *lane_of_op = NULL;
 	rli_strpool ops;
 	double t_min = INFINITY, t_end = -INFINITY, label_width = 0, w, h, y_title_height, tick_height;
-	double left, right, gantt_top, gantt_height, height, pitch, reserved_mb = 0, curve_top;
+	double left, right, gantt_top, gantt_height, height, pitch, reserved_mb = 0, curve_top, shift;
+	char y_title[48];
 	size_t count = 0, label_every = 1, legend_rows;
 	int error = RLI_OK;
 
@@ -105,6 +111,10 @@ static int lay_out_device(memory_page *m, rli_page *page, const rli_memory_devic
 	count = rli_memory_blocks(blocks, &m->summary, device);
 	t_min = m->summary.t_min_ms;
 	t_end = m->summary.t_max_ms;
+	/* Every x from t = 0: the device's own first allocation, or the run's first event before it. */
+	if (!isfinite(origin) || origin > t_min)
+		origin = t_min;
+	shift = t_min - origin;
 	for (size_t b = 0; b < count; b++) {
 		const char *name = device->op_name[blocks[b].index] ? device->op_name[blocks[b].index] : "";
 		if ((blocks[b].op = rli_strpool_intern(&ops, name, strlen(name))) == RLI_STRPOOL_NONE) {
@@ -117,6 +127,9 @@ static int lay_out_device(memory_page *m, rli_page *page, const rli_memory_devic
 	    (error = rli_memory_reserved_line(&m->lines[1].x, &m->lines[1].y, &m->lines[1].count, &reserved_mb,
 					      &m->summary, device)) < 0)
 		goto done;
+	for (int l = 0; l < 2; l++)
+		for (size_t i = 0; i < m->lines[l].count; i++)
+			m->lines[l].x[i] += shift;
 
 	/* The allocator's cache over what the blocks hold: both named in a legend, above the curve. */
 	if (m->lines[1].count) {
@@ -169,7 +182,8 @@ static int lay_out_device(memory_page *m, rli_page *page, const rli_memory_devic
 	page->height = height;
 
 	/* The value axis first: its labels share the column left of the plots with the lane labels. */
-	if ((error = rli_memory_y_ticks(&m->curve, fmax(m->summary.peak_mb, reserved_mb))) < 0)
+	if ((error = rli_memory_y_ticks(&m->curve, fmax(m->summary.peak_mb, reserved_mb), m->lines[1].count != 0,
+				       y_title, sizeof(y_title))) < 0)
 		goto done;
 	for (uint32_t l = 0; l < ops.count; l++) {
 		rli_text_measure(&w, &h, text, lanes[l].name, ROW_LABEL_SIZE, 0);
@@ -187,8 +201,8 @@ static int lay_out_device(memory_page *m, rli_page *page, const rli_memory_devic
 
 	m->curve.plot = (rli_rect){ left, curve_top, width - left - right, MEM_CURVE_HEIGHT };
 	m->gantt.plot = (rli_rect){ left, gantt_top, width - left - right, gantt_height };
-	if ((error = rli_memory_x_ticks(&m->curve, &m->gantt, fmax(t_end - t_min, 1e-3) * X_RANGE_PAD, width,
-					text)) < 0)
+	if ((error = rli_memory_x_ticks(&m->curve, &m->gantt, shift, shift + fmax(t_end - t_min, 1e-3) * X_RANGE_PAD,
+					width, text)) < 0)
 		goto done;
 
 	/* The curve, and its peak marked with value and time. */
@@ -206,7 +220,7 @@ static int lay_out_device(memory_page *m, rli_page *page, const rli_memory_devic
 						    curve_top - MEM_LEGEND_RISE, width, text)) < 0)
 			goto done;
 	}
-	m->peak.x = m->summary.peak_ms;
+	m->peak.x = shift + m->summary.peak_ms;
 	m->peak.y = m->summary.peak_mb;
 	m->peak.color = MEM_PEAK_COLOR;
 	m->peak.radius = 4;
@@ -217,7 +231,7 @@ static int lay_out_device(memory_page *m, rli_page *page, const rli_memory_devic
 	m->curve.point_count = 1;
 	m->curve.series = m->series;
 	m->curve.series_count = m->series_count;
-	if ((error = rli_set_text(&m->curve.y_title, RLI_MEMORY_Y_TITLE(m->lines[1].count), PAGE_PAD + y_title_height / 2,
+	if ((error = rli_set_text(&m->curve.y_title, y_title, PAGE_PAD + y_title_height / 2,
 				  curve_top + MEM_CURVE_HEIGHT / 2, AXIS_TITLE_SIZE, RLI_ALIGN_MIDDLE,
 				  RLI_ALIGN_MIDDLE)) < 0)
 		goto done;
@@ -274,8 +288,8 @@ static int lay_out_device(memory_page *m, rli_page *page, const rli_memory_devic
 			size_t at = next[lane_of_op[blocks[i].op]]++;
 			m->gantt.bar_row[at] = lane_of_op[blocks[i].op];
 			m->gantt.bar_series[at] = blocks[i].op;
-			m->gantt.bar_start[at] = blocks[i].start;
-			m->gantt.bar_end[at] = blocks[i].end;
+			m->gantt.bar_start[at] = shift + blocks[i].start;
+			m->gantt.bar_end[at] = shift + blocks[i].end;
 		}
 		free(next);
 	}
@@ -288,7 +302,8 @@ static int lay_out_device(memory_page *m, rli_page *page, const rli_memory_devic
 		goto done;
 	m->gantt.y_title.angle = 90.0;
 
-	if ((error = rli_memory_titles(&m->title, &m->subtitle, device, &m->summary, MEM_TITLE_Y, width, text)) < 0)
+	if ((error = rli_memory_titles(&m->title, &m->subtitle, device, &m->summary, origin, MEM_TITLE_Y, width,
+				       text)) < 0)
 		goto done;
 	{
 		static const char table_title[] = "Largest blocks live at the peak";
@@ -301,7 +316,7 @@ static int lay_out_device(memory_page *m, rli_page *page, const rli_memory_devic
 			size = fmax(MIN_TITLE_SIZE, floor(AXIS_TITLE_SIZE * room / w));
 		if ((error = rli_set_text(&m->table_title, table_title, PAGE_PAD, table_top, size, RLI_ALIGN_START,
 					  RLI_ALIGN_START)) < 0 ||
-		    (error = rli_memory_peak_table(&m->table, device, blocks, count, m->summary.peak_ms, PAGE_PAD,
+		    (error = rli_memory_peak_table(&m->table, device, blocks, count, m->summary.peak_ms, shift, PAGE_PAD,
 						   table_top + MEM_TABLE_ROW * 1.4, room, text)) < 0)
 			goto done;
 		if (size < AXIS_TITLE_SIZE)
@@ -395,7 +410,8 @@ static int lay_out_shown(void *arg, size_t k, PangoContext *text, unsigned inner
 	const figure_work *w = arg;
 	(void)inner; /* a figure is one page: nothing in it to share out */
 	return lay_out_device(&w->figure->memory[k], &w->figure->pages[k], &w->devices[w->shown[k]], w->options->width,
-			      w->options->scale, w->options->medium, w->options->max_height, text, &w->page_scale[k]);
+			      w->options->scale, w->options->medium, w->options->max_height,
+			      w->options->run ? w->options->run->origin_ms : NAN, text, &w->page_scale[k]);
 }
 
 int rli_memory_figure_layout(rli_memory_figure **out, const rli_memory_device *devices, size_t device_count,

@@ -5,6 +5,7 @@
 #include "text_place.h"
 #include "theme.h"
 #include "common/error.h"
+#include "common/numfmt.h"
 #include "common/strutil.h"
 #include "common/task.h"
 #include "text/text.h"
@@ -17,8 +18,8 @@
 /* The index: a row per device (its peak, its first page linked), then every device's pages. */
 static int lay_out_index(rli_memory_pages *mp, rli_page *page, double width)
 {
-	static const char *const headers[] = { "Device", "Allocations", "Peak (MB)", "Peak at (ms from start)",
-					       "Never freed", "Pages" };
+	static const char *const headers[] = { "Device", "Allocations", "Peak (MB)", "Peak at (ms)", "Never freed",
+					       "Pages" };
 	const size_t columns = sizeof(headers) / sizeof(headers[0]), rows = mp->device_count;
 	rli_table *t = &mp->index_table;
 	char **cells;
@@ -56,11 +57,16 @@ static int lay_out_index(rli_memory_pages *mp, rli_page *page, double width)
 		char **row = &cells[r * columns];
 		rli_nav *nav = &mp->index_navs[r];
 		row[0] = rli_strdup(d->label);
-		row[1] = rli_strfmt("%zu", d->bars);
-		row[2] = rli_strfmt("%.2f", d->peak_mb);
-		/* From the first allocation of all, the pages' origin: the devices' peaks line up. */
-		row[3] = rli_strfmt("%.3f", d->shift + d->peak_ms);
-		row[4] = rli_strfmt("%zu", d->never_freed);
+		char count[32], peak[48], at[48], never[32];
+		rli_fmt_thousands(count, sizeof(count), (double)d->bars, 0);
+		rli_fmt_thousands(peak, sizeof(peak), d->peak_mb, 2);
+		/* From the pages' t = 0: the devices' peaks line up. */
+		rli_fmt_thousands(at, sizeof(at), d->shift + d->peak_ms, 3);
+		rli_fmt_thousands(never, sizeof(never), (double)d->never_freed, 0);
+		row[1] = rli_strdup(count);
+		row[2] = rli_strdup(peak);
+		row[3] = rli_strdup(at);
+		row[4] = rli_strdup(never);
 		row[5] = rli_strfmt("%zu", d->page_count);
 		for (size_t c = 0; c < columns; c++)
 			if (!row[c])
@@ -155,7 +161,9 @@ static int load_page(void *owner, size_t p)
 		return error; /* what it made is freed when dropped, or with the pages */
 	d->seg[j].details.stacks = mp->stacks;
 	d->seg[j].details.stack_count = mp->stack_count;
-	d->seg[j].nav.up = mp->device_count > 1 ? "index" : NULL;
+	d->seg[j].nav.up = mp->up;
+	d->seg[j].nav.timeline = mp->timeline;
+	d->seg[j].nav.device = &d->named;
 	return RLI_OK;
 }
 
@@ -222,6 +230,13 @@ static int lay_out(rli_memory_pages **out, const rli_memory *memory, const rli_m
 		error = rli_error_set(RLI_EINVALID, "nothing to draw: no device has an allocation");
 		goto done;
 	}
+	/* The run's t = 0 where it comes before (its first event may be a timeline's bar): every page of a run alike. */
+	if (options.run && isfinite(options.run->origin_ms) && options.run->origin_ms < mp->document.origin)
+		mp->document.origin = options.run->origin_ms;
+	/* The run's home page lists the devices; without one, an index does where there are several. */
+	mp->up = options.run && options.run->home ? options.run->home : mp->device_count > 1 ? "index" : NULL;
+	mp->timeline = options.run ? options.run->timeline : NULL;
+
 	mp->devices = calloc(mp->device_count, sizeof(*mp->devices));
 	mp->stacks = calloc(memory->strings.count ? memory->strings.count : 1, sizeof(*mp->stacks));
 	if (!mp->devices || !mp->stacks) {
@@ -245,6 +260,7 @@ static int lay_out(rli_memory_pages **out, const rli_memory *memory, const rli_m
 			error = rli_error_oom();
 			goto done;
 		}
+		device->named = (rli_row){ device->label, (char *)device->role, device->rank };
 		/* Two roles that differ only in characters a file name cannot hold would collide: number the later one. */
 		for (size_t e = 0; e < d; e++)
 			if (strcmp(mp->devices[e].suffix, device->suffix) == 0) {
@@ -295,7 +311,7 @@ static int lay_out(rli_memory_pages **out, const rli_memory *memory, const rli_m
 		for (size_t d = 0; d < mp->device_count; d++)
 			mp_device_drop_sources(&mp->devices[d]);
 	}
-	if (mp->device_count > 1) {
+	if (mp->device_count > 1 && !(options.run && options.run->home)) {
 		if ((error = lay_out_index(mp, &mp->pages[mp->document.page_count], options.width)) < 0)
 			goto done;
 		mp->document.page_count++;
@@ -354,6 +370,87 @@ void rli_memory_pages_summaries(const rli_memory_pages *pages, rli_memory_summar
 			known[i] = &copies[i];
 		}
 	}
+}
+
+double rli_memory_devices_first_ms(const rli_memory_devices *split)
+{
+	double first = INFINITY;
+	for (size_t d = 0; d < split->count; d++)
+		for (size_t i = 0; i < split->devices[d].count; i++)
+			if (isfinite(split->devices[d].start_ms[i]) && split->devices[d].start_ms[i] < first)
+				first = split->devices[d].start_ms[i];
+	return first;
+}
+
+void rli_run_devices_free(rli_run_device *devices, size_t count)
+{
+	for (size_t d = 0; devices && d < count; d++) {
+		for (size_t s = 0; devices[d].segment_pages && s < devices[d].segment_count; s++)
+			free((char *)devices[d].segment_pages[s]);
+		free((char *)devices[d].role);
+		free((char *)devices[d].label);
+		free((char *)devices[d].peak_page);
+		free((void *)devices[d].segment_pages);
+		free((void *)devices[d].segment_min);
+	}
+	free(devices);
+}
+
+/* A copy of text, NULL staying NULL; *failed set when out of memory. */
+static char *copy_or_null(const char *text, int *failed)
+{
+	char *copy = text ? rli_strdup(text) : NULL;
+	if (text && !copy)
+		*failed = 1;
+	return copy;
+}
+
+int rli_memory_pages_run_devices(const rli_memory_pages *mp, rli_run_device **out, size_t *count)
+{
+	rli_run_device *devices = calloc(mp->device_count ? mp->device_count : 1, sizeof(*devices));
+	int failed = !devices;
+
+	for (size_t d = 0; !failed && d < mp->device_count; d++) {
+		const mp_device *from = &mp->devices[d];
+		rli_run_device *to = &devices[d];
+		size_t n = from->segment_count;
+		const char **pages = calloc(n ? n : 1, sizeof(*pages));
+		double *span = malloc(2 * (n ? n : 1) * sizeof(*span));
+
+		to->segment_pages = pages;
+		to->segment_min = span;
+		if (!pages || !span) {
+			free(span);
+			to->segment_min = NULL;
+			failed = 1;
+			break;
+		}
+		to->segment_max = span + n;
+		to->segment_count = n;
+		to->rank = from->rank;
+		to->role = copy_or_null(from->role, &failed);
+		to->label = copy_or_null(from->label, &failed);
+		to->peak_mb = from->peak_mb;
+		to->peak_ms = from->shift + from->peak_ms;
+		to->allocations = from->bars;
+		to->never_freed = from->never_freed;
+		for (size_t s = 0; s < n; s++) {
+			pages[s] = copy_or_null(from->links[s].target, &failed);
+			span[s] = from->links[s].x_min;
+			span[n + s] = from->links[s].x_max;
+			if (from->links[s].target && !to->peak_page && to->peak_ms >= span[s] && to->peak_ms <= span[n + s])
+				to->peak_page = copy_or_null(from->links[s].target, &failed);
+		}
+		if (!to->peak_page && from->page_count)
+			to->peak_page = copy_or_null(from->seg[0].name, &failed);
+	}
+	if (failed) {
+		rli_run_devices_free(devices, mp->device_count);
+		return rli_error_oom();
+	}
+	*out = devices;
+	*count = mp->device_count;
+	return RLI_OK;
 }
 
 const rli_document *rli_memory_pages_document(const rli_memory_pages *pages)

@@ -40,8 +40,9 @@ typedef struct {
 
 /* One segment's page: the curve over the Gantt of the segment's allocations, and the links between segments. */
 typedef struct {
-	rli_item items[4];
+	rli_item items[5];
 	rli_text title;
+	rli_text origin;          /* where t = 0 is, under the title */
 	rli_panel curve;
 	rli_panel gantt;
 	rli_point_mark peak;
@@ -60,6 +61,7 @@ typedef struct {
 	const char *role;
 	int64_t rank;
 	const char *tag;          /* its device type where its (role, rank) has other devices, else "" */
+	rli_row named;            /* label, role and rank, as its pages name the timeline's row of it */
 	rli_series *series;       /* operators, in order of first appearance: colours as the PNG's */
 	size_t series_count;
 	/* the curve's per-column max and min over the whole device; [2] its Total Reserved, when shown (count 0 if not) */
@@ -73,6 +75,7 @@ typedef struct {
 	rli_memory_summary summary; /* its curve's, as swept for the envelope */
 	size_t split_index;       /* its place in the split laid out */
 	double shift;             /* t_min less the document's origin: where the device's x = 0 is on the panels */
+	double origin;            /* the document's origin: the absolute ms of t = 0 */
 	size_t bars, never_freed;
 	mp_page *seg;             /* its pages, one a segment that holds any (page_count of them) */
 	size_t page_count;
@@ -115,6 +118,8 @@ struct rli_memory_pages {
 	rli_table index_table;
 	const char **index_links;
 	rli_nav *index_navs;
+	const char *up;           /* what a page's "up" link opens: the run's home page, the index, or nothing */
+	const char *timeline;     /* the run's timeline page, or NULL */
 };
 
 /*
@@ -130,6 +135,16 @@ int rli_memory_pages_layout_split(rli_memory_pages **out, const rli_memory *memo
  */
 int rli_memory_pages_layout_lazy(rli_memory_pages **out, const rli_memory *memory, const rli_memory_devices *split,
 				 const rli_timeline_options *options);
+/*
+ * The pages' devices as the run's other pages link to them (rli_run_context.devices): labels,
+ * pages, their spans on the run's time and peaks, copied into *out (count of them), so that the
+ * pages may be freed first. rli_run_devices_free frees the copy.
+ */
+int rli_memory_pages_run_devices(const rli_memory_pages *pages, rli_run_device **out, size_t *count);
+void rli_run_devices_free(rli_run_device *devices, size_t count);
+/* The first allocation's start of every device of the split (absolute ms), INFINITY without one. */
+double rli_memory_devices_first_ms(const rli_memory_devices *split);
+
 /*
  * Each device's curve summary as the layout swept it, for the statistics not to sweep it again,
  * copied (the pages may be freed first): for the split's device i (split_count of them),

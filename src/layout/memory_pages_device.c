@@ -161,13 +161,23 @@ static size_t first_after(const double *x, size_t n, double t, int past)
 	return low;
 }
 
-/* Both panels' x axis over [lo, hi]: ticks at the layout's density, the curve's without labels. */
-static int set_x_axis(rli_panel *panel, double lo, double hi, int labelled)
+/*
+ * A panel's x axis over [lo, hi] (ms from the run's t = 0): ticks at the layout's density in the
+ * unit the span reads best in, labelled, and its title naming the unit.
+ */
+static int set_x_axis(rli_panel *panel, double lo, double hi, double title_y)
 {
 	rli_tick ticks[MAX_TICKS];
-	int target = (int)fmax(2.0, round(panel->plot.w / TICK_SPACING));
-	size_t count = rli_nice_ticks(ticks, MAX_TICKS, lo, hi, target);
-	return rli_memory_panel_x_axis(panel, ticks, count, target, lo, hi, labelled);
+	int target = (int)fmax(2.0, round(panel->plot.w / TICK_SPACING)), error;
+	rli_time_unit unit = rli_time_unit_for(hi - lo);
+	size_t count = rli_time_ticks(ticks, MAX_TICKS, lo, hi, target, unit.ms);
+	char title[32];
+
+	if ((error = rli_memory_panel_x_axis(panel, ticks, count, target, lo, hi, 1)) < 0)
+		return error;
+	snprintf(title, sizeof(title), "Time (%s)", unit.name);
+	return rli_set_text(&panel->x_title, title, panel->plot.x + panel->plot.w / 2, title_y, AXIS_TITLE_SIZE,
+			    RLI_ALIGN_MIDDLE, RLI_ALIGN_START);
 }
 
 /*
@@ -189,7 +199,8 @@ static int lay_out_segment(mp_page *m, rli_page *page, const mp_device *d, size_
 	uint32_t *lane_of_op = malloc((d->series_count ? d->series_count : 1) * sizeof(*lane_of_op));
 	size_t lanes = 0, *next = NULL;
 	double gantt_top = MP_CURVE_TOP + MP_CURVE_HEIGHT + MP_PANEL_GAP, gantt_h;
-	char *title = NULL;
+	char *title = NULL, y_title[48], origin[96];
+	double axis_title_y;
 	int error = RLI_OK;
 
 	if (!lane_of_op)
@@ -211,9 +222,12 @@ static int lay_out_segment(mp_page *m, rli_page *page, const mp_device *d, size_
 	page->width = width;
 	page->height = gantt_top + gantt_h + TICK_LABEL_GAP + TICK_LABEL_SIZE * 1.3 + X_TITLE_GAP + AXIS_TITLE_SIZE * 1.3 +
 		       PAGE_PAD;
-	if ((error = set_x_axis(&m->curve, link->x_min, link->x_max, 0)) < 0 ||
-	    (error = set_x_axis(&m->gantt, link->x_min, link->x_max, 1)) < 0 ||
-	    (error = rli_memory_y_ticks(&m->curve, fmax(d->peak_mb, d->reserved_mb))) < 0)
+	axis_title_y = gantt_top + gantt_h + TICK_LABEL_GAP + TICK_LABEL_SIZE * 1.3 + X_TITLE_GAP;
+	if ((error = set_x_axis(&m->curve, link->x_min, link->x_max, MP_CURVE_TOP + MP_CURVE_HEIGHT + TICK_LABEL_GAP +
+				TICK_LABEL_SIZE * 1.3)) < 0 ||
+	    (error = set_x_axis(&m->gantt, link->x_min, link->x_max, axis_title_y)) < 0 ||
+	    (error = rli_memory_y_ticks(&m->curve, fmax(d->peak_mb, d->reserved_mb), d->envelope[2].count != 0, y_title,
+					 sizeof(y_title))) < 0)
 		goto done;
 
 	m->curve.lines = (rli_line_mark *)d->envelope;
@@ -231,8 +245,9 @@ static int lay_out_segment(mp_page *m, rli_page *page, const mp_device *d, size_
 	m->peak.color = MP_PEAK_COLOR;
 	m->peak.radius = 4;
 	{
-		char label[96];
-		snprintf(label, sizeof(label), "peak %.2f MB at %.3f ms", d->peak_mb, d->shift + d->peak_ms);
+		char label[128], brief[64];
+		rli_memory_peak_texts(label, sizeof(label), brief, sizeof(brief), d->peak_mb, d->shift + d->peak_ms,
+				      m->curve.y_max, link->x_max - link->x_min);
 		if ((error = rli_set_text(&m->peak.label, label, 0, 0, LEGEND_SIZE, RLI_ALIGN_START, RLI_ALIGN_END)) < 0)
 			goto done;
 		m->peak.label.color = MP_PEAK_COLOR;
@@ -241,14 +256,11 @@ static int lay_out_segment(mp_page *m, rli_page *page, const mp_device *d, size_
 	m->curve.point_count = 1;
 	m->curve.series = d->series;
 	m->curve.series_count = d->series_count;
-	if ((error = rli_set_text(&m->curve.y_title, RLI_MEMORY_Y_TITLE(d->envelope[2].count), PAGE_PAD,
+	if ((error = rli_set_text(&m->curve.y_title, y_title, PAGE_PAD,
 				  MP_CURVE_TOP + MP_CURVE_HEIGHT / 2, AXIS_TITLE_SIZE, RLI_ALIGN_MIDDLE,
 				  RLI_ALIGN_MIDDLE)) < 0 ||
 	    (error = rli_set_text(&m->gantt.y_title, "Operator", PAGE_PAD, gantt_top + gantt_h / 2, AXIS_TITLE_SIZE,
-				  RLI_ALIGN_MIDDLE, RLI_ALIGN_MIDDLE)) < 0 ||
-	    (error = rli_set_text(&m->gantt.x_title, "Time (ms from the first allocation)", left + plot_w / 2,
-				  gantt_top + gantt_h + TICK_LABEL_GAP + TICK_LABEL_SIZE * 1.3 + X_TITLE_GAP,
-				  AXIS_TITLE_SIZE, RLI_ALIGN_MIDDLE, RLI_ALIGN_START)) < 0)
+				  RLI_ALIGN_MIDDLE, RLI_ALIGN_MIDDLE)) < 0)
 		goto done;
 	m->curve.y_title.angle = m->gantt.y_title.angle = 90.0;
 
@@ -327,6 +339,11 @@ static int lay_out_segment(mp_page *m, rli_page *page, const mp_device *d, size_
 		goto done;
 	m->title.bold = 1;
 	m->title.max_width = width - 2 * PAGE_PAD;
+	/* Where t = 0 is, said once on the page: every time on it counts from there. */
+	rli_memory_origin_text(origin, sizeof(origin), d->origin);
+	if ((error = rli_set_text(&m->origin, origin, PAGE_PAD, MP_TITLE_Y + TITLE_SIZE, LEGEND_SIZE, RLI_ALIGN_START,
+				  RLI_ALIGN_START)) < 0)
+		goto done;
 
 	/* Links: the device's segments; back and on step over the empty ones. */
 	m->nav.links = d->links;
@@ -360,8 +377,9 @@ static int lay_out_segment(mp_page *m, rli_page *page, const mp_device *d, size_
 	m->items[1] = (rli_item){ .kind = RLI_ITEM_PANEL, .u.panel = &m->curve };
 	m->items[2] = (rli_item){ .kind = RLI_ITEM_PANEL, .u.panel = &m->gantt };
 	m->items[3] = (rli_item){ .kind = RLI_ITEM_NAV, .u.nav = &m->nav };
+	m->items[4] = (rli_item){ .kind = RLI_ITEM_TEXT, .u.text = &m->origin };
 	page->items = m->items;
-	page->item_count = 4;
+	page->item_count = 5;
 	page->name = m->name;
 	page->data_name = m->data_name;
 done:
@@ -391,6 +409,7 @@ static void page_parts_free(mp_page *m)
 	rli_panel_dispose(&m->gantt);
 	free(m->peak.label.text);
 	free(m->title.text);
+	free(m->origin.text);
 	free(m->nav.title.text);
 	free(m->nav.note.text);
 }
@@ -453,6 +472,7 @@ int mp_lay_out_device(mp_device *d, double origin, const rli_memory *memory, con
 	d->never_freed = summary.never_freed;
 	d->span = count ? summary.t_max_ms - d->t_min : 0;
 	d->shift = d->t_min - origin;
+	d->origin = origin;
 	d->bars = count;
 
 	/* Operators: a series each, coloured by first appearance as in the PNG; the widest label sets the margin. */
@@ -547,7 +567,7 @@ int mp_lay_out_device(mp_device *d, double origin, const rli_memory *memory, con
 		rli_link *link = &d->links[s];
 		link->x_min = d->shift + bounds[s];
 		link->x_max = d->shift + bounds[s + 1];
-		if (!(link->label = rli_strfmt("%.0f \xe2\x80\x93 %.0f ms", d->t_min + bounds[s], d->t_min + bounds[s + 1]))) {
+		if (!(link->label = rli_memory_span_label(link->x_min, link->x_max, d->span))) {
 			error = rli_error_oom();
 			goto done;
 		}

@@ -29,8 +29,8 @@ int rli_memory_lay_out_devices(const rli_memory_device *devices, const size_t *s
 #define RLI_MEMORY_CURVE_NAME(totals) ((totals) != RLI_MEMORY_TOTALS_NONE ? RLI_MEMORY_TOTAL_NAME : RLI_MEMORY_ALLOCATED_NAME)
 #define RLI_MEMORY_RESERVED_NAME "Reserved (allocator cache)"
 #define RLI_MEMORY_RESERVED_COLOR 0xf28e2b
-/* The value axis: what the blocks hold, or with the Reserved line beside it, both. */
-#define RLI_MEMORY_Y_TITLE(reserved_shown) ((reserved_shown) ? "Memory (MB)" : "Allocated (MB)")
+/* The value axis: what the blocks hold, or with the Reserved line beside it, both; its title names the unit too. */
+#define RLI_MEMORY_Y_QUANTITY(reserved_shown) ((reserved_shown) ? "Memory" : "Allocated")
 
 /*
  * The x axis both panels share, ticks as dense as TICK_SPACING asks but
@@ -41,10 +41,16 @@ int rli_memory_lay_out_devices(const rli_memory_device *devices, const size_t *s
 /* A panel's x axis over [lo, hi] with these ticks (copied), unlabelled unless `labelled`, in the theme's look. */
 int rli_memory_panel_x_axis(rli_panel *panel, const rli_tick *ticks, size_t count, int target, double lo, double hi,
 			    int labelled);
-int rli_memory_x_ticks(rli_panel *curve, rli_panel *gantt, double x_max, double page_width, PangoContext *text);
+/* Ticks of [x_min, x_max] (ms) in the unit the span reads best in (rli_time_unit_for), labels separated. */
+int rli_memory_x_ticks(rli_panel *curve, rli_panel *gantt, double x_min, double x_max, double page_width,
+		       PangoContext *text);
 
-/* The value axis of the curve, 0 to a little above the peak. */
-int rli_memory_y_ticks(rli_panel *curve, double peak_mb);
+/*
+ * The value axis of the curve, 0 to a little above the peak (values in MB), its ticks labelled in
+ * the unit the peak reads best in (rli_size_unit_for: KB, MB, GB) with thousands separators, and
+ * its title ("Memory (GB)") written into title.
+ */
+int rli_memory_y_ticks(rli_panel *curve, double peak_mb, int reserved_shown, char *title, size_t title_size);
 
 /* The widest label rli_memory_y_ticks gave, in page units. */
 double rli_memory_y_label_width(const rli_panel *curve, PangoContext *text);
@@ -58,8 +64,24 @@ double rli_memory_y_label_width(const rli_panel *curve, PangoContext *text);
  * Both shrink down to MIN_TITLE_SIZE, then end in "…".
  */
 int rli_memory_titles(rli_text *title, rli_text *subtitle, const rli_memory_device *device,
-		      const rli_memory_summary *summary,
+		      const rli_memory_summary *summary, double origin,
 		      double y, double width, PangoContext *text);
+
+/*
+ * Where t = 0 is, as a title says it once: "t = 0 at 2026-03-12 03:24:48.353 UTC" for an epoch
+ * clock, else "origin 1234.567 ms" (origin: the absolute ms of x = 0).
+ */
+char *rli_memory_origin_text(char *out, size_t size, double origin);
+
+/* "1,525 – 1,579 ms": [lo, hi] of the run's time in the unit of a unit_span axis, the decimals its width needs; malloc'ed. */
+char *rli_memory_span_label(double lo, double hi, double unit_span);
+
+/*
+ * The peak's label texts: "peak 1,261.04 MB at 48.772 ms" and "peak 1,261.04 MB", the size in
+ * the unit the y axis counts (top_mb its top), the time in the unit of a span_ms axis.
+ */
+void rli_memory_peak_texts(char *full, size_t full_size, char *brief, size_t brief_size, double peak_mb,
+			   double peak_ms, double top_mb, double span_ms);
 
 /*
  * A legend of the named lines (the curve's Allocated and Reserved), an
@@ -75,7 +97,7 @@ int rli_memory_line_legend(rli_legend *legend, rli_series *series, const rli_lin
 size_t rli_memory_legend_rows(const rli_line_mark *lines, size_t count, double page_width, PangoContext *text);
 void rli_memory_legend_dispose(rli_legend *legend);
 
-/* The x title under the Gantt's tick labels at top y: shortened, and moved along, to stay on the page. */
+/* The x title ("Time (s)", the ticks' unit) under the Gantt's tick labels at top y, moved along to stay on the page. */
 int rli_memory_x_title(rli_panel *gantt, double y, double page_width, PangoContext *text);
 
 /*
@@ -93,7 +115,7 @@ int rli_memory_peak_label(rli_point_mark *peak, const rli_panel *curve, double p
  * duration, then the start, then the call stack left out.
  */
 int rli_memory_peak_table(rli_table *table, const rli_memory_device *device, const rli_memory_block *blocks,
-			  size_t count, double peak_ms, double x, double y, double width, PangoContext *text);
+			  size_t count, double peak_ms, double shift, double x, double y, double width, PangoContext *text);
 void rli_memory_table_dispose(rli_table *table);
 
 #endif

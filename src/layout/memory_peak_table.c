@@ -4,6 +4,7 @@
 #include "theme.h"
 #include "common/bigmem.h"
 #include "common/error.h"
+#include "common/numfmt.h"
 #include "common/strutil.h"
 #include "text/text.h"
 
@@ -98,7 +99,7 @@ static void fit_columns(int *kept, double *column_x, double *column_width, const
 }
 
 int rli_memory_peak_table(rli_table *t, const rli_memory_device *device, const rli_memory_block *blocks,
-			  size_t count, double peak_ms, double x, double y, double width, PangoContext *text)
+			  size_t count, double peak_ms, double shift, double x, double y, double width, PangoContext *text)
 {
 	char *all[(MEM_TABLE_ROWS + 1) * COLUMNS] = { 0 }; /* the header, then the rows, every column */
 	size_t *live = NULL;
@@ -120,8 +121,8 @@ int rli_memory_peak_table(rli_table *t, const rli_memory_device *device, const r
 		const char *stack = device->call_stack_top ? device->call_stack_top[b->index] : "";
 		char **row = &all[(r + 1) * COLUMNS];
 		format_mb(size, sizeof(size), b->size_kb);
-		snprintf(start, sizeof(start), "%.3f", b->start);
-		snprintf(duration, sizeof(duration), "%.3f", b->end - b->start);
+		rli_fmt_thousands(start, sizeof(start), shift + b->start, 3);
+		rli_fmt_thousands(duration, sizeof(duration), b->end - b->start, 3);
 		row[OPERATOR] = rli_valid_utf8_copy(device->op_name[b->index]);
 		row[SIZE] = rli_strdup(size);
 		row[START] = rli_strdup(start);

@@ -73,3 +73,8 @@ size_t rli_time_ticks(rli_tick *out, size_t max, double lo, double hi, int targe
 {
 	return ticks_in_unit(out, max, lo, hi, target, unit_ms, 1);
 }
+
+size_t rli_unit_ticks(rli_tick *out, size_t max, double lo, double hi, int target, double unit)
+{
+	return ticks_in_unit(out, max, lo, hi, target, unit, 1);
+}

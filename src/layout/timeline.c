@@ -9,6 +9,7 @@
 #include "timeline_overview.h"
 #include "stats/stats.h"
 #include "timeline_stats.h"
+#include "timeline_links.h"
 #include "events/events.h"
 #include "text/text.h"
 #include "common/error.h"
@@ -81,6 +82,7 @@ void rli_timeline_free(rli_timeline *timeline)
 	rli_timeline_overview_free(timeline->overview);
 	free(timeline->page_items);
 	rli_timeline_aside_free(timeline->aside);
+	rli_timeline_links_free(timeline->links);
 	free(timeline->caption.text);
 	free(timeline->captioned_items);
 	for (size_t s = 0; s < timeline->series_count; s++) {
@@ -181,6 +183,15 @@ static int check_options(const rli_timeline_options *options)
 	return RLI_OK;
 }
 
+double rli_timeline_first_ms(const rli_events *events)
+{
+	double first = INFINITY;
+	for (size_t i = 0, count = rli_events_count(events); i < count; i++)
+		if (rli_drawable(events, i) && events->start_ms[i] < first)
+			first = events->start_ms[i];
+	return first;
+}
+
 int rli_timeline_layout(rli_timeline **out, const rli_events *events,
 			const rli_timeline_options *options)
 {
@@ -238,6 +249,9 @@ int rli_timeline_layout_stats(rli_timeline **out, const rli_events *events, cons
 		error = rli_error_oom();
 		goto done;
 	}
+	/* The run's t = 0 when it has one (its first event, perhaps another analysis'), else the first bar's. */
+	if (options->run && isfinite(options->run->origin_ms) && options->run->origin_ms < t0)
+		t0 = options->run->origin_ms;
 	timeline->document.origin = t0;
 	for (size_t id = 0; id < name_ids; id++)
 		series_of_name[id] = UINT32_MAX;
@@ -296,6 +310,9 @@ int rli_timeline_layout_stats(rli_timeline **out, const rli_events *events, cons
 		goto done;
 	assemble(timeline);
 	if (options->caption && stats && (error = rli_timeline_add_caption(timeline, stats, theme)) < 0)
+		goto done;
+	/* Links to the run's other pages, for the back-ends that follow links; the page itself is unchanged. */
+	if (!timeline->overview && (error = rli_timeline_add_links(timeline, options->run)) < 0)
 		goto done;
 	/* The statistics go beside the figure, for the back-ends that show asides; the page itself is unchanged. */
 	if (stats && options->stats_aside && (error = rli_timeline_add_stats_aside(timeline, stats)) < 0)

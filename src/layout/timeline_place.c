@@ -198,11 +198,16 @@ static int place_x_axis(rli_timeline *timeline, const timeline_theme *theme, dou
 	rli_time_unit unit;
 	char x_title[32];
 
-	panel->x_min = 0.0;
+	/* From the first bar (0 but where the run's t = 0 is earlier) to a little past the last. */
+	panel->x_min = panel->bar_count ? INFINITY : 0.0;
 	panel->x_max = 0.0;
-	for (size_t i = 0; i < panel->bar_count; i++)
+	for (size_t i = 0; i < panel->bar_count; i++) {
+		panel->x_min = fmin(panel->x_min, panel->bar_start[i]);
 		panel->x_max = fmax(panel->x_max, panel->bar_end[i]);
-	panel->x_max *= X_RANGE_PAD;
+	}
+	if (panel->x_min < 0.0)
+		panel->x_min = 0.0;
+	panel->x_max = panel->x_min + (panel->x_max - panel->x_min) * X_RANGE_PAD;
 	panel->xtick_target = (int)fmax(2.0, round(panel->plot.w / theme->tick_spacing));
 	panel->xtick_max = MAX_TICKS;
 	unit = rli_time_unit_for(panel->x_max - panel->x_min);

@@ -76,6 +76,13 @@ async function state(page) {
   return page.evaluate(() => window.rliTimeline.state());
 }
 
+/* "1,234.567": what the page's tables and boxes write (rli_fmt_thousands), for expected values */
+function fmtThousands(value, decimals) {
+  const [integer, fraction] = Math.abs(value).toFixed(decimals).split('.');
+  const sign = value < 0 && Number(value.toFixed(decimals)) !== 0 ? '-' : '';
+  return sign + integer.replace(/\B(?=(\d{3})+$)/g, ',') + (fraction !== undefined ? '.' + fraction : '');
+}
+
 function hexToRgb(hex) {
   const v = parseInt(hex.slice(1), 16);
   return [(v >> 16) & 255, (v >> 8) & 255, v & 255];
@@ -225,7 +232,7 @@ async function windowChecks(browser, size) {
     let b = await boxes();
     assert.deepStrictEqual([b[1].value, b[1].invalid, b[1].aria, b[1].border], ['50', true, 'true', RED]);
     assert.strictEqual(b[0].invalid, false);
-    assert.strictEqual(await message(), 'Right must be greater than Left');
+    assert.strictEqual(await message(), 'Right (50.000 ms) must be after Left (100.000 ms)');
     s = await state(lpage);
     assert.deepStrictEqual([s.left, s.right], [100, laptop.xMax]);
     /* still refused (and still red) after the box loses focus, and after an unrelated redraw */
@@ -252,7 +259,7 @@ async function windowChecks(browser, size) {
     b = await boxes();
     assert.strictEqual(b[1].invalid, true);
     assert.strictEqual(b[1].border, RED);
-    assert.ok((await message()).startsWith('outside the data'), await message());
+    assert.ok((await message()).startsWith('That range is outside the data, which runs from 0.000 ms to '), await message());
     s = await state(lpage);
     assert.deepStrictEqual([s.left, s.right], [100, 400]);
     /* the axis is still in the window with the message shown */
@@ -264,7 +271,8 @@ async function windowChecks(browser, size) {
     b = await boxes();
     assert.deepStrictEqual(b.map((x) => x.invalid), [false, false]);
     s = await state(lpage);
-    assert.deepStrictEqual([b[0].value, b[1].value], [s.left.toFixed(3), s.right.toFixed(3)]);
+    /* in the unit beside them (the axis's), separated as the axis is */
+    assert.deepStrictEqual([b[0].value, b[1].value], [fmtThousands(s.left, 3), fmtThousands(s.right, 3)]);
     assert.strictEqual(await message(), '');
   });
 
@@ -461,6 +469,8 @@ async function main() {
     });
 
     await check('known: shift-drag pans by the dragged time', async () => {
+      /* zoomed in first: the whole data cannot pan, zoom keeps the view inside it */
+      await page.evaluate(() => window.rliTimeline.zoomTo(300, 1200));
       const before = await state(page);
       const a = await page.evaluate(() => window.rliTimeline.clientPoint(800, 1));
       const b = await page.evaluate(() => window.rliTimeline.clientPoint(600, 1));
@@ -519,17 +529,27 @@ async function main() {
 
     await check('known: the summary strip counts bars and their time in view', async () => {
       const rows = () => page.evaluate(() => Array.from(document.querySelectorAll('.rli-summary tr[data-series]')).map((r) => Array.from(r.cells).map((c) => c.textContent)));
+      /* one unit for the column, its largest value's (ms below 1 s, s below 10 min), named in its header */
+      const unitMs = async () => {
+        const head = await page.evaluate(() => document.querySelectorAll('.rli-summary th')[2].textContent);
+        const unit = /\((ms|s|min)\)$/.exec(head)[1];
+        return { ms: 1, s: 1e3, min: 60e3 }[unit];
+      };
       const full = await rows();
+      let unit = await unitMs();
+      const totals = known.series.map((name) => known.bars.filter((b) => b.name === name).reduce((sum, b) => sum + (b.end - b.start), 0));
+      assert.strictEqual(unit, Math.max(...totals) >= 1e3 ? 1e3 : 1);
       known.series.forEach((name, s) => {
         const bars = known.bars.filter((b) => b.name === name);
-        assert.deepStrictEqual(full[s], [name, String(bars.length), bars.reduce((sum, b) => sum + (b.end - b.start), 0).toFixed(3)]);
+        assert.deepStrictEqual(full[s], [name, String(bars.length), fmtThousands(totals[s] / unit, 3)]);
       });
       await page.evaluate(() => window.rliTimeline.zoomTo(0, 500));
       const zoomed = await rows();
+      unit = await unitMs();
       known.series.forEach((name, s) => {
         const bars = known.bars.filter((b) => b.name === name && b.end >= 0 && b.start <= 500);
         const total = bars.reduce((sum, b) => sum + (Math.min(b.end, 500) - Math.max(b.start, 0)), 0);
-        assert.deepStrictEqual(zoomed[s].slice(1), [String(bars.length), total.toFixed(3)], name);
+        assert.deepStrictEqual(zoomed[s].slice(1), [String(bars.length), fmtThousands(total / unit, 3)], name);
       });
       await page.click('text=Reset');
     });
@@ -651,7 +671,9 @@ async function main() {
           for (const bar of expect.bars) {
             const t = bar.start + (bar.end - bar.start) / 2;
             await other.evaluate(([l, r]) => window.rliTimeline.zoomTo(l, r), [bar.start - (bar.end - bar.start), bar.end + (bar.end - bar.start)]);
-            assert.deepStrictEqual(await hover(other, t, bar.row), topBarAt(expect, bar.row, t).hover);
+            /* times in the unit of the view's axis, which its title names */
+            const unit = /\((\w+)\)/.exec((await state(other)).xTitle)[1];
+            assert.deepStrictEqual(await hover(other, t, bar.row), topBarAt(expect, bar.row, t).hoverIn[unit]);
           }
         });
       }

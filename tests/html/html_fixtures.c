@@ -3,11 +3,13 @@
 #include "render/render_cases.h"
 
 #include "common/json_write.h"
+#include "common/numfmt.h"
 #include "events/events.h"
 #include "layout/layout.h"
 #include "rl_insight.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdint.h>
 #include <sys/stat.h>
 
@@ -151,8 +153,29 @@ static void fill_many(rli_events *events, size_t count)
 	}
 }
 
+/* "1,234.567 ms": ms in a unit as the pages write times (core.js fmtTimeUnit): 3 decimals, 2 in min, separated. */
+static char *time_text(char *out, size_t size, double ms, rli_time_unit unit)
+{
+	char number[64];
+	rli_fmt_thousands(number, sizeof(number), ms / unit.ms, unit.ms >= 60e3 ? 2 : 3);
+	snprintf(out, size, "%s %s", number, unit.name);
+	return out;
+}
+
+/* A duration in its own unit (core.js fmtDuration): ms below 1 s, s below 10 min, then min. */
+static char *duration_text(char *out, size_t size, double ms)
+{
+	rli_time_unit unit = rli_time_unit_for(ms);
+	if (fabs(ms) >= 1e3 && fabs(ms) < 600e3)
+		unit = (rli_time_unit){ "s", 1e3 };
+	return time_text(out, size, ms, unit);
+}
+
 static void write_expect_bar(FILE *fp, const rli_timeline *timeline, size_t i, uint32_t *role_position)
 {
+	/* the page opens on the whole range: its times in that span's unit */
+	rli_time_unit unit = rli_time_unit_for(timeline->panel.x_max - timeline->panel.x_min);
+	char text[128];
 	const rli_row *row = &timeline->panel.rows[timeline->panel.bar_row[i]];
 	double start = timeline->panel.bar_start[i], end = timeline->panel.bar_end[i];
 	char line[256];
@@ -169,20 +192,43 @@ static void write_expect_bar(FILE *fp, const rli_timeline *timeline, size_t i, u
 	/* what the hover must read, formatted here by C, not by the page */
 	fputs(",\"hover\":[", fp);
 	rli_json_write_string(fp, timeline->series[timeline->panel.bar_series[i]].name, RLI_JSON_PLAIN);
-	snprintf(line, sizeof(line), "Start: %.3f ms", start);
+	snprintf(line, sizeof(line), "Start: %s", time_text(text, sizeof(text), start, unit));
 	fputc(',', fp);
 	rli_json_write_string(fp, line, RLI_JSON_PLAIN);
-	snprintf(line, sizeof(line), "End: %.3f ms", end);
+	snprintf(line, sizeof(line), "End: %s", time_text(text, sizeof(text), end, unit));
 	fputc(',', fp);
 	rli_json_write_string(fp, line, RLI_JSON_PLAIN);
-	snprintf(line, sizeof(line), "Duration: %.3f ms", end - start);
+	snprintf(line, sizeof(line), "Duration: %s", duration_text(text, sizeof(text), end - start));
 	fputc(',', fp);
 	rli_json_write_string(fp, line, RLI_JSON_PLAIN);
 	/* the rank alone: the row's label (role and rank) is beside the row already */
 	snprintf(line, sizeof(line), "Rank: %" PRId64, row->rank);
 	fputc(',', fp);
 	rli_json_write_string(fp, line, RLI_JSON_PLAIN);
-	fprintf(fp, "],\"rank\":\"%" PRId64 "\"}", row->rank);
+	/* the same in each unit a zoomed view counts in: its axis title names the one in force */
+	fputs("],\"hoverIn\":{", fp);
+	for (int u = 0; u < 3; u++) {
+		static const rli_time_unit units[] = { { "ms", 1.0 }, { "s", 1e3 }, { "min", 60e3 } };
+		char start_text[96], end_text[96];
+		time_text(start_text, sizeof(start_text), start, units[u]);
+		time_text(end_text, sizeof(end_text), end, units[u]);
+		fprintf(fp, "%s\"%s\":[", u ? "," : "", units[u].name);
+		rli_json_write_string(fp, timeline->series[timeline->panel.bar_series[i]].name, RLI_JSON_PLAIN);
+		snprintf(line, sizeof(line), "Start: %s", start_text);
+		fputc(',', fp);
+		rli_json_write_string(fp, line, RLI_JSON_PLAIN);
+		snprintf(line, sizeof(line), "End: %s", end_text);
+		fputc(',', fp);
+		rli_json_write_string(fp, line, RLI_JSON_PLAIN);
+		snprintf(line, sizeof(line), "Duration: %s", duration_text(text, sizeof(text), end - start));
+		fputc(',', fp);
+		rli_json_write_string(fp, line, RLI_JSON_PLAIN);
+		snprintf(line, sizeof(line), "Rank: %" PRId64, row->rank);
+		fputc(',', fp);
+		rli_json_write_string(fp, line, RLI_JSON_PLAIN);
+		fputc(']', fp);
+	}
+	fprintf(fp, "},\"rank\":\"%" PRId64 "\"}", row->rank);
 }
 
 /* The model facts the browser test compares the page against. */

@@ -56,10 +56,11 @@ function run(input, out, extra, profiler) {
   const result = spawnSync(binary, ['--input-path', input, '--profiler-type', profiler || 'memory', '--vis-type', 'html',
     '--output-path', out].concat(extra || []), { encoding: 'utf8', env: process.env });
   if (result.status !== 0) throw new Error('rl-insight exit ' + result.status + ': ' + result.stderr);
-  /* summary.json comes with every run that parses; the pages' files are the rest */
+  /* summary.json comes with every run that parses, the home page with every run that writes pages; the pages' files are the rest */
   const files = fs.readdirSync(out).sort();
   if (!files.includes('summary.json')) throw new Error('no summary.json in ' + out);
-  return files.filter((f) => f !== 'summary.json');
+  if (!files.includes('index.html')) throw new Error('no home page, index.html, in ' + out);
+  return files.filter((f) => f !== 'summary.json' && f !== 'index.html');
 }
 
 const T0 = 1779785515000000; /* us */
@@ -95,17 +96,34 @@ const MM = [[0, 10, 4096], [2, 1, 1024], [4, 16, 2048], [12, 2, 3072], [5.5, 0.5
 const overlapRows = MM.map(([s, d, kb]) => ({ name: 'aten::mm', kb, at: T0 + s * 1000, dur: d * 1000 }))
   .concat([{ name: 'aten::add', kb: 8192, at: T0 + 4.9 * 1000, dur: 1000 }]);
 
+/* "1,234.567": rli_fmt_thousands, as the pages write numbers. */
+function fmtThousands(value, decimals) {
+  const [integer, fraction] = Math.abs(value).toFixed(decimals).split('.');
+  const sign = value < 0 && Number(value.toFixed(decimals)) !== 0 ? '-' : '';
+  return sign + integer.replace(/\B(?=(\d{3})+$)/g, ',') + (fraction !== undefined ? '.' + fraction : '');
+}
+/* A size as the pages write it: KB below 1 MB, MB below 10 GB, then GB, two decimals. */
+function sizeText(kb) {
+  const mb = kb / 1024;
+  if (mb < 1) return fmtThousands(kb, 2) + ' KB';
+  if (mb < 10240) return fmtThousands(mb, 2) + ' MB';
+  return fmtThousands(mb / 1024, 2) + ' GB';
+}
+/* ms in the view's unit (ms below a 10 s view) and a duration in its own (ms below 1 s): three decimals. */
+function msText(ms) { return fmtThousands(ms, 3) + ' ms'; }
+
 /* The expected overlap list of block b: same operator, holding b's midpoint, largest first (memory.md §4.6). */
 function expectedOverlaps(b) {
   const [s, d] = MM[b], mid = s + d / 2;
   return MM.map((m, i) => ({ i, s: m[0], d: m[1], kb: m[2] }))
     .filter((o) => o.i !== b && o.s <= mid && mid <= o.s + o.d)
     .sort((x, y) => y.kb - x.kb || x.s - y.s)
-    .map((o) => '\u2192 ' + (o.kb / 1024).toFixed(3) + ' MB, ' + ((T0 + o.s * 1000) / 1000).toFixed(0) + 'ms, ' + o.d.toFixed(1) + 'ms');
+    .map((o) => '\u2192 ' + sizeText(o.kb) + ' at ' + msText(o.s) + ' for ' + msText(o.d));
 }
 
 /* ---- page helpers ---- */
 
+/* startMs: ms from the run's t = 0, as the page counts */
 async function barPoint(page, name, startAbs) {
   return page.evaluate(([n, s]) => {
     const m = window.rliMemory, i = m.findBar(n, s);
@@ -162,10 +180,13 @@ async function main() {
       await check('sample: clicking a known bar shows its call stack', async () => {
         /* the shortest-lived block of the sample, so it is drawn on top */
         const row = expected.reduce((a, b) => (b.duration_ms > 0 && b.duration_ms < a.duration_ms ? b : a));
-        /* as a reader would: zoom to it with Left/Right, then click it */
-        await setInput(page, 'left', (row.start_time_ms - 1).toFixed(3));
-        await setInput(page, 'right', (row.start_time_ms + 1).toFixed(3));
-        await clickBar(page, row.name, row.start_time_ms.toFixed(3));
+        /* the page's t = 0: the first allocation (a run of memory records alone) */
+        const t0 = Math.min(...expected.map((r) => r.start_time_ms)), at = row.start_time_ms - t0;
+        /* as a reader would: zoom to it with Left/Right, in the axis' unit beside them, then click it */
+        /* the boxes count in s (the segment spans minutes): a time typed with its own unit is taken in it */
+        await setInput(page, 'left', (at - 1).toFixed(3) + ' ms');
+        await setInput(page, 'right', (at + 1).toFixed(3) + 'ms');
+        await clickBar(page, row.name, at);
         const detail = await page.evaluate(() => ({
           stack: document.querySelector('.rli-stack').textContent,
           text: document.querySelector('.rli-detail-body').innerText
@@ -191,30 +212,30 @@ async function main() {
     run(overlapIn, overlapOut);
     let page = await browser.open(path.join(overlapOut, 'memory_timeline_00.html'));
     await check('overlap: the detail list of a known bar is the rule worked out from the rows', async () => {
-      await clickBar(page, 'aten::mm', (T0 / 1000).toFixed(3));
+      await clickBar(page, 'aten::mm', 0);
       const links = await page.evaluate(() => Array.from(document.querySelectorAll('.rli-overlaps a')).map((a) => a.textContent));
       assert.deepStrictEqual(links, expectedOverlaps(0));
       assert.ok(expectedOverlaps(0).length >= 2);
     });
     await check('overlap: the hover lists the same bars, then a link jumps to one of them', async () => {
-      const point = await barPoint(page, 'aten::mm', (T0 / 1000).toFixed(3));
+      const point = await barPoint(page, 'aten::mm', 0);
       await page.mouse.move(point.x, point.y);
       const lines = await page.evaluate(() => document.querySelector('.rli-tooltip').innerText.split('\n'));
       const want = expectedOverlaps(0);
       assert.ok(lines.includes(want.length + ' overlapping:'), lines.join(' | '));
-      assert.strictEqual(lines.filter((l) => / MB, \d+ms, /.test(l)).length, want.length);
+      assert.strictEqual(lines.filter((l) => / at [\d,.]+ ms for /.test(l)).length, want.length);
       await page.click('.rli-overlaps a >> nth=0');
       const operator = await page.evaluate(() => document.querySelector('.rli-fields td').textContent);
       assert.strictEqual(operator, 'aten::mm');
       const size = await page.evaluate(() => document.querySelectorAll('.rli-fields td')[1].textContent);
-      assert.ok(want[0].includes(size.split(' MB')[0]), size + ' vs ' + want[0]);
+      assert.ok(want[0].includes(size.split(' (')[0]), size + ' vs ' + want[0]);
     });
     await check('overlap: the matched op had ended: the panel says how long before', async () => {
       const text = await page.evaluate(() => document.querySelector('.rli-match').textContent);
       assert.ok(/matched to an op that ended \d+\.\d ms earlier/.test(text), text);
     });
     await check('range: Left/Right set both charts\' range', async () => {
-      const left = ((T0 + 3000) / 1000).toFixed(3), right = ((T0 + 9000) / 1000).toFixed(3);
+      const left = '3', right = '9.000 ms';
       await setInput(page, 'left', left);
       await setInput(page, 'right', right);
       const state = await page.evaluate(() => ({ curve: window.rliMemory.curveDrawn, gantt: window.rliMemory.ganttDrawn,
@@ -223,11 +244,11 @@ async function main() {
       assert.deepStrictEqual(state.gantt, state.curve);
       /* bars reaching into [3, 9] ms: the rows' own count */
       const want = overlapRows.filter((r) => (r.at - T0) / 1000 < 9 && (r.at - T0 + r.dur) / 1000 > 3).length;
-      assert.ok(state.info.startsWith('Events: ' + want + ' / ' + overlapRows.length), state.info);
+      assert.ok(state.info.startsWith('Allocations in view: ' + want + ' of ' + overlapRows.length), state.info);
     });
     await check('range: an invalid Left turns red and changes nothing', async () => {
       const before = await page.evaluate(() => window.rliMemory.curveDrawn.slice());
-      await setInput(page, 'left', ((T0 + 9500) / 1000).toFixed(3)); /* past Right */
+      await setInput(page, 'left', '9.5'); /* past Right */
       const state = await page.evaluate(() => {
         const el = window.rliMemory.leftInput, style = getComputedStyle(el);
         return { cls: el.className, border: style.borderTopColor, bg: style.backgroundColor, drawn: window.rliMemory.curveDrawn };
@@ -236,6 +257,9 @@ async function main() {
       assert.strictEqual(state.border, 'rgb(225, 87, 89)');
       assert.strictEqual(state.bg, 'rgb(255, 240, 240)');
       assert.deepStrictEqual(state.drawn, before);
+      /* the box keeps what was typed, and the reason is written beside it */
+      const said = await page.evaluate(() => [window.rliMemory.leftInput.value, document.querySelector('.rli-range-error').textContent]);
+      assert.deepStrictEqual(said, ['9.5', 'Right (9.000 ms) must be after Left (9.500 ms)']);
     });
     await page.close();
 
@@ -315,17 +339,17 @@ async function main() {
     const evilOut = path.join(work, 'hostile');
     const evilFiles = run(evilIn, evilOut);
     const evilPage = evilFiles.find((f) => /^memory_timeline_.*rank0_00\.html$/.test(f));
-    await check('hostile: file-safe names per device, and an index', async () => {
-      assert.ok(evilFiles.includes('index.html'), evilFiles.join(' '));
+    await check('hostile: file-safe names per device, and the run\'s home page', async () => {
+      assert.ok(fs.existsSync(path.join(evilOut, 'index.html')));
       assert.ok(evilPage && /^[A-Za-z0-9._-]+$/.test(evilPage), evilFiles.join(' '));
       assert.ok(evilFiles.includes('memory_timeline_actor_rank1_00.html'), evilFiles.join(' '));
       assert.ok(evilFiles.includes('memory_viewer.js'), evilFiles.join(' '));
-      assert.strictEqual(evilFiles.length, 6);
+      assert.strictEqual(evilFiles.length, 5);
     });
     page = await browser.open(path.join(evilOut, evilPage));
     await check('hostile: names and stacks show as text and run nothing', async () => {
-      await clickBar(page, HOSTILE_OP, ((T0 + 1000) / 1000).toFixed(3));
-      const point = await barPoint(page, HOSTILE_OP, ((T0 + 1000) / 1000).toFixed(3));
+      await clickBar(page, HOSTILE_OP, 1);
+      const point = await barPoint(page, HOSTILE_OP, 1);
       await page.mouse.move(point.x, point.y);
       const state = await page.evaluate(() => ({
         pwned: window.__pwned, imgs: document.querySelectorAll('img').length, injected: !!document.getElementById('injected'),
@@ -345,32 +369,33 @@ async function main() {
     await page.close();
     page = await browser.context.newPage();
     await page.goto('file://' + path.join(evilOut, 'index.html'));
-    await check('index: every link points to a file that exists; the role is text', async () => {
+    await check('home: every link points to a file that exists; the role is text', async () => {
       const state = await page.evaluate(() => ({
         hrefs: Array.from(document.querySelectorAll('a[href]')).map((a) => a.getAttribute('href')),
         text: document.body.innerText, injected: !!document.getElementById('injected'), pwned: window.__pwned
       }));
-      assert.ok(state.hrefs.length >= 4);
-      state.hrefs.forEach((h) => assert.ok(fs.existsSync(path.join(evilOut, h)), h));
+      /* both devices' pages and summary.json */
+      assert.ok(state.hrefs.length >= 3, JSON.stringify(state.hrefs));
+      state.hrefs.forEach((h) => assert.ok(fs.existsSync(path.join(evilOut, h.split('#')[0])), h));
       assert.ok(state.text.includes(HOSTILE_ROLE));
       assert.strictEqual(state.injected, false);
       assert.strictEqual(state.pwned, undefined);
     });
-    await check('index: each device\'s peak, as its curve gives it (never-freed blocks live to the end)', async () => {
-      const rows = await page.evaluate(() => Array.from(document.querySelectorAll('table.rli-devices tbody tr'))
+    await check('home: each device\'s peak, as its curve gives it (never-freed blocks live to the end)', async () => {
+      const rows = await page.evaluate(() => Array.from(document.querySelectorAll('table.rli-outputs tbody tr'))
         .map((tr) => Array.from(tr.querySelectorAll('td')).map((td) => td.textContent)));
       const byLabel = {};
       rows.forEach((r) => { byLabel[r[0]] = r; });
-      /* Peak times are ms from the first allocation of all, T0 (the actor's). */
-      /* actor rank 1: one block of 4 KB at T0: 4 / 1024 MB at 0 */
+      /* Peak times are ms from the run's t = 0, its first allocation of all, T0 (the actor's). */
+      /* actor rank 1: one block of 4 KB at T0 */
       const actor = byLabel['actor - Rank 1'];
       assert.ok(actor, JSON.stringify(rows));
-      assert.deepStrictEqual(actor.slice(2, 5), ['0.00', '0.000', '0']);
+      assert.strictEqual(actor[1], 'Memory peak 4.00 KB at 0.000 ms; 1 allocations, 0 never freed; 1 page');
       /* the hostile device: 64 KB from T0 + 1 ms for 0.5 ms, 8 KB from T0 + 1.2 ms never freed, alive to
-         T0 + 1.5 ms: 72 KB = 0.0703 MB, first reached at T0 + 1.2 ms */
+         T0 + 1.5 ms: 72 KB, first reached at T0 + 1.2 ms */
       const hostile = rows.find((r) => r[0].includes(HOSTILE_ROLE));
       assert.ok(hostile, JSON.stringify(rows));
-      assert.deepStrictEqual(hostile.slice(2, 5), ['0.07', '1.200', '1']);
+      assert.strictEqual(hostile[1], 'Memory peak 72.0 KB at 1.200 ms; 2 allocations, 1 never freed; 1 page');
     });
     await page.close();
 
@@ -380,9 +405,9 @@ async function main() {
     writeTorchTrace(torchIn);
     const torchOut = path.join(work, 'torch');
     const torchFiles = run(torchIn, torchOut, [], 'torch_memory');
-    await check('torch: a page per CUDA device of the rank, named by its id, and an index', async () => {
+    await check('torch: a page per CUDA device of the rank, named by its id', async () => {
       assert.deepStrictEqual(torchFiles, ['detail_data_actor_rank0_CUDA_0_00.js', 'detail_data_actor_rank0_CUDA_1_00.js',
-        'index.html', 'memory_timeline_actor_rank0_CUDA_0_00.html', 'memory_timeline_actor_rank0_CUDA_1_00.html',
+        'memory_timeline_actor_rank0_CUDA_0_00.html', 'memory_timeline_actor_rank0_CUDA_1_00.html',
         'memory_viewer.js']);
     });
     page = await browser.open(path.join(torchOut, 'memory_timeline_actor_rank0_CUDA_0_00.html'));
@@ -432,6 +457,9 @@ async function main() {
       await page.mouse.move(point.x, point.y);
       const tip = await page.evaluate(() => document.querySelector('.rli-tooltip').innerText);
       assert.ok(tip.includes('Reserved: 8.000 MB'), tip);
+      /* the value axis counts to a little above what the view holds, in MB with its unit named */
+      const axis = await page.evaluate(() => window.rliMemory.yAxis);
+      assert.strictEqual(axis.title, 'Memory (MB)');
     });
     await page.close();
     page = await browser.open(path.join(overlapOut, 'memory_timeline_00.html'));
@@ -442,9 +470,9 @@ async function main() {
     await page.close();
     page = await browser.context.newPage();
     await page.goto('file://' + path.join(torchOut, 'index.html'));
-    await check('torch index: the two devices of rank 0 by their ids', async () => {
-      const names = await page.evaluate(() => Array.from(document.querySelectorAll('table.rli-devices tbody tr'))
-        .map((tr) => tr.querySelector('td').textContent));
+    await check('torch home: the two devices of rank 0 by their ids', async () => {
+      const names = await page.evaluate(() => Array.from(document.querySelectorAll('table.rli-outputs tbody tr'))
+        .map((tr) => tr.querySelector('td').textContent).filter((name) => /Rank/.test(name)));
       assert.deepStrictEqual(names, ['actor - Rank 0 CUDA:0', 'actor - Rank 0 CUDA:1']);
     });
     await page.close();

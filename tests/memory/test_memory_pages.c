@@ -393,7 +393,7 @@ static void test_several_devices(void)
 		 * The index's peaks from the first allocation of all (1000 us): the actor's at 1004 us,
 		 * 4 + 8 + 2 KB live; the rollout's only block at 5000 us.
 		 */
-		CHECK_STR(pages->index_table.header[3], "Peak at (ms from start)");
+		CHECK_STR(pages->index_table.header[3], "Peak at (ms)");
 		CHECK_STR(pages->index_table.cells[0 * 6 + 3], "0.004");
 		CHECK_STR(pages->index_table.cells[1 * 6 + 3], "4.000");
 		/* aten::mul, never freed, ends where the device's last block ends (1000 + 10 us) */
