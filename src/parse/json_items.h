@@ -54,6 +54,13 @@ uint64_t rli_items_declined(const rli_items_reader *reader);
 int rli_json_items_read(rli_json *json, const yajl_callbacks *callbacks, void *ctx, rli_bytes *source,
 			char **failure);
 
+/*
+ * How a format reading items is to read, for tests and fuzzers that compare the readings:
+ * RLI_JSON_READ_AUTO as the size and threads say, RLI_JSON_READ_YAJL yajl alone,
+ * RLI_JSON_READ_SCAN the scanner on this thread, or any n >= 2: in n chunks whatever the size.
+ */
+enum { RLI_JSON_READ_YAJL = -1, RLI_JSON_READ_AUTO = 0, RLI_JSON_READ_SCAN = 1 };
+
 /* Set RLI_JSON_SCAN=0 and every reader declines at once: the yajl reading, for tests and comparisons. */
 int rli_json_scan_enabled(void);
 

@@ -9,5 +9,7 @@
  * unit's failure. On unit->spare_threads, a large plain file is read in chunks on them.
  */
 void rli_mstx_parse_bytes(rli_unit *unit, rli_bytes *source, rli_events *rows);
+/* The same, read as mode says (json_items.h: RLI_JSON_READ_*, or a count of chunks). */
+void rli_mstx_parse_bytes_as(rli_unit *unit, rli_bytes *source, rli_events *rows, int mode);
 
 #endif

@@ -56,6 +56,13 @@ typedef struct {
 	char recent_key[MSTX_VALUE_MAX + 1]; /* the last pid looked up, and its id */
 	size_t recent_key_length;
 	uint32_t recent_id;
+	/*
+	 * A chunk of the file: no process is known to be the target yet, so every pid's events are
+	 * gathered even after an Overlap Analysis process shows (a later chunk may meet another one
+	 * first, and only the first in the file counts); the chunks' envelopes join by pid.
+	 */
+	int gather_all;
+	rli_unit chunk_unit; /* a chunk's own notes: a chunk that says anything is read again whole */
 	int oom;
 } mstx_ctx;
 
@@ -165,7 +172,7 @@ static int element_done(mstx_ctx *m)
 	 */
 	if (!m->ph_is_x)
 		return 1;
-	if (m->target_found) {
+	if (m->target_found && !m->gather_all) {
 		/* Only the Overlap Analysis process matters now: other processes' times are never converted. */
 		if (!pid_has_key(m, m->target_key, m->target_key_length))
 			return 1;
@@ -392,20 +399,151 @@ static void emit_row(mstx_ctx *m, rli_events *rows)
 		unit->status = RLI_ERROR;
 }
 
+/* ---- reading: in chunks, by the scanner, or by yajl alone ------------------ */
+
+static int mstx_ctx_open(mstx_ctx *m, rli_unit *unit)
+{
+	memset(m, 0, sizeof(*m));
+	m->unit = unit;
+	rli_strpool_init(&m->pids);
+	return rli_json_open(&m->json, &mstx_callbacks, m, 1);
+}
+
+static void mstx_ctx_close(mstx_ctx *m)
+{
+	rli_json_close(&m->json);
+	rli_strpool_dispose(&m->pids);
+	free(m->envelopes);
+	if (m->gather_all) {
+		rli_notes_dispose(&m->chunk_unit.log);
+		rli_notes_dispose(&m->chunk_unit.failures);
+	}
+}
+
+static void *chunk_open(void *owner)
+{
+	mstx_ctx *whole = owner, *m = malloc(sizeof(*m));
+	if (!m)
+		return NULL;
+	if (mstx_ctx_open(m, &m->chunk_unit) < 0) {
+		mstx_ctx_close(m);
+		free(m);
+		return NULL;
+	}
+	m->chunk_unit = *whole->unit;
+	rli_notes_init(&m->chunk_unit.log);
+	rli_notes_init(&m->chunk_unit.failures);
+	m->gather_all = 1;
+	return m;
+}
+
+static rli_json *chunk_json(void *chunk)
+{
+	return &((mstx_ctx *)chunk)->json;
+}
+
+static void chunk_close(void *chunk)
+{
+	mstx_ctx_close(chunk);
+	free(chunk);
+}
+
+/* A chunk's envelopes joined into the whole's by pid, as one reading would have gathered them. */
+static int chunk_append(void *owner, void *chunk, uint64_t items_before)
+{
+	mstx_ctx *whole = owner, *m = chunk;
+	if (m->oom || m->chunk_unit.log.count || m->chunk_unit.failures.count)
+		return RLI_ERROR; /* said before the whole is: cannot happen once every chunk read cleanly */
+	whole->top_kind = 1;
+	whole->elements += m->elements;
+	for (uint32_t id = 0; id < (uint32_t)m->pids.count; id++) {
+		const char *key = rli_strpool_get(&m->pids, id);
+		size_t length = rli_strpool_length(&m->pids, id);
+		const pid_envelope *from = &m->envelopes[id];
+		pid_envelope *to;
+		uint32_t to_id;
+		/* The whole's lookup goes by its element's pid: set it from the key. */
+		whole->pid.string = key[0] == 's';
+		whole->pid.length = length - 1;
+		memcpy(whole->pid.text, key + 1, length - 1);
+		if (!(to = envelope_for(whole, &to_id)))
+			return RLI_ERROR;
+		if (from->valid) {
+			if (to->valid == 0 || from->min_ts < to->min_ts)
+				to->min_ts = from->min_ts;
+			if (to->valid == 0 || from->max_end > to->max_end)
+				to->max_end = from->max_end;
+			to->valid += from->valid;
+		}
+		to->missing += from->missing;
+		to->invalid += from->invalid;
+		to->overflow += from->overflow;
+		if (from->nonsense && to->nonsense == 0) {
+			to->nonsense_event = from->nonsense_event + items_before;
+			to->nonsense_ts = from->nonsense_ts;
+			to->nonsense_dur = from->nonsense_dur;
+		}
+		to->nonsense += from->nonsense;
+		if (m->target_found && !whole->target_found && id == m->target) {
+			whole->target_found = 1;
+			whole->target = to_id;
+			memcpy(whole->target_key, key, length);
+			whole->target_key_length = length;
+		}
+	}
+	return RLI_OK;
+}
+
+static const rli_json_chunking mstx_chunking = {&mstx_callbacks, chunk_open, chunk_json, chunk_append, chunk_close};
+
+/*
+ * The trace into m: cut into chunks on the unit's spare threads when it is large and plain, else
+ * by the scanner, and by yajl alone from the start when either declines (on a fresh m).
+ */
+static rli_read_result read_trace(mstx_ctx *m, rli_bytes *source, int mode, char **failure)
+{
+	rli_unit *unit = m->unit;
+	uint64_t size;
+	int result = RLI_ITEMS_DECLINED;
+	unsigned chunks = mode >= 2 ? (unsigned)mode : 1, threads = unit->spare_threads + 1;
+	if (mode == RLI_JSON_READ_AUTO && unit->spare_threads && rli_bytes_plain_size(source, &size) == 0)
+		chunks = rli_json_chunk_count(size, threads);
+	if (chunks > 1 && rli_bytes_plain_size(source, &size) == 0)
+		result = rli_json_chunks_read(&mstx_chunking, m, source, size, chunks, threads);
+	if (mode == RLI_JSON_READ_YAJL)
+		goto yajl;
+	if (result == RLI_ITEMS_DECLINED)
+		result = rli_json_items_read(&m->json, &mstx_callbacks, m, source, failure);
+	if (result != RLI_ITEMS_DECLINED)
+		return (rli_read_result)result;
+yajl:
+	/* Whatever a reading half-gathered is dropped: yajl reads the file from its first byte. */
+	mstx_ctx_close(m);
+	if (mstx_ctx_open(m, unit) < 0)
+		return RLI_READ_OOM;
+	if (rli_bytes_seek(source, 0) < 0) {
+		*failure = rli_strdup(rli_bytes_failure(source) ? rli_bytes_failure(source) : "out of memory");
+		return *failure ? RLI_READ_FAILED : RLI_READ_OOM;
+	}
+	return rli_json_read(&m->json, source, failure);
+}
+
 void rli_mstx_parse_bytes(rli_unit *unit, rli_bytes *source, rli_events *rows)
+{
+	rli_mstx_parse_bytes_as(unit, source, rows, RLI_JSON_READ_AUTO);
+}
+
+void rli_mstx_parse_bytes_as(rli_unit *unit, rli_bytes *source, rli_events *rows, int mode)
 {
 	mstx_ctx m;
 	char *failure = NULL;
 	rli_read_result result;
 
-	memset(&m, 0, sizeof(m));
-	m.unit = unit;
-	rli_strpool_init(&m.pids);
-	if (rli_json_open(&m.json, &mstx_callbacks, &m, 1) < 0) {
+	if (mstx_ctx_open(&m, unit) < 0) {
 		unit->status = RLI_ERROR;
 		goto done;
 	}
-	result = rli_json_read(&m.json, source, &failure);
+	result = read_trace(&m, source, mode, &failure);
 	if (result == RLI_READ_OOM || m.oom) {
 		unit->status = RLI_ERROR;
 		goto done;
@@ -440,7 +578,5 @@ done:
 	if (unit->log.oom || unit->failures.oom)
 		unit->status = RLI_ERROR;
 	free(failure);
-	rli_json_close(&m.json);
-	rli_strpool_dispose(&m.pids);
-	free(m.envelopes);
+	mstx_ctx_close(&m);
 }
