@@ -1,6 +1,8 @@
 /* mstx_trace.c: one trace_view.json read into its one bar: the Overlap Analysis process's span (timeline.md §3.3). */
 #include "mstx_internal.h"
 #include "json_chunks.h"
+#include "json_tee.h"
+#include "trace_share.h"
 #include "json_stream.h"
 
 #include <math.h>
@@ -500,6 +502,49 @@ static const rli_json_chunking mstx_chunking = {&mstx_callbacks, chunk_open, chu
  * The trace into m: cut into chunks on the unit's spare threads when it is large and plain, else
  * by the scanner, and by yajl alone from the start when either declines (on a fresh m).
  */
+/*
+ * The trace into m and, in the same reading, its call stacks into the unit's share for the
+ * memory analysis (one read of the file for both). RLI_ITEMS_DECLINED when the fast readings
+ * could not judge the file: nothing is shared, and m is read again alone.
+ */
+static int read_with_stacks(mstx_ctx *m, rli_bytes *source, unsigned chunks, unsigned threads, char **failure)
+{
+	rli_stack_index stacks;
+	rli_stack_reader *reader;
+	rli_stack_outcome outcome;
+	rli_json_tee tee;
+	uint64_t size;
+	int result = RLI_ITEMS_DECLINED;
+
+	rli_stack_index_init(&stacks);
+	if (!(reader = rli_stack_reader_new(&stacks)))
+		return RLI_READ_OOM;
+	if (chunks > 1 && rli_bytes_plain_size(source, &size) == 0) {
+		rli_json_tee_owner owner = {{&mstx_chunking, &rli_stack_chunking}, {m, reader}};
+		result = rli_json_chunks_read(&rli_json_tee_chunking, &owner, source, size, chunks, threads);
+	}
+	if (result == RLI_ITEMS_DECLINED) {
+		if (rli_json_tee_open(&tee, &mstx_callbacks, m, &m->json, rli_stack_reader_callbacks(), reader,
+				      rli_stack_reader_json(reader)) < 0) {
+			result = RLI_READ_OOM;
+			goto done;
+		}
+		result = rli_json_items_read(&tee.json, &rli_json_tee_callbacks, &tee, source, failure);
+		rli_json_tee_close(&tee);
+	}
+	rli_stack_reader_outcome(reader, &outcome);
+	if (outcome.oom)
+		result = RLI_READ_OOM;
+	else if (result == RLI_READ_HALTED && !m->json.halted)
+		result = RLI_ITEMS_DECLINED; /* the stacks' reading stopped, not the timeline's */
+	else if (result == RLI_READ_OK && rli_trace_share_put(m->unit->share, m->unit->path, &stacks, &outcome) < 0)
+		result = RLI_READ_OOM;
+done:
+	rli_stack_reader_free(reader);
+	rli_stack_index_dispose(&stacks);
+	return result;
+}
+
 static rli_read_result read_trace(mstx_ctx *m, rli_bytes *source, int mode, char **failure)
 {
 	rli_unit *unit = m->unit;
@@ -508,10 +553,14 @@ static rli_read_result read_trace(mstx_ctx *m, rli_bytes *source, int mode, char
 	unsigned chunks = mode >= 2 ? (unsigned)mode : 1, threads = unit->spare_threads + 1;
 	if (mode == RLI_JSON_READ_AUTO && unit->spare_threads && rli_bytes_plain_size(source, &size) == 0)
 		chunks = rli_json_chunk_count(size, threads);
-	if (chunks > 1 && rli_bytes_plain_size(source, &size) == 0)
-		result = rli_json_chunks_read(&mstx_chunking, m, source, size, chunks, threads);
 	if (mode == RLI_JSON_READ_YAJL)
 		goto yajl;
+	if (unit->share && rli_json_scan_enabled())
+		result = read_with_stacks(m, source, chunks, threads, failure);
+	else if (chunks > 1 && rli_bytes_plain_size(source, &size) == 0)
+		result = rli_json_chunks_read(&mstx_chunking, m, source, size, chunks, threads);
+	if (result == RLI_ITEMS_DECLINED && unit->share)
+		goto yajl; /* m has seen part of the file: read it again alone */
 	if (result == RLI_ITEMS_DECLINED)
 		result = rli_json_items_read(&m->json, &mstx_callbacks, m, source, failure);
 	if (result != RLI_ITEMS_DECLINED)
