@@ -40,9 +40,21 @@ static int fill_at(void *src, unsigned char *into, size_t room, size_t *got)
 	return 0;
 }
 
+/* The smallest chunk: RLI_JSON_CHUNK_MIN, or the bytes RLI_JSON_CHUNK_BYTES sets (tests cut small files). */
+static uint64_t chunk_min(void)
+{
+	const char *text = getenv("RLI_JSON_CHUNK_BYTES");
+	char *end;
+	unsigned long long bytes;
+	if (!text || !*text)
+		return RLI_JSON_CHUNK_MIN;
+	bytes = strtoull(text, &end, 10);
+	return *end || bytes < 64 ? RLI_JSON_CHUNK_MIN : (uint64_t)bytes;
+}
+
 unsigned rli_json_chunk_count(uint64_t size, unsigned threads)
 {
-	uint64_t by_size = size / RLI_JSON_CHUNK_MIN;
+	uint64_t by_size = size / chunk_min();
 	/* Two chunks a thread: one that is slow to read (declined items, a cut that did not hold) is not waited for alone. */
 	uint64_t wanted = (uint64_t)threads * 2;
 	if (threads <= 1 || by_size < 2)
@@ -115,11 +127,12 @@ static int read_chunk(void *arg, size_t i)
 }
 
 int rli_json_chunks_read(const rli_json_chunking *how, void *owner, rli_bytes *source, uint64_t size,
-			 unsigned chunks, unsigned threads)
+			 unsigned chunks, unsigned threads, unsigned *said)
 {
 	job j;
 	unsigned char *window = NULL;
 	uint64_t before = 0;
+	unsigned read_count = 0;
 	int result = RLI_ITEMS_DECLINED;
 
 	memset(&j, 0, sizeof(j));
@@ -164,6 +177,10 @@ int rli_json_chunks_read(const rli_json_chunking *how, void *owner, rli_bytes *s
 		before += j.chunks[i].items;
 	}
 	result = RLI_READ_OK;
+	for (unsigned i = 0; i < j.count; i = j.chunks[i].next)
+		read_count++;
+	if (said)
+		*said = read_count;
 done:
 	for (unsigned i = 0; j.chunks && i < j.count; i++) {
 		rli_items_free(j.chunks[i].reader);

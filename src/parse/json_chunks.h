@@ -31,9 +31,10 @@ unsigned rli_json_chunk_count(uint64_t size, unsigned threads);
  * if the reading of the chunk before it ends exactly there; a chunk after a cut that did not
  * hold is read again by the chunk before it. RLI_READ_OK with every chunk appended,
  * RLI_READ_OOM, or RLI_ITEMS_DECLINED: nothing appended, the file is to be read whole (it is
- * no array of items, holds an error, or a callback stopped: one reading says where).
+ * no array of items, holds an error, or a callback stopped: one reading says where). *read
+ * (when not NULL) is set to how many chunks held, for the log.
  */
 int rli_json_chunks_read(const rli_json_chunking *how, void *owner, rli_bytes *source, uint64_t size,
-			 unsigned chunks, unsigned threads);
+			 unsigned chunks, unsigned threads, unsigned *read);
 
 #endif

@@ -32,10 +32,35 @@ extern const unsigned char rli_scan_escaped[256];
  * The closing quote of a string whose opening quote is just before p, in *close. *escapes is
  * set when the string holds a one-letter escape (its text must be undone: rli_scan_unescape).
  */
+/*
+ * Whether any of the 8 bytes in v needs a look: a quote, a backslash, a control character, DEL,
+ * or a byte of a multi-byte sequence. Call stacks are strings of thousands of plain bytes: eight
+ * at a time, they cost an eighth of the byte-by-byte test.
+ */
+static inline int rli_scan_word_plain(uint64_t v)
+{
+	const uint64_t ones = 0x0101010101010101u, highs = 0x8080808080808080u;
+#define RLI_SCAN_HAS_ZERO(x) (((x) - ones) & ~(x) & highs)
+	uint64_t special = (v & highs) | ((v - 0x2020202020202020u) & ~v & highs) |
+			   RLI_SCAN_HAS_ZERO(v ^ 0x2222222222222222u) | RLI_SCAN_HAS_ZERO(v ^ 0x5c5c5c5c5c5c5c5cu) |
+			   RLI_SCAN_HAS_ZERO(v ^ 0x7f7f7f7f7f7f7f7fu);
+#undef RLI_SCAN_HAS_ZERO
+	return special == 0;
+}
+
 static inline int rli_scan_string(const unsigned char *p, const unsigned char *end, const unsigned char **close,
 				  int *escapes)
 {
 	for (; p < end; p++) {
+		uint64_t word;
+		while (end - p >= 8) {
+			memcpy(&word, p, 8);
+			if (!rli_scan_word_plain(word))
+				break;
+			p += 8;
+		}
+		if (p == end)
+			break;
 		unsigned char c = *p;
 		if (c == '"') {
 			*close = p;

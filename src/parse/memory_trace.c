@@ -524,7 +524,7 @@ int rli_stack_index_read_as(rli_stack_index *index, rli_unit *unit, rli_bytes *s
 	if (mode == RLI_JSON_READ_AUTO && unit->spare_threads)
 		chunks = rli_json_chunk_count(size, threads);
 	if (chunks > 1 && rli_bytes_plain_size(source, &plain) == 0)
-		result = rli_json_chunks_read(&rli_stack_chunking, reader, source, plain, chunks, threads);
+		result = rli_json_chunks_read(&rli_stack_chunking, reader, source, plain, chunks, threads, NULL);
 	if (result == RLI_ITEMS_DECLINED && mode != RLI_JSON_READ_YAJL)
 		result = rli_json_items_read(&reader->t.json, &trace_callbacks, &reader->t, source, &failure);
 	if (result == RLI_ITEMS_DECLINED) {

@@ -507,13 +507,15 @@ static const rli_json_chunking mstx_chunking = {&mstx_callbacks, chunk_open, chu
  * memory analysis (one read of the file for both). RLI_ITEMS_DECLINED when the fast readings
  * could not judge the file: nothing is shared, and m is read again alone.
  */
-static int read_with_stacks(mstx_ctx *m, rli_bytes *source, unsigned chunks, unsigned threads, char **failure)
+static int read_with_stacks(mstx_ctx *m, rli_bytes *source, unsigned chunks, unsigned threads, int mode,
+			    char **failure)
 {
 	rli_stack_index stacks;
 	rli_stack_reader *reader;
 	rli_stack_outcome outcome;
 	rli_json_tee tee;
 	uint64_t size;
+	unsigned read;
 	int result = RLI_ITEMS_DECLINED;
 
 	rli_stack_index_init(&stacks);
@@ -521,7 +523,10 @@ static int read_with_stacks(mstx_ctx *m, rli_bytes *source, unsigned chunks, uns
 		return RLI_READ_OOM;
 	if (chunks > 1 && rli_bytes_plain_size(source, &size) == 0) {
 		rli_json_tee_owner owner = {{&mstx_chunking, &rli_stack_chunking}, {m, reader}};
-		result = rli_json_chunks_read(&rli_json_tee_chunking, &owner, source, size, chunks, threads);
+		result = rli_json_chunks_read(&rli_json_tee_chunking, &owner, source, size, chunks, threads, &read);
+		if (result == RLI_READ_OK && mode == RLI_JSON_READ_AUTO)
+			rli_notes_add(&m->unit->log, RLI_LOG_DEBUG, "%s: read in %u chunks on %u threads, with its call stacks",
+				      m->unit->path, read, threads);
 	}
 	if (result == RLI_ITEMS_DECLINED) {
 		if (rli_json_tee_open(&tee, &mstx_callbacks, m, &m->json, rli_stack_reader_callbacks(), reader,
@@ -550,15 +555,17 @@ static rli_read_result read_trace(mstx_ctx *m, rli_bytes *source, int mode, char
 	rli_unit *unit = m->unit;
 	uint64_t size;
 	int result = RLI_ITEMS_DECLINED;
-	unsigned chunks = mode >= 2 ? (unsigned)mode : 1, threads = unit->spare_threads + 1;
+	unsigned chunks = mode >= 2 ? (unsigned)mode : 1, threads = unit->spare_threads + 1, read = 0;
 	if (mode == RLI_JSON_READ_AUTO && unit->spare_threads && rli_bytes_plain_size(source, &size) == 0)
 		chunks = rli_json_chunk_count(size, threads);
 	if (mode == RLI_JSON_READ_YAJL)
 		goto yajl;
 	if (unit->share && rli_json_scan_enabled())
-		result = read_with_stacks(m, source, chunks, threads, failure);
-	else if (chunks > 1 && rli_bytes_plain_size(source, &size) == 0)
-		result = rli_json_chunks_read(&mstx_chunking, m, source, size, chunks, threads);
+		result = read_with_stacks(m, source, chunks, threads, mode, failure);
+	else if (chunks > 1 && rli_bytes_plain_size(source, &size) == 0 &&
+		 (result = rli_json_chunks_read(&mstx_chunking, m, source, size, chunks, threads, &read)) == RLI_READ_OK &&
+		 mode == RLI_JSON_READ_AUTO)
+		rli_notes_add(&unit->log, RLI_LOG_DEBUG, "%s: read in %u chunks on %u threads", unit->path, read, threads);
 	if (result == RLI_ITEMS_DECLINED && unit->share)
 		goto yajl; /* m has seen part of the file: read it again alone */
 	if (result == RLI_ITEMS_DECLINED)

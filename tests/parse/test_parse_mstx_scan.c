@@ -1,6 +1,6 @@
-/* test_parse_mstx_scan.c: a trace_view.json read by the scanner and in chunks against yajl's reading, item shape by item shape. */
+/* test_parse_mstx_scan.c: a trace_view.json read by the scanner, in chunks and for two analyses at once against yajl's reading, item shape by item shape. */
 #include "harness.h"
-#include "fuzz_common.h"
+#include "fuzz_stacks.h"
 #include "parse/json_items.h"
 #include "parse/mstx_internal.h"
 
@@ -51,12 +51,22 @@ static void agree(const char *text, size_t size, int line)
 			rli_test_failures++;
 		}
 	}
+	/* The call stacks the memory analysis takes from the same bytes, read every way. */
+	{
+		int which = 0, result = fuzz_stack_readings_agree(PATH, (const uint8_t *)text, size, &which);
+		cases++;
+		if (result != 1) {
+			fprintf(stderr, "line %d: the call stacks read as %d differ from yajl's (%d) on\n%.*s\n", line, which,
+				result, (int)(size < 2000 ? size : 2000), text);
+			rli_test_failures++;
+		}
+	}
 }
 
 /* A trace of `events` ordinary lines with `item` (one line or several) as the middle one. */
 static char *trace_around(const char *item, int events, size_t *size)
 {
-	size_t capacity = strlen(item) + (size_t)events * 160 + 512, used = 0;
+	size_t capacity = strlen(item) + (size_t)events * 260 + 512, used = 0;
 	char *text = malloc(capacity);
 	used += (size_t)snprintf(text + used, capacity - used,
 				 "[\n{\"name\": \"process_name\", \"pid\": 7, \"tid\": 0, \"ph\": \"M\", "
@@ -65,9 +75,10 @@ static char *trace_around(const char *item, int events, size_t *size)
 		if (i == events / 2)
 			used += (size_t)snprintf(text + used, capacity - used, ",\n%s", item);
 		used += (size_t)snprintf(text + used, capacity - used,
-					 ",\n{\"ph\": \"X\", \"name\": \"Computing\", \"pid\": %d, \"tid\": 1, "
-					 "\"ts\": \"%d.5\", \"dur\": %d.25, \"args\": {}}",
-					 i % 3 ? 7 : 8, 1000 + i * 10, 3 + i % 5);
+					 ",\n{\"ph\": \"X\", \"name\": \"op%d\", \"pid\": %d, \"tid\": 1, "
+					 "\"ts\": \"%d.5\", \"dur\": %d.25, \"cat\": \"%s\", \"args\": {\"Call stack\": "
+					 "\"s%d.py(1): f;\\r\\nmain.py(9): run\"}}",
+					 i % 4, i % 3 ? 7 : 8, 1000 + i * 10, 3 + i % 5, i % 2 ? "cpu_op" : "kernel", i % 5);
 	}
 	used += (size_t)snprintf(text + used, capacity - used, "\n]\n");
 	*size = used;
@@ -98,6 +109,18 @@ static void test_items(void)
 	AROUND("{}");
 	AROUND("[]");
 	AROUND("[1, 2, {\"ph\": \"X\"}]");
+	/* cpu_op events with call stacks, as memory captures write them, and of the wrong types. */
+	AROUND("{\"ph\": \"X\", \"name\": \"aten::add\", \"pid\": 7, \"tid\": 1, \"ts\": \"900.5\", \"dur\": 3, "
+	       "\"cat\": \"cpu_op\", \"args\": {\"Call stack\": \"a.py(1): f;\\r\\nb.py(2): g;\\r\\nc.py(3): h_with_a_long_name_"
+	       "0123456789abcdefghijklmnopqrstuvwxyz0123456789abcdefghijklmnopqrstuvwxyz\"}}");
+	AROUND("{\"ph\": \"X\", \"name\": \"aten::add\", \"pid\": 7, \"tid\": 1, \"ts\": 901, \"cat\": \"cpu_op\", "
+	       "\"args\": {\"Call stack\": \"\\u0041.py(1): f\"}}");
+	AROUND("{\"ph\": \"X\", \"name\": \"aten::add\", \"pid\": 7, \"tid\": 1, \"ts\": 902, \"dur\": \"x\", "
+	       "\"cat\": \"cpu_op\", \"args\": {\"Call stack\": 12}}");
+	AROUND("{\"ph\": \"X\", \"name\": [1], \"pid\": 7, \"tid\": 1, \"ts\": 903, \"cat\": \"cpu_op\", "
+	       "\"args\": {\"Call stack\": \"x\"}}");
+	AROUND("{\"ph\": \"X\", \"name\": \"aten::mm\", \"pid\": 7, \"tid\": 1, \"cat\": \"cpu_op\", "
+	       "\"args\": {\"Call stack\": \"x\"}}");
 	/* Items it leaves to yajl: \\u escapes, bytes that are no UTF-8, control characters, deep nesting. */
 	AROUND("{\"ph\": \"X\", \"name\": \"\\u00e9\\ud83d\\ude00\", \"pid\": 7, \"tid\": 1, \"ts\": 950, \"dur\": 2}");
 	AROUND("{\"ph\": \"X\", \"name\": \"\xff\xfe\", \"pid\": 7, \"tid\": 1, \"ts\": 950, \"dur\": 2}");
