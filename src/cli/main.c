@@ -68,6 +68,11 @@ static int run(console *c, const cli_request *request)
 		cli_say(c, -1, "error: ", "%s", rli_error_last());
 		goto done;
 	}
+	/* Both analyses read the captures' trace_view.json: the timeline's reading serves the memory analysis too. */
+	if (timeline && memory && captures > 0 && (result = rli_trace_share_new(&results.share)) < 0) {
+		cli_say(c, -1, "error: ", "%s", rli_error_last());
+		goto done;
+	}
 	if (timeline) {
 		outcome = cli_run_timeline(c, request, set, memory && request->analyses == 0, &results);
 		if (outcome == CLI_SKIPPED)

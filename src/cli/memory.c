@@ -151,6 +151,7 @@ int cli_run_memory(console *c, const cli_request *request, rli_output_set *set, 
 	char date_buf[32];
 
 	cli_memory_options(&options, request, cli_log_line, c);
+	options.share = results->share;
 	cli_show_status(c, "parsing memory records");
 	if (results->memory) {
 		memory = results->memory; /* read with the timeline, from the same PyTorch traces */

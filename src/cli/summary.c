@@ -38,5 +38,6 @@ void cli_results_dispose(cli_results *results)
 	rli_memory_free(results->memory);
 	free(results->origin_path);
 	free(results->origin_profiler);
+	rli_trace_share_free(results->share);
 	*results = (cli_results){ 0 };
 }

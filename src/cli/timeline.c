@@ -230,6 +230,7 @@ int cli_run_timeline(console *c, const cli_request *request, rli_output_set *set
 
 	cli_parse_options(&options, &memory, request, optional ? hold_line : cli_log_line,
 			  optional ? (void *)&held : (void *)c);
+	options.share = results->share;
 
 	cli_show_status(c, "parsing");
 	if (request->analyses == 0) {

@@ -98,6 +98,8 @@ typedef struct {
 	/* memory tables: rows kept as they are read, by rank and role (a file holds many); NULL keeps all */
 	const rli_rank_filter *keep_ranks;
 	const struct rli_role_filter *keep_roles;
+	/* mstx: a capture holding memory records keeps its call stacks here; memory: takes them */
+	rli_trace_share *share;
 } rli_unit;
 
 typedef struct {
