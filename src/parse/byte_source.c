@@ -34,11 +34,14 @@ int rli_bytes_fail_errno(rli_bytes *s, int error)
 int rli_bytes_raw_fill(rli_bytes *s)
 {
 	ssize_t got;
+	size_t want = RLI_PARSE_CHUNK;
 	s->in_at = s->in_length = 0;
-	if (s->raw_eof)
+	if (s->raw_end - s->raw_pos < want)
+		want = (size_t)(s->raw_end - s->raw_pos);
+	if (s->raw_eof || want == 0)
 		return 0;
 	do
-		got = read(s->fd, s->in, RLI_PARSE_CHUNK);
+		got = read(s->fd, s->in, want);
 	while (got < 0 && errno == EINTR);
 	if (got < 0)
 		return rli_bytes_fail_errno(s, errno);
@@ -47,6 +50,7 @@ int rli_bytes_raw_fill(rli_bytes *s)
 		return 0;
 	}
 	s->in_length = (size_t)got;
+	s->raw_pos += (uint64_t)got;
 	atomic_fetch_add(&bytes_read, (uint64_t)got);
 	return 1;
 }
@@ -61,6 +65,7 @@ static rli_bytes *bytes_new(const char *name)
 	s->fd = -1;
 	s->content = "data";
 	s->limit = RLI_GZIP_INFLATE_MAX;
+	s->raw_end = UINT64_MAX;
 	if (!(s->name = rli_strdup(name ? name : "(memory)"))) {
 		free(s);
 		return NULL;
@@ -84,16 +89,11 @@ static const char *not_a_file(mode_t mode)
 	return "not a regular file";
 }
 
-rli_read_result rli_bytes_open(rli_bytes **out, const char *path, char **failure)
+/* Opens path as a regular file into s (counted as a file read when count). 0, or -1 with *failure (NULL: out of memory). */
+static int open_file(rli_bytes *s, const char *path, char **failure)
 {
-	rli_bytes *s = bytes_new(path);
 	struct stat st;
 	const char *why;
-
-	*out = NULL;
-	*failure = NULL;
-	if (!s)
-		return RLI_READ_OOM;
 	/*
 	 * Classified before opening: open() on a FIFO waits for a writer, forever. A dangling
 	 * symlink is said as such, not as a file that does not exist when ls shows it.
@@ -104,24 +104,37 @@ rli_read_result rli_bytes_open(rli_bytes **out, const char *path, char **failure
 			*failure = rli_strfmt("Failed to read %s: a symbolic link to a file that does not exist", path);
 		else
 			*failure = rli_strfmt("Failed to read %s: %s", path, strerror(error));
-		goto failed;
+		return -1;
 	}
 	if ((why = not_a_file(st.st_mode))) {
 		*failure = rli_strfmt("Failed to read %s: %s", path, why);
-		goto failed;
+		return -1;
 	}
 	/* O_NONBLOCK: should the path become a FIFO after the stat, open still returns. */
 	s->fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (s->fd < 0) {
 		*failure = rli_strfmt("Failed to read %s: %s", path, strerror(errno));
-		goto failed;
+		return -1;
 	}
 	if (fstat(s->fd, &st) != 0 || (why = not_a_file(st.st_mode))) {
 		*failure = rli_strfmt("Failed to read %s: %s", path, why ? why : strerror(errno));
-		goto failed;
+		return -1;
 	}
 	if (!(s->in = malloc(RLI_PARSE_CHUNK)))
-		goto oom;
+		return -1;
+	return 0;
+}
+
+rli_read_result rli_bytes_open(rli_bytes **out, const char *path, char **failure)
+{
+	rli_bytes *s = bytes_new(path);
+
+	*out = NULL;
+	*failure = NULL;
+	if (!s)
+		return RLI_READ_OOM;
+	if (open_file(s, path, failure) < 0)
+		goto failed;
 	atomic_fetch_add(&files_opened, 1);
 	/* The first chunk says whether the file is a gzip; read as a plain file, it is the first handed out. */
 	if (rli_bytes_raw_fill(s) < 0) {
@@ -139,6 +152,48 @@ failed:
 oom:
 	rli_bytes_close(s);
 	return RLI_READ_OOM;
+}
+
+rli_read_result rli_bytes_open_range(rli_bytes **out, const char *path, uint64_t begin, uint64_t end, char **failure)
+{
+	rli_bytes *s = bytes_new(path);
+
+	*out = NULL;
+	*failure = NULL;
+	if (!s)
+		return RLI_READ_OOM;
+	if (open_file(s, path, failure) < 0)
+		goto failed;
+	/* A part of a file another source counted: plain bytes, no gzip looked for. */
+	if (lseek(s->fd, (off_t)begin, SEEK_SET) != (off_t)begin) {
+		*failure = rli_strfmt("Failed to read %s: %s", path, strerror(errno));
+		goto failed;
+	}
+	s->raw_pos = s->raw_begin = begin;
+	s->raw_end = end < begin ? begin : end;
+	*out = s;
+	return RLI_READ_OK;
+failed:
+	rli_bytes_close(s);
+	return *failure ? RLI_READ_FAILED : RLI_READ_OOM;
+}
+
+int rli_bytes_limit(rli_bytes *s, uint64_t end)
+{
+	uint64_t buffered_from;
+	if (s->gzip || s->fd < 0)
+		return -1;
+	/* What was read past the end is dropped: the content stops at byte `end` of it. */
+	end += s->raw_begin;
+	buffered_from = s->raw_pos - s->in_length;
+	if (end < s->raw_pos)
+		s->in_length = end > buffered_from ? (size_t)(end - buffered_from) : 0;
+	if (s->in_at > s->in_length)
+		s->in_at = s->in_length;
+	s->raw_end = end;
+	if (s->raw_pos > end)
+		s->raw_pos = end; /* no more reads: the next one would want nothing */
+	return 0;
 }
 
 int rli_bytes_from_memory(rli_bytes **out, const char *name, const void *data, size_t size)
@@ -246,10 +301,13 @@ int rli_bytes_seek(rli_bytes *s, uint64_t offset)
 		return 0;
 	}
 	if (!s->gzip) {
-		if (lseek(s->fd, (off_t)offset, SEEK_SET) != (off_t)offset)
+		/* A part of a file (rli_bytes_open_range) counts its offsets from where it begins. */
+		uint64_t begin = s->raw_begin;
+		if (lseek(s->fd, (off_t)(begin + offset), SEEK_SET) != (off_t)(begin + offset))
 			return rli_bytes_fail_errno(s, errno);
 		s->in_at = s->in_length = 0;
 		s->raw_eof = 0;
+		s->raw_pos = begin + offset;
 		s->offset = offset;
 		return 0;
 	}

@@ -37,6 +37,15 @@ typedef struct rli_bytes rli_bytes;
 rli_read_result rli_bytes_open(rli_bytes **out, const char *path, char **failure);
 
 /*
+ * Bytes begin..end-1 of the plain file at path, as a source of their own (offsets count from
+ * begin): one part of a file that several threads read at once. Not counted as a file read
+ * (rli_input_totals) again: its whole is opened by rli_bytes_open first. Failures as rli_bytes_open's.
+ */
+rli_read_result rli_bytes_open_range(rli_bytes **out, const char *path, uint64_t begin, uint64_t end, char **failure);
+/* The content of a plain file's source ends at byte end: what it read past it is dropped. 0, or -1 (gzip or memory). */
+int rli_bytes_limit(rli_bytes *source, uint64_t end);
+
+/*
  * A source over size bytes at data (not copied: they must outlive the source), plain or gzip
  * as the file would be. name stands for the path in messages. RLI_OK or RLI_ERROR (no memory).
  */

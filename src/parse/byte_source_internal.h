@@ -31,6 +31,9 @@ struct rli_bytes {
 	size_t memory_size;
 	size_t raw_at;        /* raw bytes consumed from memory */
 	int raw_eof;          /* no raw bytes left */
+	uint64_t raw_pos;     /* file: where the next read() reads */
+	uint64_t raw_begin;   /* file: where the content starts (rli_bytes_open_range; 0 otherwise) */
+	uint64_t raw_end;     /* file: where it ends (UINT64_MAX: at the file's end) */
 	unsigned char *in;    /* file: raw bytes read, in_length of them, first in_at not yet used */
 	size_t in_length, in_at;
 	uint64_t offset;      /* content bytes handed out */

@@ -101,7 +101,8 @@ static int inflater_reset(rli_bytes *s)
 #ifdef RLI_HAVE_ISAL
 	if (s->inflater == INFLATE_ISAL) {
 		struct inflate_state *state = s->isal;
-		if (!state && !(s->isal = state = malloc(sizeof(*state))))
+		/* Zeroed once: a corrupt stream's copy from before its start reads zeros, never old heap bytes. */
+		if (!state && !(s->isal = state = calloc(1, sizeof(*state))))
 			return -1;
 		isal_inflate_init(state);
 		state->crc_flag = ISAL_GZIP; /* the header parsed, the trailer's CRC-32 checked */
@@ -147,6 +148,11 @@ static int isal_step(rli_bytes *s, unsigned char *out, size_t room, size_t *made
 	s->next_in = state->next_in;
 	s->avail_in = state->avail_in;
 	if (ret < 0 || ret == ISAL_NEED_DICT) {
+		/*
+		 * What this call wrote may hold the bytes of a copy from before the stream's start
+		 * (igzip checks the distance once it has copied): none of it is handed out.
+		 */
+		*made = 0;
 		*why = isal_why(ret);
 		return STEP_CORRUPT;
 	}
