@@ -1,7 +1,7 @@
 /*
  * fuzz_gzip.c: libFuzzer target: the byte source's gzip reading, checked by properties: inflating
  * ahead on a thread gives the same bytes and the same message as inflating on the reader's, and
- * where the build has ISA-L, igzip and zlib agree on whether a gzip reads whole and on its bytes.
+ * where the build has ISA-L, what zlib reads whole igzip reads whole, to the same bytes.
  */
 #include "parse/byte_source.h"
 
@@ -15,7 +15,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 #define CHECK(condition) do { if (!(condition)) abort(); } while (0)
 
 /* Bounds each reading: a small gzip may stand for gigabytes. */
-#define FUZZ_INFLATE_LIMIT ((uint64_t)8 << 20)
+#define FUZZ_INFLATE_LIMIT ((uint64_t)1 << 20)
 
 typedef struct {
 	unsigned char *bytes;
@@ -80,9 +80,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	read_all(&inline_zlib, data, size, 0);
 	read_all(&ahead_zlib, data, size, 1);
 	same(&inline_zlib, &ahead_zlib);
-	/* Two libraries may stop at a corruption in different places, but a gzip reads whole with both or neither. */
-	CHECK((inline_default.result == 0) == (inline_zlib.result == 0));
-	if (inline_default.result == 0)
+	/*
+	 * Two libraries may stop at a corruption in different places, and igzip lets pass a deflate
+	 * header zlib refuses (an incomplete set of distance codes, in a block that uses none), but
+	 * what zlib reads whole igzip reads whole, to the same bytes.
+	 */
+	if (inline_zlib.result == 0)
 		same(&inline_default, &inline_zlib);
 	unsetenv("RLI_GZIP");
 	dispose(&inline_default);
