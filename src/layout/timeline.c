@@ -184,12 +184,35 @@ static int check_options(const rli_timeline_options *options)
 int rli_timeline_layout(rli_timeline **out, const rli_events *events,
 			const rli_timeline_options *options)
 {
-	return rli_timeline_layout_stats(out, events, NULL, options);
+	return rli_timeline_layout_from(out, events, NULL, options);
+}
+
+static const struct rli_stats *given_stats(void *ctx)
+{
+	return ctx;
 }
 
 int rli_timeline_layout_stats(rli_timeline **out, const rli_events *events, const struct rli_stats *stats,
 			      const rli_timeline_options *options)
 {
+	rli_stats_source given = { given_stats, (void *)stats };
+	return rli_timeline_layout_from(out, events, stats ? &given : NULL, options);
+}
+
+/* The statistics, waited for the first time a part needs them: 0, or an error (they failed). */
+static int stats_of(const rli_stats **stats, const rli_stats_source *source)
+{
+	if (*stats || !source)
+		return RLI_OK;
+	if (!(*stats = source->get(source->ctx)))
+		return RLI_ERROR;
+	return RLI_OK;
+}
+
+int rli_timeline_layout_from(rli_timeline **out, const rli_events *events, const rli_stats_source *source,
+			     const rli_timeline_options *options)
+{
+	const rli_stats *stats = NULL;
 	rli_timeline_options defaults;
 	const timeline_theme *theme;
 	rli_timeline *timeline = NULL;
@@ -289,12 +312,15 @@ int rli_timeline_layout_stats(rli_timeline **out, const rli_events *events, cons
 	    (error = rli_timeline_readable_rows(&timeline->readable_rows, theme, width, scale, options->medium)) < 0)
 		goto done;
 	if (options->overview && timeline->panel.row_count > timeline->readable_rows)
-		error = place_overview(timeline, events, stats, theme, width, scale, options->medium);
+		error = stats_of(&stats, source) < 0 ? RLI_ERROR
+			: place_overview(timeline, events, stats, theme, width, scale, options->medium);
 	else
 		error = rli_timeline_place(timeline, theme, width, scale, options->medium, !rli_timeline_legend_repeats_rows(timeline));
 	if (error < 0)
 		goto done;
 	assemble(timeline);
+	if ((options->caption || options->stats_aside) && (error = stats_of(&stats, source)) < 0)
+		goto done;
 	if (options->caption && stats && (error = rli_timeline_add_caption(timeline, stats, theme)) < 0)
 		goto done;
 	/* The statistics go beside the figure, for the back-ends that show asides; the page itself is unchanged. */
