@@ -4,6 +4,7 @@
 #include "common/grow.h"
 #include "common/numfmt.h"
 #include "common/strutil.h"
+#include "common/task.h"
 #include "layout/layout.h"
 #include "stats/stats.h"
 
@@ -11,16 +12,54 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The run's statistics, computed once: the summary and every figure read them. */
-static int compute_stats(console *c, rli_stats **stats, const rli_events *events)
+/*
+ * The run's statistics, computed once: the summary and every figure read them. They are
+ * computed on a thread of their own while the table is exported and the rows and bars laid
+ * out, none of which reads them; what does waits for them (stats_wait).
+ */
+typedef struct {
+	console *c;
+	const rli_events *events;
+	rli_task task;
+	rli_stats *stats;
+	double ms;
+	double waited_ms; /* how long the main thread waited for them */
+	int started, joined, result;
+} stats_job;
+
+static int stats_run(void *arg)
 {
+	stats_job *job = arg;
 	double t = cli_now_ms();
-	int error = rli_stats_compute(stats, events);
-	if (error < 0)
-		cli_say(c, -1, "error: ", "%s", rli_error_last());
-	else
-		cli_say(c, 1, "", "timing: statistics %.1f ms", cli_now_ms() - t);
+	int error = rli_stats_compute(&job->stats, job->events);
+	job->ms = cli_now_ms() - t;
 	return error;
+}
+
+/* Starts the statistics; on this thread when --jobs 1 asks for one. */
+static void stats_start(stats_job *job, console *c, const cli_request *request, const rli_events *events)
+{
+	job->c = c;
+	job->events = events;
+	job->started = 1;
+	rli_task_start(&job->task, stats_run, job, request->jobs != 1);
+}
+
+/* The statistics, waited for: NULL when they failed (said, and the reason this thread's last error). */
+static const rli_stats *stats_wait(void *arg)
+{
+	stats_job *job = arg;
+	if (!job->joined) {
+		double t = cli_now_ms();
+		job->joined = 1;
+		job->result = rli_task_join(&job->task);
+		job->waited_ms = cli_now_ms() - t;
+		if (job->result < 0)
+			cli_say(job->c, -1, "error: ", "%s", rli_error_last());
+		else
+			cli_say(job->c, 1, "", "timing: statistics %.1f ms", job->ms);
+	}
+	return job->result < 0 ? NULL : job->stats;
 }
 
 /* Writes the exported table into the run's output set; returns a library code. */
@@ -62,10 +101,11 @@ static int is_raster(const char *backend_name)
  * the vector one is too tall for a raster; otherwise one layout serves all.
  */
 static int lay_out(console *c, rli_timeline **out, const cli_request *request,
-		   const rli_events *events, const rli_stats *stats, rli_medium medium, int all_rows, int aside)
+		   const rli_events *events, const rli_stats_source *stats, rli_medium medium, int all_rows, int aside)
 {
 	rli_timeline_options options = request->timeline;
 	double t = cli_now_ms();
+	double waited_before = stats->get == stats_wait ? ((stats_job *)stats->ctx)->waited_ms : 0;
 	int error;
 
 	options.medium = medium;
@@ -76,11 +116,22 @@ static int lay_out(console *c, rli_timeline **out, const cli_request *request,
 		options.caption = 0;
 	}
 	cli_show_status(c, "laying out");
-	if ((error = rli_timeline_layout_stats(out, events, stats, &options)) < 0) {
-		cli_say(c, -1, "error: ", "%s", rli_error_last());
+	if ((error = rli_timeline_layout_from(out, events, stats, &options)) < 0) {
+		/* Failed statistics were said where they were waited for. */
+		if (!(stats->get == stats_wait && ((stats_job *)stats->ctx)->result < 0))
+			cli_say(c, -1, "error: ", "%s", rli_error_last());
 		return error;
 	}
-	cli_say(c, 1, "", "timing: layout %.1f ms", cli_now_ms() - t);
+	{
+		/* The statistics' own time is theirs: a layout that waited for them says how long apart. */
+		double waited = stats->get == stats_wait ? ((stats_job *)stats->ctx)->waited_ms : 0;
+		double before = waited_before;
+		if (waited > before)
+			cli_say(c, 1, "", "timing: layout %.1f ms (and %.1f ms waiting for the statistics)",
+				cli_now_ms() - t - (waited - before), waited - before);
+		else
+			cli_say(c, 1, "", "timing: layout %.1f ms", cli_now_ms() - t);
+	}
 	return RLI_OK;
 }
 
@@ -98,7 +149,7 @@ static void say_overview(console *c, const cli_request *request, const rli_timel
 
 /* Draws the figures asked for; a layout of every row is handed to *report when the report is asked for. */
 static int render_all(console *c, const cli_request *request, const rli_events *events,
-		      const rli_stats *stats, rli_output_set *set, rli_timeline **report)
+		      const rli_stats_source *stats, rli_output_set *set, rli_timeline **report)
 {
 	/*
 	 * vector: the single-figure PDF's layout, the overview past the readable
@@ -110,7 +161,7 @@ static int render_all(console *c, const cli_request *request, const rli_events *
 	int error = RLI_OK;
 	double scale;
 	char date_buf[32];
-	const char *date = cli_pdf_date(date_buf, sizeof(date_buf), request, stats->start_ms);
+	const char *date = NULL;
 
 	for (int i = 0; i < request->vis_count; i++) {
 		const char *backend = figure_backend(request->vis_types[i]);
@@ -118,6 +169,15 @@ static int render_all(console *c, const cli_request *request, const rli_events *
 			wants_raster = 1;
 		wants_html |= strcmp(request->vis_types[i], "html") == 0;
 		wants_figure_pdf |= strcmp(request->vis_types[i], "timeline_pdf") == 0;
+	}
+	/* The figure PDF's date is the capture's start: the one output here that waits for the statistics first. */
+	if (wants_figure_pdf) {
+		const rli_stats *ready = stats->get(stats->ctx);
+		if (!ready) {
+			error = RLI_ERROR;
+			goto done;
+		}
+		date = cli_pdf_date(date_buf, sizeof(date_buf), request, ready->start_ms);
 	}
 	if ((wants_figure_pdf || wants_raster) &&
 	    (error = lay_out(c, &vector, request, events, stats, RLI_MEDIUM_VECTOR, 0, wants_html)) < 0)
@@ -222,7 +282,8 @@ int cli_run_timeline(console *c, const cli_request *request, rli_output_set *set
 	rli_parse_options options;
 	rli_torch_memory_options memory;
 	rli_events *events = NULL;
-	rli_stats *stats = NULL;
+	stats_job job = { 0 };
+	rli_stats_source stats = { stats_wait, &job };
 	rli_profiler detected = request->profiler;
 	held_log held = { .c = c };
 	int parse_result, result = RLI_OK;
@@ -262,16 +323,23 @@ int cli_run_timeline(console *c, const cli_request *request, rli_output_set *set
 	cli_say(c, 1, "", "timing: parse %.1f ms, %zu events", cli_now_ms() - t, rli_events_count(events));
 	rli_bigmem_trim(); /* the parsers' scratch, kept for the next unit, is done with */
 	if (set)
-		result = compute_stats(c, &stats, events);
-	if (set && result == RLI_OK && request->export_csv)
+		stats_start(&job, c, request, events);
+	if (set && request->export_csv)
 		result = write_export(c, events, RLI_EXPORT_CSV, request->output_path, "rl_events.csv", set);
 	if (set && result == RLI_OK && request->export_jsonl)
 		result = write_export(c, events, RLI_EXPORT_JSONL, request->output_path, "rl_events.jsonl", set);
 	if (set && result == RLI_OK && request->vis_count)
-		result = render_all(c, request, events, stats, set, &results->timeline);
-	/* The summary, written at the end of the run, reads them. */
+		result = render_all(c, request, events, &stats, set, &results->timeline);
+	/* The summary, written at the end of the run, reads them: waited for whatever came before. */
+	if (job.started && !stats_wait(&job)) {
+		if (result == RLI_OK)
+			result = job.result;
+	} else if (job.started) {
+		results->stats = job.stats;
+		job.stats = NULL;
+	}
+	rli_stats_free(job.stats);
 	results->events = events;
-	results->stats = stats;
 	results->profiler = detected;
 	/* A failed output outranks a skipped input unit: the user must learn the worse news. */
 	return result == RLI_OK ? parse_result : result;

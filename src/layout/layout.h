@@ -422,6 +422,21 @@ struct rli_stats;
 int rli_timeline_layout_stats(rli_timeline **out, const rli_events *events, const struct rli_stats *stats,
 			      const rli_timeline_options *options);
 
+/*
+ * Statistics that may still be being computed on another thread: get(ctx) waits for them and
+ * returns them, or NULL when they failed (the reason then this thread's last error). The layout
+ * asks only once it reaches a part that shows them (the overview, the caption, the aside), so
+ * that the rows and bars are laid out while the statistics are computed.
+ */
+typedef struct {
+	const struct rli_stats *(*get)(void *ctx);
+	void *ctx;
+} rli_stats_source;
+
+/* rli_timeline_layout_stats with statistics from source (NULL: none given, as stats NULL). */
+int rli_timeline_layout_from(rli_timeline **out, const rli_events *events, const rli_stats_source *source,
+			     const rli_timeline_options *options);
+
 /* The first ten colours are the reference's palette; the rest extend it. */
 rli_color rli_palette_color(size_t index);
 /* How many colours the palette holds before rli_palette_color repeats. */
