@@ -125,6 +125,13 @@ static inline const int64_t *rli_side_role_ranks(const rli_compare_side *side, c
 	return role->rank_count ? side->rank_ids + role->first_rank : NULL;
 }
 
+/*
+ * A parsed run's side built analysis by analysis (each adds its part, src/cli/analysis.h):
+ * rli_side_new(path, profiler, RLI_SIDE_PROFILE), the parts, then rli_side_finish.
+ */
+int rli_compare_side_add_timeline(rli_compare_side *side, const rli_stats *stats);
+int rli_compare_side_add_memory(rli_compare_side *side, const rli_memory_stats *memory);
+
 /* ---- building a side (side.c; the summary reader uses them too) ---- */
 rli_compare_side *rli_side_new(const char *path, const char *profiler, rli_side_source source);
 /* The pool's copy of text, or NULL when out of memory. */
