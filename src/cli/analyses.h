@@ -1,4 +1,4 @@
-/* analyses.h: the two analyses a run can make, each parsing its input and writing its outputs into the run's set. */
+/* analyses.h: the analyses a run can make, each parsing its input and writing its outputs into the run's set. */
 #ifndef RLI_CLI_ANALYSES_H
 #define RLI_CLI_ANALYSES_H
 
@@ -26,6 +26,7 @@ typedef struct {
 	rli_profiler profiler;      /* the format the timeline read */
 	rli_memory *memory;
 	rli_memory_stats *memory_stats;
+	rli_gmm *gmm;               /* the MoE expert-load table (cli_run_gmm) */
 	rli_compare_side *current_side; /* with --baseline: this run, as the comparison reads it */
 	rli_comparison *comparison;
 	/* tables as the input: the profiles they were parsed from (rli_table_origin), or NULL */
@@ -40,6 +41,8 @@ void cli_parse_options(rli_parse_options *options, rli_torch_memory_options *tor
 		       rli_log_fn log, void *log_ctx);
 /* The memory records' parse options the request asks for (auto_detected: no analysis was named). */
 void cli_memory_options(rli_memory_parse_options *options, const cli_request *request, rli_log_fn log, void *log_ctx);
+/* The GMM dumps' parse options the request asks for (heatmap.parser.step and .role, the rank list). */
+void cli_gmm_options(rli_gmm_parse_options *options, const cli_request *request, rli_log_fn log, void *log_ctx);
 /* How to render: pages on --jobs threads (1: this one only). Returns options. */
 const rli_render_options *cli_render_options(rli_render_options *options, const cli_request *request);
 
@@ -68,6 +71,12 @@ int cli_run_timeline(console *c, const cli_request *request, rli_output_set *set
  * statistics left in results.
  */
 int cli_run_memory(console *c, const cli_request *request, rli_output_set *set, cli_results *results);
+
+/*
+ * The MoE expert load (gmm.c): parse msprobe's group_list.pt dumps (or the gmm_events tables
+ * --export wrote: from_tables), export the table (gmm_events.*); the table left in results.
+ */
+int cli_run_gmm(console *c, const cli_request *request, rli_output_set *set, int from_tables, cli_results *results);
 
 /* Writes summary.json from whichever statistics results holds. */
 int cli_write_summary(console *c, const cli_request *request, const cli_results *results, rli_output_set *set);

@@ -30,7 +30,8 @@ static int exit_status(int code)
 /*
  * The analyses asked for, or with none named, every one the input holds:
  * the timeline always, the memory analysis when Ascend captures hold
- * operator_memory.csv (then a tree without a timeline is no error).
+ * operator_memory.csv, the MoE expert load when msprobe's group_list.pt
+ * dumps are there (then a tree without a timeline is no error).
  */
 static int run(console *c, const cli_request *request)
 {
@@ -39,6 +40,7 @@ static int run(console *c, const cli_request *request)
 	cli_baseline baseline = { 0 };
 	int timeline = request->analyses == 0 || (request->analyses & CLI_TIMELINE);
 	int memory = (request->analyses & CLI_MEMORY) != 0, captures = 0, tables = 0, result = RLI_OK, outcome;
+	int gmm = (request->analyses & CLI_GMM) != 0, dumps = 0, gmm_tables = 0;
 
 	if (request->analyses == 0 && request->profiler != RLI_PROFILER_TABLE &&
 	    (captures = rli_memory_capture_count(request->input_path)) > 0) {
@@ -54,8 +56,26 @@ static int run(console *c, const cli_request *request)
 		cli_say(c, -1, "error: ", "%s", rli_error_last());
 		return captures < 0 ? captures : tables;
 	}
+	/* The dumps, else the tables --export wrote of them (named gmm, or found). */
+	if ((gmm || request->analyses == 0) && request->profiler != RLI_PROFILER_TABLE)
+		dumps = rli_gmm_dump_count(request->input_path);
+	if ((gmm || request->analyses == 0) && dumps == 0)
+		gmm_tables = rli_gmm_table_count(request->input_path, request->profiler);
+	if (dumps < 0 || gmm_tables < 0) {
+		cli_say(c, -1, "error: ", "%s", rli_error_last());
+		return dumps < 0 ? dumps : gmm_tables;
+	}
+	if (request->analyses == 0 && (dumps > 0 || gmm_tables > 0)) {
+		gmm = 1;
+		if (dumps > 0)
+			cli_say(c, 0, "", "found %d group_list.pt dump%s (MoE expert load) under %s", dumps, dumps == 1 ? "" : "s",
+				request->input_path);
+		else
+			cli_say(c, 0, "", "found %d GMM table%s in %s", gmm_tables, gmm_tables == 1 ? "" : "s",
+				request->input_path);
+	}
 	/* Every run that parses writes summary.json (--vis-type none too), so every run has outputs. */
-	if (timeline || memory) {
+	if (timeline || memory || gmm) {
 		if ((result = rli_mkdir_p(request->output_path)) < 0 ||
 		    (result = cli_output_lock(c, request->output_path, request->no_wait)) < 0 ||
 		    (result = rli_output_set_new(&set)) < 0) {
@@ -69,7 +89,7 @@ static int run(console *c, const cli_request *request)
 		goto done;
 	}
 	if (timeline) {
-		outcome = cli_run_timeline(c, request, set, memory && request->analyses == 0, &results);
+		outcome = cli_run_timeline(c, request, set, (memory || gmm) && request->analyses == 0, &results);
 		if (outcome == CLI_SKIPPED)
 			outcome = RLI_OK;
 		result = cli_worse(result, outcome);
@@ -88,6 +108,8 @@ static int run(console *c, const cli_request *request)
 	}
 	if (memory && (result == RLI_OK || result == RLI_EPARTIAL))
 		result = cli_worse(result, cli_run_memory(c, request, set, &results));
+	if (gmm && (result == RLI_OK || result == RLI_EPARTIAL))
+		result = cli_worse(result, cli_run_gmm(c, request, set, dumps == 0 && gmm_tables > 0, &results));
 	if (request->baseline && (result == RLI_OK || result == RLI_EPARTIAL))
 		result = cli_worse(result, cli_run_compare(c, request, &baseline, set, &results));
 	if (request->baseline && (result == RLI_OK || result == RLI_EPARTIAL))
@@ -112,7 +134,7 @@ static int run(console *c, const cli_request *request)
 		if (written < 0)
 			result = written;
 	}
-	if (timeline || memory) {
+	if (timeline || memory || gmm) {
 		uint64_t files, bytes;
 		rli_input_totals(&files, &bytes);
 		/* The process's totals: with a baseline read beside the run, both sides' files. */

@@ -36,6 +36,7 @@ void cli_results_dispose(cli_results *results)
 	rli_events_free(results->events);
 	rli_memory_stats_free(results->memory_stats);
 	rli_memory_free(results->memory);
+	rli_gmm_free(results->gmm);
 	free(results->origin_path);
 	free(results->origin_profiler);
 	*results = (cli_results){ 0 };

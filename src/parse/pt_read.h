@@ -33,8 +33,7 @@ size_t rli_pt_dtype_size(rli_pt_dtype dtype);
 typedef enum { RLI_PT_ZIP = 0, RLI_PT_LEGACY } rli_pt_container;
 
 /*
- * A tensor as read: its element type and shape, and its storage's bytes (inside the file's bytes,
- * not copied; in the file's byte order). Every index the shape reaches lies inside the storage.
+ * A tensor as read: its element type and shape, and its storage's bytes (in the file's byte order). Every index the shape reaches lies inside the storage.
  */
 typedef struct {
 	rli_pt_container container;
@@ -47,6 +46,7 @@ typedef struct {
 	size_t numel;                /* elements of the tensor: the product of its size (a 0-d tensor: 1) */
 	const unsigned char *storage;
 	size_t storage_numel;        /* elements the storage holds (at least what the shape reaches) */
+	unsigned char *owned;        /* the storage's bytes when copied out of the archive, else NULL */
 } rli_pt_tensor;
 
 /*
@@ -55,7 +55,8 @@ typedef struct {
  * opcode and any global but torch's tensor rebuilders, storage types and collections.OrderedDict.
  * The zip archive is read through libzip; only stored (uncompressed) records are taken, as
  * torch.save writes them. A tensor of more than max_elements elements is refused before its
- * values are touched. *tensor points into data, which must outlive it.
+ * values are touched. *tensor may point into data, which must outlive it; free what it holds
+ * with rli_pt_tensor_dispose.
  *
  * Returns 0, or -1 with why (size bytes) saying in our words what is wrong and where ("data.pkl,
  * byte 58: the pickle names the global posix.system ..."), never naming the file (the caller
@@ -63,6 +64,8 @@ typedef struct {
  */
 int rli_pt_read(rli_pt_tensor *tensor, const unsigned char *data, size_t size, size_t max_elements, char *why,
 		size_t why_size);
+
+void rli_pt_tensor_dispose(rli_pt_tensor *tensor);
 
 /*
  * The tensor's elements in logical row-major order as doubles, exactly (an int64 beyond 2^53
