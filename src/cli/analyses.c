@@ -7,6 +7,7 @@
 const cli_analysis *const cli_analyses[] = {
 	&cli_analysis_timeline,
 	&cli_analysis_memory,
+	&cli_analysis_gmm,
 	NULL,
 };
 
@@ -25,7 +26,7 @@ int cli_results_side(rli_compare_side **out, const cli_results *results, const c
 		return rli_error_oom();
 	for (size_t i = 0; cli_analyses[i] && error == RLI_OK; i++) {
 		const void *statistics = cli_analyses[i]->statistics(results);
-		if (statistics)
+		if (statistics && cli_analyses[i]->compare_side)
 			error = cli_analyses[i]->compare_side(side, statistics);
 	}
 	if (error == RLI_OK)
@@ -47,6 +48,7 @@ void cli_results_dispose(cli_results *results)
 	rli_events_free(results->events);
 	rli_memory_stats_free(results->memory_stats);
 	rli_memory_free(results->memory);
+	rli_gmm_free(results->gmm);
 	free(results->origin_path);
 	free(results->origin_profiler);
 	*results = (cli_results){ 0 };

@@ -59,16 +59,17 @@ typedef struct {
 	const void *(*statistics)(const cli_results *results);
 	/* Its part of summary.json (rli_summary_section's writer) from its statistics. */
 	int (*summary)(FILE *fp, const void *statistics);
-	/* Its part of a side of a comparison, from its statistics (this run's and a parsed baseline's). */
+	/* Its part of a side of a comparison, from its statistics (this run's and a parsed baseline's). NULL: none. */
 	int (*compare_side)(rli_compare_side *side, const void *statistics);
 	/* --baseline: its figures of the comparison (compare.png, compare.html). NULL: none. */
 	int (*compare_outputs)(cli_run *run, const cli_baseline *baseline);
-	/* Its part of the report's input; 1 when it gave one, 0 when it has nothing to report. */
+	/* Its part of the report's input; 1 when it gave one, 0 when it has nothing to report. NULL: none. */
 	int (*report_input)(rli_report_input *input, const cli_results *results);
 } cli_analysis;
 
 extern const cli_analysis cli_analysis_timeline;
 extern const cli_analysis cli_analysis_memory;
+extern const cli_analysis cli_analysis_gmm;
 
 /* The most analyses the registry holds (bits of cli_request.analyses). */
 #define CLI_MAX_ANALYSES 8
@@ -84,6 +85,8 @@ void cli_parse_options(rli_parse_options *options, rli_torch_memory_options *tor
 		       rli_log_fn log, void *log_ctx);
 /* The memory records' parse options the request asks for (auto_detected: no analysis was named). */
 void cli_memory_options(rli_memory_parse_options *options, const cli_request *request, rli_log_fn log, void *log_ctx);
+/* The GMM dumps' parse options the request asks for (heatmap.parser.step and .role, the rank list). */
+void cli_gmm_options(rli_gmm_parse_options *options, const cli_request *request, rli_log_fn log, void *log_ctx);
 /* How to render: pages on --jobs threads (1: this one only). Returns options. */
 const rli_render_options *cli_render_options(rli_render_options *options, const cli_request *request);
 

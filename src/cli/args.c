@@ -73,16 +73,21 @@ static int choose(size_t *index, const char *const *names, size_t n, const char 
 
 /*
  * A timeline format names the timeline analysis; "memory" the memory analysis of Ascend records,
- * "torch_memory" that of PyTorch traces' [memory] events; "table" the tables --export wrote,
- * both analyses as the tables present allow; "auto" whatever is there.
+ * "torch_memory" that of PyTorch traces' [memory] events; "gmm" the MoE expert load of msprobe's
+ * group_list.pt dumps; "table" the tables --export wrote, the analyses as the tables present
+ * allow; "auto" whatever is there.
  */
 static int set_profiler(cli_request *r, const char *value, const char *spelled)
 {
-	static const char *const names[] = { "mstx", "torch", "nvtx", "memory", "torch_memory", "table", "auto" };
+	static const char *const names[] = { "mstx", "torch", "nvtx", "memory", "torch_memory", "gmm", "table", "auto" };
 	size_t i;
 	int error = CHOOSE(&i, names, value, strlen(value), spelled);
 	if (error < 0)
 		return error;
+	if (strcmp(names[i], "gmm") == 0) {
+		r->analyses |= CLI_GMM;
+		return RLI_OK;
+	}
 	if (strcmp(names[i], "memory") == 0 || strcmp(names[i], "torch_memory") == 0) {
 		r->analyses |= CLI_MEMORY;
 		r->memory_torch = names[i][0] == 't';
@@ -132,6 +137,35 @@ static int set_memory_device(cli_request *r, const char *value, const char *spel
 	return RLI_OK;
 }
 
+/* heatmap.parser.type: the reference's one GMM parser. */
+static int set_heatmap_parser(cli_request *r, const char *value, const char *spelled)
+{
+	static const char *const names[] = { "gmm" };
+	size_t i;
+	int error = CHOOSE(&i, names, value, strlen(value), spelled);
+	if (error == RLI_OK)
+		r->analyses |= CLI_GMM;
+	return error;
+}
+
+/* heatmap.parser.step, --step: the steps whose dumps are read, in the rank list's grammar (checked by the parser). */
+static int set_step_list(cli_request *r, const char *value, const char *spelled)
+{
+	if (!*value)
+		return rli_error_set(RLI_EUSAGE, "%s needs a step, or a list such as 1,2 or 1-4", spelled);
+	r->step_list = value;
+	return RLI_OK;
+}
+
+/* heatmap.parser.role, --role: the role folders whose dumps are read (the reference's one, or a comma list). */
+static int set_gmm_role_list(cli_request *r, const char *value, const char *spelled)
+{
+	if (!*value)
+		return rli_error_set(RLI_EUSAGE, "%s needs a role, or a comma list of them", spelled);
+	r->gmm_role_list = value;
+	return RLI_OK;
+}
+
 /* memory.parser.role: declared and ignored by the reference; here it keeps those roles. */
 static int set_role_list(cli_request *r, const char *value, const char *spelled)
 {
@@ -144,12 +178,20 @@ static int set_role_list(cli_request *r, const char *value, const char *spelled)
 /* The legacy --input-type names the parser's input; it must agree with the parser. */
 static int set_input_type(cli_request *r, const char *value, const char *spelled)
 {
-	static const char *const names[] = { "multi_json_mstx", "multi_json_torch", "multi_json_nvtx" };
+	static const char *const names[] = { "multi_json_mstx", "multi_json_torch", "multi_json_nvtx", "gmm_data" };
 	static const rli_profiler profilers[] = { RLI_PROFILER_MSTX, RLI_PROFILER_TORCH, RLI_PROFILER_NVTX };
 	size_t i;
 	int error = CHOOSE(&i, names, value, strlen(value), spelled);
 	if (error < 0)
 		return error;
+	if (i == 3) {
+		/* the GMM dumps' input type: it names the GMM analysis, as --profiler-type gmm does */
+		if (r->profiler != RLI_PROFILER_AUTO)
+			return rli_error_set(RLI_EUSAGE, "Input data type gmm_data does not match parser input type "
+					     "multi_json_%s", rli_profiler_name(r->profiler));
+		r->analyses |= CLI_GMM;
+		return RLI_OK;
+	}
 	if (r->profiler != RLI_PROFILER_AUTO && r->profiler != profilers[i])
 		return rli_error_set(RLI_EUSAGE, "Input data type %s does not match parser input type multi_json_%s",
 				     names[i], rli_profiler_name(r->profiler));
@@ -259,10 +301,7 @@ static int set_preset(cli_request *r, const char *value, const char *spelled)
 	int error = CHOOSE(&i, presets, value, strlen(value), spelled);
 	if (error < 0)
 		return error;
-	if (i == 2)
-		return rli_error_set(RLI_EUSAGE, "the %s analysis is not available in rl-insight %s yet",
-				     presets[i], RLI_VERSION);
-	r->analyses |= i == 0 ? CLI_TIMELINE : CLI_MEMORY;
+	r->analyses |= i == 0 ? CLI_TIMELINE : i == 1 ? CLI_MEMORY : CLI_GMM;
 	return RLI_OK;
 }
 
@@ -422,12 +461,14 @@ static int set_all_rows(cli_request *r, const char *value, const char *spelled)
 static const option_spec options[] = {
 	{ "--input-path", "input.path", "PATH", "root folder of the profiling data (required)", set_input_path },
 	{ "--output-path", "output.path", "PATH", "folder for the outputs, created if missing (default: output)", set_output_path },
-	{ "--profiler-type", "timeline.parser.type", "TYPE", "mstx, torch, nvtx, memory (Ascend), torch_memory (PyTorch [memory] events), table (rl_events and memory_events tables --export wrote: a file, or a folder searched for them), or auto: every analysis the input holds (default)", set_profiler },
+	{ "--profiler-type", "timeline.parser.type", "TYPE", "mstx, torch, nvtx, memory (Ascend), torch_memory (PyTorch [memory] events), gmm (msprobe's group_list.pt dumps: the MoE expert load), table (rl_events, memory_events and gmm_events tables --export wrote: a file, or a folder searched for them), or auto: every analysis the input holds (default)", set_profiler },
 	{ "--memory-device", NULL, "DEVICE", "PyTorch [memory] events (torch_memory, auto): cuda, hip, npu, cpu, accelerators (default: CUDA, HIP and NPU), all, or a comma list such as cuda,cpu", set_memory_device },
 	{ "--vis-type", "timeline.visualizer.type", "LIST", "outputs, comma-separated: png, html, pdf (the report), timeline_pdf, memory_pdf (a figure alone), none (default: html)", set_vis },
 	{ "--rank-list", "input.rank_list", "RANKS", "all, or ranks such as 0,2,4-7 (default: all)", set_rank_list },
+	{ "--step", "heatmap.parser.step", "STEPS", "gmm: read the dumps of these training steps only, such as 1,2 or 1-4 (default: all)", set_step_list },
+	{ "--role", "heatmap.parser.role", "ROLE", "gmm: read the dumps of this role folder only, or of a comma list of them (default: all)", set_gmm_role_list },
 	{ "--shard", "input.shard", "K/N", "parse only shard K of N (K from 0): the input units whose paths hash to K; merge the shards' --export tables with --profiler-type table", set_shard },
-	{ "--export", NULL, "FORMATS", "also write the parsed table: csv, jsonl (rl_events.csv, rl_events.jsonl)", set_export },
+	{ "--export", NULL, "FORMATS", "also write the parsed table: csv, jsonl (rl_events.csv, rl_events.jsonl; memory_events.*, gmm_events.* for those analyses)", set_export },
 	{ "--baseline", "compare.baseline", "PATH", "compare with this run: a profile folder, a folder of tables from --export, or its summary.json", set_baseline },
 	{ "--fail-on-regression", "compare.fail_on_regression", "PCT", "with --baseline: exit 6 when a phase's median got slower by more than PCT (e.g. 5%) and beyond the noise", set_fail_on_regression },
 	{ "--merge-short-ms", NULL, "MS", "merge chains of bars of at most MS ms, 2 ms apart (default: off)", set_merge },
@@ -439,13 +480,13 @@ static const option_spec options[] = {
 	{ "--style", "timeline.visualizer.style", "STYLE", "default, paper (a 3.5 in journal column at 300 dpi) or paper-wide (7 in), PNG and PDF alike", set_style },
 	{ NULL, "timeline.visualizer.all_rows", NULL, NULL, set_all_rows },
 	{ "--jobs", NULL, "N", "parse N input units at once; 1: do all the work on one thread (default: number of CPUs)", set_jobs },
-	{ "--input-type", NULL, "TYPE", "legacy: multi_json_mstx|torch|nvtx, must agree with the parser", set_input_type },
+	{ "--input-type", NULL, "TYPE", "legacy: multi_json_mstx|torch|nvtx or gmm_data, must agree with the parser", set_input_type },
 	{ "--pipeline-type", "pipeline.type", "NAME", "legacy: OfflineInsightPipeline, the only pipeline", set_pipeline },
-	{ NULL, "preset", "NAME", "timeline or memory (heatmap is not available yet)", set_preset },
+	{ NULL, "preset", "NAME", "timeline, memory or heatmap", set_preset },
 	{ NULL, "memory.parser.type", NULL, NULL, set_memory_parser },
 	{ NULL, "memory.parser.role", NULL, NULL, set_role_list },
 	{ NULL, "memory.visualizer.type", NULL, NULL, set_vis },
-	{ NULL, "heatmap.parser.type", NULL, NULL, set_unavailable },
+	{ NULL, "heatmap.parser.type", NULL, NULL, set_heatmap_parser },
 	{ NULL, "heatmap.visualizer.type", NULL, NULL, set_unavailable },
 };
 #define OPTION_COUNT (sizeof(options) / sizeof(options[0]))
@@ -477,7 +518,8 @@ typedef struct {
 /* The keys whose values are comma lists, so a YAML list of values can give them. */
 static int takes_list(const option_spec *spec)
 {
-	return spec->set == set_vis || spec->set == set_rank_list || spec->set == set_role_list;
+	return spec->set == set_vis || spec->set == set_rank_list || spec->set == set_role_list ||
+	       spec->set == set_step_list || spec->set == set_gmm_role_list;
 }
 
 /* Applies one key of a config_path file; the value must outlive the file's buffer. */
@@ -678,9 +720,10 @@ void cli_print_help(FILE *fp)
 	      "  timeline.parser.type=mstx|torch|nvtx|table|auto  timeline.visualizer.type=png|html|pdf\n"
 	      "  memory.parser.type=memory  memory.parser.role=ROLES\n"
 	      "  memory.visualizer.type=memory_html|png|memory_pdf\n"
+	      "  heatmap.parser.type=gmm  heatmap.parser.step=STEPS  heatmap.parser.role=ROLE\n"
 	      "  timeline.visualizer.width=PX  timeline.visualizer.scale=N\n"
 	      "  timeline.visualizer.style=default|paper|paper-wide  timeline.visualizer.all_rows=true\n"
-	      "  pipeline.type=OfflineInsightPipeline  preset=timeline|memory\n"
+	      "  pipeline.type=OfflineInsightPipeline  preset=timeline|memory|heatmap\n"
 	      "  config_path=FILE  a YAML file of these keys; keys on the command line win\n"
 	      "\n"
 	      "Exit status:\n"

@@ -17,7 +17,7 @@ int cli_write_report(cli_run *run)
 	int error, parts = 0;
 
 	for (size_t i = 0; cli_analyses[i]; i++)
-		parts += cli_analyses[i]->report_input(&input, results);
+		parts += cli_analyses[i]->report_input ? cli_analyses[i]->report_input(&input, results) : 0;
 	if (!parts)
 		return CLI_SKIPPED;
 

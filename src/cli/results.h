@@ -20,6 +20,7 @@ typedef struct {
 	rli_profiler profiler;      /* the format the timeline read */
 	rli_memory *memory;
 	rli_memory_stats *memory_stats;
+	rli_gmm *gmm;               /* the MoE expert-load table */
 	int memory_from_traces;     /* the memory is the timeline's PyTorch traces' [memory] events */
 	rli_compare_side *current_side; /* with --baseline: this run, as the comparison reads it */
 	rli_comparison *comparison;
