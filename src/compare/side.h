@@ -109,7 +109,7 @@ int rli_compare_side_from_stats(rli_compare_side **out, const rli_stats *stats, 
 				const char *path, const char *profiler);
 
 /*
- * A side from a summary.json rl-insight wrote (schema 2 to 4). RLI_EINVALID with a message
+ * A side from a summary.json rl-insight wrote (schema 2 to 5). RLI_EINVALID with a message
  * naming the file, and the line when known, when it is not one: every value the comparison takes
  * is type-checked, and a wrong one is named by its key path (phases[3].total_ms).
  */

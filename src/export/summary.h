@@ -3,13 +3,14 @@
 #define RLI_EXPORT_SUMMARY_H
 
 #include "compare/compare.h"
+#include "stats/gmm_stats.h"
 #include "stats/memory_stats.h"
 #include "stats/stats.h"
 
 #include <stdio.h>
 
 /* Bumped with every change to doc/summary.schema.json (tests/summary checks the two agree). */
-#define RLI_SUMMARY_SCHEMA_VERSION 4
+#define RLI_SUMMARY_SCHEMA_VERSION 5
 
 /*
  * So that the file stays a size a dashboard reads at once, whatever the run: past these counts a
@@ -26,6 +27,9 @@
 #define RLI_SUMMARY_MAX_DEVICES 1000
 /* A compared device lists at most this many call sites, the largest changes. */
 #define RLI_SUMMARY_MAX_SITE_CHANGES 20
+/* The expert load: at most this many (step, role, layer) entries, in table order, and hot experts. */
+#define RLI_SUMMARY_MAX_GMM_LAYERS 10000
+#define RLI_SUMMARY_MAX_HOT_EXPERTS 20
 
 /* What the run was, for the summary's head. */
 typedef struct {
@@ -53,6 +57,8 @@ int rli_summary_write_sections(const rli_summary_section *sections, size_t count
 int rli_summary_write_timeline(FILE *fp, const rli_stats *stats);
 /* The memory's part ("memory", summary_memory.c). */
 int rli_summary_write_memory(FILE *fp, const rli_memory_stats *memory);
+/* The expert load's part ("gmm", summary_gmm.c). */
+int rli_summary_write_gmm(FILE *fp, const rli_gmm_stats *gmm);
 
 /*
  * Writes the statistics as summary.json at path: the timeline's (stats) and
