@@ -13,7 +13,9 @@ const cli_analysis *const cli_analyses[] = {
 
 const char *cli_results_profiler(const cli_results *results)
 {
-	return results->stats ? rli_profiler_name(results->profiler) : "memory";
+	if (results->stats)
+		return rli_profiler_name(results->profiler);
+	return !results->memory_stats && results->gmm_stats ? "gmm" : "memory";
 }
 
 int cli_results_side(rli_compare_side **out, const cli_results *results, const char *path)
@@ -48,6 +50,8 @@ void cli_results_dispose(cli_results *results)
 	rli_events_free(results->events);
 	rli_memory_stats_free(results->memory_stats);
 	rli_memory_free(results->memory);
+	rli_gmm_stats_free(results->gmm_stats);
+	rli_gmm_matrix_free(results->gmm_matrix);
 	rli_gmm_free(results->gmm);
 	free(results->origin_path);
 	free(results->origin_profiler);

@@ -230,9 +230,10 @@ static int add_vis(cli_request *r, const char *item, size_t len, const char *spe
 	 * tool's name for the memory pages, which html writes.
 	 */
 	static const char *const known[] = { "png", "html", "pdf", "none", "memory_html", "memory_pdf",
-					      "timeline_pdf" };
-	static const char *const output[] = { "png", "html", "pdf", NULL, "html", "memory_pdf", "timeline_pdf" };
-	static const char *const backend[] = { "png", "html", "pdf", NULL, "html", "pdf", "pdf" };
+					      "timeline_pdf", "gmm_heatmap", "gmm_pdf" };
+	static const char *const output[] = { "png", "html", "pdf", NULL, "html", "memory_pdf", "timeline_pdf",
+					      "gmm_heatmap", "gmm_pdf" };
+	static const char *const backend[] = { "png", "html", "pdf", NULL, "html", "pdf", "pdf", "png", "pdf" };
 	size_t i;
 	int error = CHOOSE(&i, known, item, len, spelled);
 	if (error < 0)
@@ -305,10 +306,35 @@ static int set_preset(cli_request *r, const char *value, const char *spelled)
 	return RLI_OK;
 }
 
-static int set_unavailable(cli_request *r, const char *value, const char *spelled)
+/* heatmap.visualizer.type: the heatmap's outputs (gmm_heatmap, gmm_pdf); the key names the GMM analysis, as the reference's preset. */
+static int set_heatmap_vis(cli_request *r, const char *value, const char *spelled)
 {
-	return rli_error_set(RLI_EUSAGE, "%s: this analysis is not available in rl-insight %s yet",
-			     spelled, RLI_VERSION);
+	r->analyses |= CLI_GMM;
+	return set_vis(r, value, spelled);
+}
+
+/* heatmap.visualizer.dpi, --dpi: the heatmap PNG's resolution. */
+static int set_dpi(cli_request *r, const char *value, const char *spelled)
+{
+	return parse_int(&r->gmm_dpi, value, spelled, 1, 2400);
+}
+
+/* heatmap.visualizer.cmap, --cmap: one of the perceptually uniform maps. */
+static int set_cmap(cli_request *r, const char *value, const char *spelled)
+{
+	static const char *const names[] = { "viridis", "magma", "inferno", "plasma", "cividis" };
+	size_t i;
+	int error = CHOOSE(&i, names, value, strlen(value), spelled);
+	/* the same names, in the same order, as rli_colormap_from_name's */
+	if (error == RLI_OK)
+		error = rli_colormap_from_name(&r->gmm_cmap, names[i]);
+	return error;
+}
+
+/* heatmap.visualizer.gmm_per_layer, --gmm-per-layer: how often a MoE layer's vector repeats in a forward pass. */
+static int set_gmm_per_layer(cli_request *r, const char *value, const char *spelled)
+{
+	return parse_int(&r->gmm_per_layer, value, spelled, -1000000, 1000000);
 }
 
 static int set_width(cli_request *r, const char *value, const char *spelled)
@@ -463,7 +489,7 @@ static const option_spec options[] = {
 	{ "--output-path", "output.path", "PATH", "folder for the outputs, created if missing (default: output)", set_output_path },
 	{ "--profiler-type", "timeline.parser.type", "TYPE", "mstx, torch, nvtx, memory (Ascend), torch_memory (PyTorch [memory] events), gmm (msprobe's group_list.pt dumps: the MoE expert load), table (rl_events, memory_events and gmm_events tables --export wrote: a file, or a folder searched for them), or auto: every analysis the input holds (default)", set_profiler },
 	{ "--memory-device", NULL, "DEVICE", "PyTorch [memory] events (torch_memory, auto): cuda, hip, npu, cpu, accelerators (default: CUDA, HIP and NPU), all, or a comma list such as cuda,cpu", set_memory_device },
-	{ "--vis-type", "timeline.visualizer.type", "LIST", "outputs, comma-separated: png, html, pdf (the report), timeline_pdf, memory_pdf (a figure alone), none (default: html)", set_vis },
+	{ "--vis-type", "timeline.visualizer.type", "LIST", "outputs, comma-separated: png, html, pdf (the report), timeline_pdf, memory_pdf, gmm_heatmap, gmm_pdf (a figure alone), none (default: html)", set_vis },
 	{ "--rank-list", "input.rank_list", "RANKS", "all, or ranks such as 0,2,4-7 (default: all)", set_rank_list },
 	{ "--step", "heatmap.parser.step", "STEPS", "gmm: read the dumps of these training steps only, such as 1,2 or 1-4 (default: all)", set_step_list },
 	{ "--role", "heatmap.parser.role", "ROLE", "gmm: read the dumps of this role folder only, or of a comma list of them (default: all)", set_gmm_role_list },
@@ -487,7 +513,10 @@ static const option_spec options[] = {
 	{ NULL, "memory.parser.role", NULL, NULL, set_role_list },
 	{ NULL, "memory.visualizer.type", NULL, NULL, set_vis },
 	{ NULL, "heatmap.parser.type", NULL, NULL, set_heatmap_parser },
-	{ NULL, "heatmap.visualizer.type", NULL, NULL, set_unavailable },
+	{ NULL, "heatmap.visualizer.type", NULL, NULL, set_heatmap_vis },
+	{ "--dpi", "heatmap.visualizer.dpi", "N", "gmm: the heatmap PNG's resolution, 1 to 2400 (default: 200)", set_dpi },
+	{ "--cmap", "heatmap.visualizer.cmap", "NAME", "gmm: the heatmap's colours: viridis (default), magma, inferno, plasma or cividis", set_cmap },
+	{ "--gmm-per-layer", "heatmap.visualizer.gmm_per_layer", "N", "gmm: a MoE layer's grouped matmuls a forward pass; a vector repeated more often starts actor_update's backward pass, which is left out (default: 3)", set_gmm_per_layer },
 };
 #define OPTION_COUNT (sizeof(options) / sizeof(options[0]))
 
@@ -518,7 +547,7 @@ typedef struct {
 /* The keys whose values are comma lists, so a YAML list of values can give them. */
 static int takes_list(const option_spec *spec)
 {
-	return spec->set == set_vis || spec->set == set_rank_list || spec->set == set_role_list ||
+	return spec->set == set_vis || spec->set == set_heatmap_vis || spec->set == set_rank_list || spec->set == set_role_list ||
 	       spec->set == set_step_list || spec->set == set_gmm_role_list;
 }
 
@@ -545,7 +574,7 @@ static int apply_config_key(void *ctx, const char *key, const char *value, int l
 	r->owned[r->owned_count++] = copy;
 	if ((error = spec->set(r, copy, spec->config_key)) < 0)
 		return rli_error_prefix(error, "%s:%d: ", c->path, line);
-	c->explicit_vis |= spec->set == set_vis;
+	c->explicit_vis |= spec->set == set_vis || spec->set == set_heatmap_vis;
 	return RLI_OK;
 }
 
@@ -592,6 +621,8 @@ void cli_request_init(cli_request *r)
 	rli_report_options_init(&r->report);
 	/* The PNG and the PDF show the overview past the readable rows unless --all-rows. */
 	r->timeline.overview = 1;
+	r->gmm_dpi = 200;
+	r->gmm_per_layer = RLI_GMM_PER_LAYER_DEFAULT;
 }
 
 int cli_apply_config_text(cli_request *r, const char *path, const char *text, size_t length)
@@ -647,7 +678,7 @@ int cli_parse_args(cli_request *r, int argc, char **argv)
 			}
 			if ((error = spec->set(r, value, spec->flag)) < 0)
 				return error;
-			explicit_vis |= spec->set == set_vis;
+			explicit_vis |= spec->set == set_vis || spec->set == set_heatmap_vis;
 		} else if (arg[0] != '-' && strchr(arg, '=')) {
 			const char *eq = strchr(arg, '=');
 			spec = find_key(arg, (size_t)(eq - arg));
@@ -659,7 +690,7 @@ int cli_parse_args(cli_request *r, int argc, char **argv)
 			}
 			if ((error = spec->set(r, eq + 1, spec->config_key)) < 0)
 				return error;
-			explicit_vis |= spec->set == set_vis;
+			explicit_vis |= spec->set == set_vis || spec->set == set_heatmap_vis;
 		} else {
 			return rli_error_set(RLI_EUSAGE, "unexpected argument '%s' (see --help)", arg);
 		}
@@ -675,8 +706,9 @@ int cli_parse_args(cli_request *r, int argc, char **argv)
 	if (r->shard_count > 1 && r->baseline)
 		return rli_error_set(RLI_EUSAGE, "--shard parses part of the input: compare the run merged from every "
 				     "shard's tables with --baseline instead");
+	/* The heatmap alone: the reference's default figure, gmm_heatmap.png; otherwise HTML. */
 	if (!explicit_vis && !r->export_csv && !r->export_jsonl)
-		r->vis_types[r->vis_count++] = "html";
+		r->vis_types[r->vis_count++] = r->analyses == CLI_GMM ? "gmm_heatmap" : "html";
 	return RLI_OK;
 }
 
@@ -721,6 +753,8 @@ void cli_print_help(FILE *fp)
 	      "  memory.parser.type=memory  memory.parser.role=ROLES\n"
 	      "  memory.visualizer.type=memory_html|png|memory_pdf\n"
 	      "  heatmap.parser.type=gmm  heatmap.parser.step=STEPS  heatmap.parser.role=ROLE\n"
+	      "  heatmap.visualizer.type=gmm_heatmap|gmm_pdf  heatmap.visualizer.dpi=N\n"
+	      "  heatmap.visualizer.cmap=viridis|magma|inferno|plasma|cividis  heatmap.visualizer.gmm_per_layer=N\n"
 	      "  timeline.visualizer.width=PX  timeline.visualizer.scale=N\n"
 	      "  timeline.visualizer.style=default|paper|paper-wide  timeline.visualizer.all_rows=true\n"
 	      "  pipeline.type=OfflineInsightPipeline  preset=timeline|memory|heatmap\n"

@@ -3,7 +3,9 @@
 #define RLI_CLI_ARGS_H
 
 #include "rl_insight.h"
+#include "layout/colormap.h"
 #include "report/report.h"
+#include "stats/gmm_matrix.h"
 
 #include <stdio.h>
 
@@ -24,6 +26,9 @@ typedef struct {
 	const char *role_list;          /* memory.parser.role: roles to keep, or NULL for all */
 	const char *step_list;          /* heatmap.parser.step (--step): GMM dumps' steps to keep, or NULL for all */
 	const char *gmm_role_list;      /* heatmap.parser.role (--role): GMM dumps' roles to keep, or NULL for all */
+	int gmm_dpi;                    /* heatmap.visualizer.dpi (default 200) */
+	rli_colormap gmm_cmap;          /* heatmap.visualizer.cmap (default viridis) */
+	int gmm_per_layer;              /* heatmap.visualizer.gmm_per_layer (default 3) */
 	int memory_torch;               /* the memory analysis reads PyTorch [memory] events, not Ascend records */
 	unsigned memory_devices;        /* torch_memory: RLI_MEMORY_DEVICE_* bits (default the accelerators) */
 	/* outputs, in the order given: png, html, pdf (the report), timeline_pdf, memory_pdf */

@@ -1,7 +1,9 @@
-/* gmm.c: the MoE expert-load analysis: parse msprobe's group_list.pt dumps (or the tables --export wrote), export the table. */
+/* gmm.c: the MoE expert-load analysis: parse msprobe's group_list.pt dumps (or the tables --export wrote), the matrix and its statistics, export, the heatmap as PNG and PDF. */
 #include "analyses.h"
 #include "common/bigmem.h"
 #include "common/strutil.h"
+#include "export/summary.h"
+#include "layout/gmm_figure.h"
 
 #include <stdlib.h>
 
@@ -45,13 +47,6 @@ static int parse(cli_run *run, int optional)
 	int from_tables = reads_tables(request), result;
 
 	(void)optional; /* made only when named or found */
-	/* The figure is the heatmap analysis's, still to come: a run that asks for one learns so before any work. */
-	if (run->set && request->vis_count > 0) {
-		cli_say(run->c, -1, "error: ", "rl-insight %s reads the MoE expert load (group_list.pt dumps) but draws no "
-			"GMM heatmap yet: give --vis-type none with --export csv or jsonl to write its table, gmm_events.csv",
-			RLI_VERSION);
-		return RLI_EUSAGE;
-	}
 	cli_gmm_options(&options, request, cli_log_line, run->c);
 	cli_show_status(run->c, from_tables ? "reading GMM tables" : "parsing group_list.pt dumps");
 	result = from_tables ? rli_table_gmm_parse(&run->results->gmm, request->input_path, &options)
@@ -78,24 +73,78 @@ static int export_table(console *c, const rli_gmm *gmm, rli_export_format format
 	return error;
 }
 
+/* gmm_heatmap.png (png or gmm_heatmap asked for) or gmm_heatmap.pdf (gmm_pdf). */
+static int draw(cli_run *run, const char *backend, rli_medium medium)
+{
+	const cli_request *request = run->request;
+	rli_gmm_figure_options options;
+	rli_gmm_figure *figure = NULL;
+	rli_render_options render;
+	double t = cli_now_ms();
+	int error;
+
+	rli_gmm_figure_options_init(&options);
+	options.dpi = request->gmm_dpi;
+	options.cmap = request->gmm_cmap;
+	options.medium = medium;
+	options.overview = request->timeline.overview;
+	options.caption = request->timeline.caption ? run->results->gmm_stats->finding : NULL;
+	cli_show_status(run->c, "drawing the GMM heatmap");
+	if ((error = rli_gmm_figure_layout(&figure, run->results->gmm_matrix, &options)) == RLI_OK) {
+		if (rli_gmm_figure_merged(figure) && medium == RLI_MEDIUM_RASTER)
+			cli_say(run->c, 0, "", "the heatmap has %zu snapshots, more than the figure shows apart: each row is a "
+				"layer of a step and role, summed over the ranks; --all-rows draws every snapshot",
+				run->results->gmm_matrix->rows);
+		error = rli_render_with(rli_gmm_figure_document(figure), backend, request->output_path, run->set,
+					cli_render_options(&render, request));
+	}
+	if (error < 0)
+		cli_say(run->c, -1, "error: ", "%s", rli_error_last());
+	else
+		cli_say(run->c, 1, "", "timing: gmm %s %.1f ms", backend, cli_now_ms() - t);
+	rli_gmm_figure_free(figure);
+	return error;
+}
+
+/* The matrix (actor_update's backward stages left out), its statistics, the tables, the heatmap. */
 static int analyse(cli_run *run)
 {
 	const cli_request *request = run->request;
-	int result = RLI_OK;
+	cli_results *results = run->results;
+	double t = cli_now_ms();
+	int result = rli_gmm_matrix_build(&results->gmm_matrix, results->gmm, request->gmm_per_layer, cli_log_line, run->c);
+
+	if (result == RLI_OK)
+		result = rli_gmm_stats_compute(&results->gmm_stats, results->gmm_matrix);
+	if (result < 0) {
+		cli_say(run->c, -1, "error: ", "%s", rli_error_last());
+		return result;
+	}
+	if (results->gmm_matrix->dropped)
+		cli_say(run->c, 1, "", "gmm: %zu actor_update stages of the backward pass left out (gmm_per_layer=%d)",
+			results->gmm_matrix->dropped, request->gmm_per_layer);
+	cli_say(run->c, 0, "", "expert load: %s", results->gmm_stats->finding);
+	cli_say(run->c, 1, "", "timing: gmm statistics %.1f ms", cli_now_ms() - t);
 	if (request->export_csv)
-		result = export_table(run->c, run->results->gmm, RLI_EXPORT_CSV, request->output_path, "gmm_events.csv",
-				      run->set);
+		result = export_table(run->c, results->gmm, RLI_EXPORT_CSV, request->output_path, "gmm_events.csv", run->set);
 	if (result == RLI_OK && request->export_jsonl)
-		result = export_table(run->c, run->results->gmm, RLI_EXPORT_JSONL, request->output_path,
-				      "gmm_events.jsonl", run->set);
+		result = export_table(run->c, results->gmm, RLI_EXPORT_JSONL, request->output_path, "gmm_events.jsonl",
+				      run->set);
+	if (result == RLI_OK && (cli_wants(request, "gmm_heatmap") || cli_wants(request, "png")))
+		result = draw(run, "png", RLI_MEDIUM_RASTER);
+	if (result == RLI_OK && cli_wants(request, "gmm_pdf"))
+		result = draw(run, "pdf", RLI_MEDIUM_VECTOR);
 	return result;
 }
 
-/* No statistics yet: the run's summary.json has no part of it. */
 static const void *statistics(const cli_results *results)
 {
-	(void)results;
-	return NULL;
+	return results->gmm_stats;
+}
+
+static int summary(FILE *fp, const void *stats)
+{
+	return rli_summary_write_gmm(fp, stats);
 }
 
 const cli_analysis cli_analysis_gmm = {
@@ -105,4 +154,5 @@ const cli_analysis cli_analysis_gmm = {
 	.parse = parse,
 	.analyse = analyse,
 	.statistics = statistics,
+	.summary = summary,
 };

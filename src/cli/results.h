@@ -5,6 +5,7 @@
 #include "compare/compare.h"
 #include "compare/side.h"
 #include "layout/layout.h"
+#include "stats/gmm_stats.h"
 #include "stats/memory_stats.h"
 #include "stats/stats.h"
 
@@ -21,6 +22,8 @@ typedef struct {
 	rli_memory *memory;
 	rli_memory_stats *memory_stats;
 	rli_gmm *gmm;               /* the MoE expert-load table */
+	rli_gmm_matrix *gmm_matrix; /* its heatmap's matrix (actor_update's backward stages left out) */
+	rli_gmm_stats *gmm_stats;
 	int memory_from_traces;     /* the memory is the timeline's PyTorch traces' [memory] events */
 	rli_compare_side *current_side; /* with --baseline: this run, as the comparison reads it */
 	rli_comparison *comparison;
@@ -30,7 +33,7 @@ typedef struct {
 
 void cli_results_dispose(cli_results *results);
 
-/* The format summary.json and the comparison name the run by: the timeline's, else "memory". */
+/* The format summary.json and the comparison name the run by: the timeline's, else "memory", else "gmm" (the expert load alone). */
 const char *cli_results_profiler(const cli_results *results);
 
 /*
