@@ -147,6 +147,16 @@ static int summary(FILE *fp, const void *stats)
 	return rli_summary_write_gmm(fp, stats);
 }
 
+/* The report's expert-load section: the heatmap and the statistics' tables. */
+static int report_input(rli_report_input *input, const cli_results *results)
+{
+	if (!results->gmm_stats)
+		return 0;
+	input->gmm_matrix = results->gmm_matrix;
+	input->gmm_stats = results->gmm_stats;
+	return 1;
+}
+
 const cli_analysis cli_analysis_gmm = {
 	.name = "gmm",
 	.bit = CLI_GMM,
@@ -155,4 +165,5 @@ const cli_analysis cli_analysis_gmm = {
 	.analyse = analyse,
 	.statistics = statistics,
 	.summary = summary,
+	.report_input = report_input,
 };

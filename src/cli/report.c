@@ -38,7 +38,8 @@ int cli_write_report(cli_run *run)
 		options.profiler = "torch, with its [memory] events"; /* auto read both from the same traces */
 	else
 		options.profiler = results->stats ? rli_profiler_name(profiler) :
-				   memory_torch ? "torch_memory (PyTorch [memory] events)" : NULL;
+				   memory_torch ? "torch_memory (PyTorch [memory] events)" :
+				   !results->memory_stats && results->gmm_stats ? "gmm (msprobe group_list.pt dumps)" : NULL;
 	cli_show_status(c, "writing the report");
 	if ((error = rli_report_layout(&report, &input, &options)) == RLI_OK)
 		error = rli_render(rli_report_document(report), "pdf", request->output_path, run->set);

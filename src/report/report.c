@@ -3,6 +3,7 @@
 #include "report_compare.h"
 #include "report_book.h"
 #include "report_cover.h"
+#include "report_gmm.h"
 #include "report_memory.h"
 #include "report_stats.h"
 #include "report_timeline.h"
@@ -77,6 +78,16 @@ static int add_memory(rli_book *book, const rli_report_input *input)
 	return rli_report_memory(book, input->memory, input->memory_stats);
 }
 
+static int has_gmm(const rli_report_input *input)
+{
+	return input->gmm_matrix && input->gmm_stats;
+}
+
+static int add_gmm(rli_book *book, const rli_report_input *input)
+{
+	return rli_report_gmm(book, input->gmm_matrix, input->gmm_stats);
+}
+
 /*
  * Each analysis's part of the report, after the cover and the comparison, in this order: whether
  * the input holds it, and its pages. A new analysis is one line here (and its part of the input).
@@ -87,6 +98,7 @@ static const struct {
 } parts[] = {
 	{ has_timeline, add_timeline },
 	{ has_memory, add_memory },
+	{ has_gmm, add_gmm },
 };
 #define PART_COUNT (sizeof(parts) / sizeof(parts[0]))
 
@@ -111,7 +123,7 @@ int rli_report_layout(rli_report **out, const rli_report_input *input, const rli
 	for (size_t i = 0; i < PART_COUNT; i++)
 		any |= parts[i].has(input);
 	if (!any) {
-		error = rli_error_set(RLI_EINVALID, "report: nothing to report (no timeline and no memory records)");
+		error = rli_error_set(RLI_EINVALID, "report: nothing to report (no timeline, no memory records, no expert load)");
 		goto done;
 	}
 	paper_size(&width, &height, options.paper, options.portrait);
