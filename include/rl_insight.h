@@ -81,6 +81,17 @@ void rli_events_free(rli_events *events);
 
 /* ---- parsing ---------------------------------------------------------- */
 
+/*
+ * What one analysis read of the input that the next one needs: the call stacks in the Ascend
+ * traces the timeline reads, for the memory analysis that reads the same captures after it. Given
+ * to both (rli_parse_options.share, rli_memory_parse_options.share), each trace_view.json is
+ * read once. Opaque; any thread.
+ */
+typedef struct rli_trace_share rli_trace_share;
+
+int rli_trace_share_new(rli_trace_share **out);
+void rli_trace_share_free(rli_trace_share *share);
+
 typedef struct {
 	rli_profiler profiler; /* RLI_PROFILER_AUTO detects it from the tree */
 	const char *rank_list; /* NULL or "all", else "0,2,4-7" */
@@ -95,6 +106,8 @@ typedef struct {
 	 * of one run over the whole input.
 	 */
 	unsigned shard_index, shard_count;
+	/* NULL, or where the call stacks of the Ascend captures that hold memory records are kept */
+	rli_trace_share *share;
 } rli_parse_options;
 
 void rli_parse_options_init(rli_parse_options *options);
@@ -212,6 +225,7 @@ typedef struct {
 	 */
 	int auto_detected;
 	unsigned shard_index, shard_count; /* as in rli_parse_options */
+	rli_trace_share *share;            /* NULL, or where the timeline kept the traces' call stacks */
 } rli_memory_parse_options;
 
 void rli_memory_parse_options_init(rli_memory_parse_options *options);

@@ -55,5 +55,6 @@ void cli_results_dispose(cli_results *results)
 	rli_gmm_free(results->gmm);
 	free(results->origin_path);
 	free(results->origin_profiler);
+	rli_trace_share_free(results->share);
 	*results = (cli_results){ 0 };
 }

@@ -152,6 +152,11 @@ static int detect(cli_run *run)
 	if (request->profiler != RLI_PROFILER_TABLE && (captures = rli_memory_capture_count(request->input_path)) > 0) {
 		cli_say(run->c, 0, "", "found memory records in %d Ascend capture%s under %s", captures,
 			captures == 1 ? "" : "s", request->input_path);
+		/* The timeline reads the same captures' trace_view.json first: its reading serves this one too. */
+		if (rli_trace_share_new(&run->results->share) < 0) {
+			cli_say(run->c, -1, "error: ", "%s", rli_error_last());
+			return RLI_ERROR;
+		}
 		return 1;
 	}
 	if (captures == 0 && (tables = rli_memory_table_count(request->input_path, request->profiler)) > 0) {
@@ -197,6 +202,7 @@ static int parse(cli_run *run, int optional)
 		return RLI_OK;
 	}
 	cli_memory_options(&options, request, cli_log_line, run->c);
+	options.share = run->results->share;
 	cli_show_status(run->c, "parsing memory records");
 	if (request->memory_torch) {
 		rli_torch_memory_options_init(&torch);

@@ -29,6 +29,8 @@ typedef struct {
 	rli_comparison *comparison;
 	/* tables as the input: the profiles they were parsed from (rli_table_origin), or NULL */
 	char *origin_path, *origin_profiler;
+	/* both analyses read Ascend captures: the timeline's reading of each trace keeps its call stacks */
+	rli_trace_share *share;
 } cli_results;
 
 void cli_results_dispose(cli_results *results);

@@ -234,6 +234,7 @@ static int parse(cli_run *run, int optional)
 
 	cli_parse_options(&options, &memory, request, optional ? hold_line : cli_log_line,
 			  optional ? (void *)&held : (void *)c);
+	options.share = results->share;
 
 	cli_show_status(c, "parsing");
 	if (request->analyses == 0) {

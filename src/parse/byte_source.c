@@ -530,3 +530,44 @@ rli_read_result rli_read_file(const char *path, const char *content, rli_chunk_f
 	rli_bytes_close(source);
 	return result;
 }
+
+/* ---- reads at an offset, from any thread ------------------------------------ */
+
+int rli_bytes_plain_size(const rli_bytes *s, uint64_t *size)
+{
+	struct stat st;
+	if (s->gzip)
+		return -1;
+	if (s->fd < 0) {
+		*size = s->memory_size;
+		return 0;
+	}
+	if (fstat(s->fd, &st) != 0 || st.st_size < 0)
+		return -1;
+	*size = (uint64_t)st.st_size;
+	return 0;
+}
+
+int rli_bytes_pread(rli_bytes *s, uint64_t offset, unsigned char *into, size_t room, size_t *got)
+{
+	ssize_t n;
+	*got = 0;
+	if (s->gzip)
+		return -1;
+	if (s->fd < 0) {
+		if (offset < s->memory_size) {
+			size_t rest = s->memory_size - (size_t)offset;
+			*got = rest < room ? rest : room;
+			memcpy(into, s->memory + offset, *got);
+		}
+		return 0;
+	}
+	do
+		n = pread(s->fd, into, room, (off_t)offset);
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
+		return -1;
+	*got = (size_t)n;
+	atomic_fetch_add(&bytes_read, (uint64_t)n);
+	return 0;
+}

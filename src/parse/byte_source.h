@@ -79,4 +79,13 @@ rli_read_result rli_bytes_stream(rli_bytes *source, rli_chunk_fn fn, void *ctx, 
 /* rli_bytes_open, rli_bytes_stream (content named for messages), rli_bytes_close. */
 rli_read_result rli_read_file(const char *path, const char *content, rli_chunk_fn fn, void *ctx, char **failure);
 
+
+/*
+ * A plain source (a file or memory, not a gzip) read at any offset, from any thread at once,
+ * for a file cut into chunks; the reads count as every read does. Its size: 0, or -1 for a gzip.
+ */
+int rli_bytes_plain_size(const rli_bytes *source, uint64_t *size);
+/* Up to room bytes at offset into `into`, *got of them (0 at the end). 0, or -1 (errno) for a failed read or a gzip. */
+int rli_bytes_pread(rli_bytes *source, uint64_t offset, unsigned char *into, size_t room, size_t *got);
+
 #endif

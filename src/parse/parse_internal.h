@@ -103,6 +103,8 @@ typedef struct {
 	int64_t step, stage;
 	const rli_rank_filter *keep_steps;
 	rli_gmm *gmm;       /* gmm: the unit's rows, NULL until parsed */
+	/* mstx: a capture holding memory records keeps its call stacks here; memory: takes them */
+	rli_trace_share *share;
 } rli_unit;
 
 typedef struct {
