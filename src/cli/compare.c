@@ -73,6 +73,16 @@ int cli_draw_compare_png(cli_run *run)
 	return error;
 }
 
+/* What a side has to compare, for the message when the two have nothing in common. */
+static const char *side_holds(const rli_compare_side *side)
+{
+	if (side->has_timeline)
+		return "a timeline";
+	if (side->has_memory)
+		return "memory records";
+	return side->has_gmm ? "the expert load" : "nothing to compare";
+}
+
 int cli_run_compare(cli_run *run, cli_baseline *baseline)
 {
 	console *c = run->c;
@@ -99,12 +109,13 @@ int cli_run_compare(cli_run *run, cli_baseline *baseline)
 		cli_say(c, -1, "error: ", "%s", rli_error_last());
 		return result;
 	}
-	if (!results->comparison->timeline && !results->comparison->memory) {
+	if (!results->comparison->timeline && !results->comparison->memory && !results->comparison->gmm) {
 		cli_say(c, -1, "error: ", "nothing to compare: %s holds %s, %s holds %s", request->baseline,
-			baseline->side->has_timeline ? "a timeline" : "memory records", request->input_path,
-			results->current_side->has_timeline ? "a timeline" : "memory records");
+			side_holds(baseline->side), request->input_path, side_holds(results->current_side));
 		return RLI_EINVALID;
 	}
-	say_verdict(c, request, results->comparison);
+	/* The phases' verdict, where there are phases or devices: the expert load says its own (gmm.c). */
+	if (results->comparison->timeline || results->comparison->memory)
+		say_verdict(c, request, results->comparison);
 	return baseline->task.result;
 }

@@ -147,6 +147,35 @@ static int summary(FILE *fp, const void *stats)
 	return rli_summary_write_gmm(fp, stats);
 }
 
+static int compare_side(rli_compare_side *side, const void *stats)
+{
+	return rli_compare_side_add_gmm(side, stats);
+}
+
+/*
+ * --baseline: the layer whose expert imbalance changed most, in a line:
+ * "expert imbalance compared with B: layer 1 of actor_update 2.10x -> 3.05x (the largest change of 8 layers)".
+ */
+static int compare_outputs(cli_run *run, const cli_baseline *baseline)
+{
+	const rli_comparison *c = run->results->comparison;
+	size_t both = 0;
+	(void)baseline;
+	if (!c || !c->gmm)
+		return RLI_OK;
+	for (size_t i = 0; i < c->gmm_layer_count; i++)
+		both += c->gmm_layers[i].presence == RLI_IN_BOTH;
+	if (c->gmm_most_changed < c->gmm_layer_count) {
+		const rli_gmm_change *g = &c->gmm_layers[c->gmm_most_changed];
+		cli_say(run->c, 0, "", "expert imbalance compared with %s: layer %u of %s %.2fx -> %.2fx (the largest change "
+			"of %zu layers in both runs)", run->request->baseline, g->layer, g->role, g->baseline_imbalance,
+			g->current_imbalance, both);
+	} else {
+		cli_say(run->c, 0, "", "expert imbalance compared with %s: no layer in both runs", run->request->baseline);
+	}
+	return RLI_OK;
+}
+
 /* The report's expert-load section: the heatmap and the statistics' tables. */
 static int report_input(rli_report_input *input, const cli_results *results)
 {
@@ -165,5 +194,7 @@ const cli_analysis cli_analysis_gmm = {
 	.analyse = analyse,
 	.statistics = statistics,
 	.summary = summary,
+	.compare_side = compare_side,
+	.compare_outputs = compare_outputs,
 	.report_input = report_input,
 };

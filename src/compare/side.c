@@ -316,6 +316,7 @@ void rli_compare_side_free(rli_compare_side *side)
 	free(side->transitions);
 	free(side->devices);
 	free(side->sites);
+	free(side->gmm_layers);
 	rli_strpool_dispose(&side->strings);
 	free(side);
 }
