@@ -7,7 +7,7 @@
 #   --repeat N      runs; the fastest counts (default: 3)
 #   --lock FILE     run each measured command under flock FILE (a machine shared with others)
 #   --quick         8 ranks instead of 64, to try the script out
-# The target (issue 35): every output (the heatmap PNG and PDF, summary.json, gmm_events.csv) of
+# The target (issue 35): every output (the heatmap PNG, PDF and HTML, the report, summary.json, gmm_events.csv) of
 # the 10,240 dumps in under 2 s, wall clock, the parse included.
 set -eu
 
@@ -23,7 +23,7 @@ i=0
 while [ $i -lt "$repeat" ]; do
 	rm -rf "$dir/out"
 	start=$(date +%s.%N)
-	locked "$rli" -q --input-path "$dir/in" --profiler-type gmm --vis-type gmm_heatmap,gmm_pdf,pdf --export csv \
+	locked "$rli" -q --input-path "$dir/in" --profiler-type gmm --vis-type gmm_heatmap,gmm_pdf,html,pdf --export csv \
 		--output-path "$dir/out"
 	end=$(date +%s.%N)
 	s=$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.3f", b - a }')
@@ -31,7 +31,7 @@ while [ $i -lt "$repeat" ]; do
 	i=$((i + 1))
 done
 files=$(find "$dir/in" -name '*.pt' | wc -l)
-rss=$(/usr/bin/time -f '%M' "$rli" -q --input-path "$dir/in" --profiler-type gmm --vis-type gmm_heatmap,gmm_pdf \
+rss=$(/usr/bin/time -f '%M' "$rli" -q --input-path "$dir/in" --profiler-type gmm --vis-type gmm_heatmap,gmm_pdf,html,pdf \
 	--export csv --output-path "$dir/out" 2>&1 >/dev/null | tail -1)
 printf '%s: %d dumps (8 steps x 4 roles x %d ranks x 5 ops, 256 experts) to every output: %.2f s (best of %d), peak RSS %d MB; target 2 s\n' \
 	"$me" "$files" "$ranks" "$best" "$repeat" $((rss / 1024))

@@ -106,6 +106,29 @@ static int draw(cli_run *run, const char *backend, rli_medium medium)
 	return error;
 }
 
+/* gmm_heatmap.html: every snapshot a row (the page zooms), hover, filters and profiles drawn by render/js/gmm.js. */
+static int write_page(cli_run *run)
+{
+	rli_gmm_figure_options options;
+	rli_gmm_figure *figure = NULL;
+	double t = cli_now_ms();
+	int error;
+
+	rli_gmm_figure_options_init(&options);
+	options.cmap = run->request->gmm_cmap;
+	options.medium = RLI_MEDIUM_VECTOR;
+	options.overview = 0;
+	cli_show_status(run->c, "writing gmm_heatmap.html");
+	if ((error = rli_gmm_figure_layout(&figure, run->results->gmm_matrix, &options)) == RLI_OK)
+		error = rli_gmm_page_write_html(figure, run->results->gmm_matrix, run->request->output_path, run->set);
+	if (error < 0)
+		cli_say(run->c, -1, "error: ", "%s", rli_error_last());
+	else
+		cli_say(run->c, 1, "", "timing: gmm html %.1f ms", cli_now_ms() - t);
+	rli_gmm_figure_free(figure);
+	return error;
+}
+
 /* The matrix (actor_update's backward stages left out), its statistics, the tables, the heatmap. */
 static int analyse(cli_run *run)
 {
@@ -134,6 +157,8 @@ static int analyse(cli_run *run)
 		result = draw(run, "png", RLI_MEDIUM_RASTER);
 	if (result == RLI_OK && cli_wants(request, "gmm_pdf"))
 		result = draw(run, "pdf", RLI_MEDIUM_VECTOR);
+	if (result == RLI_OK && cli_wants(request, "html"))
+		result = write_page(run);
 	return result;
 }
 

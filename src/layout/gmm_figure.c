@@ -42,6 +42,9 @@ struct rli_gmm_figure {
 	rli_text *texts;
 	size_t text_count, text_capacity;
 	rli_gmm_matrix *merged;       /* the overview's matrix, or NULL */
+	size_t title;                 /* the title's text, in texts */
+	double lo, hi;                /* the load range the colours span */
+	rli_color map[GMM_BAR_STEPS]; /* the colour map, lowest first */
 };
 
 void rli_gmm_figure_options_init(rli_gmm_figure_options *options)
@@ -283,6 +286,10 @@ static int lay_out(rli_gmm_figure *f, const rli_gmm_matrix *full, const rli_gmm_
 		lo = isfinite(lo) ? lo - 0.5 : 0.0;
 		hi = lo + 1.0;
 	}
+	f->lo = lo;
+	f->hi = hi;
+	for (size_t i = 0; i < GMM_BAR_STEPS; i++)
+		f->map[i] = rli_colormap_color(o->cmap, (i + 0.5) / GMM_BAR_STEPS);
 	value_panel(&f->panels[PANEL_STRIP], (rli_rect){ 0.06 * width, plot_top, 0.13 * width, plot_bottom - plot_top }, 0.0,
 		    1.0, 0.0, (double)m->rows);
 	value_panel(&f->panels[PANEL_CELLS], (rli_rect){ 0.235 * width, plot_top, 0.64 * width, plot_bottom - plot_top },
@@ -309,6 +316,7 @@ static int lay_out(rli_gmm_figure *f, const rli_gmm_matrix *full, const rli_gmm_
 		snprintf(ranks, sizeof(ranks), "ranks=%zu", full->ranks);
 	snprintf(line, sizeof(line), "GMM expert load (group_list) %s \u2014 %zu snapshots, %zu experts", ranks, full->rows,
 		 full->experts);
+	f->title = f->text_count;
 	if ((error = add_text(f, line, 0.235 * width + 0.32 * width, 0.05 * height, GMM_TITLE_SIZE, RLI_ALIGN_MIDDLE,
 			      RLI_ALIGN_MIDDLE, 0.0, 0.0)) < 0)
 		return error;
@@ -381,6 +389,27 @@ int rli_gmm_figure_layout(rli_gmm_figure **out, const rli_gmm_matrix *matrix, co
 	}
 	*out = f;
 	return RLI_OK;
+}
+
+void rli_gmm_figure_range(const rli_gmm_figure *f, double *lo, double *hi)
+{
+	*lo = f->lo;
+	*hi = f->hi;
+}
+
+const rli_color *rli_gmm_figure_colors(const rli_gmm_figure *f)
+{
+	return f->map;
+}
+
+rli_color rli_gmm_figure_strip_color(const rli_gmm_figure *f, size_t row)
+{
+	return f->colors[PANEL_STRIP][row];
+}
+
+const char *rli_gmm_figure_title(const rli_gmm_figure *f)
+{
+	return f->texts[f->title].text;
 }
 
 int rli_gmm_figure_merged(const rli_gmm_figure *f)

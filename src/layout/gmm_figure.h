@@ -3,6 +3,7 @@
 #define RLI_LAYOUT_GMM_FIGURE_H
 
 #include "colormap.h"
+#include "common/output_set.h"
 #include "layout.h"
 #include "stats/gmm_matrix.h"
 
@@ -25,9 +26,23 @@ void rli_gmm_figure_options_init(rli_gmm_figure_options *options);
 
 /* Lays the heatmap out from the matrix (which must outlive the figure). */
 int rli_gmm_figure_layout(rli_gmm_figure **out, const rli_gmm_matrix *matrix, const rli_gmm_figure_options *options);
+/* What the page draws with (gmm_heatmap.html): the load range the colours span, the map's 256 colours, a row's strip colour. */
+void rli_gmm_figure_range(const rli_gmm_figure *figure, double *lo, double *hi);
+const rli_color *rli_gmm_figure_colors(const rli_gmm_figure *figure); /* 256, lowest load first */
+rli_color rli_gmm_figure_strip_color(const rli_gmm_figure *figure, size_t row);
+const char *rli_gmm_figure_title(const rli_gmm_figure *figure);
+
 /* 1 when the figure merged the ranks (the overview). */
 int rli_gmm_figure_merged(const rli_gmm_figure *figure);
 const rli_document *rli_gmm_figure_document(const rli_gmm_figure *figure);
+
+/*
+ * gmm_heatmap.html into out_dir (into set when given), written by render/html_gmm.c: the layout's
+ * title, colour map (256 colours over the load range it chose) and strip colours, and per row of
+ * the matrix its step, role, rank, layer, loads and their sum and mean; render/js/gmm.js draws it.
+ */
+int rli_gmm_page_write_html(const rli_gmm_figure *figure, const rli_gmm_matrix *matrix, const char *out_dir,
+			    rli_output_set *set);
 void rli_gmm_figure_free(rli_gmm_figure *figure);
 
 #endif
