@@ -13,7 +13,7 @@ enum { SYNTH_OK = 0, SYNTH_ERROR = -1, SYNTH_EUSAGE = -2, SYNTH_EOUTPUT = -4 };
 const char *synth_error(void);
 int synth_fail(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-typedef enum { SYNTH_MSTX = 0, SYNTH_TORCH, SYNTH_NVTX, SYNTH_MEMORY } synth_format;
+typedef enum { SYNTH_MSTX = 0, SYNTH_TORCH, SYNTH_NVTX, SYNTH_MEMORY, SYNTH_GMM } synth_format;
 
 /*
  * What real torch_npu exports lack or write otherwise, the shapes the reference refuses and
@@ -59,6 +59,9 @@ typedef struct {
 	const char *growth_site;   /* memory: allocations whose call_stack_top is this grow by growth_half_kb */
 	long long growth_half_kb;  /* in half KB, the unit of operator_memory.csv sizes */
 	unsigned ascend_quirks;    /* mstx, memory: SYNTH_QUIRK_* */
+	int gmm_ops;               /* gmm: grouped-matmul dumps per (step, role, rank); three share a layer's routing */
+	int gmm_experts;           /* gmm: experts, the elements of each group_list */
+	int gmm_mixed;             /* gmm: every kind of file torch.save writes, by turns (dtypes, layouts, byte orders) */
 } synth_options;
 
 /* Where a torch trace's rank is: distributedInfo, its file name only, or nowhere (rank 0 then). */
@@ -223,6 +226,13 @@ int synth_write_nvtx(synth_rows *rows, const synth_plan *plan);
  * stacks, and expected_memory.jsonl instead of expected.csv: the rows rl-insight must parse.
  */
 int synth_write_memory(const synth_plan *plan);
+
+/*
+ * msprobe's MoE dumps (gmm.md §1): step_<s>/<role>/rank<r>/dump_tensor_data/
+ * NPU.npu_grouped_matmul.<op>.forward.kwargs.group_list.pt, real .pt files (pt_write.c), and
+ * expected_gmm.csv: the rows rl-insight --profiler-type gmm --export csv must write.
+ */
+int synth_write_gmm(const synth_plan *plan);
 
 /* Writes the tree and expected.csv. */
 int synth_run(const synth_options *options);

@@ -28,37 +28,100 @@ static int exit_status(int code)
 
 
 /*
- * The analyses asked for, or with none named, every one the input holds:
- * the timeline always, the memory analysis when Ascend captures hold
- * operator_memory.csv (then a tree without a timeline is no error).
+ * Which analyses the run makes, before anything is parsed: those named, or with none named every
+ * one that is always made or that the input tree holds. *found: one was found in the tree.
+ */
+static int choose(int *chosen, int *found, cli_run *run)
+{
+	int analyses = run->request->analyses;
+	*found = 0;
+	for (size_t i = 0; cli_analyses[i]; i++) {
+		const cli_analysis *a = cli_analyses[i];
+		chosen[i] = (analyses & a->bit) != 0 || (analyses == 0 && a->always);
+		if (analyses == 0 && !a->always && a->detect) {
+			int detected = a->detect(run);
+			if (detected < 0)
+				return detected;
+			chosen[i] |= detected;
+			*found |= detected;
+		}
+	}
+	return RLI_OK;
+}
+
+/*
+ * One analysis: parse, then its statistics and outputs. optional: an input without it is no
+ * failure (CLI_SKIPPED). A failed output outranks a skipped input unit: the user must learn the
+ * worse news.
+ */
+static int make(const cli_analysis *a, cli_run *run, int optional)
+{
+	int parsed = a->parse(run, optional), result;
+	if (parsed == CLI_SKIPPED)
+		return RLI_OK;
+	if ((parsed < 0 && parsed != RLI_EPARTIAL) || !run->set)
+		return parsed;
+	result = a->analyse(run);
+	return result == RLI_OK ? parsed : result;
+}
+
+static int going(int result)
+{
+	return result == RLI_OK || result == RLI_EPARTIAL;
+}
+
+/* --baseline: the comparison, then each analysis's figures of it. */
+static int compare(cli_run *run, cli_baseline *baseline)
+{
+	int result = cli_run_compare(run, baseline);
+	for (size_t i = 0; cli_analyses[i] && going(result); i++)
+		if (cli_analyses[i]->compare_outputs)
+			result = cli_worse(result, cli_analyses[i]->compare_outputs(run, baseline));
+	return result;
+}
+
+/* Tables as the input: the profiles they were parsed from, named in summary.json and the report. */
+static int name_origin(cli_run *run)
+{
+	cli_results *results = run->results;
+	int found = rli_table_origin(&results->origin_path, &results->origin_profiler, run->request->input_path);
+	if (found < 0) {
+		cli_say(run->c, -1, "error: ", "%s", rli_error_last());
+		return found;
+	}
+	if (results->origin_path)
+		cli_say(run->c, 1, "", "the tables were parsed from %s (%s)", results->origin_path, results->origin_profiler);
+	return RLI_OK;
+}
+
+static int has_statistics(const cli_results *results)
+{
+	for (size_t i = 0; cli_analyses[i]; i++)
+		if (cli_analyses[i]->statistics(results))
+			return 1;
+	return 0;
+}
+
+/*
+ * The run: choose the analyses, make each in the registry's order, then the run-level steps
+ * that read them all (the comparison, summary.json, the report), then commit the set.
  */
 static int run(console *c, const cli_request *request)
 {
-	rli_output_set *set = NULL;
 	cli_results results = { 0 };
 	cli_baseline baseline = { 0 };
-	int timeline = request->analyses == 0 || (request->analyses & CLI_TIMELINE);
-	int memory = (request->analyses & CLI_MEMORY) != 0, captures = 0, tables = 0, result = RLI_OK, outcome;
+	cli_run r = { .c = c, .request = request, .results = &results };
+	int chosen[CLI_MAX_ANALYSES] = { 0 }, found, any = 0, result;
 
-	if (request->analyses == 0 && request->profiler != RLI_PROFILER_TABLE &&
-	    (captures = rli_memory_capture_count(request->input_path)) > 0) {
-		memory = 1;
-		cli_say(c, 0, "", "found memory records in %d Ascend capture%s under %s", captures,
-			captures == 1 ? "" : "s", request->input_path);
-	} else if (request->analyses == 0 && captures == 0 &&
-		   (tables = rli_memory_table_count(request->input_path, request->profiler)) > 0) {
-		memory = 1;
-		cli_say(c, 0, "", "found %d memory table%s in %s", tables, tables == 1 ? "" : "s", request->input_path);
-	}
-	if (captures < 0 || tables < 0) {
-		cli_say(c, -1, "error: ", "%s", rli_error_last());
-		return captures < 0 ? captures : tables;
-	}
+	if ((result = choose(chosen, &found, &r)) < 0)
+		return result;
+	for (size_t i = 0; cli_analyses[i]; i++)
+		any |= chosen[i];
 	/* Every run that parses writes summary.json (--vis-type none too), so every run has outputs. */
-	if (timeline || memory) {
+	if (any) {
 		if ((result = rli_mkdir_p(request->output_path)) < 0 ||
 		    (result = cli_output_lock(c, request->output_path, request->no_wait)) < 0 ||
-		    (result = rli_output_set_new(&set)) < 0) {
+		    (result = rli_output_set_new(&r.set)) < 0) {
 			cli_say(c, -1, "error: ", "%s", rli_error_last());
 			goto done;
 		}
@@ -68,56 +131,31 @@ static int run(console *c, const cli_request *request)
 		cli_say(c, -1, "error: ", "%s", rli_error_last());
 		goto done;
 	}
-	/* Both analyses read the captures' trace_view.json: the timeline's reading serves the memory analysis too. */
-	if (timeline && memory && captures > 0 && (result = rli_trace_share_new(&results.share)) < 0) {
-		cli_say(c, -1, "error: ", "%s", rli_error_last());
-		goto done;
+	for (size_t i = 0; cli_analyses[i]; i++) {
+		const cli_analysis *a = cli_analyses[i];
+		/* Found in what the analyses before it read, whatever became of them. An analysis made
+		 * always is optional when another was found in the tree: a tree of memory records alone. */
+		if (a->detect_read && a->detect_read(&r))
+			chosen[i] = any = 1;
+		if (chosen[i] && going(result))
+			result = cli_worse(result, make(a, &r, a->always && found));
 	}
-	if (timeline) {
-		outcome = cli_run_timeline(c, request, set, memory && request->analyses == 0, &results);
-		if (outcome == CLI_SKIPPED)
-			outcome = RLI_OK;
-		result = cli_worse(result, outcome);
-	}
-	if (results.memory) {
-		/* The PyTorch traces held [memory] events, read with the bars: the memory analysis draws them. */
-		rli_memory_match_counts counts;
-		rli_memory_count_matches(&counts, results.memory);
-		if (counts.allocations) {
-			memory = 1;
-			cli_say(c, 0, "", "found %zu [memory] allocations in the PyTorch traces under %s", counts.allocations,
-				request->input_path);
-		} else {
-			cli_say(c, 1, "", "the PyTorch traces' [memory] events hold no allocation: no memory analysis");
-		}
-	}
-	if (memory && (result == RLI_OK || result == RLI_EPARTIAL))
-		result = cli_worse(result, cli_run_memory(c, request, set, &results));
-	if (request->baseline && (result == RLI_OK || result == RLI_EPARTIAL))
-		result = cli_worse(result, cli_run_compare(c, request, &baseline, set, &results));
-	if (request->baseline && (result == RLI_OK || result == RLI_EPARTIAL))
-		result = cli_worse(result, cli_write_compare_html(c, request, &baseline, &results, set));
-	if ((results.profiler == RLI_PROFILER_TABLE || tables > 0) && (result == RLI_OK || result == RLI_EPARTIAL)) {
-		int found = rli_table_origin(&results.origin_path, &results.origin_profiler, request->input_path);
-		if (found < 0) {
-			cli_say(c, -1, "error: ", "%s", rli_error_last());
-			result = found;
-		} else if (results.origin_path)
-			cli_say(c, 1, "", "the tables were parsed from %s (%s)", results.origin_path, results.origin_profiler);
-	}
-	if (set && (result == RLI_OK || result == RLI_EPARTIAL) && (results.stats || results.memory_stats)) {
-		int written = cli_write_summary(c, request, &results, set);
+	if (request->baseline && going(result))
+		result = cli_worse(result, compare(&r, &baseline));
+	if ((results.profiler == RLI_PROFILER_TABLE || r.found_tables) && going(result))
+		result = cli_worse(result, name_origin(&r));
+	if (r.set && going(result) && has_statistics(&results)) {
+		int written = cli_write_summary(&r);
 		if (written < 0)
 			result = written;
 	}
-	/* The report reads both analyses, so it is written when both are done. */
-	if (set && (result == RLI_OK || result == RLI_EPARTIAL) && cli_wants(request, "pdf") &&
-	    (results.timeline || results.memory_stats)) {
-		int written = cli_write_report(c, request, &results, set);
+	/* The report reads every analysis, so it is written when all are done. */
+	if (r.set && going(result) && cli_wants(request, "pdf")) {
+		int written = cli_write_report(&r);
 		if (written < 0)
 			result = written;
 	}
-	if (timeline || memory) {
+	if (any) {
 		uint64_t files, bytes;
 		rli_input_totals(&files, &bytes);
 		/* The process's totals: with a baseline read beside the run, both sides' files. */
@@ -125,14 +163,14 @@ static int run(console *c, const cli_request *request)
 			files == 1 ? "" : "s", (double)bytes / 1048576,
 			request->baseline ? " (this run and its baseline)" : "");
 	}
-	if (set && (result == RLI_OK || result == RLI_EPARTIAL)) {
-		int committed = rli_output_set_commit(set);
+	if (r.set && going(result)) {
+		int committed = rli_output_set_commit(r.set);
 		if (committed < 0) {
 			cli_say(c, -1, "error: ", "%s", rli_error_last());
 			result = committed;
 		} else {
 			cli_clear_status(c);
-			cli_report_outputs(c, set);
+			cli_report_outputs(c, r.set);
 		}
 	}
 	/* The verdict a nightly job acts on, once every output is in place; a failed run says its failure instead. */
@@ -140,7 +178,7 @@ static int run(console *c, const cli_request *request)
 		result = CLI_REGRESSED;
 done:
 	cli_clear_status(c);
-	rli_output_set_free(set);
+	rli_output_set_free(r.set);
 	/* Held until the set's last temporary is gone: the next run finds the folder as this one left it. */
 	cli_output_unlock();
 	cli_results_dispose(&results);

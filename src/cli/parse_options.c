@@ -38,6 +38,19 @@ void cli_memory_options(rli_memory_parse_options *options, const cli_request *re
 	options->shard_count = request->shard_count;
 }
 
+void cli_gmm_options(rli_gmm_parse_options *options, const cli_request *request, rli_log_fn log, void *log_ctx)
+{
+	rli_gmm_parse_options_init(options);
+	options->rank_list = request->rank_list;
+	options->step_list = request->step_list;
+	options->role_list = request->gmm_role_list;
+	options->jobs = request->jobs;
+	options->log = log;
+	options->log_ctx = log_ctx;
+	options->shard_index = request->shard_index;
+	options->shard_count = request->shard_count;
+}
+
 const rli_render_options *cli_render_options(rli_render_options *options, const cli_request *request)
 {
 	rli_render_options_init(options);

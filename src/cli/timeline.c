@@ -5,6 +5,7 @@
 #include "common/numfmt.h"
 #include "common/strutil.h"
 #include "common/task.h"
+#include "export/summary.h"
 #include "layout/layout.h"
 #include "stats/stats.h"
 
@@ -277,16 +278,18 @@ static void release_lines(held_log *held, int say)
 	free(held->lines);
 }
 
-int cli_run_timeline(console *c, const cli_request *request, rli_output_set *set, int optional, cli_results *results)
+/* The profiles' bars into run->results (with no analysis named, the [memory] events of PyTorch traces too). */
+static int parse(cli_run *run, int optional)
 {
+	console *c = run->c;
+	const cli_request *request = run->request;
+	cli_results *results = run->results;
 	rli_parse_options options;
 	rli_torch_memory_options memory;
 	rli_events *events = NULL;
-	stats_job job = { 0 };
-	rli_stats_source stats = { stats_wait, &job };
 	rli_profiler detected = request->profiler;
 	held_log held = { .c = c };
-	int parse_result, result = RLI_OK;
+	int parse_result;
 	double t = cli_now_ms();
 
 	cli_parse_options(&options, &memory, request, optional ? hold_line : cli_log_line,
@@ -322,25 +325,85 @@ int cli_run_timeline(console *c, const cli_request *request, rli_output_set *set
 	}
 	cli_say(c, 1, "", "timing: parse %.1f ms, %zu events", cli_now_ms() - t, rli_events_count(events));
 	rli_bigmem_trim(); /* the parsers' scratch, kept for the next unit, is done with */
-	if (set)
-		stats_start(&job, c, request, events);
-	if (set && request->export_csv)
-		result = write_export(c, events, RLI_EXPORT_CSV, request->output_path, "rl_events.csv", set);
-	if (set && result == RLI_OK && request->export_jsonl)
-		result = write_export(c, events, RLI_EXPORT_JSONL, request->output_path, "rl_events.jsonl", set);
-	if (set && result == RLI_OK && request->vis_count)
-		result = render_all(c, request, events, &stats, set, &results->timeline);
+	results->events = events;
+	results->profiler = detected;
+	return parse_result;
+}
+
+/*
+ * Statistics on a thread of their own while the table is exported and the figures laid out and
+ * drawn (a layout waits for them only where it shows them); the statistics left for the summary.
+ */
+static int analyse(cli_run *run)
+{
+	const cli_request *request = run->request;
+	cli_results *results = run->results;
+	stats_job job = { 0 };
+	rli_stats_source stats = { stats_wait, &job };
+	int result = RLI_OK;
+
+	stats_start(&job, run->c, request, results->events);
+	if (request->export_csv)
+		result = write_export(run->c, results->events, RLI_EXPORT_CSV, request->output_path, "rl_events.csv",
+				      run->set);
+	if (result == RLI_OK && request->export_jsonl)
+		result = write_export(run->c, results->events, RLI_EXPORT_JSONL, request->output_path,
+				      "rl_events.jsonl", run->set);
+	if (result == RLI_OK && request->vis_count)
+		result = render_all(run->c, request, results->events, &stats, run->set, &results->timeline);
 	/* The summary, written at the end of the run, reads them: waited for whatever came before. */
-	if (job.started && !stats_wait(&job)) {
+	if (!stats_wait(&job)) {
 		if (result == RLI_OK)
 			result = job.result;
-	} else if (job.started) {
+	} else {
 		results->stats = job.stats;
 		job.stats = NULL;
 	}
 	rli_stats_free(job.stats);
-	results->events = events;
-	results->profiler = detected;
-	/* A failed output outranks a skipped input unit: the user must learn the worse news. */
-	return result == RLI_OK ? parse_result : result;
+	return result;
 }
+
+static const void *statistics(const cli_results *results)
+{
+	return results->stats;
+}
+
+static int summary(FILE *fp, const void *stats)
+{
+	return rli_summary_write_timeline(fp, stats);
+}
+
+static int compare_side(rli_compare_side *side, const void *stats)
+{
+	return rli_compare_side_add_timeline(side, stats);
+}
+
+/* compare.png, then compare.html: each only for a comparison of timelines. */
+static int compare_outputs(cli_run *run, const cli_baseline *baseline)
+{
+	int error = cli_draw_compare_png(run);
+	return error < 0 ? error : cli_write_compare_html(run, baseline);
+}
+
+/* The report's timeline pages: laid out only when the report was asked for. */
+static int report_input(rli_report_input *input, const cli_results *results)
+{
+	if (!results->timeline)
+		return 0;
+	input->stats = results->stats;
+	input->timeline = results->timeline;
+	return 1;
+}
+
+const cli_analysis cli_analysis_timeline = {
+	.name = "timeline",
+	.bit = CLI_TIMELINE,
+	.always = 1,
+	.parse = parse,
+	.analyse = analyse,
+	.statistics = statistics,
+	.summary = summary,
+	.compare_side = compare_side,
+	.compare_outputs = compare_outputs,
+	.report_input = report_input,
+};

@@ -190,7 +190,7 @@ static rli_side_sample sample_of(const rli_distribution *d)
 	return (rli_side_sample){ d->count, d->total, d->mean, d->median, d->q1, d->q3, d->p95 };
 }
 
-static int add_timeline(rli_compare_side *side, const rli_stats *stats)
+int rli_compare_side_add_timeline(rli_compare_side *side, const rli_stats *stats)
 {
 	const rli_events *events = stats->events;
 	side->has_timeline = 1;
@@ -256,7 +256,7 @@ static int add_timeline(rli_compare_side *side, const rli_stats *stats)
 	return RLI_OK;
 }
 
-static int add_memory(rli_compare_side *side, const rli_memory_stats *memory)
+int rli_compare_side_add_memory(rli_compare_side *side, const rli_memory_stats *memory)
 {
 	side->has_memory = 1;
 	for (size_t d = 0; d < memory->device_count; d++) {
@@ -294,7 +294,8 @@ int rli_compare_side_from_stats(rli_compare_side **out, const rli_stats *stats, 
 	*out = NULL;
 	if (!side)
 		return rli_error_oom();
-	if ((stats && (error = add_timeline(side, stats)) < 0) || (memory && (error = add_memory(side, memory)) < 0) ||
+	if ((stats && (error = rli_compare_side_add_timeline(side, stats)) < 0) ||
+	    (memory && (error = rli_compare_side_add_memory(side, memory)) < 0) ||
 	    (error = rli_side_finish(side)) < 0) {
 		rli_compare_side_free(side);
 		return error;
@@ -315,6 +316,7 @@ void rli_compare_side_free(rli_compare_side *side)
 	free(side->transitions);
 	free(side->devices);
 	free(side->sites);
+	free(side->gmm_layers);
 	rli_strpool_dispose(&side->strings);
 	free(side);
 }

@@ -613,9 +613,9 @@ static int read_summary(rli_compare_side **out, const char *path, rli_bytes *sou
 	} else if (result == RLI_READ_EMPTY || !r.tool_is_ours) {
 		error = rli_error_set(RLI_EINVALID, "%s is not a summary.json written by rl-insight (no \"tool\": "
 					  "{\"name\": \"rl-insight\"})", path);
-	} else if (r.schema_version < 2 || r.schema_version > 4) {
+	} else if (r.schema_version < 2 || r.schema_version > 5) {
 		error = rli_error_set(RLI_EINVALID, "%s is a summary.json of schema version %lld; this rl-insight "
-					  "reads versions 2 to 4", path, (long long)r.schema_version);
+					  "reads versions 2 to 5", path, (long long)r.schema_version);
 	} else if (!r.side->has_timeline && !r.side->has_memory) {
 		error = rli_error_set(RLI_EINVALID, "%s holds neither a timeline (\"run\") nor \"memory\"", path);
 	} else {

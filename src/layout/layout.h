@@ -114,6 +114,17 @@ typedef struct {
 } rli_bar_details;
 
 /*
+ * A grid of cells filling a panel's plot rectangle (the GMM heatmap): columns across, rows down
+ * from the top, each cell's colour decided by the layout. A back-end maps cells to device pixels
+ * and, where cells are smaller than a pixel, averages them (its level of detail).
+ */
+typedef struct {
+	size_t columns, rows;
+	const rli_color *colors;    /* rows * columns, row by row */
+	const uint8_t *present;     /* NULL: every cell has a colour; else 0 leaves the cell unpainted */
+} rli_cell_grid;
+
+/*
  * A plot panel whose y scale is lanes (rows of bars), as the timeline draws.
  * Data units: x in the panel's unit (ms relative to the figure's origin), y in
  * lane index (0 = top). plot maps one onto the other: x_min..x_max spans
@@ -185,6 +196,9 @@ typedef struct {
 	size_t line_count;
 	rli_point_mark *points;     /* point_count, drawn last */
 	size_t point_count;
+
+	/* NULL, or cells filling the plot, drawn over the grid and under the bars and lines */
+	const rli_cell_grid *cells;
 
 	/* NULL, or what the page shows of each bar on demand (the memory pages) */
 	const rli_bar_details *details;

@@ -226,7 +226,7 @@ static int parse_tree(rli_memory **out, const char *input_path, const rli_memory
 			rli_notes_add(&discovery.structural, RLI_LOG_ERROR, "Source path does not exist: %s",
 				      input_path);
 	} else {
-		rli_discover_options discover = {&ranks, &roles, options->auto_detected};
+		rli_discover_options discover = {&ranks, &roles, options->auto_detected, NULL};
 		if ((error = source->format->discover(&discovery, root, &discover)) < 0)
 			goto done;
 		if (options->shard_count > 1) {

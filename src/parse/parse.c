@@ -449,7 +449,7 @@ static int parse_tree(rli_events **out, rli_memory **memory, rli_profiler *detec
 		*detected = format->profiler;
 
 	if (exists) {
-		rli_discover_options discover = {&ranks, NULL, options->profiler == RLI_PROFILER_AUTO};
+		rli_discover_options discover = {&ranks, NULL, options->profiler == RLI_PROFILER_AUTO, NULL};
 		if ((error = format->discover(&discovery, root, &discover)) < 0)
 			goto done;
 	}
