@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <zip.h>
+#include <zlib.h>
 
 /* A tensor's pickle is some 300 bytes; a data.pkl past this is not one. */
 #define MAX_PICKLE_BYTES ((size_t)1 << 20)
@@ -162,7 +163,7 @@ static int read_record(const archive *a, zip_int64_t index, const char *name, si
 	if (!(st.valid & ZIP_STAT_SIZE) || st.size > max)
 		return say(why, why_size, "record %s is %llu bytes, more than the %zu it can be", name,
 			   (unsigned long long)st.size, max);
-	/* One byte of room more than the record: the read reaches its end, where libzip checks the CRC-32. */
+	/* One byte of room more than the record: a record shorter than the directory says is found short. */
 	if (!(bytes = malloc((size_t)st.size + 1)))
 		return -2;
 	if (!(file = zip_fopen_index(a->archive, (zip_uint64_t)index, 0))) {
@@ -177,6 +178,11 @@ static int read_record(const archive *a, zip_int64_t index, const char *name, si
 		return zip_failed(why, why_size, name, code);
 	}
 	zip_fclose(file);
+	/* libzip 1.7 does not check a stored record's CRC-32 as it reads it: checked here, with zlib's. */
+	if ((st.valid & ZIP_STAT_CRC) && crc32(crc32(0L, Z_NULL, 0), bytes, (uInt)st.size) != st.crc) {
+		free(bytes);
+		return zip_failed(why, why_size, name, ZIP_ER_CRC);
+	}
 	*out = bytes;
 	*length = (size_t)st.size;
 	return 0;
