@@ -304,7 +304,7 @@ static int read_legacy(rli_pt_tensor *t, const unsigned char *data, size_t size,
 	int error;
 
 	if (size < pos + sizeof(legacy_protocol) || memcmp(data + pos, legacy_protocol, sizeof(legacy_protocol)) != 0)
-		return say(why, why_size, "byte %zu: torch's magic number is not followed by protocol 1001, as a legacy "
+		return say(why, why_size, "the legacy stream, byte %zu: torch's magic number is not followed by protocol 1001, as a legacy "
 			   "torch.save file's is", pos);
 	pos += sizeof(legacy_protocol);
 	rli_pickle_init(&p, data, size, "the legacy stream", 0, 1, why, why_size);
@@ -313,7 +313,7 @@ static int read_legacy(rli_pt_tensor *t, const unsigned char *data, size_t size,
 	if ((error = rli_pickle_load(&p, &info)) < 0)
 		goto done;
 	if (p.values[info].kind != RLI_PK_DICT) {
-		error = say(why, why_size, "byte %zu: the system information is a %s, not a dict", pos,
+		error = say(why, why_size, "the legacy stream, byte %zu: the system information is a %s, not a dict", pos,
 			    rli_pickle_kind_name(&p.values[info]));
 		goto done;
 	}
@@ -329,13 +329,13 @@ static int read_legacy(rli_pt_tensor *t, const unsigned char *data, size_t size,
 	if (list->kind != RLI_PK_LIST || list->count != 1 || rli_pickle_item(&p, list, 0)->kind != RLI_PK_TEXT ||
 	    rli_pickle_item(&p, list, 0)->text_length != key_length ||
 	    memcmp(data + rli_pickle_item(&p, list, 0)->text_at, data + key_at, key_length) != 0) {
-		error = say(why, why_size, "byte %zu: the list of storages is not the one storage the tensor uses", pos);
+		error = say(why, why_size, "the legacy stream, byte %zu: the list of storages is not the one storage the tensor uses", pos);
 		goto done;
 	}
 	/* The storage: its element count (8 bytes, little-endian), then its elements, always little-endian. */
 	pos = p.pos;
 	if (size - pos < 8) {
-		error = say(why, why_size, "byte %zu: the file ends before the tensor's storage (it is truncated)", pos);
+		error = say(why, why_size, "the legacy stream, byte %zu: the file ends before the tensor's storage (it is truncated)", pos);
 		goto done;
 	}
 	{
@@ -344,12 +344,12 @@ static int read_legacy(rli_pt_tensor *t, const unsigned char *data, size_t size,
 			count = count << 8 | data[pos + (size_t)i];
 		pos += 8;
 		if (count != t->storage_numel) {
-			error = say(why, why_size, "byte %zu: the storage holds %llu elements, not the %zu its pickle says",
+			error = say(why, why_size, "the legacy stream, byte %zu: the storage holds %llu elements, not the %zu its pickle says",
 				    pos - 8, (unsigned long long)count, t->storage_numel);
 			goto done;
 		}
 		if (count > (size - pos) / rli_pt_dtype_size(t->dtype)) {
-			error = say(why, why_size, "byte %zu: the storage's %llu %s elements run past the end of the file "
+			error = say(why, why_size, "the legacy stream, byte %zu: the storage's %llu %s elements run past the end of the file "
 				    "(it is truncated)", pos, (unsigned long long)count, rli_pt_dtype_name(t->dtype));
 			goto done;
 		}
