@@ -22,19 +22,19 @@ files=$(find "$dir/in" -name '*group_list.pt' | wc -l)
 bytes=$(find "$dir/in" -name '*group_list.pt' -exec cat {} + | wc -c)
 rows=$((files * 256))
 
-# mode NAME OK ARGS...: the fastest of $repeat runs, one line of figures.
+# mode NAME FILES BYTES ARGS...: the fastest of $repeat runs, one line of figures for that many input files and bytes.
 mode() {
-	name=$1 ok=$2; shift 2
-	bench_fastest "$dir" "$name" "$ok" "$@"
-	awk -v n="$name" -v t="$best" -v m="$rss" -v f="$files" -v b="$bytes" -v r="$rows" 'BEGIN {
+	name=$1 f=$2 b=$3; shift 3
+	bench_fastest "$dir" "$name" 0 "$@"
+	awk -v n="$name" -v t="$best" -v m="$rss" -v f="$f" -v b="$b" -v r="$rows" 'BEGIN {
 		printf "%-22s %6d files  %6.1f MB  %8d rows  %6.3f s  %8.0f files/s  %6.1f MB/s  %7.1f M rows/s  peak %5.1f MB\n",
 			n, f, b / 1e6, r, t, f / t, b / 1e6 / t, r / 1e6 / t, m / 1024 }'
 }
 
-mode parse 0 --input-path "$dir/in" --profiler-type gmm --vis-type none --export csv
-mode parse-jobs-1 0 --input-path "$dir/in" --profiler-type gmm --vis-type none --export csv --jobs 1
-mode parse-auto 0 --input-path "$dir/in" --vis-type none --export csv
+mode parse "$files" "$bytes" --input-path "$dir/in" --profiler-type gmm --vis-type none --export csv
+mode parse-jobs-1 "$files" "$bytes" --input-path "$dir/in" --profiler-type gmm --vis-type none --export csv --jobs 1
+mode parse-auto "$files" "$bytes" --input-path "$dir/in" --vis-type none --export csv
 cmp -s "$dir/out-parse/gmm_events.csv" "$dir/in/expected_gmm.csv" ||
 	{ echo "$me: the table is not the generator's expected rows" >&2; exit 1; }
 # The table read back (shards merge so): the same rows.
-mode table-read-back 0 --input-path "$dir/out-parse/gmm_events.csv" --vis-type none --export csv
+mode table-read-back 1 "$(wc -c < "$dir/out-parse/gmm_events.csv")" --input-path "$dir/out-parse/gmm_events.csv" --vis-type none --export csv
