@@ -36,14 +36,14 @@ _rl_insight_help_keys()
 _rl_insight_values()
 {
 	case $1 in
-	--profiler-type) echo "mstx torch nvtx memory torch_memory table auto" ;;
+	--profiler-type) echo "mstx torch nvtx memory torch_memory gmm table auto" ;;
 	--memory-device) echo "cuda hip npu cpu accelerators all" ;;
 	--vis-type) echo "png html pdf none memory_html memory_pdf timeline_pdf" ;;
 	--export) echo "csv jsonl" ;;
 	--page-size) echo "a4 letter a3" ;;
 	--orientation) echo "landscape portrait" ;;
 	--style) echo "default paper paper-wide" ;;
-	--input-type) echo "multi_json_mstx multi_json_torch multi_json_nvtx" ;;
+	--input-type) echo "multi_json_mstx multi_json_torch multi_json_nvtx gmm_data" ;;
 	--pipeline-type) echo "OfflineInsightPipeline" ;;
 	--pdf-date) echo "now" ;;
 	esac

@@ -11,6 +11,7 @@ binary=$build/fuzzers/fuzz_$target
 case $target in
 mstx|torch|torch_memory|nvtx|nvtx_parts|stack_index|ascend_json) dict=-dict=$here/json.dict ;;
 memory_csv | memory_record) dict=-dict=$here/csv.dict ;;
+gmm_pt) dict=-dict=$here/pickle.dict ;;
 *) dict= ;;
 esac
 mkdir -p "$work/$target/corpus" "$work/$target/artifacts"

@@ -7,6 +7,7 @@
 #include "gmm/gmm_table.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -92,16 +93,42 @@ static int make_keys(writer *w, const rli_gmm *gmm, const rli_gmm_snapshot *s)
 	return RLI_OK;
 }
 
+/* value in decimal at out; its length. Millions of rows: no printf in the loop. */
+static size_t put_digits(char *out, uint64_t value)
+{
+	char digits[24];
+	size_t n = 0;
+	do {
+		digits[n++] = (char)('0' + value % 10);
+		value /= 10;
+	} while (value);
+	for (size_t i = 0; i < n; i++)
+		out[i] = digits[n - 1 - i];
+	return n;
+}
+
+static size_t put_text(char *out, const char *text)
+{
+	size_t n = strlen(text);
+	memcpy(out, text, n);
+	return n;
+}
+
 /* A load as the shortest text that reads back as itself; NaN empty (CSV) or null, the infinities "inf". */
 static size_t format_load(char *out, double load, int jsonl)
 {
 	if (isnan(load))
-		return jsonl ? (size_t)sprintf(out, "null") : 0;
+		return jsonl ? put_text(out, "null") : 0;
 	if (isinf(load))
-		return (size_t)sprintf(out, jsonl ? "\"%s\"" : "%s", load > 0 ? "inf" : "-inf");
+		return put_text(out, jsonl ? (load > 0 ? "\"inf\"" : "\"-inf\"") : (load > 0 ? "inf" : "-inf"));
 	/* Token counts are whole numbers: printed as integers without the shortest-digits search. */
-	if (load == floor(load) && fabs(load) < 9007199254740992.0 && !(load == 0 && signbit(load)))
-		return (size_t)sprintf(out, "%lld", (long long)load);
+	if (load == floor(load) && fabs(load) < 9007199254740992.0 && !(load == 0 && signbit(load))) {
+		if (load < 0) {
+			out[0] = '-';
+			return 1 + put_digits(out + 1, (uint64_t)-load);
+		}
+		return put_digits(out, (uint64_t)load);
+	}
 	return rli_format_double(out, load);
 }
 
@@ -111,9 +138,10 @@ static void write_rows(writer *w, const rli_gmm *gmm, const rli_gmm_snapshot *s)
 	for (size_t i = s->first; i < s->first + s->count; i++) {
 		size_t n;
 		put(w, w->keys, w->keys_length);
-		n = (size_t)sprintf(row, w->jsonl ? "%u, \"load\": " : "%u,", (unsigned)gmm->expert_index[i]);
+		n = put_digits(row, gmm->expert_index[i]);
+		n += put_text(row + n, w->jsonl ? ", \"load\": " : ",");
 		n += format_load(row + n, gmm->load[i], w->jsonl);
-		n += (size_t)sprintf(row + n, w->jsonl ? "}\n" : "\n");
+		n += put_text(row + n, w->jsonl ? "}\n" : "\n");
 		put(w, row, n);
 	}
 }

@@ -31,14 +31,18 @@ void rli_gmm_free(rli_gmm *gmm)
 	free(gmm);
 }
 
-/* Both columns hold at least `needed` rows; a failure leaves the table as it was. */
+/*
+ * Both columns hold at least `needed` rows; a failure leaves the table as it was. An empty table
+ * takes exactly what is asked: a dump's table holds its one snapshot, and 10,000 of them with room
+ * for 1,024 rows each would hold 120 MB for 30 MB of rows.
+ */
 static int grow_rows(rli_gmm *gmm, size_t needed)
 {
-	size_t experts = gmm->capacity, loads = gmm->capacity;
+	size_t experts = gmm->capacity, loads = gmm->capacity, first = gmm->capacity ? 1024 : needed;
 	if (needed <= gmm->capacity)
 		return RLI_OK;
-	if (RLI_GROW_BIG(&gmm->expert_index, &experts, needed, 1024) < 0 ||
-	    RLI_GROW_BIG(&gmm->load, &loads, needed, 1024) < 0)
+	if (RLI_GROW_BIG(&gmm->expert_index, &experts, needed, first) < 0 ||
+	    RLI_GROW_BIG(&gmm->load, &loads, needed, first) < 0)
 		return RLI_ERROR;
 	gmm->capacity = experts < loads ? experts : loads;
 	return RLI_OK;
@@ -54,7 +58,7 @@ int rli_gmm_reserve(rli_gmm *gmm, size_t rows)
 static rli_gmm_snapshot *new_snapshot(rli_gmm *gmm, const rli_gmm_key *key)
 {
 	rli_gmm_snapshot *snapshot;
-	if (RLI_GROW(&gmm->snapshots, &gmm->snapshot_capacity, gmm->snapshot_count + 1, 64) < 0)
+	if (RLI_GROW(&gmm->snapshots, &gmm->snapshot_capacity, gmm->snapshot_count + 1, 4) < 0)
 		return NULL;
 	snapshot = &gmm->snapshots[gmm->snapshot_count++];
 	snapshot->role = key->role;
@@ -108,36 +112,74 @@ int rli_gmm_append_row(rli_gmm *gmm, const rli_gmm_key *key, uint32_t expert_ind
 	return RLI_OK;
 }
 
+void rli_gmm_truncate(rli_gmm *gmm, size_t snapshots, size_t rows)
+{
+	if (snapshots >= gmm->snapshot_count && rows >= gmm->count)
+		return;
+	if (snapshots < gmm->snapshot_count)
+		gmm->snapshot_count = snapshots;
+	if (rows < gmm->count)
+		gmm->count = rows;
+	/* The last snapshot kept may have grown (a table's rows join it while their key is the same). */
+	if (gmm->snapshot_count) {
+		rli_gmm_snapshot *last = &gmm->snapshots[gmm->snapshot_count - 1];
+		if (last->first + last->count > gmm->count)
+			last->count = gmm->count - last->first;
+	}
+	gmm->finished = 0;
+}
+
+uint32_t *rli_gmm_remap(rli_gmm *dst, const rli_gmm *src)
+{
+	uint32_t *remap = malloc((src->strings.count ? src->strings.count : 1) * sizeof(*remap));
+	if (!remap) {
+		rli_error_oom();
+		return NULL;
+	}
+	for (uint32_t id = 0; id < src->strings.count; id++) {
+		remap[id] = rli_strpool_intern(&dst->strings, rli_strpool_get(&src->strings, id),
+					       rli_strpool_length(&src->strings, id));
+		if (remap[id] == RLI_STRPOOL_NONE) {
+			free(remap);
+			rli_error_oom();
+			return NULL;
+		}
+	}
+	return remap;
+}
+
+int rli_gmm_append_snapshots(rli_gmm *dst, const rli_gmm *src, const uint32_t *remap, size_t from, size_t to)
+{
+	size_t rows = 0;
+	for (size_t k = from; k < to; k++)
+		rows += src->snapshots[k].count;
+	if (rli_gmm_reserve(dst, rows) < 0 ||
+	    RLI_GROW(&dst->snapshots, &dst->snapshot_capacity, dst->snapshot_count + (to - from), 8) < 0)
+		return RLI_ERROR;
+	for (size_t k = from; k < to; k++) {
+		const rli_gmm_snapshot *from_snapshot = &src->snapshots[k];
+		rli_gmm_snapshot *snapshot = &dst->snapshots[dst->snapshot_count++];
+		*snapshot = *from_snapshot;
+		snapshot->role = remap[from_snapshot->role];
+		snapshot->first = dst->count;
+		memcpy(dst->expert_index + dst->count, src->expert_index + from_snapshot->first,
+		       from_snapshot->count * sizeof(*src->expert_index));
+		memcpy(dst->load + dst->count, src->load + from_snapshot->first, from_snapshot->count * sizeof(*src->load));
+		dst->count += from_snapshot->count;
+	}
+	dst->finished = 0;
+	return RLI_OK;
+}
+
 int rli_gmm_append_all(rli_gmm *dst, const rli_gmm *src)
 {
 	uint32_t *remap;
-	size_t base = dst->count;
-	int error = RLI_OK;
-
+	int error;
 	if (src->snapshot_count == 0)
 		return RLI_OK;
-	if (!(remap = malloc((src->strings.count ? src->strings.count : 1) * sizeof(*remap))))
-		return rli_error_oom();
-	for (uint32_t id = 0; id < src->strings.count && error == RLI_OK; id++) {
-		remap[id] = rli_strpool_intern(&dst->strings, rli_strpool_get(&src->strings, id),
-					       rli_strpool_length(&src->strings, id));
-		if (remap[id] == RLI_STRPOOL_NONE)
-			error = rli_error_oom();
-	}
-	if (error == RLI_OK && (error = rli_gmm_reserve(dst, src->count)) == RLI_OK &&
-	    (error = RLI_GROW(&dst->snapshots, &dst->snapshot_capacity, dst->snapshot_count + src->snapshot_count,
-			      64)) == RLI_OK) {
-		memcpy(dst->expert_index + base, src->expert_index, src->count * sizeof(*src->expert_index));
-		memcpy(dst->load + base, src->load, src->count * sizeof(*src->load));
-		for (size_t k = 0; k < src->snapshot_count; k++) {
-			rli_gmm_snapshot *snapshot = &dst->snapshots[dst->snapshot_count++];
-			*snapshot = src->snapshots[k];
-			snapshot->role = remap[snapshot->role];
-			snapshot->first += base;
-		}
-		dst->count += src->count;
-		dst->finished = 0;
-	}
+	if (!(remap = rli_gmm_remap(dst, src)))
+		return RLI_ERROR;
+	error = rli_gmm_append_snapshots(dst, src, remap, 0, src->snapshot_count);
 	free(remap);
 	return error;
 }

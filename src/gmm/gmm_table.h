@@ -77,8 +77,17 @@ int rli_gmm_add_snapshot(rli_gmm *gmm, const rli_gmm_key *key, size_t count, dou
  * tables --export wrote, read back row by row). RLI_OK or RLI_ERROR.
  */
 int rli_gmm_append_row(rli_gmm *gmm, const rli_gmm_key *key, uint32_t expert_index, double load);
+/* Drops the rows and snapshots added after the table held `snapshots` snapshots and `rows` rows. */
+void rli_gmm_truncate(rli_gmm *gmm, size_t snapshots, size_t rows);
 /* Appends every snapshot of src (its strings re-interned) to dst, unfinished. RLI_OK or RLI_ERROR. */
 int rli_gmm_append_all(rli_gmm *dst, const rli_gmm *src);
+/*
+ * Interns every string of src in dst: a new array, by src's string id, of dst's ids (free it), or
+ * NULL when out of memory (the error set). Then snapshots [from, to) of src, with their rows,
+ * are appended to dst (room made) through it. RLI_OK or RLI_ERROR.
+ */
+uint32_t *rli_gmm_remap(rli_gmm *dst, const rli_gmm *src);
+int rli_gmm_append_snapshots(rli_gmm *dst, const rli_gmm *src, const uint32_t *remap, size_t from, size_t to);
 /*
  * Puts the table in table order (above): snapshots sorted by key, those of one key merged into
  * one, rows sorted inside each. A table already in order costs one pass. RLI_OK or RLI_ERROR.

@@ -10,7 +10,7 @@
 int rli_step_filter_parse(rli_rank_filter *out, const char *text);
 
 /*
- * One dump's bytes (data, size: the whole file) into a new unit->gmm: one snapshot under the
+ * One dump's bytes (data, size: the whole file) appended to unit->gmm (a new table when NULL): one snapshot under the
  * unit's role, rank, step and stage, or none for an empty tensor (warned). A file that is no
  * tensor torch.save wrote fails the unit: "Failed to parse <path>: <what, where>". Out of
  * memory: unit->status = RLI_ERROR.
@@ -18,8 +18,9 @@ int rli_step_filter_parse(rli_rank_filter *out, const char *text);
 void rli_gmm_read_dump(rli_unit *unit, const unsigned char *data, size_t size);
 
 /*
- * A gmm_events table's bytes (CSV or JSONL by the unit's path) into a new unit->gmm, keeping the
- * rows of unit->keep_ranks, keep_steps and keep_roles; a bad row fails the file, naming the line.
+ * A gmm_events table's bytes (CSV or JSONL by the unit's path) appended to unit->gmm (a new table
+ * when NULL), keeping the rows of unit->keep_ranks, keep_steps and keep_roles; a bad row fails the
+ * file, naming the line, and none of its rows stays.
  */
 void rli_table_parse_gmm(rli_unit *unit, rli_bytes *source);
 

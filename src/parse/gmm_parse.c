@@ -30,7 +30,8 @@ void rli_gmm_read_dump(rli_unit *unit, const unsigned char *data, size_t size)
 		rli_notes_add(&unit->failures, RLI_LOG_ERROR, "Failed to parse %s: %s", unit->path, why);
 		return;
 	}
-	if (rli_gmm_new(&unit->gmm) < 0)
+	/* The worker's table when the driver gave one, else a new one (a fuzzer's, a test's). */
+	if (!unit->gmm && rli_gmm_new(&unit->gmm) < 0)
 		goto oom;
 	if (tensor.numel == 0) {
 		/* The reference draws no snapshot for it either; said, as no row of it will show. */
@@ -45,9 +46,6 @@ void rli_gmm_read_dump(rli_unit *unit, const unsigned char *data, size_t size)
 	if (key.role == RLI_STRPOOL_NONE || rli_gmm_add_snapshot(unit->gmm, &key, tensor.numel, &loads) < 0)
 		goto oom;
 	rli_pt_values(&tensor, loads);
-	rli_notes_add(&unit->log, RLI_LOG_DEBUG, "Loaded group_list with %zu experts (%s, %s) from %s", tensor.numel,
-		      rli_pt_dtype_name(tensor.dtype), tensor.container == RLI_PT_ZIP ? "zip" : "legacy format",
-		      unit->path);
 	goto done;
 oom:
 	unit->status = RLI_ERROR;
@@ -65,27 +63,46 @@ typedef struct {
 	int reads_file;      /* tables: the input may be one file as well as a folder */
 } gmm_source;
 
+/*
+ * A worker appends the rows of the dumps it reads to a table of its own (unit->gmm, lent for the
+ * parse): 10,000 dumps in 10,000 tables cost three times the memory of their rows. Which worker
+ * read a unit, and its snapshots there, are kept by unit, so the tables merge in unit order:
+ * discovery's order of the dumps, which is the table's, so the merged table is in order at once.
+ */
+typedef struct {
+	const gmm_source *source;
+	rli_gmm **tables;  /* one per worker */
+	unsigned *worker;  /* by unit: the worker that read it */
+	size_t *begin, *end; /* by unit: its snapshots in that worker's table */
+	rli_unit *units;
+} gmm_work;
+
 static void parse_one(void *ctx, unsigned worker, rli_unit *unit)
 {
-	const gmm_source *source = ctx;
-	(void)worker;
+	const gmm_work *work = ctx;
+	rli_gmm *table = work->tables[worker];
+	size_t snapshots = table->snapshot_count, rows = table->count, u = (size_t)(unit - work->units);
+	work->worker[u] = worker;
+	work->begin[u] = work->end[u] = snapshots;
 	if (unit->unsearched || unit->failures.count)
 		return; /* a folder that could not be read: its failure is all there is */
-	source->format->parse_unit(unit, NULL);
+	unit->gmm = table;
+	work->source->format->parse_unit(unit, NULL);
 	/* A failed unit contributes nothing, not even the rows before its failure. */
-	if (unit->failures.count || unit->status != RLI_OK) {
-		rli_gmm_free(unit->gmm);
-		unit->gmm = NULL;
-	}
+	if (unit->failures.count || unit->status != RLI_OK)
+		rli_gmm_truncate(table, snapshots, rows);
+	work->end[u] = table->snapshot_count;
+	unit->gmm = NULL;
 }
 
-/* Says each unit's notes, counts the failed ones, and merges the others' rows into one table in table order. */
+/* Says each unit's notes and counts the failed ones; the workers' tables become one, in table order. */
 static int merge_units(rli_gmm **out, rli_discovery *discovery, const rli_gmm_parse_options *options,
-		       size_t *failed_units)
+		       const gmm_work *work, unsigned table_count, size_t *failed_units)
 {
 	rli_gmm *merged = NULL;
+	uint32_t *remap[256] = { NULL };
 	size_t rows = 0;
-	int error;
+	int error = RLI_OK;
 
 	*out = NULL;
 	*failed_units = 0;
@@ -95,22 +112,34 @@ static int merge_units(rli_gmm **out, rli_discovery *discovery, const rli_gmm_pa
 			return rli_error_oom();
 		rli_log_notes(options->log, options->log_ctx, &unit->log);
 		*failed_units += unit->failures.count != 0;
-		if (unit->gmm)
-			rows += unit->gmm->count;
+	}
+	for (unsigned w = 0; w < table_count; w++)
+		rows += work->tables[w]->count;
+	if (table_count == 1) {
+		/* One worker read every unit in order: its table is the merge, taken as it is. */
+		merged = work->tables[0];
+		work->tables[0] = NULL;
+		error = rli_gmm_finish(merged);
+		goto done;
 	}
 	if ((error = rli_gmm_new(&merged)) < 0 || (error = rli_gmm_reserve(merged, rows)) < 0)
 		goto done;
-	for (size_t u = 0; u < discovery->count; u++) {
-		rli_unit *unit = &discovery->units[u];
-		if (!unit->gmm)
-			continue;
-		if ((error = rli_gmm_append_all(merged, unit->gmm)) < 0)
-			goto done;
-		rli_gmm_free(unit->gmm); /* merged: no need to hold every row twice */
-		unit->gmm = NULL;
+	for (unsigned w = 0; w < table_count && error == RLI_OK; w++)
+		if (!(remap[w] = rli_gmm_remap(merged, work->tables[w])))
+			error = RLI_ERROR;
+	for (size_t u = 0; u < discovery->count && error == RLI_OK; u++)
+		error = rli_gmm_append_snapshots(merged, work->tables[work->worker[u]], remap[work->worker[u]],
+						 work->begin[u], work->end[u]);
+	/* merged: no need to hold every row twice */
+	for (unsigned w = 0; w < table_count; w++) {
+		rli_gmm_free(work->tables[w]);
+		work->tables[w] = NULL;
 	}
-	error = rli_gmm_finish(merged);
+	if (error == RLI_OK)
+		error = rli_gmm_finish(merged);
 done:
+	for (unsigned w = 0; w < table_count; w++)
+		free(remap[w]);
 	if (error < 0)
 		rli_gmm_free(merged);
 	else
@@ -179,7 +208,9 @@ static int parse_tree(rli_gmm **out, const char *input_path, const rli_gmm_parse
 	rli_discovery discovery;
 	rli_rank_filter ranks, steps;
 	rli_role_filter roles;
-	rli_gmm *merged = NULL;
+	rli_gmm *merged = NULL, *tables[256] = { NULL };
+	unsigned table_count = 0;
+	gmm_work work = { NULL, NULL, NULL, NULL, NULL, NULL };
 	char *root = NULL;
 	struct stat st;
 	size_t failed_units = 0;
@@ -238,8 +269,22 @@ static int parse_tree(rli_gmm **out, const char *input_path, const rli_gmm_parse
 		goto done;
 	}
 	rli_log_line(options->log, options->log_ctx, RLI_LOG_INFO, "Allocated %zu data maps for GMM parsing", discovery.count);
-	if ((error = rli_units_run(&discovery, parse_one, (void *)source, options->jobs, options->log, options->log_ctx)) < 0 ||
-	    (error = merge_units(&merged, &discovery, options, &failed_units)) < 0)
+	work.source = source;
+	work.tables = tables;
+	work.units = discovery.units;
+	work.worker = malloc((discovery.count ? discovery.count : 1) * sizeof(*work.worker));
+	work.begin = malloc((discovery.count ? discovery.count : 1) * sizeof(*work.begin));
+	work.end = malloc((discovery.count ? discovery.count : 1) * sizeof(*work.end));
+	if (!work.worker || !work.begin || !work.end) {
+		error = rli_error_oom();
+		goto done;
+	}
+	table_count = rli_units_workers(options->jobs, discovery.count);
+	for (unsigned w = 0; w < table_count; w++)
+		if ((error = rli_gmm_new(&tables[w])) < 0)
+			goto done;
+	if ((error = rli_units_run(&discovery, parse_one, &work, options->jobs, options->log, options->log_ctx)) < 0 ||
+	    (error = merge_units(&merged, &discovery, options, &work, table_count, &failed_units)) < 0)
 		goto done;
 	rli_log_line(options->log, options->log_ctx, RLI_LOG_INFO, "Parallel processing completed: %zu/%zu ranks processed",
 		     discovery.count - failed_units, discovery.count);
@@ -274,6 +319,11 @@ static int parse_tree(rli_gmm **out, const char *input_path, const rli_gmm_parse
 	merged = NULL;
 done:
 	rli_gmm_free(merged);
+	for (unsigned w = 0; w < table_count; w++)
+		rli_gmm_free(tables[w]);
+	free(work.worker);
+	free(work.begin);
+	free(work.end);
 	rli_discovery_dispose(&discovery);
 	rli_rank_filter_dispose(&ranks);
 	rli_rank_filter_dispose(&steps);

@@ -102,7 +102,7 @@ typedef struct {
 	 * steps a GMM table's rows are kept by (NULL keeps all) */
 	int64_t step, stage;
 	const rli_rank_filter *keep_steps;
-	rli_gmm *gmm;       /* gmm: the unit's rows, NULL until parsed */
+	rli_gmm *gmm;       /* gmm: the table the unit's rows go into (the driver lends the worker's), or NULL */
 	/* mstx: a capture holding memory records keeps its call stacks here; memory: takes them */
 	rli_trace_share *share;
 } rli_unit;

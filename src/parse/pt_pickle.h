@@ -84,6 +84,22 @@ int rli_pickle_load(rli_pickle *p, uint32_t *root);
 /* Item i (< count) of a tuple or list. */
 const rli_pk_value *rli_pickle_item(const rli_pickle *p, const rli_pk_value *container, uint32_t i);
 
+/* ---- the reader's steps, shared by pt_pickle.c (data) and pt_pickle_torch.c (torch's globals and calls) ---- */
+
+/* "<where>, byte N: <what>" into p->why (at: the opcode's offset in the bytes read); returns -1. */
+int rli_pickle_fail(rli_pickle *p, size_t at, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* Pushes value id; a new value of kind (its id in *id) pushed. 0, -1 (past a bound, said) or -2. */
+int rli_pickle_push(rli_pickle *p, size_t at, uint32_t id);
+int rli_pickle_push_new(rli_pickle *p, size_t at, uint8_t kind, uint32_t *id);
+/* Pops a value that is not a MARK into *id. 0 or -1 (said). */
+int rli_pickle_pop(rli_pickle *p, size_t at, uint32_t *id);
+/* v is the text `text`. */
+int rli_pickle_text_is(const rli_pickle *p, const rli_pk_value *v, const char *text);
+/* GLOBAL, BINPERSID and REDUCE at byte at (the operands follow p->pos). 0, -1 (refused, said) or -2. */
+int rli_pickle_global(rli_pickle *p, size_t at);
+int rli_pickle_persid(rli_pickle *p, size_t at);
+int rli_pickle_reduce(rli_pickle *p, size_t at);
+
 /* A top-level value's kind as Python names it ("list", "dict", "int", ...), for "not a tensor" messages. */
 const char *rli_pickle_kind_name(const rli_pk_value *value);
 

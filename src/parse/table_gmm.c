@@ -91,15 +91,18 @@ void rli_table_parse_gmm(rli_unit *unit, rli_bytes *source)
 {
 	gmm_reader g = { { unit, NULL, { NULL } }, NULL };
 	rli_table_sink sink = { "gmm_events", gmm_columns, GMM_COUNT, GMM_COUNT, gmm_row, &g };
+	size_t snapshots, rows;
 	g.reader.sink = &sink;
-	if (rli_gmm_new(&g.table) < 0) {
+	/* The worker's table when the driver gave one, else a new one (a fuzzer's, a test's). */
+	if (!unit->gmm && rli_gmm_new(&unit->gmm) < 0) {
 		unit->status = RLI_ERROR;
 		return;
 	}
+	g.table = unit->gmm;
+	snapshots = g.table->snapshot_count;
+	rows = g.table->count;
 	rli_table_read(unit, source, &sink);
-	if (unit->failures.count || unit->status != RLI_OK) {
-		rli_gmm_free(g.table);
-		return;
-	}
-	unit->gmm = g.table;
+	/* A bad row fails the file: none of its rows stays. */
+	if (unit->failures.count || unit->status != RLI_OK)
+		rli_gmm_truncate(g.table, snapshots, rows);
 }
