@@ -146,7 +146,7 @@ static int analyse(cli_run *run)
 	if (results->gmm_matrix->dropped)
 		cli_say(run->c, 1, "", "gmm: %zu actor_update stages of the backward pass left out (gmm_per_layer=%d)",
 			results->gmm_matrix->dropped, request->gmm_per_layer);
-	cli_say(run->c, 0, "", "expert load: %s", results->gmm_stats->finding);
+	cli_say(run->c, 1, "", "expert load: %s", results->gmm_stats->finding);
 	cli_say(run->c, 1, "", "timing: gmm statistics %.1f ms", cli_now_ms() - t);
 	if (request->export_csv)
 		result = export_table(run->c, results->gmm, RLI_EXPORT_CSV, request->output_path, "gmm_events.csv", run->set);
