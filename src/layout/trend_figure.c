@@ -42,6 +42,20 @@ double trend_text_width(const trend_page *page, const char *text, double size, i
 	return w;
 }
 
+int trend_title(trend_page *page, const char *title, const char *note, rli_color note_color)
+{
+	double room = page->width - 2 * PAGE_PAD, w = fmin(trend_text_width(page, title, TREND_PANEL_TITLE, 1), 0.6 * room);
+	double x = PAGE_PAD + w + 14, left = page->width - PAGE_PAD - x;
+	if (!trend_text(page, title, PAGE_PAD, page->y + 10, TREND_PANEL_TITLE, 1, TEXT_COLOR, RLI_ALIGN_START,
+			RLI_ALIGN_MIDDLE, w))
+		return RLI_ERROR;
+	/* A note cut to a few characters says nothing: left out. */
+	if (left < 60)
+		return RLI_OK;
+	return trend_text(page, note, x, page->y + 10, TREND_NOTE_SIZE, 0, note_color, RLI_ALIGN_START, RLI_ALIGN_MIDDLE,
+			  left) ? RLI_OK : RLI_ERROR;
+}
+
 double trend_unit(double max_ms, const char **name)
 {
 	/* Durations read best in the unit of their size: 812 ms, 14.2 s, 3.5 min. */

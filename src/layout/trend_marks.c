@@ -5,6 +5,7 @@
 #include "theme.h"
 #include "common/error.h"
 #include "common/grow.h"
+#include "common/numfmt.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -78,6 +79,10 @@ int trend_value_axes(trend_page *page, rli_panel *panel, double top, double lo, 
 		return rli_error_oom();
 	memcpy(panel->yticks, ticks, count * sizeof(*ticks));
 	panel->ytick_count = count;
+	/* Large values read with their thousands apart: 60,000 MB. */
+	for (size_t i = 0; i < count; i++)
+		if (fabs(ticks[i].value) >= 10000)
+			rli_fmt_thousands(panel->yticks[i].label, sizeof(panel->yticks[i].label), ticks[i].value, 0);
 	if ((error = rli_set_text(&panel->x_title, "", 0, 0, AXIS_TITLE_SIZE, RLI_ALIGN_MIDDLE, RLI_ALIGN_START)) < 0)
 		return error;
 	return rli_set_text(&panel->y_title, "", 0, 0, AXIS_TITLE_SIZE, RLI_ALIGN_MIDDLE, RLI_ALIGN_MIDDLE);

@@ -165,17 +165,8 @@ int trend_role_panel(trend_page *page, const char *role)
 	if ((error = role_note(note, sizeof(note), t, role, &alarm)) < 0)
 		goto done;
 	snprintf(title, sizeof(title), "%s (%s)", role, unit_name);
-	{
-		double w = fmin(trend_text_width(page, title, TREND_PANEL_TITLE, 1), 0.45 * (page->width - 2 * PAGE_PAD));
-		if (!trend_text(page, title, PAGE_PAD, page->y + 10, TREND_PANEL_TITLE, 1, TEXT_COLOR, RLI_ALIGN_START,
-				RLI_ALIGN_MIDDLE, w) ||
-		    !trend_text(page, note, PAGE_PAD + w + 14, page->y + 10, TREND_NOTE_SIZE, 0,
-				alarm ? REGRESSION_COLOR : TEXT_COLOR, RLI_ALIGN_START, RLI_ALIGN_MIDDLE,
-				page->width - 2 * PAGE_PAD - w - 14)) {
-			error = RLI_ERROR;
-			goto done;
-		}
-	}
+	if ((error = trend_title(page, title, note, alarm ? REGRESSION_COLOR : TEXT_COLOR)) < 0)
+		goto done;
 	if ((error = trend_value_axes(page, panel, page->y + 28, lo, hi)) < 0)
 		goto done;
 
@@ -260,10 +251,10 @@ static int ascending(const void *pa, const void *pb)
 	return (a > b) - (a < b);
 }
 
-/* "actor_update rank 3", with the device type where a rank has more than one kind. */
-static void device_name(char *out, size_t size, const device_key *k)
+/* "actor_update r3", with the device type where the devices are of more than one kind ("actor_update r3 CUDA:1"). */
+static void device_name(char *out, size_t size, const device_key *k, int typed)
 {
-	snprintf(out, size, "%s rank %lld%s%s", k->role, (long long)k->rank, *k->type ? " " : "", k->type);
+	snprintf(out, size, "%s r%lld%s%s", k->role, (long long)k->rank, typed && *k->type ? " " : "", typed ? k->type : "");
 }
 
 /*
@@ -328,21 +319,19 @@ int trend_memory_panel(trend_page *page)
 	else
 		snprintf(note, sizeof(note), "%zu devices: their median (line) and the range from the lowest to the highest peak "
 			 "(band)", device_count);
-	if (!trend_text(page, "Memory peak per device (MB)", PAGE_PAD, page->y + 10, TREND_PANEL_TITLE, 1, TEXT_COLOR,
-			RLI_ALIGN_START, RLI_ALIGN_MIDDLE, 0) ||
-	    !trend_text(page, note, PAGE_PAD + trend_text_width(page, "Memory peak per device (MB)", TREND_PANEL_TITLE, 1) + 14,
-			page->y + 10, TREND_NOTE_SIZE, 0, TEXT_COLOR, RLI_ALIGN_START, RLI_ALIGN_MIDDLE, 0)) {
-		error = RLI_ERROR;
+	if ((error = trend_title(page, "Memory peak per device (MB)", note, TEXT_COLOR)) < 0)
 		goto done;
-	}
 	if ((error = trend_value_axes(page, panel, page->y + 28, lo, hi)) < 0)
 		goto done;
 	if (lines) {
 		const char *names[RLI_TREND_MAX_DEVICE_LINES];
 		char name_text[RLI_TREND_MAX_DEVICE_LINES][128];
 		rli_color colors[RLI_TREND_MAX_DEVICE_LINES];
+		int typed = 0;
+		for (size_t d = 1; d < lines; d++)
+			typed |= strcmp(devices[d].type, devices[0].type) != 0;
 		for (size_t d = 0; d < lines; d++) {
-			device_name(name_text[d], sizeof(name_text[d]), &devices[d]);
+			device_name(name_text[d], sizeof(name_text[d]), &devices[d], typed);
 			names[d] = name_text[d];
 		}
 		/* The palette takes the names in text order, which (role, rank, type) order need not be. */
@@ -382,7 +371,7 @@ int trend_memory_panel(trend_page *page)
 			labels[d].y = last == SIZE_MAX ? panel->plot.y : page_y_of(panel, value[last]);
 			{
 				char mb[48];
-				rli_fmt_thousands(mb, sizeof(mb), last == SIZE_MAX ? 0 : value[last], 1);
+				rli_fmt_thousands(mb, sizeof(mb), last == SIZE_MAX ? 0 : value[last], last != SIZE_MAX && value[last] >= 1000 ? 0 : 1);
 				snprintf(labels[d].text, sizeof(labels[d].text), "%s %s MB", names[d], mb);
 			}
 		}
@@ -410,8 +399,8 @@ int trend_memory_panel(trend_page *page)
 				error = trend_mark_point(m, (double)k, value[k], RLI_TREND_MEMORY_COLOR, k == t->current, 0);
 		if (error == RLI_OK && last != SIZE_MAX) {
 			char a[48], b[48];
-			rli_fmt_thousands(a, sizeof(a), value[last], 1);
-			rli_fmt_thousands(b, sizeof(b), high[last], 1);
+			rli_fmt_thousands(a, sizeof(a), value[last], value[last] >= 1000 ? 0 : 1);
+			rli_fmt_thousands(b, sizeof(b), high[last], high[last] >= 1000 ? 0 : 1);
 			labels[0] = (trend_label){ .y = page_y_of(panel, value[last]), .color = RLI_TREND_MEMORY_COLOR };
 			snprintf(labels[0].text, sizeof(labels[0].text), "median %s MB", a);
 			labels[1] = (trend_label){ .y = page_y_of(panel, high[last]), .color = RLI_TREND_MEMORY_COLOR };

@@ -43,6 +43,8 @@ typedef struct {
 rli_text *trend_text(trend_page *page, const char *text, double x, double y, double size, int bold, rli_color color,
 		     rli_align halign, rli_align valign, double max_width);
 double trend_text_width(const trend_page *page, const char *text, double size, int bold);
+/* A panel's title at page->y, bold, and its note beside it in note_color, both cut to the page (the note left out with no room). */
+int trend_title(trend_page *page, const char *title, const char *note, rli_color note_color);
 /* A run's value in a unit that fits max_ms: the unit's ms and its name ("s"). */
 double trend_unit(double max_ms, const char **name);
 

@@ -22,6 +22,13 @@ typedef struct {
 	int64_t rank;
 } cell;
 
+/* The text on a cell: dark on a light colour, white on a dark one (relative luminance, sRGB weights). */
+static rli_color text_on(rli_color color)
+{
+	double r = (color >> 16 & 0xff) / 255.0, g = (color >> 8 & 0xff) / 255.0, b = (color & 0xff) / 255.0;
+	return 0.2126 * r + 0.7152 * g + 0.0722 * b > 0.55 ? TEXT_COLOR : WHITE;
+}
+
 static int by_cell(const void *pa, const void *pb)
 {
 	const cell *a = pa, *b = pb;
@@ -162,14 +169,8 @@ int trend_strip_panel(trend_page *page, const char *x_title)
 	else
 		snprintf(note, sizeof(note), "the rank that was the slowest, and an outlier, in more than half of the role's "
 			 "steps; blank: none");
-	if (!trend_text(page, "Straggler rank per role", PAGE_PAD, page->y + 10, TREND_PANEL_TITLE, 1, TEXT_COLOR,
-			RLI_ALIGN_START, RLI_ALIGN_MIDDLE, 0) ||
-	    !trend_text(page, note, PAGE_PAD + trend_text_width(page, "Straggler rank per role", TREND_PANEL_TITLE, 1) + 14,
-			page->y + 10, TREND_NOTE_SIZE, 0, TEXT_COLOR, RLI_ALIGN_START, RLI_ALIGN_MIDDLE,
-			page->width - 2 * PAGE_PAD)) {
-		error = RLI_ERROR;
+	if ((error = trend_title(page, "Straggler rank per role", note, TEXT_COLOR)) < 0)
 		goto done;
-	}
 	top = page->y + 28;
 
 	/* The lanes. */
@@ -230,7 +231,7 @@ int trend_strip_panel(trend_page *page, const char *x_title)
 						  CELL_TEXT_SIZE, RLI_ALIGN_MIDDLE, RLI_ALIGN_MIDDLE)) < 0)
 				goto done;
 			label->label.bold = 1;
-			label->label.color = WHITE;
+			label->label.color = text_on(m->series[cells[i].series].color);
 		}
 	}
 	for (size_t r = 0; r < role_count; r++)
