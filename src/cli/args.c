@@ -1,7 +1,7 @@
 /* args.c: the command line, both styles (flags and key=value), mapped to one request. */
 #include "args.h"
 #include "config_file.h"
-#include "run_history.h"
+#include "history_args.h"
 #include "common/error.h"
 
 #include <errno.h>

@@ -3,6 +3,7 @@
 #define RLI_CLI_HISTORY_H
 
 #include "analyses.h"
+#include "history_args.h"
 #include "history/trend.h"
 #include "layout/trend_figure.h"
 
@@ -39,12 +40,5 @@ void cli_history_dispose(cli_history *h);
 
 /* `rl-insight history FILE [list | show ID | delete ID | import SUMMARY...]`: the exit status. */
 int cli_history_command(int argc, char **argv);
-
-/* The options (args.c's table): --history, --run-label, --history-window. */
-int cli_set_history(cli_request *r, const char *value, const char *spelled);
-int cli_set_run_label(cli_request *r, const char *value, const char *spelled);
-int cli_set_history_window(cli_request *r, const char *value, const char *spelled);
-/* The rules between them and the other options; RLI_EUSAGE with the message. */
-int cli_history_check_request(const cli_request *r);
 
 #endif

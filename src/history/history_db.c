@@ -171,6 +171,16 @@ static int set_journal(rli_history *h, const char *mode, int timeout_ms)
 			break;
 		nanosleep(&pause, NULL);
 	}
+	/*
+	 * WAL is what concurrent runs are best served by, not what they need: where it cannot be
+	 * made (a full disk for its files) the journal the file has is kept, and a write that then
+	 * fails says why itself.
+	 */
+	if (rc != SQLITE_OK && strcmp(mode, "wal") == 0 && (rc & 0xff) != SQLITE_BUSY && (rc & 0xff) != SQLITE_LOCKED &&
+	    (rc & 0xff) != SQLITE_NOMEM && (rc & 0xff) != SQLITE_NOTADB && (rc & 0xff) != SQLITE_CORRUPT) {
+		snprintf(h->journal, sizeof(h->journal), "delete");
+		return RLI_OK;
+	}
 	if (rc != SQLITE_OK)
 		return rli_history_fail(h, rc, "choose the journal of");
 	/* The rollback journal on a network file system: a WAL file there is no safe place to stay. */
