@@ -190,11 +190,17 @@ int cli_history_after_commit(cli_run *run, cli_history *h, int result)
 
 	if (!request->history_path)
 		return result;
-	if (result == RLI_EPARTIAL && h->db)
-		cli_say(c, 0, "warning: ", "this run was not added to the history %s: some input units failed, so its "
-			"statistics would not be the whole run's", request->history_path);
-	if (result != RLI_OK || !h->db)
-		return result < 0 && result != RLI_EPARTIAL ? result : h->failed ? CLI_HISTORY_FAILED : result;
+	/* A failed run says its own failure, and so does one that skipped units (5): neither is remembered. */
+	if (result < 0 && result != RLI_EPARTIAL)
+		return result;
+	if (result == RLI_EPARTIAL) {
+		if (h->db)
+			cli_say(c, 0, "warning: ", "this run was not added to the history %s: some input units failed, so "
+				"its statistics would not be the whole run's", request->history_path);
+		return result;
+	}
+	if (!h->db)
+		return h->failed ? CLI_HISTORY_FAILED : result;
 	/* Its summary.json as written, so that a later trend can tell whether the folder still holds this run's outputs. */
 	if (h->run.output && (summary = rli_path_join(h->run.output, "summary.json")) != NULL) {
 		if (stat(summary, &st) == 0) {
