@@ -214,11 +214,23 @@ static int bring_forward(rli_history *h)
 /* The file is a history we read: ours (or empty), of a schema no newer than ours. */
 static int check_file(rli_history *h, int64_t *version)
 {
+	/*
+	 * One statement, one snapshot: read apart, another run could make the tables between the
+	 * version (0) and the tables (some), and the file would look like another program's.
+	 */
+	static const char sql[] = "SELECT (SELECT user_version FROM pragma_user_version),"
+				  " (SELECT application_id FROM pragma_application_id), (SELECT count(*) FROM sqlite_master)";
+	sqlite3_stmt *s = NULL;
 	int64_t application = 0, objects = 0;
-	int rc;
-	if ((rc = query_int(h, "PRAGMA user_version", version)) != SQLITE_OK ||
-	    (rc = query_int(h, "PRAGMA application_id", &application)) != SQLITE_OK ||
-	    (rc = query_int(h, "SELECT count(*) FROM sqlite_master", &objects)) != SQLITE_OK)
+	int rc = sqlite3_prepare_v2(h->db, sql, -1, &s, NULL);
+	if (rc == SQLITE_OK && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+		*version = sqlite3_column_int64(s, 0);
+		application = sqlite3_column_int64(s, 1);
+		objects = sqlite3_column_int64(s, 2);
+		rc = SQLITE_OK;
+	}
+	sqlite3_finalize(s);
+	if (rc != SQLITE_OK)
 		return rli_history_fail(h, rc, "read");
 	if (application != 0 && application != RLI_HISTORY_APPLICATION_ID)
 		return rli_error_set(RLI_EINVALID, "the history %s is another program's SQLite database (application_id "
