@@ -156,6 +156,14 @@ static int all_roles(const rli_trend *t, const char ***out, size_t *count)
 	return RLI_OK;
 }
 
+static int has_roles(const rli_trend *t)
+{
+	for (size_t k = 0; k < t->count; k++)
+		if (t->points[k].side->role_count)
+			return 1;
+	return 0;
+}
+
 static int has_memory(const rli_trend *t)
 {
 	for (size_t k = 0; k < t->count; k++)
@@ -330,7 +338,8 @@ static int lay_out(rli_trend_figure *f, const rli_trend *t, const rli_timeline_o
 	const char **roles = NULL;
 	size_t role_count = 0, panels;
 	double role_width = 0, height, raster_scale = options->scale, top;
-	int error, dates, with_year, memory = has_memory(t);
+	const char *x_title;
+	int error, dates, with_year, memory = has_memory(t), strip = has_roles(t);
 
 	page.width = fmax(300.0, (double)options->width);
 	if ((error = all_roles(t, &roles, &role_count)) < 0)
@@ -340,7 +349,7 @@ static int lay_out(rli_trend_figure *f, const rli_trend *t, const rli_timeline_o
 	page.left = PAGE_PAD + fmax(TICK_ROOM, fmin(role_width, 0.22 * page.width)) + ROW_LABEL_GAP;
 	page.right = page.width - PAGE_PAD - fmin(TREND_LABEL_ROOM, 0.25 * page.width);
 	dates = by_date(t, &with_year);
-	panels = role_count + (size_t)memory + 1;
+	panels = role_count + (size_t)memory + (size_t)strip;
 	if ((error = x_ticks(&page, dates, with_year)) < 0 || (error = heading(&page)) < 0)
 		goto done;
 	if (!(f->panels = calloc(panels, sizeof(*f->panels))) || !(f->marks = calloc(panels, sizeof(*f->marks)))) {
@@ -356,17 +365,18 @@ static int lay_out(rli_trend_figure *f, const rli_trend *t, const rli_timeline_o
 		if ((error = trend_role_panel(&page, roles[r])) == RLI_OK)
 			error = add_section(f, top, page.y - TREND_SECTION_GAP / 2);
 	}
+	/* The strip when some run has roles; the last panel carries the runs' axis title. */
+	x_title = dates ? (with_year ? "Runs, oldest to newest, by the day each was captured (UTC)"
+				     : "Runs, oldest to newest, by the day each was captured (MM-DD, UTC)")
+			: "Runs, oldest to newest (#: the run's id in the history)";
 	if (error == RLI_OK && memory) {
 		top = page.y;
-		if ((error = trend_memory_panel(&page)) == RLI_OK)
-			error = add_section(f, top, page.y - TREND_SECTION_GAP / 2);
+		if ((error = trend_memory_panel(&page, strip ? NULL : x_title)) == RLI_OK)
+			error = add_section(f, top, page.y - (strip ? TREND_SECTION_GAP / 2 : -4));
 	}
-	if (error == RLI_OK) {
+	if (error == RLI_OK && strip) {
 		top = page.y;
-		error = trend_strip_panel(&page, dates ? (with_year ? "Runs, oldest to newest, by the day each was captured (UTC)"
-								    : "Runs, oldest to newest, by the day each was captured (MM-DD, UTC)")
-						       : "Runs, oldest to newest (#: the run's id in the history)");
-		if (error == RLI_OK)
+		if ((error = trend_strip_panel(&page, x_title)) == RLI_OK)
 			error = add_section(f, top, page.y + 4);
 	}
 	if (error < 0 || (error = runs_table(f, t)) < 0)

@@ -202,3 +202,18 @@ int trend_direct_labels(trend_page *page, const rli_panel *panel, trend_label *l
 			return RLI_ERROR;
 	return RLI_OK;
 }
+
+int trend_x_title(trend_page *page, rli_panel *panel, const char *x_title)
+{
+	double y = panel->plot.y + panel->plot.h + TICK_LABEL_GAP + TICK_LABEL_SIZE + X_TITLE_GAP;
+	double w = fmin(trend_text_width(page, x_title, AXIS_TITLE_SIZE, 0), page->width - 2 * PAGE_PAD);
+	double x = fmin(fmax(page->left + (page->right - page->left) / 2, PAGE_PAD + w / 2), page->width - PAGE_PAD - w / 2);
+	int error;
+	free(panel->x_title.text);
+	panel->x_title.text = NULL;
+	if ((error = rli_set_text(&panel->x_title, x_title, x, y, AXIS_TITLE_SIZE, RLI_ALIGN_MIDDLE, RLI_ALIGN_START)) < 0)
+		return error;
+	panel->x_title.max_width = page->width - 2 * PAGE_PAD;
+	page->y = y + AXIS_TITLE_SIZE + 8;
+	return RLI_OK;
+}

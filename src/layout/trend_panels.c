@@ -203,7 +203,7 @@ int trend_role_panel(trend_page *page, const char *role)
 		char more[96];
 		snprintf(more, sizeof(more), "+%zu more phase%s, not drawn", phase_count - shown, phase_count - shown == 1 ? "" : "s");
 		if (!trend_text(page, more, panel->plot.x + panel->plot.w + 10, panel->plot.y + panel->plot.h + 14,
-				LEGEND_SIZE, 0, TEXT_COLOR, RLI_ALIGN_START, RLI_ALIGN_MIDDLE, TREND_LABEL_ROOM - 10))
+				LEGEND_SIZE, 0, TEXT_COLOR, RLI_ALIGN_START, RLI_ALIGN_MIDDLE, page->width - PAGE_PAD - panel->plot.x - panel->plot.w - 10))
 			error = RLI_ERROR;
 	}
 	if (error == RLI_OK)
@@ -251,7 +251,7 @@ static int ascending(const void *pa, const void *pb)
 	return (a > b) - (a < b);
 }
 
-/* "actor_update r3", with the device type where the devices are of more than one kind ("actor_update r3 CUDA:1"). */
+/* "actor_update r3", with the device type where a rank has more than one device ("actor_update r3 CUDA:1"). */
 static void device_name(char *out, size_t size, const device_key *k, int typed)
 {
 	snprintf(out, size, "%s r%lld%s%s", k->role, (long long)k->rank, typed && *k->type ? " " : "", typed ? k->type : "");
@@ -261,7 +261,7 @@ static void device_name(char *out, size_t size, const device_key *k, int typed)
  * The memory peaks over the runs: a line per device when there are few; past that the range of
  * the devices' peaks as a band, their median as a line.
  */
-int trend_memory_panel(trend_page *page)
+int trend_memory_panel(trend_page *page, const char *x_title)
 {
 	const rli_trend *t = page->trend;
 	rli_panel *panel = &page->f->panels[page->panel_next];
@@ -327,9 +327,10 @@ int trend_memory_panel(trend_page *page)
 		const char *names[RLI_TREND_MAX_DEVICE_LINES];
 		char name_text[RLI_TREND_MAX_DEVICE_LINES][128];
 		rli_color colors[RLI_TREND_MAX_DEVICE_LINES];
+		/* Sorted by (role, rank, type): a rank of more than one device has them side by side. */
 		int typed = 0;
 		for (size_t d = 1; d < lines; d++)
-			typed |= strcmp(devices[d].type, devices[0].type) != 0;
+			typed |= devices[d].rank == devices[d - 1].rank && strcmp(devices[d].role, devices[d - 1].role) == 0;
 		for (size_t d = 0; d < lines; d++) {
 			device_name(name_text[d], sizeof(name_text[d]), &devices[d], typed);
 			names[d] = name_text[d];
@@ -415,6 +416,8 @@ int trend_memory_panel(trend_page *page)
 	panel->points = m->points;
 	panel->point_count = m->point_count;
 	page->y = panel->plot.y + panel->plot.h + TICK_LABEL_GAP + TICK_LABEL_SIZE + TREND_SECTION_GAP;
+	if (error == RLI_OK && x_title)
+		error = trend_x_title(page, panel, x_title);
 done:
 	free(devices);
 	free(peaks);

@@ -10,7 +10,7 @@
 #define TREND_PANEL_TITLE 16.0      /* a panel's title, bold */
 #define TREND_NOTE_SIZE 13.0        /* the line beside a panel's title, the direct labels */
 #define TREND_LANE 24.0             /* a lane of the straggler strip */
-#define TREND_LABEL_ROOM 230.0      /* right of the plots: each line's name and last value */
+#define TREND_LABEL_ROOM 300.0      /* right of the plots (a quarter of a narrow page at most): each line's name and last value */
 #define TREND_SECTION_GAP 26.0
 
 /* The lines and points of one panel, and the arrays they point into. */
@@ -78,12 +78,15 @@ int trend_series_marks(trend_marks *m, const double *value, const double *low, c
 int trend_mark_point(trend_marks *m, double x, double y, rli_color color, int current, int regressed);
 /* Every point without a label gets an empty one (the back-ends draw each point's label). */
 int trend_blank_labels(trend_marks *m);
+/* The runs' axis title under the last panel's tick labels, kept on the page; page->y moves past it. */
+int trend_x_title(trend_page *page, rli_panel *panel, const char *x_title);
 /* The labels right of the plot, moved apart where they would overlap, kept within its height. */
 int trend_direct_labels(trend_page *page, const rli_panel *panel, trend_label *labels, size_t n);
 
 /* The panels (trend_panels.c): each its title, plot and marks at page->y, which moves past them. */
 int trend_role_panel(trend_page *page, const char *role);
-int trend_memory_panel(trend_page *page);
+/* x_title: the memory panel is the last (no role to strip), it carries the runs' axis title; else NULL. */
+int trend_memory_panel(trend_page *page, const char *x_title);
 /* The strip is the last panel: its x axis carries x_title. */
 int trend_strip_panel(trend_page *page, const char *x_title);
 

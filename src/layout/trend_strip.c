@@ -239,16 +239,10 @@ int trend_strip_panel(trend_page *page, const char *x_title)
 	panel->bar_count = cell_count;
 	panel->points = m->points;
 	panel->point_count = m->point_count;
-	{
-		double y = top + panel->plot.h + TICK_LABEL_GAP + TICK_LABEL_SIZE + X_TITLE_GAP;
-		double w = fmin(trend_text_width(page, x_title, AXIS_TITLE_SIZE, 0), page->width - 2 * PAGE_PAD);
-		double x = fmin(fmax(page->left + (page->right - page->left) / 2, PAGE_PAD + w / 2), page->width - PAGE_PAD - w / 2);
-		if ((error = rli_set_text(&panel->x_title, x_title, x, y, AXIS_TITLE_SIZE, RLI_ALIGN_MIDDLE, RLI_ALIGN_START)) < 0 ||
-		    (error = rli_set_text(&panel->y_title, "", 0, 0, AXIS_TITLE_SIZE, RLI_ALIGN_MIDDLE, RLI_ALIGN_MIDDLE)) < 0)
-			goto done;
-		panel->x_title.max_width = page->width - 2 * PAGE_PAD;
-		page->y = y + AXIS_TITLE_SIZE + 8;
-	}
+	if ((error = rli_set_text(&panel->x_title, "", 0, 0, AXIS_TITLE_SIZE, RLI_ALIGN_MIDDLE, RLI_ALIGN_START)) < 0 ||
+	    (error = rli_set_text(&panel->y_title, "", 0, 0, AXIS_TITLE_SIZE, RLI_ALIGN_MIDDLE, RLI_ALIGN_MIDDLE)) < 0 ||
+	    (error = trend_x_title(page, panel, x_title)) < 0)
+		goto done;
 	/* Where the cells are too narrow for their numbers, the ranks in words under the strip. */
 	if (!numbered && rank_count) {
 		size_t used = (size_t)snprintf(note, sizeof(note), "Straggler ranks (most runs first): ");
