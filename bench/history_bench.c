@@ -94,7 +94,7 @@ int main(int argc, char **argv)
 			die("row");
 		run.analysed_at = strdup(rli_history_timestamp(stamp, sizeof(stamp), 1.7e12 + k * 86400e3));
 		run.source = strdup("run");
-		if (rli_history_append(h, &run, side) < 0)
+		if (rli_history_append(h, &run, side, NULL, 0) < 0)
 			die("append");
 		rli_history_run_dispose(&run);
 	}
@@ -147,7 +147,7 @@ int main(int argc, char **argv)
 		if (rli_output_set_commit(set) < 0)
 			die("commit");
 		t4 = now_ms();
-		if (rli_history_append(h, &run, side) < 0)
+		if (rli_history_append(h, &run, side, NULL, 0) < 0)
 			die("append");
 		t5 = now_ms();
 		best[0] = fmin(best[0], t1 - t0);

@@ -25,7 +25,7 @@ static const char usage[] =
 	"The run history FILE (an SQLite database that --history appends to):\n"
 	"  list     its runs, oldest first (the default): id, when captured and analysed, profiler, label, input;\n"
 	"           --input and --label-family keep those of one input or label family, --limit N the last N\n"
-	"  show     one run: its row, its phases, stragglers, slowest ranks and memory peaks\n"
+	"  show     one run: its row, its phases, stragglers, slowest ranks, memory peaks and expert imbalance\n"
 	"  delete   one run and its rows\n"
 	"  import   the summary.json of runs made before the history existed (a file, or the folder holding\n"
 	"           it), each as a run of its own, analysed when its summary.json was written; one already\n"
@@ -171,6 +171,28 @@ static const char *outputs_state(const rli_history_run *run)
 	return state;
 }
 
+/* The expert load's layers step by step: the imbalance (the hottest expert's load over the mean) and that expert. */
+static int show_experts(rli_history *h, int64_t id)
+{
+	rli_history_expert *rows = NULL;
+	size_t count = 0;
+	int error = rli_history_experts(h, id, &rows, &count);
+	if (error < 0)
+		return error;
+	if (count)
+		printf("expert imbalance (max / mean load)\n  %-32s %6s %6s %10s %8s\n", "role", "step", "layer", "imbalance",
+		       "hottest");
+	for (size_t i = 0; i < count; i++) {
+		char imbalance[32] = "-";
+		if (isfinite(rows[i].imbalance))
+			snprintf(imbalance, sizeof(imbalance), "%.2fx", rows[i].imbalance);
+		printf("  %-32s %6lld %6u %10s %8u\n", rows[i].role, (long long)rows[i].step, (unsigned)rows[i].layer,
+		       imbalance, (unsigned)rows[i].hottest);
+	}
+	rli_history_experts_free(rows, count);
+	return RLI_OK;
+}
+
 static int show(rli_history *h, const command *cmd)
 {
 	rli_history_run run;
@@ -226,9 +248,10 @@ static int show(rli_history *h, const command *cmd)
 		printf("  %-32s %6lld %-8s %14s %12s\n", dev->role, (long long)dev->rank, dev->device_type, d,
 		       rli_fmt_duration(a, sizeof(a), dev->peak_ms));
 	}
+	error = show_experts(h, run.id);
 	rli_compare_side_free(side);
 	rli_history_run_dispose(&run);
-	return RLI_OK;
+	return error;
 }
 
 static int delete_run(rli_history *h, const command *cmd)
@@ -267,7 +290,7 @@ static int import(rli_history *h, const command *cmd)
 			if (!cmd->quiet)
 				fprintf(stderr, "rl-insight: %s is in the history already, as run %lld: skipped\n", path,
 					(long long)existing);
-		} else if (error == RLI_OK && (error = rli_history_append(h, &run, side)) == RLI_OK) {
+		} else if (error == RLI_OK && (error = rli_history_append(h, &run, side, NULL, 0)) == RLI_OK) {
 			if (!cmd->quiet)
 				fprintf(stderr, "rl-insight: imported %s as run %lld\n", path, (long long)run.id);
 		}

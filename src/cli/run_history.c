@@ -52,6 +52,17 @@ static int this_run(cli_history *h, const cli_request *request, const cli_result
 		return rli_error_oom();
 	if ((error = rli_history_run_from_side(&h->run, h->side, request->run_label)) < 0)
 		return error;
+	/* The expert load's layers step by step, pointing into the statistics (which outlive the append). */
+	if (results->gmm_stats && results->gmm_stats->layer_count) {
+		const rli_gmm_stats *g = results->gmm_stats;
+		if (!(h->experts = calloc(g->layer_count, sizeof(*h->experts))))
+			return rli_error_oom();
+		for (size_t i = 0; i < g->layer_count; i++)
+			h->experts[i] = (rli_history_expert){ g->layers[i].step, g->layers[i].role, g->layers[i].layer,
+							      g->layers[i].imbalance, g->layers[i].max, g->layers[i].mean,
+							      g->layers[i].hottest };
+		h->expert_count = g->layer_count;
+	}
 	clock_gettime(CLOCK_REALTIME, &now);
 	h->run.analysed_at = rli_strdup(rli_history_timestamp(stamp, sizeof(stamp),
 							      (double)now.tv_sec * 1000 + (double)now.tv_nsec / 1e6));
@@ -209,7 +220,7 @@ int cli_history_after_commit(cli_run *run, cli_history *h, int result)
 		}
 		free(summary);
 	}
-	if ((error = rli_history_append(h->db, &h->run, h->side)) < 0) {
+	if ((error = rli_history_append(h->db, &h->run, h->side, h->experts, h->expert_count)) < 0) {
 		rli_error_append("; the run's other outputs are written");
 		history_failed(c, h, error);
 		return CLI_HISTORY_FAILED;
@@ -230,6 +241,7 @@ void cli_history_dispose(cli_history *h)
 	rli_history_verdict_free(h->verdict);
 	rli_history_series_dispose(&h->series);
 	rli_compare_side_free(h->side);
+	free(h->experts);
 	rli_history_run_dispose(&h->run);
 	rli_history_close(h->db);
 	*h = (cli_history){ 0 };

@@ -17,6 +17,8 @@ typedef struct {
 	int failed;                     /* an error of the history was said: the run ends with status 8 */
 	rli_history_run run;            /* this run's row, appended once its outputs are written */
 	rli_compare_side *side;         /* this run as the history keeps it */
+	rli_history_expert *experts;    /* its expert load's layers per step (the GMM analysis's), expert_count */
+	size_t expert_count;
 	rli_history_series series;      /* the runs before it, of its input and label family */
 	rli_history_verdict *verdict;   /* NULL: no verdict (a --baseline run, or too few runs before) */
 	rli_trend *trend;

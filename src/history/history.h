@@ -83,13 +83,28 @@ char *rli_history_family(char *out, size_t size, const char *label);
 /* "YYYY-MM-DDTHH:MM:SS.sssZ" of a time in ms since the epoch, into out (at least 32 bytes). */
 char *rli_history_timestamp(char *out, size_t size, double epoch_ms);
 
+/* One MoE layer of one role in one step, as the expert_imbalance table keeps it (the GMM analysis's). */
+typedef struct {
+	int64_t step;
+	const char *role;
+	uint32_t layer;
+	double imbalance;      /* the hottest expert's load over the mean load; NAN when the mean is 0 */
+	double max_load, mean_load;
+	uint32_t hottest;
+} rli_history_expert;
+
 /*
  * Appends run (its id is set) and what side holds: the phases per role, the roles with their
- * stragglers, the steps' slowest ranks, the memory peaks per device; one transaction, so a run
- * that fails or is killed leaves no row. RLI_EOUTPUT with the reason (a full disk, a read-only
- * file) when it cannot be written.
+ * stragglers, the steps' slowest ranks, the memory peaks per device, and the experts' imbalance
+ * (expert_count of them; 0 without an expert load); one transaction, so a run that fails or is
+ * killed leaves no row. RLI_EOUTPUT with the reason (a full disk, a read-only file) when it
+ * cannot be written.
  */
-int rli_history_append(rli_history *history, rli_history_run *run, const rli_compare_side *side);
+int rli_history_append(rli_history *history, rli_history_run *run, const rli_compare_side *side,
+		       const rli_history_expert *experts, size_t expert_count);
+/* A run's expert_imbalance rows, by (role, step, layer), each role its own copy (rli_history_experts_free). */
+int rli_history_experts(rli_history *history, int64_t id, rli_history_expert **out, size_t *count);
+void rli_history_experts_free(rli_history_expert *rows, size_t count);
 
 /* Deletes run id and its rows (one transaction). RLI_EUSAGE when there is no such run. */
 int rli_history_delete(rli_history *history, int64_t id);

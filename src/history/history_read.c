@@ -326,6 +326,55 @@ done:
 	return RLI_OK;
 }
 
+int rli_history_experts(rli_history *h, int64_t id, rli_history_expert **out, size_t *count)
+{
+	sqlite3_stmt *s = NULL;
+	rli_history_expert *rows = NULL;
+	size_t n = 0, capacity = 0;
+	int rc = SQLITE_DONE, error, failed = 0;
+
+	*out = NULL;
+	*count = 0;
+	if (h->found_version == 0 && h->read_only)
+		return RLI_OK;
+	if ((error = rli_history_prepare(h, &s, "SELECT step, role, layer, imbalance, max_load, mean_load, hottest_expert"
+					 " FROM expert_imbalance WHERE run_id = ?1 ORDER BY role, step, layer", "read")) < 0)
+		return error;
+	sqlite3_bind_int64(s, 1, id);
+	while (!failed && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+		if (n == capacity) {
+			size_t more = capacity ? 2 * capacity : 64;
+			rli_history_expert *grown = realloc(rows, more * sizeof(*rows));
+			if (!grown) {
+				failed = 1;
+				break;
+			}
+			rows = grown;
+			capacity = more;
+		}
+		rows[n] = (rli_history_expert){ sqlite3_column_int64(s, 0), rli_history_column_text(s, 1, &failed),
+						(uint32_t)sqlite3_column_int64(s, 2), rli_history_column_real(s, 3),
+						rli_history_column_real(s, 4), rli_history_column_real(s, 5),
+						(uint32_t)sqlite3_column_int64(s, 6) };
+		n++;
+	}
+	sqlite3_finalize(s);
+	if (failed || rc != SQLITE_DONE) {
+		rli_history_experts_free(rows, n);
+		return failed ? rli_error_oom() : rli_history_fail(h, rc, "read");
+	}
+	*out = rows;
+	*count = n;
+	return RLI_OK;
+}
+
+void rli_history_experts_free(rli_history_expert *rows, size_t count)
+{
+	for (size_t i = 0; i < count; i++)
+		free((char *)rows[i].role);
+	free(rows);
+}
+
 int rli_history_find_summary(rli_history *h, const rli_history_run *run, int64_t *id)
 {
 	sqlite3_stmt *s = NULL;

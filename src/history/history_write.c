@@ -195,7 +195,30 @@ static int insert_devices(sqlite3 *db, int64_t id, const rli_compare_side *side)
 	return rc;
 }
 
-int rli_history_append(rli_history *h, rli_history_run *run, const rli_compare_side *side)
+static int insert_experts(sqlite3 *db, int64_t id, const rli_history_expert *experts, size_t count)
+{
+	sqlite3_stmt *s = NULL;
+	int rc = count ? sqlite3_prepare_v2(db, "INSERT INTO expert_imbalance VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)", -1,
+					    &s, NULL)
+		       : SQLITE_OK;
+	for (size_t i = 0; rc == SQLITE_OK && i < count; i++) {
+		const rli_history_expert *e = &experts[i];
+		sqlite3_bind_int64(s, 1, id);
+		sqlite3_bind_int64(s, 2, e->step);
+		sqlite3_bind_text(s, 3, e->role ? e->role : "", -1, SQLITE_STATIC);
+		sqlite3_bind_int64(s, 4, e->layer);
+		rli_history_bind_real(s, 5, e->imbalance);
+		rli_history_bind_real(s, 6, e->max_load);
+		rli_history_bind_real(s, 7, e->mean_load);
+		sqlite3_bind_int64(s, 8, e->hottest);
+		rc = step_once(s);
+	}
+	sqlite3_finalize(s);
+	return rc;
+}
+
+int rli_history_append(rli_history *h, rli_history_run *run, const rli_compare_side *side,
+		       const rli_history_expert *experts, size_t expert_count)
 {
 	static const char doing[] = "add this run to";
 	sqlite3_stmt *s = NULL;
@@ -221,6 +244,8 @@ int rli_history_append(rli_history *h, rli_history_run *run, const rli_compare_s
 		rc = insert_steps(h->db, id, side);
 	if (rc == SQLITE_OK)
 		rc = insert_devices(h->db, id, side);
+	if (rc == SQLITE_OK)
+		rc = insert_experts(h->db, id, experts, expert_count);
 	if (rc == SQLITE_OK)
 		rc = sqlite3_exec(h->db, "COMMIT", NULL, NULL, NULL);
 	if (rc != SQLITE_OK) {

@@ -379,6 +379,14 @@ static int lay_out(rli_trend_figure *f, const rli_trend *t, const rli_timeline_o
 		if ((error = trend_strip_panel(&page, x_title)) == RLI_OK)
 			error = add_section(f, top, page.y + 4);
 	}
+	/* An expert load alone (the GMM analysis) has no phase, peak or straggler over the runs: said so. */
+	if (error == RLI_OK && !panels &&
+	    !trend_text(&page, "These runs hold no phase, memory peak or straggler to draw over time (their expert load is in "
+			       "the history's expert_imbalance table)", PAGE_PAD, page.y + 10, TREND_NOTE_SIZE, 0, TEXT_COLOR,
+			RLI_ALIGN_START, RLI_ALIGN_MIDDLE, page.width - 2 * PAGE_PAD))
+		error = RLI_ERROR;
+	else if (error == RLI_OK && !panels)
+		page.y += 30;
 	if (error < 0 || (error = runs_table(f, t)) < 0)
 		goto done;
 	height = page.y + PAGE_PAD;

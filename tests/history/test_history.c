@@ -83,6 +83,10 @@ static void test_append(void)
 	rli_history *h = NULL;
 	rli_history_run *runs = NULL;
 	size_t count = 0;
+	/* night 1 has an expert load: two layers of actor_update in step 3 */
+	const rli_history_expert experts[] = { { 3, "actor_update", 7, 4.1, 410, 100, 3 }, { 3, "actor_update", 2, NAN, 0, 0, 0 } };
+	rli_history_expert *read = NULL;
+	size_t read_count = 0;
 	path_in(db_path, sizeof(db_path), "runs.db");
 	CHECK_INT(rli_history_open(&h, db_path, NULL), RLI_OK);
 	if (!h)
@@ -96,7 +100,7 @@ static void test_append(void)
 		free(run.label);
 		run.label = strdup(k < 3 ? "fp8:abc" : "bf16:def");
 		run.family = strdup(k < 3 ? "fp8" : "bf16");
-		CHECK_INT(rli_history_append(h, &run, side), RLI_OK);
+		CHECK_INT(rli_history_append(h, &run, side, k == 1 ? experts : NULL, k == 1 ? 2 : 0), RLI_OK);
 		CHECK_INT(run.id, k + 1);
 		rli_history_run_dispose(&run);
 		rli_compare_side_free(side);
@@ -126,6 +130,19 @@ static void test_append(void)
 		rli_compare_side_free(want);
 	}
 	rli_history_runs_free(runs, count);
+	/* The experts back as they went in, by (role, step, layer); a NAN imbalance as SQL NULL and back. */
+	CHECK_INT(rli_history_experts(h, 2, &read, &read_count), RLI_OK);
+	CHECK_INT(read_count, 2);
+	if (read_count == 2) {
+		CHECK_INT(read[0].layer, 2);
+		CHECK(isnan(read[0].imbalance));
+		CHECK_STR(read[1].role, "actor_update");
+		CHECK_NEAR(read[1].imbalance, 4.1, 0);
+		CHECK_INT(read[1].hottest, 3);
+	}
+	rli_history_experts_free(read, read_count);
+	CHECK_INT(rli_history_experts(h, 1, &read, &read_count), RLI_OK);
+	CHECK_INT(read_count, 0);
 	CHECK_INT(rli_history_runs(h, &(rli_history_filter){ .limit = 2 }, &runs, &count), RLI_OK);
 	CHECK_INT(count, 2);
 	CHECK_INT(count == 2 ? runs[0].id : 0, 4);
@@ -138,6 +155,8 @@ static void test_append(void)
 	CHECK_INT(sql_int(db_path, "SELECT count(*) FROM runs"), 4);
 	CHECK_INT(sql_int(db_path, "SELECT count(*) FROM phases WHERE run_id = 2"), 0);
 	CHECK_INT(sql_int(db_path, "SELECT count(*) FROM memory_peaks WHERE run_id = 3"), 3);
+	/* run 2 was deleted, its experts with it */
+	CHECK_INT(sql_int(db_path, "SELECT count(*) FROM expert_imbalance"), 0);
 	CHECK_INT(sql_int(db_path, "PRAGMA user_version"), RLI_HISTORY_SCHEMA);
 	CHECK_INT(sql_int(db_path, "PRAGMA application_id"), RLI_HISTORY_APPLICATION_ID);
 }
