@@ -38,7 +38,8 @@ _rl_insight_values()
 	case $1 in
 	--profiler-type) echo "mstx torch nvtx memory torch_memory gmm table auto" ;;
 	--memory-device) echo "cuda hip npu cpu accelerators all" ;;
-	--vis-type) echo "png html pdf none memory_html memory_pdf timeline_pdf trend" ;;
+	--vis-type) echo "png html pdf none memory_html memory_pdf timeline_pdf gmm_heatmap gmm_pdf trend" ;;
+	--cmap) echo "viridis plasma inferno magma cividis" ;;
 	--export) echo "csv jsonl" ;;
 	--page-size) echo "a4 letter a3" ;;
 	--orientation) echo "landscape portrait" ;;
