@@ -92,8 +92,10 @@ static const char usage[] =
 	"  --pair roles          the current run lacks the last role and has one more (needs --roles >= 2)\n"
 	"  --jitter P            identical, slowdown: the current run's units last up to P longer or\n"
 	"                        shorter (0 <= P < 0.5), drawn from another seed\n"
+	"  --jitter-seed X       the jitter's seed (default: --seed plus a fixed offset): the same plan\n"
+	"                        with other jitter, one night after another of one run\n"
 	"  --slow-role NAME      slowdown: a role's folder or phase name (default: actor_update, or the last)\n"
-	"  --slow-rank R         slowdown: the rank (default 0)\n"
+	"  --slow-rank R         slowdown: the rank (default 0), or all: every rank of the role\n"
 	"  --slow-factor F       slowdown: how many times as long (default 1.2)\n"
 	"  --growth-kb K         memory-growth: KB added to each allocation at the site (default 2048,\n"
 	"                        a multiple of 0.5)\n";
@@ -247,9 +249,17 @@ int main(int argc, char **argv)
 		} else if (strcmp(flag, "--slow-role") == 0) {
 			have_pair_option = 1;
 			pair.slow_role = value;
+		} else if (strcmp(flag, "--slow-rank") == 0 && strcmp(value, "all") == 0) {
+			have_pair_option = 1;
+			pair.slow_rank = -1;
 		} else if (strcmp(flag, "--slow-rank") == 0 && (error = parse_count(&number, flag, value, 0)) >= 0) {
 			have_pair_option = 1;
 			pair.slow_rank = (int)(number > 1000000 ? 1000000 : number);
+		} else if (strcmp(flag, "--jitter-seed") == 0 && (error = parse_count(&number, flag, value, 0)) >= 0) {
+			have_pair_option = 1;
+			if (number == 0)
+				error = synth_fail(SYNTH_EUSAGE, "--jitter-seed must be above 0");
+			pair.jitter_seed = (uint64_t)number;
 		} else if (strcmp(flag, "--slow-factor") == 0) {
 			have_pair_option = 1;
 			error = parse_real(&pair.slow_factor, flag, value);

@@ -41,7 +41,7 @@ if(RLI_DPKG_SHLIBDEPS)
   set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 else()
   set(CPACK_DEBIAN_PACKAGE_DEPENDS "libc6, libcairo2, libpango-1.0-0, libpangocairo-1.0-0, \
-libpangoft2-1.0-0, libfontconfig1, libglib2.0-0, libyajl2, libyaml-0-2, libcsv3, zlib1g, libpng16-16, libzip4")
+libpangoft2-1.0-0, libfontconfig1, libglib2.0-0, libyajl2, libyaml-0-2, libcsv3, zlib1g, libpng16-16, libzip4, libsqlite3-0")
   if(ISAL_FOUND)
     string(APPEND CPACK_DEBIAN_PACKAGE_DEPENDS ", libisal2")
   endif()

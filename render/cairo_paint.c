@@ -295,7 +295,15 @@ static void draw_lines(painter *p)
 		 */
 		cairo_set_antialias(cr, traced_as_envelope(p, line) ? CAIRO_ANTIALIAS_FAST : CAIRO_ANTIALIAS_DEFAULT);
 		cairo_new_path(cr);
-		if (line->fill_alpha > 0) {
+		if (line->fill_alpha > 0 && line->y_low) {
+			/* A band: along the line, then back along its lower edge. */
+			trace_line(p, line);
+			for (size_t i = line->count; i-- > 0;)
+				cairo_line_to(cr, page_x(p, line->x[i]) * p->scale, page_y(p, line->y_low[i]) * p->scale);
+			cairo_close_path(cr);
+			set_color(cr, line->color, line->fill_alpha);
+			cairo_fill(cr);
+		} else if (line->fill_alpha > 0) {
 			trace_line(p, line);
 			cairo_line_to(cr, page_x(p, line->x[line->count - 1]) * p->scale, base);
 			cairo_line_to(cr, page_x(p, line->x[0]) * p->scale, base);
@@ -303,6 +311,8 @@ static void draw_lines(painter *p)
 			set_color(cr, line->color, line->fill_alpha);
 			cairo_fill(cr);
 		}
+		if (line->width <= 0)
+			continue;
 		set_color(cr, line->color, 1.0);
 		if (traced_as_envelope(p, line) && on_pixels(p) && span_envelope(p, line))
 			continue;

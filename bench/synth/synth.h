@@ -54,7 +54,7 @@ typedef struct {
 	double jitter;             /* durations vary by up to this part, drawn from jitter_seed (0: none) */
 	uint64_t jitter_seed;
 	double slow_factor;        /* 0 or 1: none; else units of slow_role on slow_rank last this times as long */
-	int slow_role, slow_rank;
+	int slow_role, slow_rank;  /* slow_rank -1: every rank */
 	uint64_t skip_roles;       /* bit r set: role r is planned but none of its units is written */
 	const char *growth_site;   /* memory: allocations whose call_stack_top is this grow by growth_half_kb */
 	long long growth_half_kb;  /* in half KB, the unit of operator_memory.csv sizes */
@@ -245,8 +245,9 @@ typedef struct {
 	synth_pair_kind kind;
 	double jitter;          /* identical, slowdown: the current run's durations vary by up to this part */
 	const char *slow_role;  /* slowdown: folder or phase name; NULL: actor_update, or the last role */
-	int slow_rank;
+	int slow_rank;          /* -1: every rank of the role (--slow-rank all) */
 	double slow_factor;     /* 0: 1.2 */
+	uint64_t jitter_seed;   /* 0: the run's seed and a fixed offset (--jitter-seed: nights of one plan) */
 	double growth_kb;       /* memory-growth: KB added to each allocation of the site (0: 2048) */
 } synth_pair;
 

@@ -110,6 +110,8 @@ int cli_write_summary(cli_run *run);
  * results for the summary and the report; with png asked for, compare.png into set.
  */
 int cli_run_compare(cli_run *run, cli_baseline *baseline);
+/* One change on a line of its own: "<what>actor_update update_actor: median 812 ms -> 975 ms (+20.0%), beyond noise (...)". */
+void cli_say_change(console *c, int verbosity, const char *what, const rli_phase_change *change);
 
 /*
  * The timeline's figures of a comparison: compare.png with png asked for (compare.c), and

@@ -1,6 +1,7 @@
 /* args.c: the command line, both styles (flags and key=value), mapped to one request. */
 #include "args.h"
 #include "config_file.h"
+#include "history_args.h"
 #include "common/error.h"
 
 #include <errno.h>
@@ -230,10 +231,10 @@ static int add_vis(cli_request *r, const char *item, size_t len, const char *spe
 	 * tool's name for the memory pages, which html writes.
 	 */
 	static const char *const known[] = { "png", "html", "pdf", "none", "memory_html", "memory_pdf",
-					      "timeline_pdf", "gmm_heatmap", "gmm_pdf" };
+					      "timeline_pdf", "gmm_heatmap", "gmm_pdf", "trend" };
 	static const char *const output[] = { "png", "html", "pdf", NULL, "html", "memory_pdf", "timeline_pdf",
-					      "gmm_heatmap", "gmm_pdf" };
-	static const char *const backend[] = { "png", "html", "pdf", NULL, "html", "pdf", "pdf", "png", "pdf" };
+					      "gmm_heatmap", "gmm_pdf", "trend" };
+	static const char *const backend[] = { "png", "html", "pdf", NULL, "html", "pdf", "pdf", "png", "pdf", "png" };
 	size_t i;
 	int error = CHOOSE(&i, known, item, len, spelled);
 	if (error < 0)
@@ -489,14 +490,17 @@ static const option_spec options[] = {
 	{ "--output-path", "output.path", "PATH", "folder for the outputs, created if missing (default: output)", set_output_path },
 	{ "--profiler-type", "timeline.parser.type", "TYPE", "mstx, torch, nvtx, memory (Ascend), torch_memory (PyTorch [memory] events), gmm (msprobe's group_list.pt dumps: the MoE expert load), table (rl_events, memory_events and gmm_events tables --export wrote: a file, or a folder searched for them), or auto: every analysis the input holds (default)", set_profiler },
 	{ "--memory-device", NULL, "DEVICE", "PyTorch [memory] events (torch_memory, auto): cuda, hip, npu, cpu, accelerators (default: CUDA, HIP and NPU), all, or a comma list such as cuda,cpu", set_memory_device },
-	{ "--vis-type", "timeline.visualizer.type", "LIST", "outputs, comma-separated: png, html, pdf (the report), timeline_pdf, memory_pdf, gmm_heatmap, gmm_pdf (a figure alone), none (default: html)", set_vis },
+	{ "--vis-type", "timeline.visualizer.type", "LIST", "outputs, comma-separated: png, html, pdf (the report), timeline_pdf, memory_pdf, gmm_heatmap, gmm_pdf (a figure alone), trend (trend.png and trend.html, with --history), none (default: html)", set_vis },
 	{ "--rank-list", "input.rank_list", "RANKS", "all, or ranks such as 0,2,4-7 (default: all)", set_rank_list },
 	{ "--step", "heatmap.parser.step", "STEPS", "gmm: read the dumps of these training steps only, such as 1,2 or 1-4 (default: all)", set_step_list },
 	{ "--role", "heatmap.parser.role", "ROLE", "gmm: read the dumps of this role folder only, or of a comma list of them (default: all)", set_gmm_role_list },
 	{ "--shard", "input.shard", "K/N", "parse only shard K of N (K from 0): the input units whose paths hash to K; merge the shards' --export tables with --profiler-type table", set_shard },
 	{ "--export", NULL, "FORMATS", "also write the parsed table: csv, jsonl (rl_events.csv, rl_events.jsonl; memory_events.*, gmm_events.* for those analyses)", set_export },
 	{ "--baseline", "compare.baseline", "PATH", "compare with this run: a profile folder, a folder of tables from --export, or its summary.json", set_baseline },
-	{ "--fail-on-regression", "compare.fail_on_regression", "PCT", "with --baseline: exit 6 when a phase's median got slower by more than PCT (e.g. 5%) and beyond the noise", set_fail_on_regression },
+	{ "--fail-on-regression", "compare.fail_on_regression", "PCT", "with --baseline, or --history alone against the median of the last runs: exit 6 when a phase's median got slower by more than PCT (e.g. 5%) and beyond the noise", set_fail_on_regression },
+	{ "--history", "history.path", "FILE", "append this run to the run history FILE (SQLite, created when missing); with --vis-type trend draw trend.png and trend.html from it", cli_set_history },
+	{ "--run-label", "history.run_label", "LABEL", "this run's label in the history, such as a commit; the text before a ':' is its family (fp8:3f2a9c1), compared with its own", cli_set_run_label },
+	{ "--history-window", "history.window", "N", "with --history: the runs before this one it is compared with (default: 7, 3 to 256)", cli_set_history_window },
 	{ "--merge-short-ms", NULL, "MS", "merge chains of bars of at most MS ms, 2 ms apart (default: off)", set_merge },
 	{ "--width", "timeline.visualizer.width", "PX", "page width in CSS pixels, 300 to 20000 (default: 2000)", set_width },
 	{ "--scale", "timeline.visualizer.scale", "N", "device pixels per CSS pixel in the PNG (default: 2)", set_scale },
@@ -701,8 +705,11 @@ int cli_parse_args(cli_request *r, int argc, char **argv)
 	if (!r->input_path)
 		return rli_error_set(RLI_EUSAGE, "Missing mandatory value: input.path (give --input-path PATH)");
 	/* An export-only run draws nothing unless asked; otherwise the reference's default, HTML. */
-	if (r->fail_on_regression && !r->baseline)
-		return rli_error_set(RLI_EUSAGE, "--fail-on-regression needs --baseline, the run to compare with");
+	if (r->fail_on_regression && !r->baseline && !r->history_path)
+		return rli_error_set(RLI_EUSAGE, "--fail-on-regression needs --baseline, the run to compare with, or "
+				     "--history, the runs before this one");
+	if (cli_history_check_request(r) < 0)
+		return RLI_EUSAGE;
 	if (r->shard_count > 1 && r->baseline)
 		return rli_error_set(RLI_EUSAGE, "--shard parses part of the input: compare the run merged from every "
 				     "shard's tables with --baseline instead");
@@ -715,6 +722,7 @@ int cli_parse_args(cli_request *r, int argc, char **argv)
 void cli_print_help(FILE *fp)
 {
 	fputs("Usage: rl-insight [OPTIONS] [key=value ...]\n"
+	      "       rl-insight history FILE [list | show ID | delete ID | import SUMMARY...] (see history --help)\n"
 	      "\n"
 	      "RL Insight: where the time of a reinforcement-learning run went, per rank and phase.\n"
 	      "Reads Ascend MSTX, PyTorch profiler and Nsight NVTX profiles and draws the RL\n"
@@ -758,6 +766,7 @@ void cli_print_help(FILE *fp)
 	      "  timeline.visualizer.width=PX  timeline.visualizer.scale=N\n"
 	      "  timeline.visualizer.style=default|paper|paper-wide  timeline.visualizer.all_rows=true\n"
 	      "  pipeline.type=OfflineInsightPipeline  preset=timeline|memory|heatmap\n"
+	      "  history.path=FILE  history.run_label=LABEL  history.window=N\n"
 	      "  config_path=FILE  a YAML file of these keys; keys on the command line win\n"
 	      "\n"
 	      "Exit status:\n"
@@ -770,6 +779,8 @@ void cli_print_help(FILE *fp)
 	      "  6  with --fail-on-regression: a phase got slower than the baseline by more than\n"
 	      "     the threshold and beyond the noise (each named on stderr); every output written\n"
 	      "  7  with --no-wait: another run was writing to the output folder; nothing written\n"
+	      "  8  with --history: the history could not be read or written (named, with the reason);\n"
+	      "     the run's other outputs are written\n"
 	      "  129, 130, 143  stopped by SIGHUP, SIGINT or SIGTERM (128 + the signal): the run's\n"
 	      "     unfinished outputs removed, any already written left whole, one line on stderr\n"
 	      "\n"
@@ -779,6 +790,8 @@ void cli_print_help(FILE *fp)
 	      "  rl-insight --input-path prof/ --export csv --rank-list 0-7\n"
 	      "  rl-insight --input-path prof/ --shard 3/16 --export jsonl --vis-type none --output-path shards/3\n"
 	      "  rl-insight --input-path shards/ --vis-type png,html,pdf --output-path out/\n"
-	      "  rl-insight --input-path tonight/ --baseline last_night/summary.json --fail-on-regression 5% -q\n",
+	      "  rl-insight --input-path tonight/ --baseline last_night/summary.json --fail-on-regression 5% -q\n"
+	      "  rl-insight -q --input-path tonight/ --history runs.db --run-label $(git rev-parse --short HEAD) \\\n"
+	      "             --fail-on-regression 5% --vis-type html,trend\n",
 	      fp);
 }

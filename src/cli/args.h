@@ -45,6 +45,9 @@ typedef struct {
 	unsigned shard_index, shard_count; /* --shard K/N; shard_count 0: the whole input */
 	int verbosity;                  /* -1 quiet, 0 default, 1 verbose, 2 debug */
 	int no_wait;                    /* --no-wait: another run's output folder fails the run (exit 7) */
+	const char *history_path;       /* --history: the run history (SQLite) to append to, or NULL */
+	const char *run_label;          /* --run-label: this run's label there (a commit), or NULL */
+	int history_window;             /* --history-window: the runs a verdict is made against (0: 7) */
 	char **owned;                   /* values read from config_path files */
 	size_t owned_count;
 } cli_request;

@@ -8,7 +8,7 @@
 #include <stdio.h>
 
 /* "actor_update update_actor on rank 3: median 812 ms -> 975 ms (+20.0%), beyond noise (IQR 9.1 ms / 10.4 ms)" */
-static void say_change(console *c, int verbosity, const char *what, const rli_phase_change *p)
+void cli_say_change(console *c, int verbosity, const char *what, const rli_phase_change *p)
 {
 	char before[32], after[32], iqr_before[32], iqr_after[32], change[32], rank[48] = "";
 	if (p->per_rank)
@@ -32,7 +32,7 @@ static void say_verdict(console *c, const cli_request *request, const rli_compar
 	for (int l = 0; l < 2; l++)
 		for (size_t i = 0; i < counts[l]; i++)
 			if (lists[l][i].verdict == RLI_VERDICT_REGRESSION)
-				say_change(c, loud, "regression: ", &lists[l][i]);
+				cli_say_change(c, loud, "regression: ", &lists[l][i]);
 	for (size_t i = 0; i < comparison->phase_count; i++) {
 		within += comparison->phases[i].noise == RLI_NOISE_WITHIN;
 		few += comparison->phases[i].noise == RLI_NOISE_FEW && comparison->phases[i].presence == RLI_IN_BOTH;
@@ -44,7 +44,7 @@ static void say_verdict(console *c, const cli_request *request, const rli_compar
 		comparison->phase_count, within, few, one_side);
 	for (size_t i = 0; i < comparison->phase_count; i++)
 		if (comparison->phases[i].verdict == RLI_VERDICT_IMPROVEMENT)
-			say_change(c, 1, "improvement: ", &comparison->phases[i]);
+			cli_say_change(c, 1, "improvement: ", &comparison->phases[i]);
 }
 
 /* compare.png: per phase the two runs' medians and spreads, drawn for a raster. */

@@ -6,6 +6,7 @@
 #include "common/task.h"
 #include "output_lock.h"
 #include "parse/table_origin.h"
+#include "run_history.h"
 #include "stop.h"
 
 #include <stdio.h>
@@ -23,7 +24,7 @@
 /* Maps a library return code to the documented exit status. */
 static int exit_status(int code)
 {
-	return code < 0 && code >= CLI_BUSY ? -code : (code < 0 ? 1 : 0);
+	return code < 0 && code >= CLI_HISTORY_FAILED ? -code : (code < 0 ? 1 : 0);
 }
 
 
@@ -110,6 +111,7 @@ static int run(console *c, const cli_request *request)
 {
 	cli_results results = { 0 };
 	cli_baseline baseline = { 0 };
+	cli_history history = { 0 };
 	cli_run r = { .c = c, .request = request, .results = &results };
 	int chosen[CLI_MAX_ANALYSES] = { 0 }, found, any = 0, result;
 
@@ -144,6 +146,9 @@ static int run(console *c, const cli_request *request)
 		result = cli_worse(result, compare(&r, &baseline));
 	if ((results.profiler == RLI_PROFILER_TABLE || r.found_tables) && going(result))
 		result = cli_worse(result, name_origin(&r));
+	/* --history: the verdict against the last runs, and the trend (trend.png, trend.html, the report's). */
+	if (request->history_path && going(result))
+		result = cli_worse(result, cli_history_before_commit(&r, &history));
 	if (r.set && going(result) && has_statistics(&results)) {
 		int written = cli_write_summary(&r);
 		if (written < 0)
@@ -173,6 +178,9 @@ static int run(console *c, const cli_request *request)
 			cli_report_outputs(c, r.set);
 		}
 	}
+	/* Appended once its outputs are written: a run that failed leaves no row. */
+	if (request->history_path)
+		result = cli_history_after_commit(&r, &history, result);
 	/* The verdict a nightly job acts on, once every output is in place; a failed run says its failure instead. */
 	if (result == RLI_OK && request->fail_on_regression && results.comparison && results.comparison->regressions)
 		result = CLI_REGRESSED;
@@ -181,6 +189,7 @@ done:
 	rli_output_set_free(r.set);
 	/* Held until the set's last temporary is gone: the next run finds the folder as this one left it. */
 	cli_output_unlock();
+	cli_history_dispose(&history);
 	cli_results_dispose(&results);
 	cli_baseline_dispose(&baseline);
 	return result;
@@ -212,6 +221,9 @@ int main(int argc, char **argv)
 	int error;
 
 	tune_malloc();
+	/* `rl-insight history FILE ...`: the run history's own command. */
+	if (argc > 1 && strcmp(argv[1], "history") == 0)
+		return cli_history_command(argc - 1, argv + 1);
 	error = cli_parse_args(&request, argc, argv);
 
 	if (error < 0) {

@@ -10,7 +10,7 @@ int cli_write_report(cli_run *run)
 	console *c = run->c;
 	const cli_request *request = run->request;
 	const cli_results *results = run->results;
-	rli_report_input input = { .comparison = results->comparison };
+	rli_report_input input = { .comparison = results->comparison, .trend = results->trend };
 	rli_report_options options = request->report;
 	rli_report *report = NULL;
 	double t = cli_now_ms();

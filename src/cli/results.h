@@ -31,6 +31,8 @@ typedef struct {
 	char *origin_path, *origin_profiler;
 	/* both analyses read Ascend captures: the timeline's reading of each trace keeps its call stacks */
 	rli_trace_share *share;
+	/* with --history and the report asked for: the trend laid out for it (run_history.c owns it), or NULL */
+	const struct rli_trend_figure *trend;
 } cli_results;
 
 void cli_results_dispose(cli_results *results);

@@ -18,9 +18,18 @@ rli_compare_side *rli_side_new(const char *path, const char *profiler, rli_side_
 	side->source = source;
 	side->step_ms = NAN;
 	if (!(side->path = rli_side_text(side, path ? path : "", strlen(path ? path : ""))) ||
-	    !(side->profiler = rli_side_text(side, profiler ? profiler : "", strlen(profiler ? profiler : "")))) {
+	    !(side->profiler = rli_side_text(side, profiler ? profiler : "", strlen(profiler ? profiler : ""))) ||
+	    !(side->input = side->tool_version = rli_side_text(side, "", 0))) {
 		rli_compare_side_free(side);
 		return NULL;
+	}
+	/* A parsed run read its path, with this rl-insight; a summary's side says whose it was as it is read. */
+	if (source == RLI_SIDE_PROFILE) {
+		side->input = side->path;
+		if (!(side->tool_version = rli_side_text(side, RLI_VERSION, strlen(RLI_VERSION)))) {
+			rli_compare_side_free(side);
+			return NULL;
+		}
 	}
 	return side;
 }

@@ -86,6 +86,8 @@ typedef struct {
 typedef struct rli_compare_side {
 	const char *path;          /* as given */
 	const char *profiler;      /* the format read, as summary.json names it */
+	const char *input;         /* what the run read (summary.json's input.path; path for a parsed run); "" unknown */
+	const char *tool_version;  /* the rl-insight that made it (summary.json's tool.version); "" unknown */
 	rli_side_source source;
 	int has_timeline, has_memory;
 	double start_ms, end_ms;   /* the span of the bars: each side's own origin is its start_ms */

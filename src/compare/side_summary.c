@@ -528,10 +528,14 @@ static int string(void *ctx, const unsigned char *value, size_t length)
 	case IN_TOOL:
 		if (is(r, "name"))
 			r->tool_is_ours = length == 10 && memcmp(value, "rl-insight", 10) == 0;
+		else if (is(r, "version"))
+			slot = &s->tool_version; /* kept by the run history, not compared */
 		break;
 	case IN_INPUT:
 		if (is(r, "profiler"))
 			slot = &s->profiler;
+		else if (is(r, "path"))
+			slot = &s->input;
 		break;
 	case IN_PHASE:
 		slot = is(r, "role") ? &s->phases[s->phase_count - 1].role :

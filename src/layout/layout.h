@@ -78,10 +78,12 @@ typedef struct {
 	size_t count;
 	double *x, *y;
 	rli_color color;
-	double width;       /* page units */
+	double width;       /* page units; 0: no line, the area alone */
 	double fill_alpha;  /* > 0: the area down to y_min is filled in the line's colour at this alpha */
 	/* what a legend calls it (the memory curve's Allocated and Reserved); NULL: no entry, as for most lines */
 	const char *name;
+	/* with fill_alpha: NULL, or count values the area is filled down to instead (a band from y_low to y) */
+	const double *y_low;
 } rli_line_mark;
 
 /* One point marked and labelled, such as a curve's peak. */

@@ -7,6 +7,7 @@
 #include "report_memory.h"
 #include "report_stats.h"
 #include "report_timeline.h"
+#include "report_trend.h"
 #include "common/error.h"
 
 #include <stdlib.h>
@@ -131,6 +132,8 @@ int rli_report_layout(rli_report **out, const rli_report_input *input, const rli
 	    (error = rli_report_cover(&report->book, input, &options)) < 0)
 		goto done;
 	if (input->comparison && (error = rli_report_compare(&report->book, input->comparison)) < 0)
+		goto done;
+	if (input->trend && (error = rli_report_trend(&report->book, input->trend)) < 0)
 		goto done;
 	for (size_t i = 0; i < PART_COUNT; i++)
 		if (parts[i].has(input) && (error = parts[i].add(&report->book, input)) < 0)

@@ -32,6 +32,7 @@ typedef struct {
 	const rli_comparison *comparison;  /* with --baseline: its pages come first, after the cover */
 	const rli_gmm_matrix *gmm_matrix;  /* the MoE expert load's heatmap matrix and its statistics */
 	const rli_gmm_stats *gmm_stats;
+	const struct rli_trend_figure *trend; /* with --history: the run history's trend, after the comparison */
 } rli_report_input;
 
 typedef struct rli_report rli_report;
