@@ -6,22 +6,27 @@
 #include <string.h>
 
 static const char usage[] =
-	"Usage: rl-insight-synth --format mstx|torch|nvtx|memory --ranks N --roles R --steps S\n"
+	"Usage: rl-insight-synth --format mstx|torch|nvtx|memory|gmm --ranks N --roles R --steps S\n"
 	"                        [--events-per-unit K | --target-bytes SIZE] [--dense] [--nvtx-text] [--seed X] --output DIR\n"
 	"                        [--memory-events N [--memory-ops] [--memory-shuffle] [--memory-base MIB]]\n"
 	"                        [--torch-rank info|name|none] [--torch-device cuda|hip|npu] [--ascend-quirks LIST]\n"
+	"                        [--gmm-ops N] [--experts E] [--gmm-mixed]\n"
 	"       rl-insight-synth --pair KIND [the options above] [pair options] --output DIR\n"
 	"       rl-insight-synth --demo [--seed X] --output DIR\n"
 	"\n"
 	"Writes a profile tree as the profilers lay it out (timeline.md sections 3-5) and\n"
 	"DIR/expected.csv, the rows rl-insight --export csv must produce from it\n"
-	"(memory: DIR/expected_memory.jsonl, the memory parser's rows).\n"
+	"(memory: DIR/expected_memory.jsonl, the memory parser's rows; gmm: DIR/expected_gmm.csv,\n"
+	"what --profiler-type gmm --export csv must write).\n"
 	"\n"
 	"  --format F            mstx: <role>/<host>_<pid>_<time>_ascend_pt/... trace_view.json\n"
 	"                        torch: <role>/prof_rank-<r>_<hhmmss>.json.gz (Kineto)\n"
 	"                        nvtx: worker_process_<pid>.<rid>.jsonl (nsys jsonlines)\n"
 	"                        memory: <role>/<host>_<pid>_<time>_ascend_pt/... operator_memory.csv\n"
 	"                        and trace_view.json with call stacks\n"
+	"                        gmm: step_<s>/<role>/rank<r>/dump_tensor_data/\n"
+	"                        NPU.npu_grouped_matmul.<op>.forward.kwargs.group_list.pt, msprobe's MoE\n"
+	"                        dumps as torch.save writes them (a zip of stored records and a pickle)\n"
 	"  --ranks N             ranks per role (default 2)\n"
 	"  --roles R             VeRL roles: rollout, actor log-prob, actor update, ref, critic... (default 4)\n"
 	"  --steps S             training steps; one profile unit per role, rank and step (default 1)\n"
@@ -67,6 +72,12 @@ static const char usage[] =
 	"                          csv10             memory: the 2023 10-column operator_memory.csv (no Active\n"
 	"                                            columns, no Stream Ptr; expected total_active_mb 0)\n"
 	"                        The expected rows follow each quirk.\n"
+	"  --gmm-ops N           gmm only: grouped-matmul dumps per step, role and rank; three in a row\n"
+	"                        share a MoE layer's routing (default 6)\n"
+	"  --experts E           gmm only: experts, the elements of each group_list (default 16)\n"
+	"  --gmm-mixed           gmm only: by turns every kind of file torch.save writes: int64, int32,\n"
+	"                        float32, bfloat16 and float64 storages; torch 2.x's zip (byteorder little\n"
+	"                        or big), torch 1.13's, and the legacy stream; the expected rows follow\n"
 	"  --seed X              same seed, same bytes (default 1)\n"
 	"  --output DIR          created if missing\n"
 	"  --demo                8 ranks x 4 roles x 3 steps in every format: DIR/{mstx,torch,nvtx,memory}\n"
@@ -81,8 +92,10 @@ static const char usage[] =
 	"  --pair roles          the current run lacks the last role and has one more (needs --roles >= 2)\n"
 	"  --jitter P            identical, slowdown: the current run's units last up to P longer or\n"
 	"                        shorter (0 <= P < 0.5), drawn from another seed\n"
+	"  --jitter-seed X       the jitter's seed (default: --seed plus a fixed offset): the same plan\n"
+	"                        with other jitter, one night after another of one run\n"
 	"  --slow-role NAME      slowdown: a role's folder or phase name (default: actor_update, or the last)\n"
-	"  --slow-rank R         slowdown: the rank (default 0)\n"
+	"  --slow-rank R         slowdown: the rank (default 0), or all: every rank of the role\n"
 	"  --slow-factor F       slowdown: how many times as long (default 1.2)\n"
 	"  --growth-kb K         memory-growth: KB added to each allocation at the site (default 2048,\n"
 	"                        a multiple of 0.5)\n";
@@ -150,9 +163,11 @@ static int run_demo(synth_options options)
 
 int main(int argc, char **argv)
 {
-	synth_options options = { .format = SYNTH_MSTX, .ranks = 2, .roles = 4, .steps = 1, .seed = 1 };
+	synth_options options = { .format = SYNTH_MSTX, .ranks = 2, .roles = 4, .steps = 1, .seed = 1, .gmm_ops = 6,
+				   .gmm_experts = 16 };
 	synth_pair pair = { .kind = SYNTH_PAIR_IDENTICAL };
-	int have_format = 0, have_pair = 0, have_pair_option = 0, have_torch_option = 0, error = SYNTH_OK;
+	int have_format = 0, have_pair = 0, have_pair_option = 0, have_torch_option = 0, have_gmm_option = 0;
+	int error = SYNTH_OK;
 
 	for (int i = 1; i < argc; i++) {
 		const char *flag = argv[i];
@@ -183,6 +198,10 @@ int main(int argc, char **argv)
 			options.memory_shuffle = 1;
 			continue;
 		}
+		if (strcmp(flag, "--gmm-mixed") == 0) {
+			options.gmm_mixed = have_gmm_option = 1;
+			continue;
+		}
 		if (!value) {
 			error = synth_fail(SYNTH_EUSAGE, "%s needs a value", flag);
 			break;
@@ -198,8 +217,10 @@ int main(int argc, char **argv)
 				options.format = SYNTH_NVTX;
 			else if (strcmp(value, "memory") == 0)
 				options.format = SYNTH_MEMORY;
+			else if (strcmp(value, "gmm") == 0)
+				options.format = SYNTH_GMM;
 			else
-				error = synth_fail(SYNTH_EUSAGE, "--format: mstx, torch, nvtx or memory, not %s", value);
+				error = synth_fail(SYNTH_EUSAGE, "--format: mstx, torch, nvtx, memory or gmm, not %s", value);
 		} else if (strcmp(flag, "--output") == 0) {
 			options.output_dir = value;
 		} else if (strcmp(flag, "--ranks") == 0 && (error = parse_count(&number, flag, value, 0)) >= 0) {
@@ -228,9 +249,17 @@ int main(int argc, char **argv)
 		} else if (strcmp(flag, "--slow-role") == 0) {
 			have_pair_option = 1;
 			pair.slow_role = value;
+		} else if (strcmp(flag, "--slow-rank") == 0 && strcmp(value, "all") == 0) {
+			have_pair_option = 1;
+			pair.slow_rank = -1;
 		} else if (strcmp(flag, "--slow-rank") == 0 && (error = parse_count(&number, flag, value, 0)) >= 0) {
 			have_pair_option = 1;
 			pair.slow_rank = (int)(number > 1000000 ? 1000000 : number);
+		} else if (strcmp(flag, "--jitter-seed") == 0 && (error = parse_count(&number, flag, value, 0)) >= 0) {
+			have_pair_option = 1;
+			if (number == 0)
+				error = synth_fail(SYNTH_EUSAGE, "--jitter-seed must be above 0");
+			pair.jitter_seed = (uint64_t)number;
 		} else if (strcmp(flag, "--slow-factor") == 0) {
 			have_pair_option = 1;
 			error = parse_real(&pair.slow_factor, flag, value);
@@ -266,6 +295,12 @@ int main(int argc, char **argv)
 				options.torch_device = 20;
 			else
 				error = synth_fail(SYNTH_EUSAGE, "--torch-device: cuda, hip or npu, not %s", value);
+		} else if (strcmp(flag, "--gmm-ops") == 0 && (error = parse_count(&number, flag, value, 0)) >= 0) {
+			have_gmm_option = 1;
+			options.gmm_ops = (int)(number > 100000 ? 100000 : number);
+		} else if (strcmp(flag, "--experts") == 0 && (error = parse_count(&number, flag, value, 0)) >= 0) {
+			have_gmm_option = 1;
+			options.gmm_experts = (int)(number > 100000 ? 100000 : number);
 		} else if (strcmp(flag, "--seed") == 0 && (error = parse_count(&number, flag, value, 0)) >= 0) {
 			options.seed = (uint64_t)number;
 		} else if (error >= 0) {
@@ -302,6 +337,10 @@ int main(int argc, char **argv)
 	/* Every capture would be rank 0: with more ranks the expected rows would be another tree's. */
 	if (error >= 0 && (options.ascend_quirks & SYNTH_QUIRK_UNRANKED) && options.ranks != 1)
 		error = synth_fail(SYNTH_EUSAGE, "--ascend-quirks unranked needs --ranks 1");
+	if (error >= 0 && have_gmm_option && (options.demo || options.format != SYNTH_GMM))
+		error = synth_fail(SYNTH_EUSAGE, "--gmm-ops, --experts and --gmm-mixed are for --format gmm only");
+	if (error >= 0 && have_pair && options.format == SYNTH_GMM)
+		error = synth_fail(SYNTH_EUSAGE, "--pair is not for --format gmm");
 	if (error >= 0 && have_pair && options.demo)
 		error = synth_fail(SYNTH_EUSAGE, "give --pair or --demo, not both");
 	if (error >= 0 && have_pair_option && !have_pair)

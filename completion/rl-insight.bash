@@ -36,14 +36,15 @@ _rl_insight_help_keys()
 _rl_insight_values()
 {
 	case $1 in
-	--profiler-type) echo "mstx torch nvtx memory torch_memory table auto" ;;
+	--profiler-type) echo "mstx torch nvtx memory torch_memory gmm table auto" ;;
 	--memory-device) echo "cuda hip npu cpu accelerators all" ;;
-	--vis-type) echo "png html pdf none memory_html memory_pdf timeline_pdf" ;;
+	--vis-type) echo "png html pdf none memory_html memory_pdf timeline_pdf gmm_heatmap gmm_pdf trend" ;;
+	--cmap) echo "viridis plasma inferno magma cividis" ;;
 	--export) echo "csv jsonl" ;;
 	--page-size) echo "a4 letter a3" ;;
 	--orientation) echo "landscape portrait" ;;
 	--style) echo "default paper paper-wide" ;;
-	--input-type) echo "multi_json_mstx multi_json_torch multi_json_nvtx" ;;
+	--input-type) echo "multi_json_mstx multi_json_torch multi_json_nvtx gmm_data" ;;
 	--pipeline-type) echo "OfflineInsightPipeline" ;;
 	--pdf-date) echo "now" ;;
 	esac
@@ -61,6 +62,19 @@ _rl_insight()
 	local prev=""
 	((COMP_CWORD > 0)) && prev=${COMP_WORDS[COMP_CWORD - 1]}
 	COMPREPLY=()
+
+	# `rl-insight history FILE [list | show ID | delete ID | import SUMMARY...]`: the file, the action, summaries.
+	if [[ ${COMP_WORDS[1]-} == history ]] && ((COMP_CWORD > 1)); then
+		if ((COMP_CWORD == 3)) && [[ $cur != -* ]]; then
+			mapfile -t COMPREPLY < <(compgen -W "list show delete import" -- "$cur")
+		elif [[ $cur == -* ]]; then
+			mapfile -t COMPREPLY < <(compgen -W "--input --label-family --limit --run-label -q --help" -- "$cur")
+		else
+			compopt -o filenames 2>/dev/null
+			mapfile -t COMPREPLY < <(compgen -f -- "$cur")
+		fi
+		return 0
+	fi
 
 	# "=" breaks words, so --vis-type=pn and timeline.parser.type=ms arrive as three words.
 	if [[ $cur == = ]]; then
@@ -100,6 +114,9 @@ _rl_insight()
 					cur=${cur##*,}
 				fi
 				mapfile -t COMPREPLY < <(compgen -P "$prefix" -W "$values" -- "$cur")
+			elif [[ $arg == FILE ]]; then
+				compopt -o filenames 2>/dev/null
+				mapfile -t COMPREPLY < <(compgen -f -- "$cur")
 			elif [[ $arg == PATH ]]; then
 				compopt -o filenames 2>/dev/null
 				if [[ $option == --baseline ]]; then

@@ -9,8 +9,9 @@ build=$1 target=$2 seconds=$3 work=$4
 binary=$build/fuzzers/fuzz_$target
 [ -x "$binary" ] || { echo "campaign.sh: no $binary (configure with CC=clang-14 -DRLI_FUZZERS=ON)" >&2; exit 2; }
 case $target in
-mstx|torch|torch_memory|nvtx|stack_index|ascend_json) dict=-dict=$here/json.dict ;;
+mstx|torch|torch_memory|nvtx|nvtx_parts|stack_index|ascend_json) dict=-dict=$here/json.dict ;;
 memory_csv | memory_record) dict=-dict=$here/csv.dict ;;
+gmm_pt) dict=-dict=$here/pickle.dict ;;
 *) dict= ;;
 esac
 mkdir -p "$work/$target/corpus" "$work/$target/artifacts"

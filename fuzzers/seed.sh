@@ -2,7 +2,7 @@
 # seed.sh: (re)builds the seed corpora in fuzzers/corpus/ from the bad-input catalogue, the CLI cases,
 # the shared samples when they exist, and a few hand-written texts. Files are named by their SHA-1,
 # as libFuzzer names what it finds, so seeding twice changes nothing and findings sit beside seeds.
-# Usage: fuzzers/seed.sh [SAMPLES_DIR]   (default ../shared/samples beside the repository)
+# Usage: [RLI_SYNTH=build/bench/rl-insight-synth] fuzzers/seed.sh [SAMPLES_DIR]   (default ../shared/samples beside the repository)
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$here")
@@ -50,6 +50,9 @@ inputs | while read -r file; do
 	*/rl_events.jsonl) table_seed 1 "$file" ;;
 	*/memory_events.csv) table_seed 2 "$file" ;;
 	*/memory_events.jsonl) table_seed 3 "$file" ;;
+	*/gmm_events.csv) table_seed 128 "$file" ;;
+	*/gmm_events.jsonl) table_seed 129 "$file" ;;
+	*group_list.pt) add gmm_pt "$file" ;;
 	*/trace_view.json) add mstx "$file"; add stack_index "$file" ;;
 	*.json.gz)
 		add torch "$file"
@@ -86,6 +89,33 @@ add_raw summary "$sum_head$sum_run$sum_phase$sum_rank$sum_role$sum_mem}"
 add_raw summary "$sum_head$sum_run,\"phases\":[{\"name\":\"x\"}]}"
 add_raw summary "$sum_head$sum_run,\"phases\":[{\"role\":\"a\",\"name\":\"x\",\"median_ms\":\"3\"}]}"
 add_raw summary '{"schema_version":9,"tool":{"name":"rl-insight"},"run":{}}'
+
+# GMM dumps: every kind of file the generator writes (RLI_SYNTH: its rl-insight-synth), the
+# hostile and broken ones tests/gmm/craft_pt.py makes, torch.save's own where Python has torch,
+# and the table the generator expects, as gmm_events.csv.
+gmm=$(mktemp -d)
+if [ -x "${RLI_SYNTH:-}" ] && "$RLI_SYNTH" --format gmm --gmm-mixed --ranks 1 --roles 1 --gmm-ops 6 --experts 8 \
+	--output "$gmm/synth" >/dev/null; then
+	for file in "$gmm"/synth/step_1/*/rank0/dump_tensor_data/*.pt; do add gmm_pt "$file"; done
+	table_seed 128 "$gmm/synth/expected_gmm.csv"
+fi
+for kind in good evil evil-legacy builtins-eval numpy-array build-opcode plain-pickle list storage-larger-than-file \
+	billion-elements stride-past-storage memo-bomb huge-string torchscript no-storage-record bad-byteorder; do
+	python3 "$root/tests/gmm/craft_pt.py" "$kind" "$gmm/$kind.pt" "$gmm/pwned" && add gmm_pt "$gmm/$kind.pt"
+done
+for python in python3 /usr/bin/python3; do
+	"$python" -c 'import torch' 2>/dev/null || continue
+	"$python" -c '
+import sys, torch
+d = sys.argv[1]
+torch.save(torch.tensor([3, 0, 2 ** 40, -1]), d + "/t_int64.pt")
+torch.save(torch.tensor([0.5, float("nan")], dtype=torch.bfloat16), d + "/t_bf16.pt")
+torch.save(torch.arange(6).reshape(2, 3).t(), d + "/t_view.pt")
+torch.save(torch.tensor([1, 2], dtype=torch.int32), d + "/t_legacy.pt", _use_new_zipfile_serialization=False)
+' "$gmm" && for file in "$gmm"/t_*.pt; do add gmm_pt "$file"; done
+	break
+done
+rm -rf "$gmm"
 
 # Command lines: every args: line of the CLI cases, arguments split at NUL bytes as fuzz_cli reads them.
 for case in "$root"/tests/cli/cases/*.case; do

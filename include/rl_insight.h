@@ -81,6 +81,17 @@ void rli_events_free(rli_events *events);
 
 /* ---- parsing ---------------------------------------------------------- */
 
+/*
+ * What one analysis read of the input that the next one needs: the call stacks in the Ascend
+ * traces the timeline reads, for the memory analysis that reads the same captures after it. Given
+ * to both (rli_parse_options.share, rli_memory_parse_options.share), each trace_view.json is
+ * read once. Opaque; any thread.
+ */
+typedef struct rli_trace_share rli_trace_share;
+
+int rli_trace_share_new(rli_trace_share **out);
+void rli_trace_share_free(rli_trace_share *share);
+
 typedef struct {
 	rli_profiler profiler; /* RLI_PROFILER_AUTO detects it from the tree */
 	const char *rank_list; /* NULL or "all", else "0,2,4-7" */
@@ -95,6 +106,8 @@ typedef struct {
 	 * of one run over the whole input.
 	 */
 	unsigned shard_index, shard_count;
+	/* NULL, or where the call stacks of the Ascend captures that hold memory records are kept */
+	rli_trace_share *share;
 } rli_parse_options;
 
 void rli_parse_options_init(rli_parse_options *options);
@@ -212,6 +225,7 @@ typedef struct {
 	 */
 	int auto_detected;
 	unsigned shard_index, shard_count; /* as in rli_parse_options */
+	rli_trace_share *share;            /* NULL, or where the timeline kept the traces' call stacks */
 } rli_memory_parse_options;
 
 void rli_memory_parse_options_init(rli_memory_parse_options *options);
@@ -322,6 +336,80 @@ int rli_memory_export(const rli_memory *memory, rli_export_format format, const 
 int rli_memory_has_reserve(const rli_memory *memory);
 int rli_memory_export_reserve(const rli_memory *memory, rli_export_format format, const char *path,
 			      rli_output_set *set);
+
+/* ---- MoE expert load (GMM) -------------------------------------------- */
+
+/*
+ * The expert-load table: one row per element of each msprobe dump
+ * step_<n>/<role>/.../rank<r>/.../dump_tensor_data/...npu_grouped_matmul.<op>.forward.kwargs.group_list.pt
+ * (gmm.md §1), element i = tokens routed to expert i. Rows in the reference's order: by step,
+ * role (code-point order), rank_id, stage (the op index), expert_index, load. Opaque.
+ */
+typedef struct rli_gmm rli_gmm;
+
+/* A row as read back; the role lives as long as the table. */
+typedef struct {
+	const char *role;
+	int64_t rank_id;
+	int64_t step;
+	int64_t stage;
+	int64_t expert_index;
+	double load; /* the tensor's value exactly (not rounded to float32); NaN where it held NaN */
+} rli_gmm_row;
+
+typedef struct {
+	const char *rank_list; /* input.rank_list: NULL or "all", else "0,2,4-7" */
+	const char *step_list; /* heatmap.parser.step: NULL every step, else "1,2" or "1-4" */
+	const char *role_list; /* heatmap.parser.role: NULL every role, else "actor_update" or a comma list */
+	unsigned jobs;         /* parser threads; 0 = number of CPUs */
+	rli_log_fn log;        /* warnings and progress; NULL = silent */
+	void *log_ctx;
+	unsigned shard_index, shard_count; /* as in rli_parse_options */
+} rli_gmm_parse_options;
+
+void rli_gmm_parse_options_init(rli_gmm_parse_options *options);
+
+/*
+ * Finds every group_list.pt dump under input_path (rank and step from the folders below it),
+ * keeps those of the ranks, steps and roles asked for, and reads each with a reader of our own
+ * that understands only what torch.save writes for a tensor (the zip archive through libzip, or
+ * the legacy format) and refuses anything else, executing nothing. Dumps parse in parallel.
+ *
+ * *out receives the table on RLI_OK and on RLI_EPARTIAL (some dumps failed, each named, and
+ * were skipped). RLI_EINVALID when the tree breaks the rules or gives no row, with
+ * "Data validation failed" and one "\n  - <message>" per failure in rli_error_last();
+ * RLI_EUSAGE for a bad rank or step list or no path. options may be NULL.
+ */
+int rli_gmm_parse(rli_gmm **out, const char *input_path, const rli_gmm_parse_options *options);
+
+/*
+ * The table from what --export wrote: gmm_events.csv or gmm_events.jsonl as input_path, or every
+ * one under the folder input_path (shards' tables merge into the table of one run over the whole
+ * input). The filters apply to the rows. Results and errors as rli_gmm_parse; a bad row fails
+ * its file, named with the line.
+ */
+int rli_table_gmm_parse(rli_gmm **out, const char *input_path, const rli_gmm_parse_options *options);
+
+/*
+ * How many group_list.pt dumps under a dump_tensor_data folder input_path holds (0 when none or
+ * unreadable), and how many GMM tables (gmm_events.csv|jsonl) it is or holds when read as
+ * tables (profiler RLI_PROFILER_TABLE, or RLI_PROFILER_AUTO); RLI_ERROR when out of memory.
+ * What auto detection asks.
+ */
+int rli_gmm_dump_count(const char *input_path);
+int rli_gmm_table_count(const char *input_path, rli_profiler profiler);
+
+size_t rli_gmm_count(const rli_gmm *gmm);
+/* Fills *out with row index; RLI_EUSAGE when index >= rli_gmm_count. */
+int rli_gmm_get(rli_gmm_row *out, const rli_gmm *gmm, size_t index);
+void rli_gmm_free(rli_gmm *gmm);
+
+/*
+ * Writes the table with the reference's columns in its order (role, rank_id, step, stage,
+ * expert_index, load): into `set` when given, else atomically on its own; the command line
+ * names the file gmm_events.csv or gmm_events.jsonl. A NaN load is an empty CSV field, a JSON null.
+ */
+int rli_gmm_export(const rli_gmm *gmm, rli_export_format format, const char *path, rli_output_set *set);
 
 /* ---- layout ----------------------------------------------------------- */
 

@@ -295,7 +295,15 @@ static void draw_lines(painter *p)
 		 */
 		cairo_set_antialias(cr, traced_as_envelope(p, line) ? CAIRO_ANTIALIAS_FAST : CAIRO_ANTIALIAS_DEFAULT);
 		cairo_new_path(cr);
-		if (line->fill_alpha > 0) {
+		if (line->fill_alpha > 0 && line->y_low) {
+			/* A band: along the line, then back along its lower edge. */
+			trace_line(p, line);
+			for (size_t i = line->count; i-- > 0;)
+				cairo_line_to(cr, page_x(p, line->x[i]) * p->scale, page_y(p, line->y_low[i]) * p->scale);
+			cairo_close_path(cr);
+			set_color(cr, line->color, line->fill_alpha);
+			cairo_fill(cr);
+		} else if (line->fill_alpha > 0) {
 			trace_line(p, line);
 			cairo_line_to(cr, page_x(p, line->x[line->count - 1]) * p->scale, base);
 			cairo_line_to(cr, page_x(p, line->x[0]) * p->scale, base);
@@ -303,6 +311,8 @@ static void draw_lines(painter *p)
 			set_color(cr, line->color, line->fill_alpha);
 			cairo_fill(cr);
 		}
+		if (line->width <= 0)
+			continue;
 		set_color(cr, line->color, 1.0);
 		if (traced_as_envelope(p, line) && on_pixels(p) && span_envelope(p, line))
 			continue;
@@ -534,6 +544,58 @@ static int clip_is_empty(cairo_t *cr)
 	return !(x2 > x1 && y2 > y1);
 }
 
+/*
+ * The panel's cells as an image of a pixel a cell, scaled onto the plot: cells a device pixel or
+ * more are drawn sharp (nearest), smaller ones averaged into the pixel they share.
+ */
+static int draw_cells(painter *p, const rli_cell_grid *grid)
+{
+	const rli_panel *t = p->panel;
+	cairo_surface_t *image;
+	cairo_pattern_t *pattern;
+	cairo_matrix_t matrix;
+	unsigned char *data;
+	int stride, error = RLI_OK;
+	double sx, sy;
+
+	if (!grid->columns || !grid->rows || grid->columns > 32767 || grid->rows > 32767)
+		return RLI_OK;
+	image = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, (int)grid->columns, (int)grid->rows);
+	if (cairo_surface_status(image) != CAIRO_STATUS_SUCCESS) {
+		error = rli_cairo_error(cairo_surface_status(image), "the heatmap's cells");
+		cairo_surface_destroy(image);
+		return error;
+	}
+	cairo_surface_flush(image);
+	data = cairo_image_surface_get_data(image);
+	stride = cairo_image_surface_get_stride(image);
+	for (size_t r = 0; r < grid->rows; r++) {
+		uint32_t *row = (uint32_t *)(void *)(data + r * (size_t)stride);
+		for (size_t c = 0; c < grid->columns; c++) {
+			size_t i = r * grid->columns + c;
+			/* premultiplied ARGB: an absent cell is all zero, transparent */
+			row[c] = grid->present && !grid->present[i] ? 0 : 0xFF000000u | grid->colors[i];
+		}
+	}
+	cairo_surface_mark_dirty(image);
+	pattern = cairo_pattern_create_for_surface(image);
+	sx = t->plot.w * p->scale / (double)grid->columns;
+	sy = t->plot.h * p->scale / (double)grid->rows;
+	cairo_matrix_init_scale(&matrix, 1.0 / sx, 1.0 / sy);
+	cairo_matrix_translate(&matrix, -t->plot.x * p->scale, -t->plot.y * p->scale);
+	cairo_pattern_set_matrix(pattern, &matrix);
+	cairo_pattern_set_filter(pattern, sx >= 1.0 && sy >= 1.0 ? CAIRO_FILTER_NEAREST : CAIRO_FILTER_GOOD);
+	cairo_save(p->cr);
+	cairo_rectangle(p->cr, t->plot.x * p->scale, t->plot.y * p->scale, t->plot.w * p->scale, t->plot.h * p->scale);
+	cairo_clip(p->cr);
+	cairo_set_source(p->cr, pattern);
+	cairo_paint(p->cr);
+	cairo_restore(p->cr);
+	cairo_pattern_destroy(pattern);
+	cairo_surface_destroy(image);
+	return error;
+}
+
 static int draw_panel(painter *p, const rli_panel *panel)
 {
 	double right;
@@ -550,7 +612,9 @@ static int draw_panel(painter *p, const rli_panel *panel)
 	cairo_save(p->cr);
 	cairo_set_antialias(p->cr, CAIRO_ANTIALIAS_DEFAULT);
 	draw_grid(p);
-	error = draw_bars(p);
+	error = panel->cells ? draw_cells(p, panel->cells) : RLI_OK;
+	if (error == RLI_OK)
+		error = draw_bars(p);
 	if (error == RLI_OK && (panel->line_count || panel->point_count)) {
 		cairo_save(p->cr);
 		cairo_rectangle(p->cr, panel->plot.x * p->scale, panel->plot.y * p->scale,

@@ -40,7 +40,7 @@ static int check_pair(const synth_options *options, const synth_pair *pair)
 			return synth_fail(SYNTH_EUSAGE, "--pair slowdown is for mstx, torch and nvtx");
 		if (pair->slow_factor < 0 || pair->slow_factor > 100)
 			return synth_fail(SYNTH_EUSAGE, "--slow-factor must be above 0 and at most 100");
-		if (pair->slow_rank < 0 || pair->slow_rank >= options->ranks)
+		if (pair->slow_rank < -1 || pair->slow_rank >= options->ranks)
 			return synth_fail(SYNTH_EUSAGE, "--slow-rank must be below --ranks (%d)", options->ranks);
 		break;
 	case SYNTH_PAIR_MEMORY_GROWTH:
@@ -90,9 +90,12 @@ static void write_common(FILE *fp, const synth_options *options, const synth_pai
 /* What the slowed side plants, in the names the rows carry (NVTX rows carry the phase's). */
 static void write_slowdown(FILE *fp, const synth_options *current, const synth_role *role)
 {
-	fprintf(fp, "role=%s\nrole_dir=%s\nrole_phase=%s\nrank=%d\nfactor=%.17g\nslowed_bars=%d\n",
+	char rank[16] = "all";
+	if (current->slow_rank >= 0)
+		snprintf(rank, sizeof(rank), "%d", current->slow_rank);
+	fprintf(fp, "role=%s\nrole_dir=%s\nrole_phase=%s\nrank=%s\nfactor=%.17g\nslowed_bars=%d\n",
 		current->format == SYNTH_NVTX ? role->phase_name : role->dir_name, role->dir_name, role->phase_name,
-		current->slow_rank, current->slow_factor, current->steps);
+		rank, current->slow_factor, current->slow_rank >= 0 ? current->steps : current->steps * current->ranks);
 }
 
 int synth_run_pair(const synth_options *options, const synth_pair *pair)
@@ -114,7 +117,7 @@ int synth_run_pair(const synth_options *options, const synth_pair *pair)
 	baseline.output_dir = base_dir;
 	current.output_dir = current_dir;
 	current.jitter = pair->jitter;
-	current.jitter_seed = options->seed + JITTER_SEED_OFFSET;
+	current.jitter_seed = pair->jitter_seed ? pair->jitter_seed : options->seed + JITTER_SEED_OFFSET;
 	switch (pair->kind) {
 	case SYNTH_PAIR_SLOWDOWN:
 		if ((error = find_slow_role(&slow, options, pair)) < 0)

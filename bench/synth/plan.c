@@ -50,7 +50,7 @@ static const char *const replica_names[] = {
 static int slowed(const synth_options *options, int role, int rank)
 {
 	return options->slow_factor > 0 && options->slow_factor != 1 && role == options->slow_role &&
-	       rank == options->slow_rank;
+	       (options->slow_rank < 0 || rank == options->slow_rank);
 }
 
 /*

@@ -14,9 +14,9 @@ int synth_run(const synth_options *options)
 		return error;
 	if ((error = synth_mkdir_p(options->output_dir)) < 0)
 		goto done;
-	if (options->format == SYNTH_MEMORY) {
-		/* Memory rows are not timeline rows: the writer puts its own expected file beside the tree. */
-		error = synth_write_memory(&plan);
+	if (options->format == SYNTH_MEMORY || options->format == SYNTH_GMM) {
+		/* Memory and GMM rows are not timeline rows: the writer puts its own expected file beside the tree. */
+		error = options->format == SYNTH_MEMORY ? synth_write_memory(&plan) : synth_write_gmm(&plan);
 		goto done;
 	}
 	switch (options->format) {

@@ -13,7 +13,7 @@ enum { SYNTH_OK = 0, SYNTH_ERROR = -1, SYNTH_EUSAGE = -2, SYNTH_EOUTPUT = -4 };
 const char *synth_error(void);
 int synth_fail(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-typedef enum { SYNTH_MSTX = 0, SYNTH_TORCH, SYNTH_NVTX, SYNTH_MEMORY } synth_format;
+typedef enum { SYNTH_MSTX = 0, SYNTH_TORCH, SYNTH_NVTX, SYNTH_MEMORY, SYNTH_GMM } synth_format;
 
 /*
  * What real torch_npu exports lack or write otherwise, the shapes the reference refuses and
@@ -54,11 +54,14 @@ typedef struct {
 	double jitter;             /* durations vary by up to this part, drawn from jitter_seed (0: none) */
 	uint64_t jitter_seed;
 	double slow_factor;        /* 0 or 1: none; else units of slow_role on slow_rank last this times as long */
-	int slow_role, slow_rank;
+	int slow_role, slow_rank;  /* slow_rank -1: every rank */
 	uint64_t skip_roles;       /* bit r set: role r is planned but none of its units is written */
 	const char *growth_site;   /* memory: allocations whose call_stack_top is this grow by growth_half_kb */
 	long long growth_half_kb;  /* in half KB, the unit of operator_memory.csv sizes */
 	unsigned ascend_quirks;    /* mstx, memory: SYNTH_QUIRK_* */
+	int gmm_ops;               /* gmm: grouped-matmul dumps per (step, role, rank); three share a layer's routing */
+	int gmm_experts;           /* gmm: experts, the elements of each group_list */
+	int gmm_mixed;             /* gmm: every kind of file torch.save writes, by turns (dtypes, layouts, byte orders) */
 } synth_options;
 
 /* Where a torch trace's rank is: distributedInfo, its file name only, or nowhere (rank 0 then). */
@@ -224,6 +227,13 @@ int synth_write_nvtx(synth_rows *rows, const synth_plan *plan);
  */
 int synth_write_memory(const synth_plan *plan);
 
+/*
+ * msprobe's MoE dumps (gmm.md §1): step_<s>/<role>/rank<r>/dump_tensor_data/
+ * NPU.npu_grouped_matmul.<op>.forward.kwargs.group_list.pt, real .pt files (pt_write.c), and
+ * expected_gmm.csv: the rows rl-insight --profiler-type gmm --export csv must write.
+ */
+int synth_write_gmm(const synth_plan *plan);
+
 /* Writes the tree and expected.csv. */
 int synth_run(const synth_options *options);
 
@@ -235,8 +245,9 @@ typedef struct {
 	synth_pair_kind kind;
 	double jitter;          /* identical, slowdown: the current run's durations vary by up to this part */
 	const char *slow_role;  /* slowdown: folder or phase name; NULL: actor_update, or the last role */
-	int slow_rank;
+	int slow_rank;          /* -1: every rank of the role (--slow-rank all) */
 	double slow_factor;     /* 0: 1.2 */
+	uint64_t jitter_seed;   /* 0: the run's seed and a fixed offset (--jitter-seed: nights of one plan) */
 	double growth_kb;       /* memory-growth: KB added to each allocation of the site (0: 2048) */
 } synth_pair;
 

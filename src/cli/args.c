@@ -1,6 +1,7 @@
 /* args.c: the command line, both styles (flags and key=value), mapped to one request. */
 #include "args.h"
 #include "config_file.h"
+#include "history_args.h"
 #include "common/error.h"
 
 #include <errno.h>
@@ -73,16 +74,21 @@ static int choose(size_t *index, const char *const *names, size_t n, const char 
 
 /*
  * A timeline format names the timeline analysis; "memory" the memory analysis of Ascend records,
- * "torch_memory" that of PyTorch traces' [memory] events; "table" the tables --export wrote,
- * both analyses as the tables present allow; "auto" whatever is there.
+ * "torch_memory" that of PyTorch traces' [memory] events; "gmm" the MoE expert load of msprobe's
+ * group_list.pt dumps; "table" the tables --export wrote, the analyses as the tables present
+ * allow; "auto" whatever is there.
  */
 static int set_profiler(cli_request *r, const char *value, const char *spelled)
 {
-	static const char *const names[] = { "mstx", "torch", "nvtx", "memory", "torch_memory", "table", "auto" };
+	static const char *const names[] = { "mstx", "torch", "nvtx", "memory", "torch_memory", "gmm", "table", "auto" };
 	size_t i;
 	int error = CHOOSE(&i, names, value, strlen(value), spelled);
 	if (error < 0)
 		return error;
+	if (strcmp(names[i], "gmm") == 0) {
+		r->analyses |= CLI_GMM;
+		return RLI_OK;
+	}
 	if (strcmp(names[i], "memory") == 0 || strcmp(names[i], "torch_memory") == 0) {
 		r->analyses |= CLI_MEMORY;
 		r->memory_torch = names[i][0] == 't';
@@ -132,6 +138,35 @@ static int set_memory_device(cli_request *r, const char *value, const char *spel
 	return RLI_OK;
 }
 
+/* heatmap.parser.type: the reference's one GMM parser. */
+static int set_heatmap_parser(cli_request *r, const char *value, const char *spelled)
+{
+	static const char *const names[] = { "gmm" };
+	size_t i;
+	int error = CHOOSE(&i, names, value, strlen(value), spelled);
+	if (error == RLI_OK)
+		r->analyses |= CLI_GMM;
+	return error;
+}
+
+/* heatmap.parser.step, --step: the steps whose dumps are read, in the rank list's grammar (checked by the parser). */
+static int set_step_list(cli_request *r, const char *value, const char *spelled)
+{
+	if (!*value)
+		return rli_error_set(RLI_EUSAGE, "%s needs a step, or a list such as 1,2 or 1-4", spelled);
+	r->step_list = value;
+	return RLI_OK;
+}
+
+/* heatmap.parser.role, --role: the role folders whose dumps are read (the reference's one, or a comma list). */
+static int set_gmm_role_list(cli_request *r, const char *value, const char *spelled)
+{
+	if (!*value)
+		return rli_error_set(RLI_EUSAGE, "%s needs a role, or a comma list of them", spelled);
+	r->gmm_role_list = value;
+	return RLI_OK;
+}
+
 /* memory.parser.role: declared and ignored by the reference; here it keeps those roles. */
 static int set_role_list(cli_request *r, const char *value, const char *spelled)
 {
@@ -144,12 +179,20 @@ static int set_role_list(cli_request *r, const char *value, const char *spelled)
 /* The legacy --input-type names the parser's input; it must agree with the parser. */
 static int set_input_type(cli_request *r, const char *value, const char *spelled)
 {
-	static const char *const names[] = { "multi_json_mstx", "multi_json_torch", "multi_json_nvtx" };
+	static const char *const names[] = { "multi_json_mstx", "multi_json_torch", "multi_json_nvtx", "gmm_data" };
 	static const rli_profiler profilers[] = { RLI_PROFILER_MSTX, RLI_PROFILER_TORCH, RLI_PROFILER_NVTX };
 	size_t i;
 	int error = CHOOSE(&i, names, value, strlen(value), spelled);
 	if (error < 0)
 		return error;
+	if (i == 3) {
+		/* the GMM dumps' input type: it names the GMM analysis, as --profiler-type gmm does */
+		if (r->profiler != RLI_PROFILER_AUTO)
+			return rli_error_set(RLI_EUSAGE, "Input data type gmm_data does not match parser input type "
+					     "multi_json_%s", rli_profiler_name(r->profiler));
+		r->analyses |= CLI_GMM;
+		return RLI_OK;
+	}
 	if (r->profiler != RLI_PROFILER_AUTO && r->profiler != profilers[i])
 		return rli_error_set(RLI_EUSAGE, "Input data type %s does not match parser input type multi_json_%s",
 				     names[i], rli_profiler_name(r->profiler));
@@ -188,9 +231,10 @@ static int add_vis(cli_request *r, const char *item, size_t len, const char *spe
 	 * tool's name for the memory pages, which html writes.
 	 */
 	static const char *const known[] = { "png", "html", "pdf", "none", "memory_html", "memory_pdf",
-					      "timeline_pdf" };
-	static const char *const output[] = { "png", "html", "pdf", NULL, "html", "memory_pdf", "timeline_pdf" };
-	static const char *const backend[] = { "png", "html", "pdf", NULL, "html", "pdf", "pdf" };
+					      "timeline_pdf", "gmm_heatmap", "gmm_pdf", "trend" };
+	static const char *const output[] = { "png", "html", "pdf", NULL, "html", "memory_pdf", "timeline_pdf",
+					      "gmm_heatmap", "gmm_pdf", "trend" };
+	static const char *const backend[] = { "png", "html", "pdf", NULL, "html", "pdf", "pdf", "png", "pdf", "png" };
 	size_t i;
 	int error = CHOOSE(&i, known, item, len, spelled);
 	if (error < 0)
@@ -259,17 +303,39 @@ static int set_preset(cli_request *r, const char *value, const char *spelled)
 	int error = CHOOSE(&i, presets, value, strlen(value), spelled);
 	if (error < 0)
 		return error;
-	if (i == 2)
-		return rli_error_set(RLI_EUSAGE, "the %s analysis is not available in rl-insight %s yet",
-				     presets[i], RLI_VERSION);
-	r->analyses |= i == 0 ? CLI_TIMELINE : CLI_MEMORY;
+	r->analyses |= i == 0 ? CLI_TIMELINE : i == 1 ? CLI_MEMORY : CLI_GMM;
 	return RLI_OK;
 }
 
-static int set_unavailable(cli_request *r, const char *value, const char *spelled)
+/* heatmap.visualizer.type: the heatmap's outputs (gmm_heatmap, gmm_pdf); the key names the GMM analysis, as the reference's preset. */
+static int set_heatmap_vis(cli_request *r, const char *value, const char *spelled)
 {
-	return rli_error_set(RLI_EUSAGE, "%s: this analysis is not available in rl-insight %s yet",
-			     spelled, RLI_VERSION);
+	r->analyses |= CLI_GMM;
+	return set_vis(r, value, spelled);
+}
+
+/* heatmap.visualizer.dpi, --dpi: the heatmap PNG's resolution. */
+static int set_dpi(cli_request *r, const char *value, const char *spelled)
+{
+	return parse_int(&r->gmm_dpi, value, spelled, 1, 2400);
+}
+
+/* heatmap.visualizer.cmap, --cmap: one of the perceptually uniform maps. */
+static int set_cmap(cli_request *r, const char *value, const char *spelled)
+{
+	static const char *const names[] = { "viridis", "magma", "inferno", "plasma", "cividis" };
+	size_t i;
+	int error = CHOOSE(&i, names, value, strlen(value), spelled);
+	/* the same names, in the same order, as rli_colormap_from_name's */
+	if (error == RLI_OK)
+		error = rli_colormap_from_name(&r->gmm_cmap, names[i]);
+	return error;
+}
+
+/* heatmap.visualizer.gmm_per_layer, --gmm-per-layer: how often a MoE layer's vector repeats in a forward pass. */
+static int set_gmm_per_layer(cli_request *r, const char *value, const char *spelled)
+{
+	return parse_int(&r->gmm_per_layer, value, spelled, -1000000, 1000000);
 }
 
 static int set_width(cli_request *r, const char *value, const char *spelled)
@@ -422,14 +488,19 @@ static int set_all_rows(cli_request *r, const char *value, const char *spelled)
 static const option_spec options[] = {
 	{ "--input-path", "input.path", "PATH", "root folder of the profiling data (required)", set_input_path },
 	{ "--output-path", "output.path", "PATH", "folder for the outputs, created if missing (default: output)", set_output_path },
-	{ "--profiler-type", "timeline.parser.type", "TYPE", "mstx, torch, nvtx, memory (Ascend), torch_memory (PyTorch [memory] events), table (rl_events and memory_events tables --export wrote: a file, or a folder searched for them), or auto: every analysis the input holds (default)", set_profiler },
+	{ "--profiler-type", "timeline.parser.type", "TYPE", "mstx, torch, nvtx, memory (Ascend), torch_memory (PyTorch [memory] events), gmm (msprobe's group_list.pt dumps: the MoE expert load), table (rl_events, memory_events and gmm_events tables --export wrote: a file, or a folder searched for them), or auto: every analysis the input holds (default)", set_profiler },
 	{ "--memory-device", NULL, "DEVICE", "PyTorch [memory] events (torch_memory, auto): cuda, hip, npu, cpu, accelerators (default: CUDA, HIP and NPU), all, or a comma list such as cuda,cpu", set_memory_device },
-	{ "--vis-type", "timeline.visualizer.type", "LIST", "outputs, comma-separated: png, html, pdf (the report), timeline_pdf, memory_pdf (a figure alone), none (default: html)", set_vis },
+	{ "--vis-type", "timeline.visualizer.type", "LIST", "outputs, comma-separated: png, html, pdf (the report), timeline_pdf, memory_pdf, gmm_heatmap, gmm_pdf (a figure alone), trend (trend.png and trend.html, with --history), none (default: html)", set_vis },
 	{ "--rank-list", "input.rank_list", "RANKS", "all, or ranks such as 0,2,4-7 (default: all)", set_rank_list },
+	{ "--step", "heatmap.parser.step", "STEPS", "gmm: read the dumps of these training steps only, such as 1,2 or 1-4 (default: all)", set_step_list },
+	{ "--role", "heatmap.parser.role", "ROLE", "gmm: read the dumps of this role folder only, or of a comma list of them (default: all)", set_gmm_role_list },
 	{ "--shard", "input.shard", "K/N", "parse only shard K of N (K from 0): the input units whose paths hash to K; merge the shards' --export tables with --profiler-type table", set_shard },
-	{ "--export", NULL, "FORMATS", "also write the parsed table: csv, jsonl (rl_events.csv, rl_events.jsonl)", set_export },
+	{ "--export", NULL, "FORMATS", "also write the parsed table: csv, jsonl (rl_events.csv, rl_events.jsonl; memory_events.*, gmm_events.* for those analyses)", set_export },
 	{ "--baseline", "compare.baseline", "PATH", "compare with this run: a profile folder, a folder of tables from --export, or its summary.json", set_baseline },
-	{ "--fail-on-regression", "compare.fail_on_regression", "PCT", "with --baseline: exit 6 when a phase's median got slower by more than PCT (e.g. 5%) and beyond the noise", set_fail_on_regression },
+	{ "--fail-on-regression", "compare.fail_on_regression", "PCT", "with --baseline, or --history alone against the median of the last runs: exit 6 when a phase's median got slower by more than PCT (e.g. 5%) and beyond the noise", set_fail_on_regression },
+	{ "--history", "history.path", "FILE", "append this run to the run history FILE (SQLite, created when missing); with --vis-type trend draw trend.png and trend.html from it", cli_set_history },
+	{ "--run-label", "history.run_label", "LABEL", "this run's label in the history, such as a commit; the text before a ':' is its family (fp8:3f2a9c1), compared with its own", cli_set_run_label },
+	{ "--history-window", "history.window", "N", "with --history: the runs before this one it is compared with (default: 7, 3 to 256)", cli_set_history_window },
 	{ "--merge-short-ms", NULL, "MS", "merge chains of bars of at most MS ms, 2 ms apart (default: off)", set_merge },
 	{ "--width", "timeline.visualizer.width", "PX", "page width in CSS pixels, 300 to 20000 (default: 2000)", set_width },
 	{ "--scale", "timeline.visualizer.scale", "N", "device pixels per CSS pixel in the PNG (default: 2)", set_scale },
@@ -439,14 +510,17 @@ static const option_spec options[] = {
 	{ "--style", "timeline.visualizer.style", "STYLE", "default, paper (a 3.5 in journal column at 300 dpi) or paper-wide (7 in), PNG and PDF alike", set_style },
 	{ NULL, "timeline.visualizer.all_rows", NULL, NULL, set_all_rows },
 	{ "--jobs", NULL, "N", "parse N input units at once; 1: do all the work on one thread (default: number of CPUs)", set_jobs },
-	{ "--input-type", NULL, "TYPE", "legacy: multi_json_mstx|torch|nvtx, must agree with the parser", set_input_type },
+	{ "--input-type", NULL, "TYPE", "legacy: multi_json_mstx|torch|nvtx or gmm_data, must agree with the parser", set_input_type },
 	{ "--pipeline-type", "pipeline.type", "NAME", "legacy: OfflineInsightPipeline, the only pipeline", set_pipeline },
-	{ NULL, "preset", "NAME", "timeline or memory (heatmap is not available yet)", set_preset },
+	{ NULL, "preset", "NAME", "timeline, memory or heatmap", set_preset },
 	{ NULL, "memory.parser.type", NULL, NULL, set_memory_parser },
 	{ NULL, "memory.parser.role", NULL, NULL, set_role_list },
 	{ NULL, "memory.visualizer.type", NULL, NULL, set_vis },
-	{ NULL, "heatmap.parser.type", NULL, NULL, set_unavailable },
-	{ NULL, "heatmap.visualizer.type", NULL, NULL, set_unavailable },
+	{ NULL, "heatmap.parser.type", NULL, NULL, set_heatmap_parser },
+	{ NULL, "heatmap.visualizer.type", NULL, NULL, set_heatmap_vis },
+	{ "--dpi", "heatmap.visualizer.dpi", "N", "gmm: the heatmap PNG's resolution, 1 to 2400 (default: 200)", set_dpi },
+	{ "--cmap", "heatmap.visualizer.cmap", "NAME", "gmm: the heatmap's colours: viridis (default), magma, inferno, plasma or cividis", set_cmap },
+	{ "--gmm-per-layer", "heatmap.visualizer.gmm_per_layer", "N", "gmm: a MoE layer's grouped matmuls a forward pass; a vector repeated more often starts actor_update's backward pass, which is left out (default: 3)", set_gmm_per_layer },
 };
 #define OPTION_COUNT (sizeof(options) / sizeof(options[0]))
 
@@ -477,7 +551,8 @@ typedef struct {
 /* The keys whose values are comma lists, so a YAML list of values can give them. */
 static int takes_list(const option_spec *spec)
 {
-	return spec->set == set_vis || spec->set == set_rank_list || spec->set == set_role_list;
+	return spec->set == set_vis || spec->set == set_heatmap_vis || spec->set == set_rank_list || spec->set == set_role_list ||
+	       spec->set == set_step_list || spec->set == set_gmm_role_list;
 }
 
 /* Applies one key of a config_path file; the value must outlive the file's buffer. */
@@ -503,7 +578,7 @@ static int apply_config_key(void *ctx, const char *key, const char *value, int l
 	r->owned[r->owned_count++] = copy;
 	if ((error = spec->set(r, copy, spec->config_key)) < 0)
 		return rli_error_prefix(error, "%s:%d: ", c->path, line);
-	c->explicit_vis |= spec->set == set_vis;
+	c->explicit_vis |= spec->set == set_vis || spec->set == set_heatmap_vis;
 	return RLI_OK;
 }
 
@@ -550,6 +625,8 @@ void cli_request_init(cli_request *r)
 	rli_report_options_init(&r->report);
 	/* The PNG and the PDF show the overview past the readable rows unless --all-rows. */
 	r->timeline.overview = 1;
+	r->gmm_dpi = 200;
+	r->gmm_per_layer = RLI_GMM_PER_LAYER_DEFAULT;
 }
 
 int cli_apply_config_text(cli_request *r, const char *path, const char *text, size_t length)
@@ -605,7 +682,7 @@ int cli_parse_args(cli_request *r, int argc, char **argv)
 			}
 			if ((error = spec->set(r, value, spec->flag)) < 0)
 				return error;
-			explicit_vis |= spec->set == set_vis;
+			explicit_vis |= spec->set == set_vis || spec->set == set_heatmap_vis;
 		} else if (arg[0] != '-' && strchr(arg, '=')) {
 			const char *eq = strchr(arg, '=');
 			spec = find_key(arg, (size_t)(eq - arg));
@@ -617,7 +694,7 @@ int cli_parse_args(cli_request *r, int argc, char **argv)
 			}
 			if ((error = spec->set(r, eq + 1, spec->config_key)) < 0)
 				return error;
-			explicit_vis |= spec->set == set_vis;
+			explicit_vis |= spec->set == set_vis || spec->set == set_heatmap_vis;
 		} else {
 			return rli_error_set(RLI_EUSAGE, "unexpected argument '%s' (see --help)", arg);
 		}
@@ -628,19 +705,24 @@ int cli_parse_args(cli_request *r, int argc, char **argv)
 	if (!r->input_path)
 		return rli_error_set(RLI_EUSAGE, "Missing mandatory value: input.path (give --input-path PATH)");
 	/* An export-only run draws nothing unless asked; otherwise the reference's default, HTML. */
-	if (r->fail_on_regression && !r->baseline)
-		return rli_error_set(RLI_EUSAGE, "--fail-on-regression needs --baseline, the run to compare with");
+	if (r->fail_on_regression && !r->baseline && !r->history_path)
+		return rli_error_set(RLI_EUSAGE, "--fail-on-regression needs --baseline, the run to compare with, or "
+				     "--history, the runs before this one");
+	if (cli_history_check_request(r) < 0)
+		return RLI_EUSAGE;
 	if (r->shard_count > 1 && r->baseline)
 		return rli_error_set(RLI_EUSAGE, "--shard parses part of the input: compare the run merged from every "
 				     "shard's tables with --baseline instead");
+	/* The heatmap alone: the reference's default figure, gmm_heatmap.png; otherwise HTML. */
 	if (!explicit_vis && !r->export_csv && !r->export_jsonl)
-		r->vis_types[r->vis_count++] = "html";
+		r->vis_types[r->vis_count++] = r->analyses == CLI_GMM ? "gmm_heatmap" : "html";
 	return RLI_OK;
 }
 
 void cli_print_help(FILE *fp)
 {
 	fputs("Usage: rl-insight [OPTIONS] [key=value ...]\n"
+	      "       rl-insight history FILE [list | show ID | delete ID | import SUMMARY...] (see history --help)\n"
 	      "\n"
 	      "RL Insight: where the time of a reinforcement-learning run went, per rank and phase.\n"
 	      "Reads Ascend MSTX, PyTorch profiler and Nsight NVTX profiles and draws the RL\n"
@@ -678,9 +760,13 @@ void cli_print_help(FILE *fp)
 	      "  timeline.parser.type=mstx|torch|nvtx|table|auto  timeline.visualizer.type=png|html|pdf\n"
 	      "  memory.parser.type=memory  memory.parser.role=ROLES\n"
 	      "  memory.visualizer.type=memory_html|png|memory_pdf\n"
+	      "  heatmap.parser.type=gmm  heatmap.parser.step=STEPS  heatmap.parser.role=ROLE\n"
+	      "  heatmap.visualizer.type=gmm_heatmap|gmm_pdf  heatmap.visualizer.dpi=N\n"
+	      "  heatmap.visualizer.cmap=viridis|magma|inferno|plasma|cividis  heatmap.visualizer.gmm_per_layer=N\n"
 	      "  timeline.visualizer.width=PX  timeline.visualizer.scale=N\n"
 	      "  timeline.visualizer.style=default|paper|paper-wide  timeline.visualizer.all_rows=true\n"
-	      "  pipeline.type=OfflineInsightPipeline  preset=timeline|memory\n"
+	      "  pipeline.type=OfflineInsightPipeline  preset=timeline|memory|heatmap\n"
+	      "  history.path=FILE  history.run_label=LABEL  history.window=N\n"
 	      "  config_path=FILE  a YAML file of these keys; keys on the command line win\n"
 	      "\n"
 	      "Exit status:\n"
@@ -693,6 +779,8 @@ void cli_print_help(FILE *fp)
 	      "  6  with --fail-on-regression: a phase got slower than the baseline by more than\n"
 	      "     the threshold and beyond the noise (each named on stderr); every output written\n"
 	      "  7  with --no-wait: another run was writing to the output folder; nothing written\n"
+	      "  8  with --history: the history could not be read or written (named, with the reason);\n"
+	      "     the run's other outputs are written\n"
 	      "  129, 130, 143  stopped by SIGHUP, SIGINT or SIGTERM (128 + the signal): the run's\n"
 	      "     unfinished outputs removed, any already written left whole, one line on stderr\n"
 	      "\n"
@@ -702,6 +790,8 @@ void cli_print_help(FILE *fp)
 	      "  rl-insight --input-path prof/ --export csv --rank-list 0-7\n"
 	      "  rl-insight --input-path prof/ --shard 3/16 --export jsonl --vis-type none --output-path shards/3\n"
 	      "  rl-insight --input-path shards/ --vis-type png,html,pdf --output-path out/\n"
-	      "  rl-insight --input-path tonight/ --baseline last_night/summary.json --fail-on-regression 5% -q\n",
+	      "  rl-insight --input-path tonight/ --baseline last_night/summary.json --fail-on-regression 5% -q\n"
+	      "  rl-insight -q --input-path tonight/ --history runs.db --run-label $(git rev-parse --short HEAD) \\\n"
+	      "             --fail-on-regression 5% --vis-type html,trend\n",
 	      fp);
 }

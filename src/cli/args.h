@@ -3,7 +3,9 @@
 #define RLI_CLI_ARGS_H
 
 #include "rl_insight.h"
+#include "layout/colormap.h"
 #include "report/report.h"
+#include "stats/gmm_matrix.h"
 
 #include <stdio.h>
 
@@ -12,7 +14,7 @@
 typedef enum { CLI_RUN = 0, CLI_HELP, CLI_VERSION } cli_action;
 
 /* The analyses a run makes: bits; none named means every one the input holds. */
-enum { CLI_TIMELINE = 1, CLI_MEMORY = 2 };
+enum { CLI_TIMELINE = 1, CLI_MEMORY = 2, CLI_GMM = 4 };
 
 typedef struct {
 	cli_action action;
@@ -20,8 +22,13 @@ typedef struct {
 	const char *output_path;        /* default "output" */
 	const char *rank_list;          /* default "all" */
 	rli_profiler profiler;          /* the timeline's format; default auto */
-	int analyses;                   /* CLI_TIMELINE | CLI_MEMORY; 0: what the input holds */
+	int analyses;                   /* CLI_TIMELINE | CLI_MEMORY | CLI_GMM; 0: what the input holds */
 	const char *role_list;          /* memory.parser.role: roles to keep, or NULL for all */
+	const char *step_list;          /* heatmap.parser.step (--step): GMM dumps' steps to keep, or NULL for all */
+	const char *gmm_role_list;      /* heatmap.parser.role (--role): GMM dumps' roles to keep, or NULL for all */
+	int gmm_dpi;                    /* heatmap.visualizer.dpi (default 200) */
+	rli_colormap gmm_cmap;          /* heatmap.visualizer.cmap (default viridis) */
+	int gmm_per_layer;              /* heatmap.visualizer.gmm_per_layer (default 3) */
 	int memory_torch;               /* the memory analysis reads PyTorch [memory] events, not Ascend records */
 	unsigned memory_devices;        /* torch_memory: RLI_MEMORY_DEVICE_* bits (default the accelerators) */
 	/* outputs, in the order given: png, html, pdf (the report), timeline_pdf, memory_pdf */
@@ -38,6 +45,9 @@ typedef struct {
 	unsigned shard_index, shard_count; /* --shard K/N; shard_count 0: the whole input */
 	int verbosity;                  /* -1 quiet, 0 default, 1 verbose, 2 debug */
 	int no_wait;                    /* --no-wait: another run's output folder fails the run (exit 7) */
+	const char *history_path;       /* --history: the run history (SQLite) to append to, or NULL */
+	const char *run_label;          /* --run-label: this run's label there (a commit), or NULL */
+	int history_window;             /* --history-window: the runs a verdict is made against (0: 7) */
 	char **owned;                   /* values read from config_path files */
 	size_t owned_count;
 } cli_request;

@@ -30,7 +30,8 @@ static int ends_with(const char *text, const char *suffix)
  */
 static char *summary_path(const char *path)
 {
-	static const char *const tables[] = { "rl_events.csv", "rl_events.jsonl", "memory_events.csv", "memory_events.jsonl" };
+	static const char *const tables[] = { "rl_events.csv", "rl_events.jsonl", "memory_events.csv", "memory_events.jsonl",
+					      "gmm_events.csv", "gmm_events.jsonl" };
 	struct stat st;
 	char *summary;
 	int has_table = 0;
@@ -49,38 +50,52 @@ static char *summary_path(const char *path)
 	return summary;
 }
 
-/* The profile tree (or tables): the timeline and the memory it holds, as auto finds them (src/cli/main.c). */
+/* The profile tree (or tables): the timeline, the memory and the expert load it holds, as auto finds them. */
 static int parse_tree(cli_baseline *b)
 {
 	const cli_request *request = b->request;
 	rli_parse_options options;
 	rli_torch_memory_options torch;
-	int timeline, memory = RLI_OK, captures, tables;
+	int timeline, memory = RLI_OK, gmm = RLI_OK, captures, tables, dumps, gmm_tables;
 
 	cli_parse_options(&options, &torch, request, baseline_log, b);
-	timeline = rli_parse_with_memory(&b->events, &b->memory, &b->profiler, request->baseline, &options, &torch);
+	timeline = rli_parse_with_memory(&b->results.events, &b->results.memory, &b->results.profiler, request->baseline,
+					 &options, &torch);
 	captures = rli_memory_capture_count(request->baseline);
 	tables = captures > 0 ? 0 : rli_memory_table_count(request->baseline, request->profiler);
 	if (captures < 0 || tables < 0)
 		return RLI_ERROR;
-	if ((captures > 0 || tables > 0) && !b->memory) {
+	if ((captures > 0 || tables > 0) && !b->results.memory) {
 		rli_memory_parse_options memory_options;
 		cli_memory_options(&memory_options, request, baseline_log, b);
 		memory_options.auto_detected = 1; /* found in the baseline, not asked for */
-		memory = tables > 0 ? rli_table_memory_parse(&b->memory, request->baseline, &memory_options)
-				    : rli_memory_parse(&b->memory, request->baseline, &memory_options);
+		memory = tables > 0 ? rli_table_memory_parse(&b->results.memory, request->baseline, &memory_options)
+				    : rli_memory_parse(&b->results.memory, request->baseline, &memory_options);
 		if (memory < 0 && memory != RLI_EPARTIAL)
 			return memory;
 	}
-	/* A tree of memory records alone has no timeline: that is no failure. */
-	if (timeline == RLI_EINVALID && b->memory) {
-		rli_events_free(b->events);
-		b->events = NULL;
+	/* The expert load: the dumps, else the tables --export wrote of them. */
+	dumps = rli_gmm_dump_count(request->baseline);
+	gmm_tables = dumps > 0 ? 0 : rli_gmm_table_count(request->baseline, request->profiler);
+	if (dumps < 0 || gmm_tables < 0)
+		return RLI_ERROR;
+	if (dumps > 0 || gmm_tables > 0) {
+		rli_gmm_parse_options gmm_options;
+		cli_gmm_options(&gmm_options, request, baseline_log, b);
+		gmm = gmm_tables > 0 ? rli_table_gmm_parse(&b->results.gmm, request->baseline, &gmm_options)
+				     : rli_gmm_parse(&b->results.gmm, request->baseline, &gmm_options);
+		if (gmm < 0 && gmm != RLI_EPARTIAL)
+			return gmm;
+	}
+	/* A tree of memory records or expert-load dumps alone has no timeline: that is no failure. */
+	if (timeline == RLI_EINVALID && (b->results.memory || b->results.gmm)) {
+		rli_events_free(b->results.events);
+		b->results.events = NULL;
 		timeline = RLI_OK;
 	}
 	if (timeline < 0 && timeline != RLI_EPARTIAL)
 		return timeline;
-	return cli_worse(timeline, memory);
+	return cli_worse(cli_worse(timeline, memory), gmm);
 }
 
 static int read_baseline(void *arg)
@@ -95,12 +110,16 @@ static int read_baseline(void *arg)
 	}
 	if ((result = parse_tree(b)) < 0 && result != RLI_EPARTIAL)
 		return result;
-	if (b->events && rli_stats_compute(&b->stats, b->events) < 0)
+	if (b->results.events && rli_stats_compute(&b->results.stats, b->results.events) < 0)
 		return RLI_ERROR;
-	if (b->memory && rli_memory_stats_compute(&b->memory_stats, b->memory) < 0)
+	if (b->results.memory && rli_memory_stats_compute(&b->results.memory_stats, b->results.memory) < 0)
 		return RLI_ERROR;
-	if (rli_compare_side_from_stats(&b->side, b->stats, b->memory_stats, b->request->baseline,
-					b->stats ? rli_profiler_name(b->profiler) : "memory") < 0)
+	if (b->results.gmm && (rli_gmm_matrix_build(&b->results.gmm_matrix, b->results.gmm, b->request->gmm_per_layer,
+						    NULL, NULL) < 0 ||
+			       rli_gmm_stats_compute(&b->results.gmm_stats, b->results.gmm_matrix) < 0))
+		return RLI_ERROR;
+	/* Each analysis adds its part, as for the current run. */
+	if (cli_results_side(&b->side, &b->results, b->request->baseline) < 0)
 		return RLI_ERROR;
 	return result;
 }
@@ -129,13 +148,6 @@ void cli_baseline_dispose(cli_baseline *b)
 	if (b->task.started)
 		cli_baseline_join(b);
 	rli_compare_side_free(b->side);
-	rli_stats_free(b->stats);
-	rli_events_free(b->events);
-	rli_memory_stats_free(b->memory_stats);
-	rli_memory_free(b->memory);
 	b->side = NULL;
-	b->stats = NULL;
-	b->events = NULL;
-	b->memory_stats = NULL;
-	b->memory = NULL;
+	cli_results_dispose(&b->results);
 }

@@ -3,21 +3,16 @@
 #define RLI_CLI_BASELINE_H
 
 #include "args.h"
+#include "common/task.h"
 #include "compare/side.h"
 #include "console.h"
-#include "stats/memory_stats.h"
-#include "stats/stats.h"
-#include "common/task.h"
+#include "results.h"
 
 typedef struct {
 	console *c;
 	const cli_request *request;
 	rli_task task;              /* its result: a library code; RLI_EPARTIAL: some of its units were skipped */
-	rli_profiler profiler;
-	rli_events *events;         /* NULL from a summary.json */
-	rli_stats *stats;
-	rli_memory *memory;
-	rli_memory_stats *memory_stats;
+	cli_results results;        /* what its parse left; none of it from a summary.json */
 	rli_compare_side *side;
 } cli_baseline;
 

@@ -1,4 +1,4 @@
-/* compare.c: --baseline: the comparison of the current run with the baseline, its verdict lines and its outputs. */
+/* compare.c: --baseline: the comparison of the current run with the baseline, its verdict lines, and compare.png. */
 #include "analyses.h"
 #include "baseline.h"
 #include "common/numfmt.h"
@@ -8,7 +8,7 @@
 #include <stdio.h>
 
 /* "actor_update update_actor on rank 3: median 812 ms -> 975 ms (+20.0%), beyond noise (IQR 9.1 ms / 10.4 ms)" */
-static void say_change(console *c, int verbosity, const char *what, const rli_phase_change *p)
+void cli_say_change(console *c, int verbosity, const char *what, const rli_phase_change *p)
 {
 	char before[32], after[32], iqr_before[32], iqr_after[32], change[32], rank[48] = "";
 	if (p->per_rank)
@@ -32,7 +32,7 @@ static void say_verdict(console *c, const cli_request *request, const rli_compar
 	for (int l = 0; l < 2; l++)
 		for (size_t i = 0; i < counts[l]; i++)
 			if (lists[l][i].verdict == RLI_VERDICT_REGRESSION)
-				say_change(c, loud, "regression: ", &lists[l][i]);
+				cli_say_change(c, loud, "regression: ", &lists[l][i]);
 	for (size_t i = 0; i < comparison->phase_count; i++) {
 		within += comparison->phases[i].noise == RLI_NOISE_WITHIN;
 		few += comparison->phases[i].noise == RLI_NOISE_FEW && comparison->phases[i].presence == RLI_IN_BOTH;
@@ -44,21 +44,26 @@ static void say_verdict(console *c, const cli_request *request, const rli_compar
 		comparison->phase_count, within, few, one_side);
 	for (size_t i = 0; i < comparison->phase_count; i++)
 		if (comparison->phases[i].verdict == RLI_VERDICT_IMPROVEMENT)
-			say_change(c, 1, "improvement: ", &comparison->phases[i]);
+			cli_say_change(c, 1, "improvement: ", &comparison->phases[i]);
 }
 
 /* compare.png: per phase the two runs' medians and spreads, drawn for a raster. */
-static int draw_png(console *c, const cli_request *request, const rli_comparison *comparison, rli_output_set *set)
+int cli_draw_compare_png(cli_run *run)
 {
+	console *c = run->c;
+	const cli_request *request = run->request;
+	const rli_comparison *comparison = run->results->comparison;
 	rli_timeline_options options = request->timeline;
 	rli_compare_figure *figure = NULL;
 	rli_render_options render;
 	double t = cli_now_ms();
 	int error;
 
+	if (!run->set || !comparison || !comparison->timeline || !cli_wants(request, "png"))
+		return RLI_OK;
 	options.medium = RLI_MEDIUM_RASTER;
 	if ((error = rli_compare_figure_layout(&figure, comparison, &options)) == RLI_OK)
-		error = rli_render_with(rli_compare_figure_document(figure), "png", request->output_path, set,
+		error = rli_render_with(rli_compare_figure_document(figure), "png", request->output_path, run->set,
 					cli_render_options(&render, request));
 	if (error < 0)
 		cli_say(c, -1, "error: ", "%s", rli_error_last());
@@ -68,21 +73,33 @@ static int draw_png(console *c, const cli_request *request, const rli_comparison
 	return error;
 }
 
-int cli_run_compare(console *c, const cli_request *request, cli_baseline *baseline, rli_output_set *set,
-		    cli_results *results)
+/* What a side has to compare, for the message when the two have nothing in common. */
+static const char *side_holds(const rli_compare_side *side)
 {
+	if (side->has_timeline)
+		return "a timeline";
+	if (side->has_memory)
+		return "memory records";
+	return side->has_gmm ? "the expert load" : "nothing to compare";
+}
+
+int cli_run_compare(cli_run *run, cli_baseline *baseline)
+{
+	console *c = run->c;
+	const cli_request *request = run->request;
+	cli_results *results = run->results;
 	rli_compare_options options;
-	int result = cli_baseline_join(baseline);
+	int result = cli_baseline_join(baseline), any = 0;
 
 	if (result < 0 && result != RLI_EPARTIAL)
 		return result;
-	if (!results->stats && !results->memory_stats) {
+	for (size_t i = 0; cli_analyses[i]; i++)
+		any |= cli_analyses[i]->statistics(results) != NULL;
+	if (!any) {
 		cli_say(c, -1, "error: ", "nothing to compare: the run under %s gave no statistics", request->input_path);
 		return RLI_EINVALID;
 	}
-	if ((result = rli_compare_side_from_stats(&results->current_side, results->stats, results->memory_stats,
-						  request->input_path,
-						  results->stats ? rli_profiler_name(results->profiler) : "memory")) < 0) {
+	if ((result = cli_results_side(&results->current_side, results, request->input_path)) < 0) {
 		cli_say(c, -1, "error: ", "%s", rli_error_last());
 		return result;
 	}
@@ -92,15 +109,13 @@ int cli_run_compare(console *c, const cli_request *request, cli_baseline *baseli
 		cli_say(c, -1, "error: ", "%s", rli_error_last());
 		return result;
 	}
-	if (!results->comparison->timeline && !results->comparison->memory) {
+	if (!results->comparison->timeline && !results->comparison->memory && !results->comparison->gmm) {
 		cli_say(c, -1, "error: ", "nothing to compare: %s holds %s, %s holds %s", request->baseline,
-			baseline->side->has_timeline ? "a timeline" : "memory records", request->input_path,
-			results->current_side->has_timeline ? "a timeline" : "memory records");
+			side_holds(baseline->side), request->input_path, side_holds(results->current_side));
 		return RLI_EINVALID;
 	}
-	say_verdict(c, request, results->comparison);
-	if (set && results->comparison->timeline && cli_wants(request, "png") &&
-	    (result = draw_png(c, request, results->comparison, set)) < 0)
-		return result;
+	/* The phases' verdict, where there are phases or devices: the expert load says its own (gmm.c). */
+	if (results->comparison->timeline || results->comparison->memory)
+		say_verdict(c, request, results->comparison);
 	return baseline->task.result;
 }

@@ -4,22 +4,24 @@
 
 #include <stdio.h>
 
-int cli_write_compare_html(console *c, const cli_request *request, const cli_baseline *baseline,
-			   const cli_results *results, rli_output_set *set)
+int cli_write_compare_html(cli_run *run, const cli_baseline *baseline)
 {
+	console *c = run->c;
+	const cli_request *request = run->request;
+	const cli_results *results = run->results;
 	rli_timeline_options options = request->timeline;
 	rli_compare_page *page = NULL;
 	double t = cli_now_ms();
 	int error;
 
 	/* Only a comparison of timelines has phases to show; the memory comparison is the summary's and the report's. */
-	if (!set || !results->comparison || !results->comparison->timeline || !cli_wants(request, "html"))
+	if (!run->set || !results->comparison || !results->comparison->timeline || !cli_wants(request, "html"))
 		return RLI_OK;
 	options.medium = RLI_MEDIUM_VECTOR;
 	cli_show_status(c, "writing compare.html");
-	if ((error = rli_compare_page_layout(&page, results->comparison, baseline->events, baseline->stats,
+	if ((error = rli_compare_page_layout(&page, results->comparison, baseline->results.events, baseline->results.stats,
 					     results->events, results->stats, &options)) == RLI_OK)
-		error = rli_compare_page_write_html(page, request->output_path, set);
+		error = rli_compare_page_write_html(page, request->output_path, run->set);
 	if (error < 0)
 		cli_say(c, -1, "error: ", "%s", rli_error_last());
 	else

@@ -73,10 +73,16 @@ void cli_say(console *c, int min_verbosity, const char *prefix, const char *fmt,
 	}
 	if (!text)
 		text = small; /* out of memory: the message cut short, still said */
+	/*
+	 * One line at a time: stderr is unbuffered, so each piece is a write of its own, and the
+	 * baseline's thread says its lines while this run's are said.
+	 */
+	flockfile(stderr);
 	fprintf(stderr, "rl-insight: %s", prefix);
 	if (length >= 0)
 		cli_put_message(stderr, text);
 	fputc('\n', stderr);
+	funlockfile(stderr);
 	if (text != small)
 		free(text);
 }

@@ -37,6 +37,20 @@ static file_entry entry_for(const char *name)
 	if (strncmp(name, "memory_timeline", 15) == 0 || strncmp(name, "detail_data", 11) == 0 ||
 	    strcmp(name, "memory_viewer.js") == 0 || strcmp(name, "index.html") == 0)
 		return (file_entry){ NULL, NULL, NULL }; /* the devices' entries link the pages; the rest support them */
+	if (strcmp(name, "gmm_heatmap.html") == 0)
+		return (file_entry){ "Expert load", "Expert-load heatmap (interactive)", "Every MoE layer's tokens per expert, "
+				     "a row per step, role and rank: hover, zoom, filters, an expert's profile" };
+	if (strcmp(name, "gmm_heatmap.png") == 0)
+		return (file_entry){ "Expert load", "Expert-load heatmap (PNG)", "The same heatmap as a picture" };
+	if (strcmp(name, "gmm_heatmap.pdf") == 0)
+		return (file_entry){ "Expert load", "Expert-load heatmap (PDF)", "The heatmap as a vector figure" };
+	if (strncmp(name, "gmm_events.", 11) == 0)
+		return (file_entry){ "Data", name, "The expert load as a table, one row an expert of a layer's call" };
+	if (strcmp(name, "trend.html") == 0)
+		return (file_entry){ "Run history", "Trend over the runs (interactive)", "Each phase's median over the "
+				     "history's runs, the memory peaks and the stragglers, each run linked to its outputs" };
+	if (strcmp(name, "trend.png") == 0)
+		return (file_entry){ "Run history", "Trend picture (PNG)", "The same trend as a picture" };
 	if (strcmp(name, "compare.html") == 0)
 		return (file_entry){ "Comparison", "Comparison (interactive)", "Both runs' timelines on one axis and the phase "
 				     "changes, regressions first" };
@@ -131,11 +145,14 @@ static int add_facts(rli_home *home, const cli_results *results, const char *pro
 	return rli_home_add_fact(home, "Tool", "rl-insight " RLI_VERSION);
 }
 
-/* The findings of both analyses, each one's headline first. */
+/* The findings of every analysis, each one's headline first; the expert load's in its one line. */
 static int add_findings(rli_home *home, const cli_results *results)
 {
 	rli_findings findings = { 0 };
 	int error = RLI_OK;
+	if (results->gmm_stats && results->gmm_stats->finding[0] &&
+	    (error = rli_home_add_finding(home, results->gmm_stats->finding)) < 0)
+		return error;
 	for (int part = 0; part < 2 && error == RLI_OK; part++) {
 		if (part == 0 && results->stats)
 			error = rli_findings_timeline(&findings, results->stats);
@@ -153,13 +170,16 @@ static int add_findings(rli_home *home, const cli_results *results)
 	return error;
 }
 
-int cli_write_home(console *c, const cli_request *request, const cli_results *results, rli_output_set *set)
+int cli_write_home(cli_run *run)
 {
+	console *c = run->c;
+	const cli_request *request = run->request;
+	const cli_results *results = run->results;
+	rli_output_set *set = run->set;
 	rli_home *home = NULL;
 	const char *input = results->origin_path ? results->origin_path : request->input_path;
 	/* as summary.json names it, so a run over its shards' tables writes the same page */
-	const char *profiler = results->origin_profiler ? results->origin_profiler
-			       : results->stats ? rli_profiler_name(results->profiler) : "memory";
+	const char *profiler = results->origin_profiler ? results->origin_profiler : cli_results_profiler(results);
 	char origin[128], utc[64];
 	int error;
 

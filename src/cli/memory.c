@@ -3,6 +3,7 @@
 #include "common/bigmem.h"
 #include "common/strutil.h"
 #include "common/task.h"
+#include "export/summary.h"
 #include "layout/memory_figure.h"
 #include "layout/memory_pages.h"
 #include "memory/memory_devices.h"
@@ -149,24 +150,73 @@ static int reads_tables(const cli_request *request)
 	       rli_memory_table_count(request->input_path, RLI_PROFILER_AUTO) > 0;
 }
 
-int cli_run_memory(console *c, const cli_request *request, rli_output_set *set, cli_results *results)
+/*
+ * With no analysis named: Ascend captures holding operator_memory.csv, else (the input is no
+ * capture) the memory tables --export wrote. Then a tree without a timeline is no error.
+ */
+static int detect(cli_run *run)
 {
+	const cli_request *request = run->request;
+	int captures = 0, tables = 0;
+
+	if (request->profiler != RLI_PROFILER_TABLE && (captures = rli_memory_capture_count(request->input_path)) > 0) {
+		cli_say(run->c, 0, "", "found memory records in %d Ascend capture%s under %s", captures,
+			captures == 1 ? "" : "s", request->input_path);
+		/* The timeline reads the same captures' trace_view.json first: its reading serves this one too. */
+		if (rli_trace_share_new(&run->results->share) < 0) {
+			cli_say(run->c, -1, "error: ", "%s", rli_error_last());
+			return RLI_ERROR;
+		}
+		return 1;
+	}
+	if (captures == 0 && (tables = rli_memory_table_count(request->input_path, request->profiler)) > 0) {
+		cli_say(run->c, 0, "", "found %d memory table%s in %s", tables, tables == 1 ? "" : "s", request->input_path);
+		run->found_tables = 1;
+		return 1;
+	}
+	if (captures < 0 || tables < 0) {
+		cli_say(run->c, -1, "error: ", "%s", rli_error_last());
+		return captures < 0 ? captures : tables;
+	}
+	return 0;
+}
+
+/* The PyTorch traces held [memory] events, read with the timeline's bars: the memory analysis draws them. */
+static int detect_read(cli_run *run)
+{
+	rli_memory_match_counts counts;
+	if (!run->results->memory)
+		return 0;
+	rli_memory_count_matches(&counts, run->results->memory);
+	if (!counts.allocations) {
+		cli_say(run->c, 1, "", "the PyTorch traces' [memory] events hold no allocation: no memory analysis");
+		return 0;
+	}
+	cli_say(run->c, 0, "", "found %zu [memory] allocations in the PyTorch traces under %s", counts.allocations,
+		run->request->input_path);
+	return 1;
+}
+
+/* The memory records into run->results: Ascend's, PyTorch's [memory] events, or the exported tables. */
+static int parse(cli_run *run, int optional)
+{
+	const cli_request *request = run->request;
 	rli_torch_memory_options torch;
 	rli_memory_parse_options options;
 	rli_memory *memory = NULL;
-	rli_memory_match_counts matches;
-	rli_memory_devices split = { 0 };
-	stats_work stats = { 0 };
-	int parse_result, result = RLI_OK, stats_result, from_torch = request->memory_torch;
-	char date_buf[32];
+	int parse_result;
 
-	cli_memory_options(&options, request, cli_log_line, c);
-	cli_show_status(c, "parsing memory records");
-	if (results->memory) {
-		memory = results->memory; /* read with the timeline, from the same PyTorch traces */
-		parse_result = RLI_OK;
-		from_torch = 1;
-	} else if (request->memory_torch) {
+	(void)optional; /* made only when named or found */
+	if (run->results->memory) {
+		run->results->memory_from_traces = 1; /* read with the timeline, from the same PyTorch traces */
+		if (run->set)
+			cli_results_saw_first(run->results, rli_memory_first_ms(run->results->memory));
+		return RLI_OK;
+	}
+	cli_memory_options(&options, request, cli_log_line, run->c);
+	options.share = run->results->share;
+	cli_show_status(run->c, "parsing memory records");
+	if (request->memory_torch) {
 		rli_torch_memory_options_init(&torch);
 		torch.common = options;
 		torch.devices = request->memory_devices;
@@ -177,20 +227,44 @@ int cli_run_memory(console *c, const cli_request *request, rli_output_set *set, 
 		parse_result = rli_memory_parse(&memory, request->input_path, &options);
 	}
 	if (parse_result < 0 && parse_result != RLI_EPARTIAL) {
-		cli_say(c, -1, "error: ", "%s", rli_error_last());
+		cli_say(run->c, -1, "error: ", "%s", rli_error_last());
 		return parse_result;
 	}
-	results->memory = memory;
+	run->results->memory = memory;
+	/* The run's t = 0 is its first event, a bar of the timeline or an allocation. */
+	if (run->set)
+		cli_results_saw_first(run->results, rli_memory_first_ms(memory));
 	rli_bigmem_trim(); /* the parsers' scratch, kept for the next unit, is done with */
+	return parse_result;
+}
+
+/*
+ * Statistics, export (memory_events.*), the memory figure as PNG pages and a PDF, the pages.
+ * The statistics are worked out on a second core beside the outputs (after the pages are laid
+ * out, from their curves, when the pages are drawn) and joined at the end.
+ */
+static int analyse(cli_run *run)
+{
+	console *c = run->c;
+	const cli_request *request = run->request;
+	cli_results *results = run->results;
+	rli_output_set *set = run->set;
+	rli_memory *memory = results->memory;
+	rli_memory_match_counts matches;
+	rli_memory_devices split = { 0 };
+	stats_work stats = { 0 };
+	int result, stats_result, from_torch = request->memory_torch || results->memory_from_traces;
+	char date_buf[32];
+
 	/* The table split by device once: the statistics, the figure and the pages all read it. */
-	if (set && (result = rli_memory_devices_split(&split, memory, request->jobs)) < 0) {
+	if ((result = rli_memory_devices_split(&split, memory, request->jobs)) < 0) {
 		cli_say(c, -1, "error: ", "%s", rli_error_last());
 		rli_memory_devices_dispose(&split);
 		return result;
 	}
 	stats.memory = memory;
 	stats.split = &split;
-	if (set && !cli_wants(request, "html"))
+	if (!cli_wants(request, "html"))
 		start_stats(&stats, request);
 	rli_memory_count_matches(&matches, memory);
 	if (from_torch)
@@ -200,40 +274,69 @@ int cli_run_memory(console *c, const cli_request *request, rli_output_set *set, 
 		cli_say(c, 1, "", "memory: %zu allocations; call stacks matched inside their op: %zu, only to an op "
 			"that had ended: %zu (up to %.3f ms earlier), none: %zu", matches.allocations,
 			matches.matched_inside, matches.matched_after_end, matches.max_gap_ms, matches.unmatched);
-	if (set && request->export_csv)
+	if (request->export_csv)
 		result = export_table(c, memory, RLI_EXPORT_CSV, request->output_path, "memory_events.csv", set);
-	if (set && result == RLI_OK && request->export_jsonl)
+	if (result == RLI_OK && request->export_jsonl)
 		result = export_table(c, memory, RLI_EXPORT_JSONL, request->output_path, "memory_events.jsonl", set);
-	if (set) {
-		/* The run's t = 0: its first event, a bar of the timeline or an allocation. */
-		double first = rli_memory_devices_first_ms(&split);
-		if (isfinite(first) && !(results->run.origin_ms <= first))
-			results->run.origin_ms = first;
-	}
-	if (set && result == RLI_OK && cli_wants(request, "png"))
+	if (result == RLI_OK && cli_wants(request, "png"))
 		result = draw(c, request, &results->run, &split, "png", RLI_MEDIUM_RASTER, NULL, set);
-	if (set && result == RLI_OK && cli_wants(request, "memory_pdf"))
+	if (result == RLI_OK && cli_wants(request, "memory_pdf"))
 		result = draw(c, request, &results->run, &split, "pdf", RLI_MEDIUM_VECTOR,
 			      cli_pdf_date(date_buf, sizeof(date_buf), request, cli_capture_start(results, &split)), set);
-	if (set && result == RLI_OK && cli_wants(request, "html"))
+	if (result == RLI_OK && cli_wants(request, "html"))
 		result = draw_pages(c, request, memory, &split, set, &stats, results);
-	if (set) {
-		/* An output failed before the pages were laid out: the statistics still go to the summary. */
-		if (!stats.started)
-			start_stats(&stats, request);
-		stats_result = rli_task_join(&stats.task);
-		free(stats.summaries);
-		free(stats.known);
-		if (stats_result < 0) {
-			if (result == RLI_OK)
-				cli_say(c, -1, "error: ", "%s", rli_error_last());
-			rli_memory_stats_free(stats.stats);
-			rli_memory_devices_dispose(&split);
-			return result < 0 ? result : stats_result;
-		}
-		results->memory_stats = stats.stats;
-		cli_say(c, 1, "", "timing: memory statistics %.1f ms", stats.ms);
+	/* An output failed before the pages were laid out: the statistics still go to the summary. */
+	if (!stats.started)
+		start_stats(&stats, request);
+	stats_result = rli_task_join(&stats.task);
+	free(stats.summaries);
+	free(stats.known);
+	if (stats_result < 0) {
+		if (result == RLI_OK)
+			cli_say(c, -1, "error: ", "%s", rli_error_last());
+		rli_memory_stats_free(stats.stats);
+		rli_memory_devices_dispose(&split);
+		return result < 0 ? result : stats_result;
 	}
+	results->memory_stats = stats.stats;
+	cli_say(c, 1, "", "timing: memory statistics %.1f ms", stats.ms);
 	rli_memory_devices_dispose(&split);
-	return result == RLI_OK ? parse_result : result;
+	return result;
 }
+
+static const void *statistics(const cli_results *results)
+{
+	return results->memory_stats;
+}
+
+static int summary(FILE *fp, const void *memory_stats)
+{
+	return rli_summary_write_memory(fp, memory_stats);
+}
+
+static int compare_side(rli_compare_side *side, const void *memory_stats)
+{
+	return rli_compare_side_add_memory(side, memory_stats);
+}
+
+static int report_input(rli_report_input *input, const cli_results *results)
+{
+	if (!results->memory_stats)
+		return 0;
+	input->memory = results->memory;
+	input->memory_stats = results->memory_stats;
+	return 1;
+}
+
+const cli_analysis cli_analysis_memory = {
+	.name = "memory",
+	.bit = CLI_MEMORY,
+	.detect = detect,
+	.detect_read = detect_read,
+	.parse = parse,
+	.analyse = analyse,
+	.statistics = statistics,
+	.summary = summary,
+	.compare_side = compare_side,
+	.report_input = report_input,
+};

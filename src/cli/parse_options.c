@@ -38,6 +38,19 @@ void cli_memory_options(rli_memory_parse_options *options, const cli_request *re
 	options->shard_count = request->shard_count;
 }
 
+void cli_gmm_options(rli_gmm_parse_options *options, const cli_request *request, rli_log_fn log, void *log_ctx)
+{
+	rli_gmm_parse_options_init(options);
+	options->rank_list = request->rank_list;
+	options->step_list = request->step_list;
+	options->role_list = request->gmm_role_list;
+	options->jobs = request->jobs;
+	options->log = log;
+	options->log_ctx = log_ctx;
+	options->shard_index = request->shard_index;
+	options->shard_count = request->shard_count;
+}
+
 const rli_render_options *cli_render_options(rli_render_options *options, const cli_request *request)
 {
 	rli_render_options_init(options);
@@ -79,6 +92,9 @@ double cli_capture_start(const cli_results *results, const rli_memory_devices *s
 
 	if (results->stats && rli_is_epoch_ms(results->stats->start_ms))
 		return results->stats->start_ms;
+	/* The memory's outputs are made before the timeline's statistics: its first bar then. */
+	if (!results->stats && results->events && rli_is_epoch_ms(rli_timeline_first_ms(results->events)))
+		return rli_timeline_first_ms(results->events);
 	for (size_t d = 0; split && d < split->count; d++) {
 		const rli_memory_device *device = &split->devices[d];
 		/* Each device's allocations are in start order: its first is its earliest. */

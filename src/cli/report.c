@@ -1,18 +1,25 @@
-/* report.c: the run report: lays out rl_insight_report.pdf from what the analyses kept and writes it into the run's set. */
+/* report.c: the run report: lays out rl_insight_report.pdf from each analysis's part and writes it into the run's set. */
 #include "analyses.h"
 #include "common/error.h"
 #include "memory/memory_table.h"
 
 #include <stdio.h>
 
-int cli_write_report(console *c, const cli_request *request, const cli_results *results, rli_output_set *set)
+int cli_write_report(cli_run *run)
 {
-	rli_report_input input = { results->timeline ? results->stats : NULL, results->timeline, results->memory,
-				   results->memory_stats, results->comparison };
+	console *c = run->c;
+	const cli_request *request = run->request;
+	const cli_results *results = run->results;
+	rli_report_input input = { .comparison = results->comparison, .trend = results->trend };
 	rli_report_options options = request->report;
 	rli_report *report = NULL;
 	double t = cli_now_ms();
-	int error;
+	int error, parts = 0;
+
+	for (size_t i = 0; cli_analyses[i]; i++)
+		parts += cli_analyses[i]->report_input ? cli_analyses[i]->report_input(&input, results) : 0;
+	if (!parts)
+		return CLI_SKIPPED;
 
 	rli_profiler profiler = results->profiler;
 	int memory_torch = request->memory_torch;
@@ -31,10 +38,11 @@ int cli_write_report(console *c, const cli_request *request, const cli_results *
 		options.profiler = "torch, with its [memory] events"; /* auto read both from the same traces */
 	else
 		options.profiler = results->stats ? rli_profiler_name(profiler) :
-				   memory_torch ? "torch_memory (PyTorch [memory] events)" : NULL;
+				   memory_torch ? "torch_memory (PyTorch [memory] events)" :
+				   !results->memory_stats && results->gmm_stats ? "gmm (msprobe group_list.pt dumps)" : NULL;
 	cli_show_status(c, "writing the report");
 	if ((error = rli_report_layout(&report, &input, &options)) == RLI_OK)
-		error = rli_render(rli_report_document(report), "pdf", request->output_path, set);
+		error = rli_render(rli_report_document(report), "pdf", request->output_path, run->set);
 	if (error < 0)
 		cli_say(c, -1, "error: ", "%s", rli_error_last());
 	else

@@ -4,6 +4,8 @@
 #include "common/grow.h"
 #include "common/numfmt.h"
 #include "common/strutil.h"
+#include "common/task.h"
+#include "export/summary.h"
 #include "layout/layout.h"
 #include "stats/stats.h"
 
@@ -12,16 +14,54 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The run's statistics, computed once: the summary and every figure read them. */
-static int compute_stats(console *c, rli_stats **stats, const rli_events *events)
+/*
+ * The run's statistics, computed once: the summary and every figure read them. They are
+ * computed on a thread of their own while the table is exported and the rows and bars laid
+ * out, none of which reads them; what does waits for them (stats_wait).
+ */
+typedef struct {
+	console *c;
+	const rli_events *events;
+	rli_task task;
+	rli_stats *stats;
+	double ms;
+	double waited_ms; /* how long the main thread waited for them */
+	int started, joined, result;
+} stats_job;
+
+static int stats_run(void *arg)
 {
+	stats_job *job = arg;
 	double t = cli_now_ms();
-	int error = rli_stats_compute(stats, events);
-	if (error < 0)
-		cli_say(c, -1, "error: ", "%s", rli_error_last());
-	else
-		cli_say(c, 1, "", "timing: statistics %.1f ms", cli_now_ms() - t);
+	int error = rli_stats_compute(&job->stats, job->events);
+	job->ms = cli_now_ms() - t;
 	return error;
+}
+
+/* Starts the statistics; on this thread when --jobs 1 asks for one. */
+static void stats_start(stats_job *job, console *c, const cli_request *request, const rli_events *events)
+{
+	job->c = c;
+	job->events = events;
+	job->started = 1;
+	rli_task_start(&job->task, stats_run, job, request->jobs != 1);
+}
+
+/* The statistics, waited for: NULL when they failed (said, and the reason this thread's last error). */
+static const rli_stats *stats_wait(void *arg)
+{
+	stats_job *job = arg;
+	if (!job->joined) {
+		double t = cli_now_ms();
+		job->joined = 1;
+		job->result = rli_task_join(&job->task);
+		job->waited_ms = cli_now_ms() - t;
+		if (job->result < 0)
+			cli_say(job->c, -1, "error: ", "%s", rli_error_last());
+		else
+			cli_say(job->c, 1, "", "timing: statistics %.1f ms", job->ms);
+	}
+	return job->result < 0 ? NULL : job->stats;
 }
 
 /* Writes the exported table into the run's output set; returns a library code. */
@@ -63,10 +103,11 @@ static int is_raster(const char *backend_name)
  * the vector one is too tall for a raster; otherwise one layout serves all.
  */
 static int lay_out(console *c, rli_timeline **out, const cli_request *request, const rli_run_context *run,
-		   const rli_events *events, const rli_stats *stats, rli_medium medium, int all_rows, int aside)
+		   const rli_events *events, const rli_stats_source *stats, rli_medium medium, int all_rows, int aside)
 {
 	rli_timeline_options options = request->timeline;
 	double t = cli_now_ms();
+	double waited_before = stats->get == stats_wait ? ((stats_job *)stats->ctx)->waited_ms : 0;
 	int error;
 
 	options.medium = medium;
@@ -78,11 +119,22 @@ static int lay_out(console *c, rli_timeline **out, const cli_request *request, c
 		options.caption = 0;
 	}
 	cli_show_status(c, "laying out");
-	if ((error = rli_timeline_layout_stats(out, events, stats, &options)) < 0) {
-		cli_say(c, -1, "error: ", "%s", rli_error_last());
+	if ((error = rli_timeline_layout_from(out, events, stats, &options)) < 0) {
+		/* Failed statistics were said where they were waited for. */
+		if (!(stats->get == stats_wait && ((stats_job *)stats->ctx)->result < 0))
+			cli_say(c, -1, "error: ", "%s", rli_error_last());
 		return error;
 	}
-	cli_say(c, 1, "", "timing: layout %.1f ms", cli_now_ms() - t);
+	{
+		/* The statistics' own time is theirs: a layout that waited for them says how long apart. */
+		double waited = stats->get == stats_wait ? ((stats_job *)stats->ctx)->waited_ms : 0;
+		double before = waited_before;
+		if (waited > before)
+			cli_say(c, 1, "", "timing: layout %.1f ms (and %.1f ms waiting for the statistics)",
+				cli_now_ms() - t - (waited - before), waited - before);
+		else
+			cli_say(c, 1, "", "timing: layout %.1f ms", cli_now_ms() - t);
+	}
 	return RLI_OK;
 }
 
@@ -99,8 +151,9 @@ static void say_overview(console *c, const cli_request *request, const rli_timel
 }
 
 /* Draws the figures asked for; a layout of every row is handed to *report when the report is asked for. */
-static int render_all(console *c, const cli_request *request, const rli_run_context *run, const rli_events *events,
-		      const rli_stats *stats, rli_output_set *set, rli_timeline **report)
+static int render_all(console *c, const cli_request *request, const rli_run_context *run,
+		      const rli_events *events,
+		      const rli_stats_source *stats, rli_output_set *set, rli_timeline **report)
 {
 	/*
 	 * vector: the single-figure PDF's layout, the overview past the readable
@@ -112,7 +165,7 @@ static int render_all(console *c, const cli_request *request, const rli_run_cont
 	int error = RLI_OK;
 	double scale;
 	char date_buf[32];
-	const char *date = cli_pdf_date(date_buf, sizeof(date_buf), request, stats->start_ms);
+	const char *date = NULL;
 
 	for (int i = 0; i < request->vis_count; i++) {
 		const char *backend = figure_backend(request->vis_types[i]);
@@ -120,6 +173,15 @@ static int render_all(console *c, const cli_request *request, const rli_run_cont
 			wants_raster = 1;
 		wants_html |= strcmp(request->vis_types[i], "html") == 0;
 		wants_figure_pdf |= strcmp(request->vis_types[i], "timeline_pdf") == 0;
+	}
+	/* The figure PDF's date is the capture's start: the one output here that waits for the statistics first. */
+	if (wants_figure_pdf) {
+		const rli_stats *ready = stats->get(stats->ctx);
+		if (!ready) {
+			error = RLI_ERROR;
+			goto done;
+		}
+		date = cli_pdf_date(date_buf, sizeof(date_buf), request, ready->start_ms);
 	}
 	if ((wants_figure_pdf || wants_raster) &&
 	    (error = lay_out(c, &vector, request, run, events, stats, RLI_MEDIUM_VECTOR, 0, wants_html)) < 0)
@@ -219,19 +281,23 @@ static void release_lines(held_log *held, int say)
 	free(held->lines);
 }
 
-int cli_run_timeline(console *c, const cli_request *request, rli_output_set *set, int optional, cli_results *results)
+/* The profiles' bars into run->results (with no analysis named, the [memory] events of PyTorch traces too). */
+static int parse(cli_run *run, int optional)
 {
+	console *c = run->c;
+	const cli_request *request = run->request;
+	cli_results *results = run->results;
 	rli_parse_options options;
 	rli_torch_memory_options memory;
 	rli_events *events = NULL;
-	rli_stats *stats = NULL;
 	rli_profiler detected = request->profiler;
 	held_log held = { .c = c };
-	int parse_result, result = RLI_OK;
+	int parse_result;
 	double t = cli_now_ms();
 
 	cli_parse_options(&options, &memory, request, optional ? hold_line : cli_log_line,
 			  optional ? (void *)&held : (void *)c);
+	options.share = results->share;
 
 	cli_show_status(c, "parsing");
 	if (request->analyses == 0) {
@@ -262,32 +328,92 @@ int cli_run_timeline(console *c, const cli_request *request, rli_output_set *set
 	}
 	cli_say(c, 1, "", "timing: parse %.1f ms, %zu events", cli_now_ms() - t, rli_events_count(events));
 	rli_bigmem_trim(); /* the parsers' scratch, kept for the next unit, is done with */
-	if (set)
-		result = compute_stats(c, &stats, events);
-	if (set && result == RLI_OK && request->export_csv)
-		result = write_export(c, events, RLI_EXPORT_CSV, request->output_path, "rl_events.csv", set);
-	if (set && result == RLI_OK && request->export_jsonl)
-		result = write_export(c, events, RLI_EXPORT_JSONL, request->output_path, "rl_events.jsonl", set);
-	/* The figures wait for the other analyses (cli_draw_timeline): the run's t = 0 may be theirs. */
 	results->events = events;
-	results->stats = stats;
 	results->profiler = detected;
-	results->drawable = set && result == RLI_OK;
-	if (set) {
-		double first = rli_timeline_first_ms(events);
-		if (isfinite(first) && !(results->run.origin_ms <= first))
-			results->run.origin_ms = first;
-		/* named now: the memory pages, drawn first, link to it */
-		if (results->drawable && cli_wants(request, "html"))
+	if (run->set) {
+		/* The run's t = 0 is its first event, a bar of the timeline or an allocation. */
+		cli_results_saw_first(results, rli_timeline_first_ms(events));
+		/* named now: the memory pages, made first, link to it */
+		if (request->vis_count && cli_wants(request, "html"))
 			results->run.timeline = "rl_timeline";
 	}
-	/* A failed output outranks a skipped input unit: the user must learn the worse news. */
-	return result == RLI_OK ? parse_result : result;
+	return parse_result;
 }
 
-int cli_draw_timeline(console *c, const cli_request *request, rli_output_set *set, cli_results *results)
+/*
+ * Statistics on a thread of their own while the table is exported and the figures laid out and
+ * drawn (a layout waits for them only where it shows them); the statistics left for the summary.
+ */
+static int analyse(cli_run *run)
 {
-	if (!set || !results->events || !results->drawable || !request->vis_count)
-		return RLI_OK;
-	return render_all(c, request, &results->run, results->events, results->stats, set, &results->timeline);
+	const cli_request *request = run->request;
+	cli_results *results = run->results;
+	stats_job job = { 0 };
+	rli_stats_source stats = { stats_wait, &job };
+	int result = RLI_OK;
+
+	stats_start(&job, run->c, request, results->events);
+	if (request->export_csv)
+		result = write_export(run->c, results->events, RLI_EXPORT_CSV, request->output_path, "rl_events.csv",
+				      run->set);
+	if (result == RLI_OK && request->export_jsonl)
+		result = write_export(run->c, results->events, RLI_EXPORT_JSONL, request->output_path,
+				      "rl_events.jsonl", run->set);
+	if (result == RLI_OK && request->vis_count)
+		result = render_all(run->c, request, &results->run, results->events, &stats, run->set, &results->timeline);
+	/* The summary, written at the end of the run, reads them: waited for whatever came before. */
+	if (!stats_wait(&job)) {
+		if (result == RLI_OK)
+			result = job.result;
+	} else {
+		results->stats = job.stats;
+		job.stats = NULL;
+	}
+	rli_stats_free(job.stats);
+	return result;
 }
+
+static const void *statistics(const cli_results *results)
+{
+	return results->stats;
+}
+
+static int summary(FILE *fp, const void *stats)
+{
+	return rli_summary_write_timeline(fp, stats);
+}
+
+static int compare_side(rli_compare_side *side, const void *stats)
+{
+	return rli_compare_side_add_timeline(side, stats);
+}
+
+/* compare.png, then compare.html: each only for a comparison of timelines. */
+static int compare_outputs(cli_run *run, const cli_baseline *baseline)
+{
+	int error = cli_draw_compare_png(run);
+	return error < 0 ? error : cli_write_compare_html(run, baseline);
+}
+
+/* The report's timeline pages: laid out only when the report was asked for. */
+static int report_input(rli_report_input *input, const cli_results *results)
+{
+	if (!results->timeline)
+		return 0;
+	input->stats = results->stats;
+	input->timeline = results->timeline;
+	return 1;
+}
+
+const cli_analysis cli_analysis_timeline = {
+	.name = "timeline",
+	.bit = CLI_TIMELINE,
+	.always = 1,
+	.parse = parse,
+	.analyse = analyse,
+	.statistics = statistics,
+	.summary = summary,
+	.compare_side = compare_side,
+	.compare_outputs = compare_outputs,
+	.report_input = report_input,
+};

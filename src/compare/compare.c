@@ -320,6 +320,7 @@ int rli_compare(rli_comparison **out, const rli_compare_side *baseline, const rl
 		rli_compare_options_init(&c->options);
 	c->timeline = baseline->has_timeline && current->has_timeline;
 	c->memory = baseline->has_memory && current->has_memory;
+	c->gmm = baseline->has_gmm && current->has_gmm;
 	c->baseline_step_ms = baseline->step_ms;
 	c->current_step_ms = current->step_ms;
 	/* Each list holds at most what both sides list together: room for that, once. */
@@ -351,6 +352,8 @@ int rli_compare(rli_comparison **out, const rli_compare_side *baseline, const rl
 	if (c->memory && (error = walk(c, baseline->devices, baseline->device_count, current->devices,
 				       current->device_count, sizeof(*baseline->devices), device_cmp, pair_device)) < 0)
 		goto done;
+	if (c->gmm && (error = rli_compare_gmm(c)) < 0)
+		goto done;
 done:
 	if (error < 0) {
 		rli_comparison_free(c);
@@ -372,5 +375,6 @@ void rli_comparison_free(rli_comparison *c)
 	free(c->transitions);
 	free(c->devices);
 	free(c->sites);
+	free(c->gmm_layers);
 	free(c);
 }

@@ -115,6 +115,16 @@ typedef struct {
 	int sites_complete;                         /* 0: a side gave only its top sites */
 } rli_device_change;
 
+/* A merged MoE layer of a role in both runs: its expert imbalance (hottest / mean, averaged over the steps). */
+typedef struct {
+	const char *role;
+	uint32_t layer;
+	rli_presence presence;
+	double baseline_imbalance, current_imbalance; /* NAN on the side that lacks it */
+	double change;                                /* current - baseline */
+	uint32_t baseline_hottest, current_hottest;
+} rli_gmm_change;
+
 typedef struct {
 	double threshold;         /* the regression threshold (ratio); 0: any slowdown beyond the noise */
 } rli_compare_options;
@@ -124,7 +134,7 @@ void rli_compare_options_init(rli_compare_options *options);
 typedef struct rli_comparison {
 	const rli_compare_side *baseline, *current; /* not owned: keep them while this lives */
 	rli_compare_options options;
-	int timeline, memory;         /* 1: both sides have one */
+	int timeline, memory, gmm;    /* 1: both sides have one */
 	double baseline_step_ms, current_step_ms;
 	rli_phase_change *phases;     /* by (role, name) */
 	size_t phase_count;
@@ -143,7 +153,13 @@ typedef struct rli_comparison {
 	size_t device_count;
 	rli_site_change *sites;
 	size_t site_count;
+	rli_gmm_change *gmm_layers;   /* by (role, layer) */
+	size_t gmm_layer_count;
+	size_t gmm_most_changed;      /* the layer in both of the largest |change|; gmm_layer_count: none */
 } rli_comparison;
+
+/* The expert-load part of a comparison (compare_gmm.c), when both sides have one. */
+int rli_compare_gmm(rli_comparison *comparison);
 
 /* Compares current with baseline. RLI_OK, or RLI_ERROR when out of memory. */
 int rli_compare(rli_comparison **out, const rli_compare_side *baseline, const rli_compare_side *current,

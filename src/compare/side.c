@@ -18,9 +18,18 @@ rli_compare_side *rli_side_new(const char *path, const char *profiler, rli_side_
 	side->source = source;
 	side->step_ms = NAN;
 	if (!(side->path = rli_side_text(side, path ? path : "", strlen(path ? path : ""))) ||
-	    !(side->profiler = rli_side_text(side, profiler ? profiler : "", strlen(profiler ? profiler : "")))) {
+	    !(side->profiler = rli_side_text(side, profiler ? profiler : "", strlen(profiler ? profiler : ""))) ||
+	    !(side->input = side->tool_version = rli_side_text(side, "", 0))) {
 		rli_compare_side_free(side);
 		return NULL;
+	}
+	/* A parsed run read its path, with this rl-insight; a summary's side says whose it was as it is read. */
+	if (source == RLI_SIDE_PROFILE) {
+		side->input = side->path;
+		if (!(side->tool_version = rli_side_text(side, RLI_VERSION, strlen(RLI_VERSION)))) {
+			rli_compare_side_free(side);
+			return NULL;
+		}
 	}
 	return side;
 }
@@ -190,7 +199,7 @@ static rli_side_sample sample_of(const rli_distribution *d)
 	return (rli_side_sample){ d->count, d->total, d->mean, d->median, d->q1, d->q3, d->p95 };
 }
 
-static int add_timeline(rli_compare_side *side, const rli_stats *stats)
+int rli_compare_side_add_timeline(rli_compare_side *side, const rli_stats *stats)
 {
 	const rli_events *events = stats->events;
 	side->has_timeline = 1;
@@ -256,7 +265,7 @@ static int add_timeline(rli_compare_side *side, const rli_stats *stats)
 	return RLI_OK;
 }
 
-static int add_memory(rli_compare_side *side, const rli_memory_stats *memory)
+int rli_compare_side_add_memory(rli_compare_side *side, const rli_memory_stats *memory)
 {
 	side->has_memory = 1;
 	for (size_t d = 0; d < memory->device_count; d++) {
@@ -294,7 +303,8 @@ int rli_compare_side_from_stats(rli_compare_side **out, const rli_stats *stats, 
 	*out = NULL;
 	if (!side)
 		return rli_error_oom();
-	if ((stats && (error = add_timeline(side, stats)) < 0) || (memory && (error = add_memory(side, memory)) < 0) ||
+	if ((stats && (error = rli_compare_side_add_timeline(side, stats)) < 0) ||
+	    (memory && (error = rli_compare_side_add_memory(side, memory)) < 0) ||
 	    (error = rli_side_finish(side)) < 0) {
 		rli_compare_side_free(side);
 		return error;
@@ -315,6 +325,7 @@ void rli_compare_side_free(rli_compare_side *side)
 	free(side->transitions);
 	free(side->devices);
 	free(side->sites);
+	free(side->gmm_layers);
 	rli_strpool_dispose(&side->strings);
 	free(side);
 }

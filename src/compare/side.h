@@ -3,6 +3,7 @@
 #define RLI_COMPARE_SIDE_H
 
 #include "common/strpool.h"
+#include "stats/gmm_stats.h"
 #include "stats/memory_stats.h"
 #include "stats/stats.h"
 
@@ -72,10 +73,21 @@ typedef struct {
 	int sites_complete;            /* 0: a summary lists only its top sites */
 } rli_side_device;
 
+/* A merged MoE layer of a role across the steps (the expert load): its imbalance and spread, averaged. */
+typedef struct {
+	const char *role;
+	uint32_t layer;
+	size_t steps;
+	double imbalance, cv;      /* the means over its steps */
+	uint32_t hottest;          /* the expert hottest in the most steps */
+} rli_side_gmm_layer;
+
 /* Every list sorted: phases by (role, name), roles by name, transitions by (from, to), devices by (role, rank, type). */
 typedef struct rli_compare_side {
 	const char *path;          /* as given */
 	const char *profiler;      /* the format read, as summary.json names it */
+	const char *input;         /* what the run read (summary.json's input.path; path for a parsed run); "" unknown */
+	const char *tool_version;  /* the rl-insight that made it (summary.json's tool.version); "" unknown */
 	rli_side_source source;
 	int has_timeline, has_memory;
 	double start_ms, end_ms;   /* the span of the bars: each side's own origin is its start_ms */
@@ -97,6 +109,9 @@ typedef struct rli_compare_side {
 	size_t device_count;
 	rli_side_site *sites;
 	size_t site_count;
+	int has_gmm;
+	rli_side_gmm_layer *gmm_layers; /* by (role, layer) */
+	size_t gmm_layer_count;
 	rli_strpool strings;       /* every text above */
 	size_t capacity[8];        /* room in each growing list (side.c) */
 } rli_compare_side;
@@ -109,7 +124,7 @@ int rli_compare_side_from_stats(rli_compare_side **out, const rli_stats *stats, 
 				const char *path, const char *profiler);
 
 /*
- * A side from a summary.json rl-insight wrote (schema 2 to 4). RLI_EINVALID with a message
+ * A side from a summary.json rl-insight wrote (schema 2 to 5). RLI_EINVALID with a message
  * naming the file, and the line when known, when it is not one: every value the comparison takes
  * is type-checked, and a wrong one is named by its key path (phases[3].total_ms).
  */
@@ -124,6 +139,15 @@ static inline const int64_t *rli_side_role_ranks(const rli_compare_side *side, c
 {
 	return role->rank_count ? side->rank_ids + role->first_rank : NULL;
 }
+
+/*
+ * A parsed run's side built analysis by analysis (each adds its part, src/cli/analysis.h):
+ * rli_side_new(path, profiler, RLI_SIDE_PROFILE), the parts, then rli_side_finish.
+ */
+int rli_compare_side_add_timeline(rli_compare_side *side, const rli_stats *stats);
+int rli_compare_side_add_memory(rli_compare_side *side, const rli_memory_stats *memory);
+/* The expert load's layers (side_gmm.c); a summary.json's side has none. */
+int rli_compare_side_add_gmm(rli_compare_side *side, const rli_gmm_stats *gmm);
 
 /* ---- building a side (side.c; the summary reader uses them too) ---- */
 rli_compare_side *rli_side_new(const char *path, const char *profiler, rli_side_source source);

@@ -528,10 +528,14 @@ static int string(void *ctx, const unsigned char *value, size_t length)
 	case IN_TOOL:
 		if (is(r, "name"))
 			r->tool_is_ours = length == 10 && memcmp(value, "rl-insight", 10) == 0;
+		else if (is(r, "version"))
+			slot = &s->tool_version; /* kept by the run history, not compared */
 		break;
 	case IN_INPUT:
 		if (is(r, "profiler"))
 			slot = &s->profiler;
+		else if (is(r, "path"))
+			slot = &s->input;
 		break;
 	case IN_PHASE:
 		slot = is(r, "role") ? &s->phases[s->phase_count - 1].role :
@@ -613,9 +617,9 @@ static int read_summary(rli_compare_side **out, const char *path, rli_bytes *sou
 	} else if (result == RLI_READ_EMPTY || !r.tool_is_ours) {
 		error = rli_error_set(RLI_EINVALID, "%s is not a summary.json written by rl-insight (no \"tool\": "
 					  "{\"name\": \"rl-insight\"})", path);
-	} else if (r.schema_version < 2 || r.schema_version > 4) {
+	} else if (r.schema_version < 2 || r.schema_version > 5) {
 		error = rli_error_set(RLI_EINVALID, "%s is a summary.json of schema version %lld; this rl-insight "
-					  "reads versions 2 to 4", path, (long long)r.schema_version);
+					  "reads versions 2 to 5", path, (long long)r.schema_version);
 	} else if (!r.side->has_timeline && !r.side->has_memory) {
 		error = rli_error_set(RLI_EINVALID, "%s holds neither a timeline (\"run\") nor \"memory\"", path);
 	} else {

@@ -250,7 +250,7 @@ static void write_overlap(FILE *fp, const rli_stats *s)
 }
 
 /* The timeline's part: the run, then its phases, roles, steps, idle time and overlap. */
-static int write_timeline(FILE *fp, const rli_stats *s)
+int rli_summary_write_timeline(FILE *fp, const rli_stats *s)
 {
 	int error;
 	fputs(",\n\"run\":{", fp);
@@ -275,8 +275,8 @@ static int write_timeline(FILE *fp, const rli_stats *s)
 	return RLI_OK;
 }
 
-int rli_summary_write(const rli_stats *s, const rli_memory_stats *memory, const rli_summary_info *info,
-		      const char *path, rli_output_set *set)
+int rli_summary_write_sections(const rli_summary_section *sections, size_t section_count, const rli_summary_info *info,
+			       const char *path, rli_output_set *set)
 {
 	rli_atomic_file file;
 	FILE *fp;
@@ -294,12 +294,35 @@ int rli_summary_write(const rli_stats *s, const rli_memory_stats *memory, const 
 	text(fp, "path", info->input_path, 1);
 	text(fp, "profiler", info->profiler, 0);
 	putc('}', fp);
-	if ((s && (error = write_timeline(fp, s)) < 0) || (memory && (error = rli_summary_write_memory(fp, memory)) < 0)) {
-		rli_atomic_abort(&file);
-		return error;
-	}
+	for (size_t i = 0; i < section_count; i++)
+		if ((error = sections[i].write(fp, sections[i].data)) < 0) {
+			rli_atomic_abort(&file);
+			return error;
+		}
 	if (info->comparison)
 		rli_summary_write_comparison(fp, info->comparison);
 	fputs("\n}\n", fp);
 	return rli_output_finish(set, &file);
+}
+
+static int timeline_section(FILE *fp, const void *stats)
+{
+	return rli_summary_write_timeline(fp, stats);
+}
+
+static int memory_section(FILE *fp, const void *memory)
+{
+	return rli_summary_write_memory(fp, memory);
+}
+
+int rli_summary_write(const rli_stats *s, const rli_memory_stats *memory, const rli_summary_info *info,
+		      const char *path, rli_output_set *set)
+{
+	rli_summary_section sections[2];
+	size_t n = 0;
+	if (s)
+		sections[n++] = (rli_summary_section){ timeline_section, s };
+	if (memory)
+		sections[n++] = (rli_summary_section){ memory_section, memory };
+	return rli_summary_write_sections(sections, n, info, path, set);
 }

@@ -173,6 +173,28 @@ static void write_devices(FILE *fp, const rli_comparison *c)
 	fputs("]", fp);
 }
 
+/* The expert load's layers in either run, with each side's imbalance. */
+static void write_gmm(FILE *fp, const rli_comparison *c)
+{
+	if (!c->gmm)
+		return;
+	list_open(fp, "gmm_layers");
+	for (size_t i = 0; i < c->gmm_layer_count; i++) {
+		const rli_gmm_change *g = &c->gmm_layers[i];
+		item_open(fp, i);
+		text(fp, "role", g->role, 1);
+		count(fp, "layer", g->layer, 0);
+		text(fp, "presence", rli_presence_name(g->presence), 0);
+		number(fp, "baseline_imbalance", g->baseline_imbalance, 0);
+		number(fp, "current_imbalance", g->current_imbalance, 0);
+		number(fp, "change", g->change, 0);
+		count(fp, "baseline_hottest", g->baseline_hottest, 0);
+		count(fp, "current_hottest", g->current_hottest, 0);
+		putc('}', fp);
+	}
+	putc(']', fp);
+}
+
 void rli_summary_write_comparison(FILE *fp, const rli_comparison *c)
 {
 	fputs(",\n\"comparison\":{", fp);
@@ -188,5 +210,6 @@ void rli_summary_write_comparison(FILE *fp, const rli_comparison *c)
 	write_steps(fp, c);
 	write_transitions(fp, c);
 	write_devices(fp, c);
+	write_gmm(fp, c);
 	fputs("}", fp);
 }

@@ -51,8 +51,6 @@ static inline void item_open(FILE *fp, size_t index)
 	fputs(index ? ",\n{" : "\n{", fp);
 }
 
-/* The "memory" part (summary_memory.c). */
-int rli_summary_write_memory(FILE *fp, const rli_memory_stats *memory);
 /* The "comparison" part (summary_compare.c). */
 void rli_summary_write_comparison(FILE *fp, const rli_comparison *comparison);
 

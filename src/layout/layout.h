@@ -78,10 +78,12 @@ typedef struct {
 	size_t count;
 	double *x, *y;
 	rli_color color;
-	double width;       /* page units */
+	double width;       /* page units; 0: no line, the area alone */
 	double fill_alpha;  /* > 0: the area down to y_min is filled in the line's colour at this alpha */
 	/* what a legend calls it (the memory curve's Allocated and Reserved); NULL: no entry, as for most lines */
 	const char *name;
+	/* with fill_alpha: NULL, or count values the area is filled down to instead (a band from y_low to y) */
+	const double *y_low;
 } rli_line_mark;
 
 /* One point marked and labelled, such as a curve's peak. */
@@ -112,6 +114,17 @@ typedef struct {
 	size_t stack_count;
 	const char *const *stacks;
 } rli_bar_details;
+
+/*
+ * A grid of cells filling a panel's plot rectangle (the GMM heatmap): columns across, rows down
+ * from the top, each cell's colour decided by the layout. A back-end maps cells to device pixels
+ * and, where cells are smaller than a pixel, averages them (its level of detail).
+ */
+typedef struct {
+	size_t columns, rows;
+	const rli_color *colors;    /* rows * columns, row by row */
+	const uint8_t *present;     /* NULL: every cell has a colour; else 0 leaves the cell unpainted */
+} rli_cell_grid;
 
 /*
  * A plot panel whose y scale is lanes (rows of bars), as the timeline draws.
@@ -185,6 +198,9 @@ typedef struct {
 	size_t line_count;
 	rli_point_mark *points;     /* point_count, drawn last */
 	size_t point_count;
+
+	/* NULL, or cells filling the plot, drawn over the grid and under the bars and lines */
+	const rli_cell_grid *cells;
 
 	/* NULL, or what the page shows of each bar on demand (the memory pages) */
 	const rli_bar_details *details;
@@ -435,6 +451,21 @@ int rli_timeline_layout_stats(rli_timeline **out, const rli_events *events, cons
  * (rli_run_context) takes when no other analysis has an earlier event. INFINITY without one.
  */
 double rli_timeline_first_ms(const rli_events *events);
+
+/*
+ * Statistics that may still be being computed on another thread: get(ctx) waits for them and
+ * returns them, or NULL when they failed (the reason then this thread's last error). The layout
+ * asks only once it reaches a part that shows them (the overview, the caption, the aside), so
+ * that the rows and bars are laid out while the statistics are computed.
+ */
+typedef struct {
+	const struct rli_stats *(*get)(void *ctx);
+	void *ctx;
+} rli_stats_source;
+
+/* rli_timeline_layout_stats with statistics from source (NULL: none given, as stats NULL). */
+int rli_timeline_layout_from(rli_timeline **out, const rli_events *events, const rli_stats_source *source,
+			     const rli_timeline_options *options);
 
 /* The first ten colours are the reference's palette; the rest extend it. */
 rli_color rli_palette_color(size_t index);

@@ -372,16 +372,6 @@ void rli_memory_pages_summaries(const rli_memory_pages *pages, rli_memory_summar
 	}
 }
 
-double rli_memory_devices_first_ms(const rli_memory_devices *split)
-{
-	double first = INFINITY;
-	for (size_t d = 0; d < split->count; d++)
-		for (size_t i = 0; i < split->devices[d].count; i++)
-			if (isfinite(split->devices[d].start_ms[i]) && split->devices[d].start_ms[i] < first)
-				first = split->devices[d].start_ms[i];
-	return first;
-}
-
 void rli_run_devices_free(rli_run_device *devices, size_t count)
 {
 	for (size_t d = 0; devices && d < count; d++) {

@@ -142,8 +142,6 @@ int rli_memory_pages_layout_lazy(rli_memory_pages **out, const rli_memory *memor
  */
 int rli_memory_pages_run_devices(const rli_memory_pages *pages, rli_run_device **out, size_t *count);
 void rli_run_devices_free(rli_run_device *devices, size_t count);
-/* The first allocation's start of every device of the split (absolute ms), INFINITY without one. */
-double rli_memory_devices_first_ms(const rli_memory_devices *split);
 
 /*
  * Each device's curve summary as the layout swept it, for the statistics not to sweep it again,

@@ -237,7 +237,7 @@ static int lay_out_segment(mp_page *m, rli_page *page, const mp_device *d, size_
 		size_t from = first_after(d->exact.x, d->exact.count, link->x_min, 0), to;
 		from = from ? from - 1 : 0;
 		to = first_after(d->exact.x, d->exact.count, link->x_max, 1);
-		m->exact = (rli_line_mark){ to - from, d->exact.x + from, d->exact.y + from, 0, 0, 0, NULL };
+		m->exact = (rli_line_mark){ .count = to - from, .x = d->exact.x + from, .y = d->exact.y + from };
 		m->curve.exact = &m->exact;
 	}
 	m->peak.x = d->shift + d->peak_ms;

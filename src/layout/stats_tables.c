@@ -202,29 +202,80 @@ int rli_stats_table_phases(rli_stats_table *out, const rli_stats *stats, uint32_
 	return error < 0 ? error : table_end(&f);
 }
 
-int rli_stats_table_steps(rli_stats_table *out, const rli_stats *stats, uint32_t role)
+/* Which of two steps a capped table shows first: an outlier, then the larger slowdown, then the earlier step. */
+static int step_before(const rli_step_stats *a, const rli_step_stats *b)
+{
+	if ((a->outlier != 0) != (b->outlier != 0))
+		return a->outlier != 0;
+	if (a->slowdown != b->slowdown)
+		return a->slowdown > b->slowdown;
+	return a->step < b->step;
+}
+
+/*
+ * The role's steps to show when they are more than max_rows: the max_rows it shows first
+ * (step_before), found in one pass that keeps them in order (few pass the last one kept).
+ * Their indices into stats->steps go to keep; returns how many.
+ */
+static size_t pick_steps(size_t *keep, size_t max_rows, const rli_stats *stats, uint32_t role)
+{
+	size_t kept = 0;
+	for (size_t i = 0; i < stats->step_count; i++) {
+		const rli_step_stats *s = &stats->steps[i];
+		size_t at;
+		if (s->role != role || (kept == max_rows && !step_before(s, &stats->steps[keep[kept - 1]])))
+			continue;
+		at = kept < max_rows ? kept++ : kept - 1;
+		while (at > 0 && step_before(s, &stats->steps[keep[at - 1]])) {
+			keep[at] = keep[at - 1];
+			at--;
+		}
+		keep[at] = i;
+	}
+	return kept;
+}
+
+int rli_stats_table_steps(rli_stats_table *out, const rli_stats *stats, uint32_t role, size_t max_rows)
 {
 	static const column_def columns[] = {
 		NUMBER_COLUMN("Step"), NUMBER_COLUMN("Ranks"), ROW_RANK_COLUMN("Slowest rank"),
 		NUMBER_COLUMN("Slowdown (%)"), TEXT_COLUMN("Outlier"), NUMBER_COLUMN("Modified z"),
 		DURATION_COLUMN("Slowest"), DURATION_COLUMN("Median"),
 	};
-	size_t rows = 0, r = 0;
+	size_t rows = 0, r = 0, *keep = NULL;
 	double longest = 0;
+	char *title;
 	filler f;
 	int error;
 
 	for (size_t i = 0; i < stats->step_count; i++)
-		if (stats->steps[i].role == role) {
+		if (stats->steps[i].role == role)
 			rows++;
-			longest = fmax(longest, stats->steps[i].slowest_ms);
-		}
-	error = table_begin(&f, out, columns, COUNT_OF(columns), rows, longest,
-			    rli_strfmt("%s: steps (step k is each rank's k-th bar)", pool_str(stats, role)));
-	for (size_t i = 0; error == RLI_OK && i < stats->step_count; i++) {
-		const rli_step_stats *s = &stats->steps[i];
+	if (max_rows && rows > max_rows) {
+		/* A reader stops long before a million steps: those to look at, and the table says so. */
+		char all[32];
+		if (!(keep = malloc(max_rows * sizeof(*keep))))
+			return rli_error_oom();
+		rli_fmt_thousands(all, sizeof(all), (double)rows, 0);
+		title = rli_strfmt("%s: the %zu steps slowed most of %s, outliers first (step k is each rank's k-th bar)",
+				   pool_str(stats, role), max_rows, all);
+		rows = pick_steps(keep, max_rows, stats, role);
+	} else {
+		title = rli_strfmt("%s: steps (step k is each rank's k-th bar)", pool_str(stats, role));
+	}
+	for (size_t k = 0, i = 0; k < rows; i++) {
+		const rli_step_stats *s = &stats->steps[keep ? keep[k] : i];
 		if (s->role != role)
 			continue;
+		longest = fmax(longest, s->slowest_ms);
+		k++;
+	}
+	error = table_begin(&f, out, columns, COUNT_OF(columns), rows, longest, title);
+	for (size_t k = 0, i = 0; error == RLI_OK && k < rows; i++) {
+		const rli_step_stats *s = &stats->steps[keep ? keep[k] : i];
+		if (s->role != role)
+			continue;
+		k++;
 		put_count(&f, (double)s->step);
 		put_count(&f, (double)s->ranks);
 		put_rank(&f, s->slowest_rank);
@@ -237,6 +288,7 @@ int rli_stats_table_steps(rli_stats_table *out, const rli_stats *stats, uint32_t
 		out->row_finding[r] = (uint8_t)(s->outlier != 0);
 		out->row_role[r++] = role;
 	}
+	free(keep);
 	return error < 0 ? error : table_end(&f);
 }
 

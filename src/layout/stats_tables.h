@@ -38,8 +38,13 @@ typedef struct {
 
 /* Every phase of the role (string id), the most total time first (ties by name): count, total, mean, median, min, max, std dev, Q1, Q3, the ranks at min and max, dispersion; in the longest bar's unit. */
 int rli_stats_table_phases(rli_stats_table *out, const rli_stats *stats, uint32_t role);
-/* Every step of the role: step, ranks, slowest rank, slowdown (%), outlier, modified z, slowest, median (the finding first). Rows name the slowest rank. */
-int rli_stats_table_steps(rli_stats_table *out, const rli_stats *stats, uint32_t role);
+/*
+ * The role's steps: step, ranks, slowest rank, slowdown (%), outlier, modified z, slowest, median
+ * (the finding first). Rows name the slowest rank. Every step in order when they are max_rows or
+ * fewer (0: no bound); else only the max_rows slowed most, outliers first, and the title says
+ * so ("the 30 steps slowed most of 1,000,000"): no table of a million rows is made to be cut.
+ */
+int rli_stats_table_steps(rli_stats_table *out, const rli_stats *stats, uint32_t role, size_t max_rows);
 /* Ranks that were the slowest in a step: role, rank, slowest in N of M steps, outlier in, straggler; by role, then the most often slowest. */
 int rli_stats_table_slowest(rli_stats_table *out, const rli_stats *stats);
 /* The most idle ranks first (at most max_rows; 0: all): rank, gaps, idle, idle share of the run, longest gap and the phases either side; in the longest gap's unit. */

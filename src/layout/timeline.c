@@ -195,12 +195,35 @@ double rli_timeline_first_ms(const rli_events *events)
 int rli_timeline_layout(rli_timeline **out, const rli_events *events,
 			const rli_timeline_options *options)
 {
-	return rli_timeline_layout_stats(out, events, NULL, options);
+	return rli_timeline_layout_from(out, events, NULL, options);
+}
+
+static const struct rli_stats *given_stats(void *ctx)
+{
+	return ctx;
 }
 
 int rli_timeline_layout_stats(rli_timeline **out, const rli_events *events, const struct rli_stats *stats,
 			      const rli_timeline_options *options)
 {
+	rli_stats_source given = { given_stats, (void *)stats };
+	return rli_timeline_layout_from(out, events, stats ? &given : NULL, options);
+}
+
+/* The statistics, waited for the first time a part needs them: 0, or an error (they failed). */
+static int stats_of(const rli_stats **stats, const rli_stats_source *source)
+{
+	if (*stats || !source)
+		return RLI_OK;
+	if (!(*stats = source->get(source->ctx)))
+		return RLI_ERROR;
+	return RLI_OK;
+}
+
+int rli_timeline_layout_from(rli_timeline **out, const rli_events *events, const rli_stats_source *source,
+			     const rli_timeline_options *options)
+{
+	const rli_stats *stats = NULL;
 	rli_timeline_options defaults;
 	const timeline_theme *theme;
 	rli_timeline *timeline = NULL;
@@ -244,8 +267,7 @@ int rli_timeline_layout_stats(rli_timeline **out, const rli_events *events, cons
 	timeline = calloc(1, sizeof(*timeline));
 	event_row = malloc(kept * sizeof(*event_row));
 	series_of_name = malloc((name_ids ? name_ids : 1) * sizeof(*series_of_name));
-	bars = malloc(kept * sizeof(*bars));
-	if (!timeline || !event_row || !series_of_name || !bars) {
+	if (!timeline || !event_row || !series_of_name) {
 		error = rli_error_oom();
 		goto done;
 	}
@@ -276,6 +298,23 @@ int rli_timeline_layout_stats(rli_timeline **out, const rli_events *events, cons
 	    (error = rli_build_series(timeline, series_of_name, name_ids, events)) < 0)
 		goto done;
 
+	if ((error = rli_timeline_readable_rows(&timeline->readable_rows, theme, width, scale, options->medium)) < 0)
+		goto done;
+	/*
+	 * Too many rows to read: the page shows the overview, drawn from the statistics, and no bar.
+	 * Nothing reads the bars of such a layout (what scrolls, the HTML and the report, has its own
+	 * layout of every row), so they are neither sorted nor built: a million of them took as long
+	 * as the rest of the run after the parse.
+	 */
+	if (options->overview && timeline->panel.row_count > timeline->readable_rows) {
+		error = stats_of(&stats, source) < 0 ? RLI_ERROR
+			: place_overview(timeline, events, stats, theme, width, scale, options->medium);
+		goto placed;
+	}
+	if (!(bars = malloc(kept * sizeof(*bars)))) {
+		error = rli_error_oom();
+		goto done;
+	}
 	kept = 0;
 	for (size_t i = 0; i < count; i++) {
 		double start = events->start_ms[i], end = rli_events_end_ms(events, i);
@@ -299,16 +338,15 @@ int rli_timeline_layout_stats(rli_timeline **out, const rli_events *events, cons
 	if (options->merge_short_ms > 0.0)
 		kept = rli_merge_short_bars(bars, kept, options->merge_short_ms);
 
-	if ((error = rli_build_bars(timeline, bars, kept)) < 0 ||
-	    (error = rli_timeline_readable_rows(&timeline->readable_rows, theme, width, scale, options->medium)) < 0)
+	if ((error = rli_build_bars(timeline, bars, kept)) < 0)
 		goto done;
-	if (options->overview && timeline->panel.row_count > timeline->readable_rows)
-		error = place_overview(timeline, events, stats, theme, width, scale, options->medium);
-	else
-		error = rli_timeline_place(timeline, theme, width, scale, options->medium, !rli_timeline_legend_repeats_rows(timeline));
+	error = rli_timeline_place(timeline, theme, width, scale, options->medium, !rli_timeline_legend_repeats_rows(timeline));
+placed:
 	if (error < 0)
 		goto done;
 	assemble(timeline);
+	if ((options->caption || options->stats_aside) && (error = stats_of(&stats, source)) < 0)
+		goto done;
 	if (options->caption && stats && (error = rli_timeline_add_caption(timeline, stats, theme)) < 0)
 		goto done;
 	/* Links to the run's other pages, for the back-ends that follow links; the page itself is unchanged. */

@@ -151,9 +151,15 @@ static int idle_table(rli_stats_table *out, const rli_stats *stats)
 	return rli_stats_table_bubbles(out, stats, ASIDE_IDLE_ROWS);
 }
 
+/* The role's steps, at most as many as the aside shows: made for those rows alone. */
+static int aside_steps(rli_stats_table *out, const rli_stats *stats, uint32_t role)
+{
+	return rli_stats_table_steps(out, stats, role, ASIDE_STEP_ROWS);
+}
+
 static const role_table per_role[] = {
 	{ rli_stats_table_phases, ASIDE_PHASE_ROWS, 0 },
-	{ rli_stats_table_steps, ASIDE_STEP_ROWS, 1 },
+	{ aside_steps, ASIDE_STEP_ROWS, 1 },
 };
 #define PER_ROLE (sizeof(per_role) / sizeof(per_role[0]))
 

@@ -379,3 +379,12 @@ void rli_memory_devices_dispose(rli_memory_devices *devices)
 	free((void *)devices->device_type);
 	memset(devices, 0, sizeof(*devices));
 }
+
+double rli_memory_first_ms(const rli_memory *memory)
+{
+	double first = INFINITY;
+	for (size_t i = 0; i < memory->count; i++)
+		if (memory->size_kb[i] > 0 && isfinite(memory->start_ms[i]) && memory->start_ms[i] < first)
+			first = memory->start_ms[i];
+	return first;
+}

@@ -79,6 +79,9 @@ typedef struct {
 int rli_memory_devices_split(rli_memory_devices *out, const rli_memory *memory, unsigned threads);
 void rli_memory_devices_dispose(rli_memory_devices *devices);
 
+/* The first start (absolute ms) of the allocations the split keeps (a size above 0), INFINITY without one. */
+double rli_memory_first_ms(const rli_memory *memory);
+
 /* Device d's table rows, one per allocation in its order. */
 static inline const uint32_t *rli_memory_device_rows(const rli_memory_devices *devices, size_t d)
 {

@@ -37,6 +37,15 @@ typedef struct rli_bytes rli_bytes;
 rli_read_result rli_bytes_open(rli_bytes **out, const char *path, char **failure);
 
 /*
+ * Bytes begin..end-1 of the plain file at path, as a source of their own (offsets count from
+ * begin): one part of a file that several threads read at once. Not counted as a file read
+ * (rli_input_totals) again: its whole is opened by rli_bytes_open first. Failures as rli_bytes_open's.
+ */
+rli_read_result rli_bytes_open_range(rli_bytes **out, const char *path, uint64_t begin, uint64_t end, char **failure);
+/* The content of a plain file's source ends at byte end: what it read past it is dropped. 0, or -1 (gzip or memory). */
+int rli_bytes_limit(rli_bytes *source, uint64_t end);
+
+/*
  * A source over size bytes at data (not copied: they must outlive the source), plain or gzip
  * as the file would be. name stands for the path in messages. RLI_OK or RLI_ERROR (no memory).
  */
@@ -64,6 +73,17 @@ uint64_t rli_bytes_offset(const rli_bytes *source);
 int rli_bytes_next(rli_bytes *source, const unsigned char **data, size_t *length);
 const char *rli_bytes_failure(const rli_bytes *source);
 
+/*
+ * A gzip source inflates from here on on a thread of its own, a few blocks (1 MiB) ahead of the
+ * reader, so that inflating and parsing run side by side: for a parse that has a spare core
+ * (rli_unit.spare_threads). Call before the first chunk, after rli_bytes_set_content and
+ * rli_bytes_set_inflate_limit. The chunks, failures and messages are the same as without it.
+ * 1 when the thread runs; 0 when not (no gzip, or no thread to be had: the reader inflates).
+ */
+int rli_bytes_inflate_ahead(rli_bytes *source);
+/* The library a gzip source inflates with, "igzip" (ISA-L) or "zlib" (RLI_GZIP=zlib, or a build without ISA-L); NULL if no gzip. */
+const char *rli_bytes_inflater(const rli_bytes *source);
+
 /* Starts over so that the next chunk begins at byte offset of the content. 0, or -1 as rli_bytes_next. */
 int rli_bytes_seek(rli_bytes *source, uint64_t offset);
 
@@ -78,5 +98,14 @@ rli_read_result rli_bytes_stream(rli_bytes *source, rli_chunk_fn fn, void *ctx, 
 
 /* rli_bytes_open, rli_bytes_stream (content named for messages), rli_bytes_close. */
 rli_read_result rli_read_file(const char *path, const char *content, rli_chunk_fn fn, void *ctx, char **failure);
+
+
+/*
+ * A plain source (a file or memory, not a gzip) read at any offset, from any thread at once,
+ * for a file cut into chunks; the reads count as every read does. Its size: 0, or -1 for a gzip.
+ */
+int rli_bytes_plain_size(const rli_bytes *source, uint64_t *size);
+/* Up to room bytes at offset into `into`, *got of them (0 at the end). 0, or -1 (errno) for a failed read or a gzip. */
+int rli_bytes_pread(rli_bytes *source, uint64_t offset, unsigned char *into, size_t room, size_t *got);
 
 #endif

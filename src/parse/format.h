@@ -19,6 +19,7 @@ typedef struct {
 	const rli_rank_filter *ranks;
 	const rli_role_filter *roles; /* memory; NULL: every role */
 	int auto_detected;            /* the format was detected, not named: captures of another analysis are left to it */
+	const rli_rank_filter *steps; /* gmm: heatmap.parser.step; NULL: every step */
 } rli_discover_options;
 
 /*
@@ -38,10 +39,11 @@ typedef struct {
 	int (*discover)(rli_discovery *discovery, const char *root, const rli_discover_options *options);
 	/*
 	 * Parses one discovered unit on any thread: timeline rows appended to rows (the worker's
-	 * table), memory rows into unit->memory; failures and warnings into the unit.
+	 * table), memory rows into unit->memory, GMM rows into unit->gmm; failures and warnings into
+	 * the unit.
 	 */
 	void (*parse_unit)(rli_unit *unit, rli_events *rows);
-	/* Timeline formats: the unit's file from any byte source (fuzzers: memory). NULL for memory. */
+	/* Timeline formats and gmm: the unit's file from any byte source (fuzzers: memory). NULL for memory. */
 	void (*parse_bytes)(rli_unit *unit, rli_bytes *source, rli_events *rows);
 	/* The most rows the units could give, to reserve ahead; NULL: rows grow as they come. */
 	size_t (*rows_hint)(const rli_discovery *discovery);
@@ -58,6 +60,8 @@ extern const rli_format rli_format_nvtx;
 extern const rli_format rli_format_memory;
 extern const rli_format rli_format_table;        /* rl_events.csv|jsonl */
 extern const rli_format rli_format_table_memory; /* memory_events.csv|jsonl */
+extern const rli_format rli_format_gmm;          /* msprobe's group_list.pt dumps (the MoE expert load) */
+extern const rli_format rli_format_table_gmm;    /* gmm_events.csv|jsonl */
 
 /* Every format, the timeline ones first in detection order (the first shown wins), NULL-terminated. */
 extern const rli_format *const rli_formats[];
@@ -65,7 +69,7 @@ extern const rli_format *const rli_formats[];
 /* The timeline format of this profiler value, or NULL. */
 const rli_format *rli_format_of(rli_profiler profiler);
 
-/* The name is that of a table --export writes (rl_events or memory_events, .csv or .jsonl). */
+/* The name is that of a table --export writes (rl_events, memory_events or gmm_events, .csv or .jsonl). */
 int rli_table_file_name(const char *name);
 
 #endif

@@ -10,6 +10,8 @@ const rli_format *const rli_formats[] = {
 	&rli_format_table,
 	&rli_format_memory,
 	&rli_format_table_memory,
+	&rli_format_gmm,
+	&rli_format_table_gmm,
 	NULL,
 };
 

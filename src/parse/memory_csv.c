@@ -1,28 +1,10 @@
 /* memory_csv.c: operator_memory.csv streamed through libcsv, one memory row per data row, each with its call stack. */
-#include "memory_internal.h"
-#include "json_stream.h"
+#include "memory_csv.h"
 #include "common/shortest_double.h"
-
-#include <csv.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* The columns the parser reads, by header name (memory.md §2.2), in the checker's order (§5.2). */
-enum {
-	COL_NAME = 0,
-	COL_SIZE,
-	COL_ALLOC,
-	COL_DURATION,
-	COL_ALLOCATED,
-	COL_RESERVED,
-	COL_ACTIVE,
-	COL_DEVICE,
-	COL_RELEASE_ALLOCATED,
-	COL_STREAM,
-	COL_COUNT
-};
 
 static const char *const column_names[COL_COUNT] = {
 	"Name", "Size(KB)", "Allocation Time(us)", "Duration(us)", "Allocation Total Allocated(MB)",
@@ -35,63 +17,6 @@ static const char *const column_names[COL_COUNT] = {
  * refuses a CSV without Allocation Total Active(MB); nothing the drawing needs is in it.
  */
 #define OPTIONAL_COLUMNS ((1u << COL_ACTIVE) | (1u << COL_RELEASE_ALLOCATED) | (1u << COL_STREAM))
-
-enum { VALUE_MISSING = 0, VALUE_EMPTY, VALUE_OK, VALUE_BAD };
-
-/*
- * The longest field read: no column of operator_memory.csv comes near it, and libcsv holds a
- * field whole, so a longer one (a 200 MB line, a gzip that inflates to gigabytes of one field)
- * would take as much memory. The same bound as a JSON value (json_stream.h).
- */
-#define CSV_FIELD_MAX RLI_JSON_MAX_VALUE
-/* libcsv's own growth step for its field buffer, kept while fields are short. */
-#define CSV_BLOCK_MIN 128
-
-/* The first line where something went wrong, and what. */
-typedef struct {
-	uint64_t count, line;
-	int column;
-	char text[40];
-} finding;
-
-typedef struct {
-	struct csv_parser parser;
-	rli_memory *table;
-	rli_unit *unit;
-	const char *path;
-	const rli_stack_index *index;
-	uint32_t role;
-	int bom_checked;
-	/* the header */
-	int header_done, stop;
-	size_t column_field[COL_COUNT]; /* the field holding each column, SIZE_MAX if none */
-	signed char *field_column;      /* field -> column, -1 for fields nobody reads */
-	size_t field_count;             /* fields in the header */
-	size_t needed_fields;           /* a row shorter than this lacks a column we read */
-	/* the row being read */
-	size_t field;
-	uint64_t line; /* the line the next record starts on */
-	int status[COL_COUNT];
-	double value[COL_COUNT];
-	uint32_t name, device;
-	int bad_column; /* the row's first value that is no number, -1 if none */
-	unsigned char bad_text[40];
-	size_t bad_length;
-	finding bad_number, empty_value, blank_name, short_row, free_without_time, negative_duration, end_overflow;
-	finding negative_total; /* an Allocation Total Allocated(MB) below 0: taken as unknown */
-	finding negative_release; /* a Release Total Allocated(MB) below 0: likewise */
-	uint64_t data_rows;
-	/* per distinct name and stack: their match group, their ids in the table */
-	uint32_t *group_of_name; /* by table string id; GROUP_UNKNOWN until looked up */
-	size_t group_capacity;
-	uint32_t *stack_id, *top_id; /* by index stack id; RLI_STRPOOL_NONE until interned */
-	size_t *hints;               /* by group: where its last match was found */
-	rli_memory_match_counts *counts;
-	int broken; /* the CSV itself is malformed: nothing after that point is worth reporting */
-	int oom;
-} csv_ctx;
-
-#define GROUP_UNKNOWN (RLI_STRPOOL_NONE - 1)
 
 static int ascii_space(unsigned char c)
 {
@@ -439,7 +364,7 @@ static int broken(csv_ctx *c, const char *why)
 	return 1;
 }
 
-static int feed(void *ctx, const unsigned char *data, size_t length)
+int rli_csv_feed(void *ctx, const unsigned char *data, size_t length)
 {
 	csv_ctx *c = ctx;
 	int nul;
@@ -470,7 +395,7 @@ static int feed(void *ctx, const unsigned char *data, size_t length)
 }
 
 /* What the whole file came to: the failures in the checker's order, then the warnings. */
-static void report(csv_ctx *c)
+void rli_csv_report(csv_ctx *c)
 {
 	rli_notes *failures = &c->unit->failures, *log = &c->unit->log;
 	if (c->data_rows == 0)
@@ -521,57 +446,90 @@ static void report(csv_ctx *c)
 			      (unsigned long long)c->free_without_time.line);
 }
 
+int rli_csv_open(csv_ctx *c, rli_memory *table, rli_unit *unit, const char *path, const rli_stack_index *index,
+		 rli_memory_match_counts *counts)
+{
+	size_t stacks = index->stacks.count;
+	memset(c, 0, sizeof(*c));
+	c->table = table;
+	c->unit = unit;
+	c->path = path;
+	c->index = index;
+	c->line = 1;
+	c->bad_column = -1;
+	c->name = c->device = RLI_STRPOOL_NONE;
+	c->counts = counts;
+	memset(counts, 0, sizeof(*counts));
+	for (int col = 0; col < COL_COUNT; col++)
+		c->column_field[col] = SIZE_MAX;
+	c->role = rli_memory_intern(table, unit->role ? unit->role : "", unit->role ? strlen(unit->role) : 0);
+	c->stack_id = malloc((stacks ? stacks : 1) * sizeof(*c->stack_id));
+	c->top_id = malloc((stacks ? stacks : 1) * sizeof(*c->top_id));
+	c->hints = calloc(index->names.count ? index->names.count : 1, sizeof(*c->hints));
+	/* Strict: a stray quote is an error, not silently part of a field; a quote left open at the end too. */
+	if (c->role == RLI_STRPOOL_NONE || !c->stack_id || !c->top_id || !c->hints ||
+	    csv_init(&c->parser, CSV_STRICT | CSV_REPALL_NL | CSV_STRICT_FINI) != 0) {
+		free(c->stack_id);
+		free(c->top_id);
+		free(c->hints);
+		c->stack_id = c->top_id = NULL;
+		c->hints = NULL;
+		return rli_error_oom();
+	}
+	c->parser_ready = 1;
+	for (size_t i = 0; i < stacks; i++)
+		c->stack_id[i] = c->top_id[i] = RLI_STRPOOL_NONE;
+	return RLI_OK;
+}
+
+void rli_csv_end(csv_ctx *c)
+{
+	if (csv_fini(&c->parser, on_field, on_row_end, c) == 0)
+		return;
+	if (csv_error(&c->parser) == CSV_EPARSE)
+		rli_notes_add(&c->unit->failures, RLI_LOG_ERROR,
+			      "Failed to parse CSV file %s: a quoted field is not closed (it opens on line %llu)", c->path,
+			      (unsigned long long)c->line);
+	else
+		c->oom = 1;
+	c->broken = 1;
+}
+
+void rli_csv_close(csv_ctx *c)
+{
+	if (c->parser_ready)
+		csv_free(&c->parser);
+	free(c->field_column);
+	free(c->group_of_name);
+	free(c->stack_id);
+	free(c->top_id);
+	free(c->hints);
+	memset(c, 0, sizeof(*c));
+}
+
 int rli_memory_read_csv(rli_memory *table, rli_unit *unit, rli_bytes *source, const rli_stack_index *index,
 			rli_memory_match_counts *counts)
 {
 	const char *path = rli_bytes_name(source);
 	csv_ctx c;
 	char *failure = NULL;
-	rli_read_result result;
-	size_t stacks = index->stacks.count;
-	int error = RLI_OK;
+	rli_read_result result = RLI_READ_OK;
+	int error = RLI_OK, chunked = 0;
 
-	memset(&c, 0, sizeof(c));
-	c.table = table;
-	c.unit = unit;
-	c.path = path;
-	c.index = index;
-	c.line = 1;
-	c.bad_column = -1;
-	c.name = c.device = RLI_STRPOOL_NONE;
-	c.counts = counts;
-	memset(counts, 0, sizeof(*counts));
-	for (int col = 0; col < COL_COUNT; col++)
-		c.column_field[col] = SIZE_MAX;
-	c.role = rli_memory_intern(table, unit->role ? unit->role : "", unit->role ? strlen(unit->role) : 0);
-	c.stack_id = malloc((stacks ? stacks : 1) * sizeof(*c.stack_id));
-	c.top_id = malloc((stacks ? stacks : 1) * sizeof(*c.top_id));
-	c.hints = calloc(index->names.count ? index->names.count : 1, sizeof(*c.hints));
-	if (c.role == RLI_STRPOOL_NONE || !c.stack_id || !c.top_id || !c.hints) {
-		free(c.stack_id);
-		free(c.top_id);
-		free(c.hints);
-		return rli_error_oom();
-	}
-	for (size_t i = 0; i < stacks; i++)
-		c.stack_id[i] = c.top_id[i] = RLI_STRPOOL_NONE;
-	/* Strict: a stray quote is an error, not silently part of a field; a quote left open at the end too. */
-	if (csv_init(&c.parser, CSV_STRICT | CSV_REPALL_NL | CSV_STRICT_FINI) != 0) {
+	if (rli_csv_open(&c, table, unit, path, index, counts) < 0)
+		return RLI_ERROR;
+	rli_bytes_set_content(source, "CSV");
+	/* A large plain file, with threads to spare and nothing failed yet: read in chunks, else whole. */
+	if (unit->spare_threads && unit->failures.count == 0 &&
+	    (chunked = rli_csv_read_chunks(&c, source, unit->spare_threads + 1)) < 0) {
 		error = rli_error_oom();
 		goto done;
 	}
-	rli_bytes_set_content(source, "CSV");
-	result = rli_bytes_stream(source, feed, &c, &failure);
-	if (result == RLI_READ_OK && csv_fini(&c.parser, on_field, on_row_end, &c) != 0) {
-		if (csv_error(&c.parser) == CSV_EPARSE)
-			rli_notes_add(&unit->failures, RLI_LOG_ERROR,
-				      "Failed to parse CSV file %s: a quoted field is not closed (it opens on line %llu)",
-				      path, (unsigned long long)c.line);
-		else
-			c.oom = 1;
-		c.broken = 1;
+	if (!chunked) {
+		result = rli_bytes_stream(source, rli_csv_feed, &c, &failure);
+		if (result == RLI_READ_OK)
+			rli_csv_end(&c);
 	}
-	csv_free(&c.parser);
 	if (result == RLI_READ_OOM || c.oom) {
 		error = rli_error_oom();
 		goto done;
@@ -589,13 +547,9 @@ int rli_memory_read_csv(rli_memory *table, rli_unit *unit, rli_bytes *source, co
 	if (!c.header_done)
 		header_done(&c); /* only blank lines: no header, so every column is missing */
 	if (!c.stop)
-		report(&c);
+		rli_csv_report(&c);
 done:
 	free(failure);
-	free(c.field_column);
-	free(c.group_of_name);
-	free(c.stack_id);
-	free(c.top_id);
-	free(c.hints);
+	rli_csv_close(&c);
 	return error;
 }

@@ -2,6 +2,7 @@
 #include "memory_internal.h"
 #include "ascend_capture.h"
 #include "format.h"
+#include "trace_share.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -251,6 +252,7 @@ static void log_matches(rli_unit *unit, const rli_memory_match_counts *counts)
 static void memory_parse_unit(rli_unit *unit, rli_events *rows)
 {
 	rli_stack_index index;
+	rli_stack_outcome outcome;
 	rli_memory *table = NULL;
 	rli_memory_match_counts counts;
 	rli_bytes *source = NULL;
@@ -267,7 +269,11 @@ static void memory_parse_unit(rli_unit *unit, rli_events *rows)
 	for (size_t i = 0; i < unit->info_count; i++)
 		if (check_info_file(unit, unit->info_files[i]) < 0)
 			goto oom;
-	if ((size = file_size(trace)) >= 0 && (source = rli_unit_open(unit, trace))) {
+	if (unit->share && rli_trace_share_take(unit->share, trace, &index, &outcome)) {
+		/* The timeline read this trace already: its call stacks, said and grouped as if read here. */
+		if (rli_stack_index_finish(&index, unit, trace, &outcome) < 0)
+			goto oom;
+	} else if ((size = file_size(trace)) >= 0 && (source = rli_unit_open(unit, trace))) {
 		int error = rli_stack_index_read(&index, unit, source, (size_t)size);
 		rli_bytes_close(source);
 		source = NULL;

@@ -4,6 +4,7 @@
 
 #include "parse_internal.h"
 #include "memory/memory_table.h"
+#include "json_chunks.h"
 
 /*
  * Rows (or ops) reserved up front from a file's size at most: beyond this the columns grow by
@@ -40,6 +41,36 @@ void rli_stack_index_dispose(rli_stack_index *index);
  * into unit->failures with the reference's wording; warnings into unit->log. RLI_OK or RLI_ERROR.
  */
 int rli_stack_index_read(rli_stack_index *index, rli_unit *unit, rli_bytes *source, size_t size);
+/* The same, read as mode says (json_items.h: RLI_JSON_READ_*, or a count of chunks). */
+int rli_stack_index_read_as(rli_stack_index *index, rli_unit *unit, rli_bytes *source, size_t size, int mode);
+
+/*
+ * A trace read into an index by a reading another format leads (json_tee.h): the timeline's
+ * reading of a trace_view.json also gathers its call stacks, and the file is read once.
+ */
+typedef struct rli_stack_reader rli_stack_reader;
+
+/* How such a reading ended: what the index's own messages are made from. */
+typedef struct {
+	int top_kind;    /* 1: the file was an array */
+	uint64_t events; /* its items */
+	int oom;
+} rli_stack_outcome;
+
+/* A reader into index; its callbacks' context is the reader. NULL when out of memory. */
+rli_stack_reader *rli_stack_reader_new(rli_stack_index *index);
+void rli_stack_reader_free(rli_stack_reader *reader);
+const yajl_callbacks *rli_stack_reader_callbacks(void);
+rli_json *rli_stack_reader_json(rli_stack_reader *reader);
+void rli_stack_reader_outcome(const rli_stack_reader *reader, rli_stack_outcome *outcome);
+/* Chunks of a trace into a reader (the owner), joined in file order. */
+extern const rli_json_chunking rli_stack_chunking;
+
+/*
+ * After a reading that ended well (the file was JSON): the index's warnings, or its failure
+ * when the file held no events, into the unit, and the ops grouped for matching. RLI_OK or RLI_ERROR.
+ */
+int rli_stack_index_finish(rli_stack_index *index, rli_unit *unit, const char *path, const rli_stack_outcome *outcome);
 
 /* The group of ops with exactly this name, or RLI_STRPOOL_NONE. */
 static inline uint32_t rli_stack_index_group(const rli_stack_index *index, const char *name, size_t length)

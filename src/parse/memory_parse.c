@@ -226,7 +226,7 @@ static int parse_tree(rli_memory **out, const char *input_path, const rli_memory
 			rli_notes_add(&discovery.structural, RLI_LOG_ERROR, "Source path does not exist: %s",
 				      input_path);
 	} else {
-		rli_discover_options discover = {&ranks, &roles, options->auto_detected};
+		rli_discover_options discover = {&ranks, &roles, options->auto_detected, NULL};
 		if ((error = source->format->discover(&discovery, root, &discover)) < 0)
 			goto done;
 		if (options->shard_count > 1) {
@@ -249,6 +249,8 @@ static int parse_tree(rli_memory **out, const char *input_path, const rli_memory
 	}
 	if (discovery.count == 0)
 		rli_log_line(options->log, options->log_ctx, RLI_LOG_INFO, "No data maps to process");
+	for (size_t u = 0; u < discovery.count; u++)
+		discovery.units[u].share = options->share;
 	if ((error = rli_units_run(&discovery, parse_one, (void *)source, options->jobs, options->log,
 				   options->log_ctx)) < 0)
 		goto done;

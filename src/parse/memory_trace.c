@@ -1,5 +1,6 @@
 /* memory_trace.c: the call-stack index of a trace_view.json: cpu_op events with a "Call stack", streamed with yajl. */
 #include "memory_internal.h"
+#include "json_chunks.h"
 #include "json_stream.h"
 #include "common/bigmem.h"
 #include "common/grow.h"
@@ -339,65 +340,227 @@ done:
 	return error;
 }
 
-int rli_stack_index_read(rli_stack_index *index, rli_unit *unit, rli_bytes *source, size_t size)
-{
-	const char *path = rli_bytes_name(source);
-	trace_ctx t;
-	char *failure = NULL;
-	rli_read_result result;
-	int error = RLI_OK;
+/* ---- reading: by another format's reading, in chunks, by the scanner or by yajl ---- */
 
-	memset(&t, 0, sizeof(t));
-	t.index = index;
-	/* A cpu_op with its stack takes several hundred bytes: room for them all, untouched pages cost nothing. */
+struct rli_stack_reader {
+	trace_ctx t;
+};
+
+static int trace_ctx_open(trace_ctx *t, rli_stack_index *index)
+{
+	memset(t, 0, sizeof(*t));
+	t->index = index;
+	return rli_json_open(&t->json, &trace_callbacks, t, 1);
+}
+
+rli_stack_reader *rli_stack_reader_new(rli_stack_index *index)
+{
+	rli_stack_reader *reader = malloc(sizeof(*reader));
+	if (reader && trace_ctx_open(&reader->t, index) < 0) {
+		rli_stack_reader_free(reader);
+		return NULL;
+	}
+	return reader;
+}
+
+void rli_stack_reader_free(rli_stack_reader *reader)
+{
+	if (!reader)
+		return;
+	rli_json_close(&reader->t.json);
+	free(reader);
+}
+
+const yajl_callbacks *rli_stack_reader_callbacks(void)
+{
+	return &trace_callbacks;
+}
+
+rli_json *rli_stack_reader_json(rli_stack_reader *reader)
+{
+	return &reader->t.json;
+}
+
+void rli_stack_reader_outcome(const rli_stack_reader *reader, rli_stack_outcome *outcome)
+{
+	outcome->top_kind = reader->t.top_kind;
+	outcome->events = reader->t.events;
+	outcome->oom = reader->t.oom;
+}
+
+/* A chunk: its own index, joined into the whole's by rli_stack_chunking's append. */
+typedef struct {
+	rli_stack_reader reader;
+	rli_stack_index index;
+} stack_chunk;
+
+static void *chunk_open(void *owner)
+{
+	stack_chunk *c = malloc(sizeof(*c));
+	(void)owner;
+	if (!c)
+		return NULL;
+	rli_stack_index_init(&c->index);
+	if (trace_ctx_open(&c->reader.t, &c->index) < 0) {
+		rli_stack_index_dispose(&c->index);
+		free(c);
+		return NULL;
+	}
+	return c;
+}
+
+static rli_json *chunk_json(void *chunk)
+{
+	return &((stack_chunk *)chunk)->reader.t.json;
+}
+
+static void chunk_close(void *chunk)
+{
+	stack_chunk *c = chunk;
+	rli_json_close(&c->reader.t.json);
+	rli_stack_index_dispose(&c->index);
+	free(c);
+}
+
+/* Ids of one pool in another, interned there: the chunk's names and stacks as the whole's. */
+static uint32_t *remap(rli_strpool *into, const rli_strpool *from)
+{
+	uint32_t *ids = malloc(((size_t)from->count + 1) * sizeof(*ids));
+	if (!ids)
+		return NULL;
+	for (uint32_t id = 0; id < from->count; id++)
+		if ((ids[id] = rli_strpool_intern(into, rli_strpool_get(from, id), rli_strpool_length(from, id))) ==
+		    RLI_STRPOOL_NONE) {
+			free(ids);
+			return NULL;
+		}
+	return ids;
+}
+
+/* The chunk's ops after the whole's, their names and stacks in the whole's pools; its counts added. */
+static int chunk_append(void *owner, void *chunk, uint64_t items_before)
+{
+	rli_stack_reader *whole = owner;
+	stack_chunk *c = chunk;
+	rli_stack_index *to = whole->t.index, *from = &c->index;
+	uint32_t *names = NULL, *stacks = NULL;
+	int error = RLI_ERROR;
+	if (c->reader.t.oom || whole->t.oom)
+		return RLI_ERROR;
+	whole->t.top_kind = 1;
+	whole->t.events += c->reader.t.events;
+	to->no_ts += from->no_ts;
+	to->bad_dur += from->bad_dur;
+	if (from->wrong_type && to->wrong_type == 0)
+		to->first_wrong_type = from->first_wrong_type + items_before;
+	to->wrong_type += from->wrong_type;
+	if (!(names = remap(&to->names, &from->names)) || !(stacks = remap(&to->stacks, &from->stacks)) ||
+	    RLI_GROW_BIG(&to->ops, &to->capacity, to->count + from->count, 1024) < 0)
+		goto done;
+	for (size_t i = 0; i < from->count; i++) {
+		rli_stack_op op = from->ops[i];
+		op.name = names[op.name];
+		op.stack = stacks[op.stack];
+		to->ops[to->count++] = op;
+	}
+	error = RLI_OK;
+done:
+	free(names);
+	free(stacks);
+	return error;
+}
+
+const rli_json_chunking rli_stack_chunking = {&trace_callbacks, chunk_open, chunk_json, chunk_append, chunk_close};
+
+/* Room for the ops of a trace of size bytes: a cpu_op with its stack takes several hundred. */
+static int reserve_ops(rli_stack_index *index, uint64_t size)
+{
 	if (!index->ops && size / 256 > 1024) {
-		size_t ops = size / 256 < RLI_MEMORY_RESERVE_MAX ? size / 256 : RLI_MEMORY_RESERVE_MAX;
+		size_t ops = size / 256 < RLI_MEMORY_RESERVE_MAX ? (size_t)(size / 256) : RLI_MEMORY_RESERVE_MAX;
 		/* In 2 MiB pages (common/bigmem.h): a million ops are written once, and first touches cost. */
 		if (!(index->ops = rli_bigmem_resize(NULL, ops * sizeof(*index->ops))))
 			return rli_error_oom();
 		index->capacity = ops;
 	}
-	if (rli_json_open(&t.json, &trace_callbacks, &t, 1) < 0)
-		return RLI_ERROR;
-	result = rli_json_read(&t.json, source, &failure);
-	if (result == RLI_READ_OOM || t.oom) {
-		error = rli_error_oom();
-		goto done;
+	return RLI_OK;
+}
+
+int rli_stack_index_finish(rli_stack_index *index, rli_unit *unit, const char *path, const rli_stack_outcome *outcome)
+{
+	if (outcome->top_kind != 1 || outcome->events == 0) {
+		rli_notes_add(&unit->failures, RLI_LOG_ERROR, "trace_view.json has no events: %s", path);
+		return RLI_OK;
 	}
-	if (result == RLI_READ_EMPTY) {
+	if (index->no_ts)
+		rli_notes_add(&unit->log, RLI_LOG_WARN,
+			      "%s: %llu cpu_op event(s) with a call stack have no 'ts' that is a number; "
+			      "left out of the call-stack index",
+			      path, (unsigned long long)index->no_ts);
+	if (index->bad_dur)
+		rli_notes_add(&unit->log, RLI_LOG_WARN,
+			      "%s: %llu cpu_op event(s) with a call stack have a 'dur' that is no number or is "
+			      "negative; taken as 0",
+			      path, (unsigned long long)index->bad_dur);
+	if (index->wrong_type)
+		rli_notes_add(&unit->log, RLI_LOG_WARN,
+			      "%s: %llu event(s) with a 'name', 'cat', 'args' or 'Call stack' of the wrong type "
+			      "(the first: event %llu of the array); left out of the call-stack index",
+			      path, (unsigned long long)index->wrong_type, (unsigned long long)index->first_wrong_type);
+	return build_groups(index);
+}
+
+int rli_stack_index_read_as(rli_stack_index *index, rli_unit *unit, rli_bytes *source, size_t size, int mode)
+{
+	const char *path = rli_bytes_name(source);
+	rli_stack_reader *reader;
+	rli_stack_outcome outcome;
+	char *failure = NULL;
+	int result = RLI_ITEMS_DECLINED, error = RLI_OK;
+	unsigned chunks = mode >= 2 ? (unsigned)mode : 1, threads = unit->spare_threads + 1;
+	uint64_t plain;
+
+	if (reserve_ops(index, size) < 0 || !(reader = rli_stack_reader_new(index)))
+		return rli_error_oom();
+	if (mode == RLI_JSON_READ_AUTO && unit->spare_threads)
+		chunks = rli_json_chunk_count(size, threads);
+	if (chunks > 1 && rli_bytes_plain_size(source, &plain) == 0)
+		result = rli_json_chunks_read(&rli_stack_chunking, reader, source, plain, chunks, threads, NULL);
+	if (result == RLI_ITEMS_DECLINED && mode != RLI_JSON_READ_YAJL)
+		result = rli_json_items_read(&reader->t.json, &trace_callbacks, &reader->t, source, &failure);
+	if (result == RLI_ITEMS_DECLINED) {
+		/* What a fast reading half-gathered is dropped: yajl reads the file from its first byte. */
+		rli_stack_reader_free(reader);
+		rli_stack_index_dispose(index);
+		rli_stack_index_init(index);
+		if (reserve_ops(index, size) < 0 || !(reader = rli_stack_reader_new(index)))
+			return rli_error_oom();
+		result = rli_bytes_seek(source, 0) < 0 ? RLI_READ_FAILED : rli_json_read(&reader->t.json, source, &failure);
+		if (result == RLI_READ_FAILED && !failure && !reader->t.json.message)
+			failure = rli_strdup(rli_bytes_failure(source) ? rli_bytes_failure(source) : path);
+	}
+	rli_stack_reader_outcome(reader, &outcome);
+	if (result == RLI_READ_OOM || outcome.oom) {
+		error = rli_error_oom();
+	} else if (result == RLI_READ_EMPTY) {
 		rli_notes_add(&unit->failures, RLI_LOG_ERROR, "File is empty: %s", path);
 	} else if (result == RLI_READ_FAILED) {
 		/* A parse error in the reference's words; a read error (no parse message) as it is. */
-		if (t.json.message)
+		if (reader->t.json.message)
 			rli_notes_add(&unit->failures, RLI_LOG_ERROR, "Failed to parse trace_view.json %s: %s", path,
-				      t.json.message);
+				      reader->t.json.message);
 		else
 			rli_notes_add(&unit->failures, RLI_LOG_ERROR, "%s", failure);
-	} else if (t.top_kind != 1 || t.events == 0) {
-		rli_notes_add(&unit->failures, RLI_LOG_ERROR, "trace_view.json has no events: %s", path);
 	} else {
-		if (index->no_ts)
-			rli_notes_add(&unit->log, RLI_LOG_WARN,
-				      "%s: %llu cpu_op event(s) with a call stack have no 'ts' that is a number; "
-				      "left out of the call-stack index",
-				      path, (unsigned long long)index->no_ts);
-		if (index->bad_dur)
-			rli_notes_add(&unit->log, RLI_LOG_WARN,
-				      "%s: %llu cpu_op event(s) with a call stack have a 'dur' that is no number or is "
-				      "negative; taken as 0",
-				      path, (unsigned long long)index->bad_dur);
-		if (index->wrong_type)
-			rli_notes_add(&unit->log, RLI_LOG_WARN,
-				      "%s: %llu event(s) with a 'name', 'cat', 'args' or 'Call stack' of the wrong type "
-				      "(the first: event %llu of the array); left out of the call-stack index",
-				      path, (unsigned long long)index->wrong_type,
-				      (unsigned long long)index->first_wrong_type);
-		error = build_groups(index);
+		error = rli_stack_index_finish(index, unit, path, &outcome);
 	}
-done:
 	free(failure);
-	rli_json_close(&t.json);
+	rli_stack_reader_free(reader);
 	return error;
+}
+
+int rli_stack_index_read(rli_stack_index *index, rli_unit *unit, rli_bytes *source, size_t size)
+{
+	return rli_stack_index_read_as(index, unit, source, size, RLI_JSON_READ_AUTO);
 }
 
 const rli_stack_op *rli_stack_index_match(const rli_stack_index *index, uint32_t group, double us, size_t *hint)

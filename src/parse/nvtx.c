@@ -113,45 +113,63 @@ static size_t nvtx_rows_hint(const rli_discovery *discovery)
 	return rows < most ? rows : most;
 }
 
-static void parse_bytes(rli_unit *unit, rli_bytes *source, rli_events *rows, int scan)
+void rli_nvtx_ctx_init(nvtx_ctx *n, rli_unit *unit, rli_events *rows)
 {
-	nvtx_ctx n;
-	int empty = 0, settled = 0;
-	memset(&n, 0, sizeof(n));
-	n.unit = unit;
-	n.rows = rows;
-	n.first_row = rows->count;
-	n.rank = -1;
-	rli_strpool_init(&n.string_ids);
-	if (rli_nvtx_read_lines(&n, source, scan, &empty) == 0 && unit->status == RLI_OK) {
+	memset(n, 0, sizeof(*n));
+	n->unit = unit;
+	n->rows = rows;
+	n->first_row = rows->count;
+	n->rank = -1;
+	rli_strpool_init(&n->string_ids);
+}
+
+void rli_nvtx_ctx_dispose(nvtx_ctx *n)
+{
+	for (size_t i = 0; i < n->string_capacity; i++)
+		free(n->string_values[i]);
+	free(n->string_values);
+	free(n->text_id_line);
+	free(n->value.text);
+	free(n->name.text);
+	free(n->unescaped);
+	rli_strpool_dispose(&n->string_ids);
+}
+
+void rli_nvtx_conclude(nvtx_ctx *n, int read_whole, int empty)
+{
+	rli_unit *unit = n->unit;
+	int settled = 0;
+	if (read_whole && unit->status == RLI_OK) {
 		if (empty) {
 			rli_notes_add(&unit->failures, RLI_LOG_ERROR, "JSONL file is empty: %s", unit->path);
 		} else {
-			if (!n.any_start_time)
+			if (!n->any_start_time)
 				rli_notes_add(&unit->failures, RLI_LOG_ERROR, "No 'startTime' found in file: %s",
 					      unit->path);
-			if (!n.any_range)
+			if (!n->any_range)
 				rli_notes_add(&unit->failures, RLI_LOG_ERROR,
 					      "No 'eventType' which equals to 60 found in file: %s", unit->path);
 			if (unit->failures.count == 0) {
-				rli_nvtx_settle_rows(&n);
+				rli_nvtx_settle_rows(n);
 				settled = 1;
 			}
 		}
 	}
 	/* Rows never stay as ranges wait in them: a failed unit leaves none. */
 	if (!settled)
-		rli_events_truncate(rows, n.first_row);
+		rli_events_truncate(n->rows, n->first_row);
 	if (unit->log.oom || unit->failures.oom)
 		unit->status = RLI_ERROR;
-	for (size_t i = 0; i < n.string_capacity; i++)
-		free(n.string_values[i]);
-	free(n.string_values);
-	free(n.text_id_line);
-	free(n.value.text);
-	free(n.name.text);
-	free(n.unescaped);
-	rli_strpool_dispose(&n.string_ids);
+}
+
+static void parse_bytes(rli_unit *unit, rli_bytes *source, rli_events *rows, int scan)
+{
+	nvtx_ctx n;
+	int empty = 0, read_whole;
+	rli_nvtx_ctx_init(&n, unit, rows);
+	read_whole = rli_nvtx_read_lines(&n, source, scan, &empty) == 0;
+	rli_nvtx_conclude(&n, read_whole, empty);
+	rli_nvtx_ctx_dispose(&n);
 }
 
 static void nvtx_parse_bytes(rli_unit *unit, rli_bytes *source, rli_events *rows)
@@ -166,7 +184,16 @@ void rli_nvtx_parse_bytes_reference(rli_unit *unit, rli_bytes *source, rli_event
 
 static void nvtx_parse_unit(rli_unit *unit, rli_events *rows)
 {
-	rli_unit_parse_file(unit, rows, nvtx_parse_bytes);
+	rli_bytes *source = rli_unit_open(unit, unit->path);
+	if (!source) {
+		if (unit->failures.oom)
+			unit->status = RLI_ERROR;
+		return;
+	}
+	/* A large plain file and threads to spare: parts of it on each (nvtx_parts.c); else, or when a part fails, whole. */
+	if (rli_nvtx_parse_parts(unit, source, rows) == 0)
+		nvtx_parse_bytes(unit, source, rows);
+	rli_bytes_close(source);
 }
 
 static rli_shows nvtx_detect(const rli_walk_entry *entry)

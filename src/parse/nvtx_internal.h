@@ -160,6 +160,8 @@ struct nvtx_ctx {
 	/* across lines */
 	int any_start_time, any_range;
 	int64_t rank;
+	int analysis_seen; /* an ANALYSIS_DETAILS line was read (the last one sets the global start) */
+	int no_resume;     /* a part of a file (nvtx_parts.c): a line too long to hold is left to the whole file's reading */
 	int have_global_start;
 	short_value global_start;
 	uint8_t global_start_kind;
@@ -219,14 +221,34 @@ int rli_nvtx_scan_line(nvtx_ctx *n, const unsigned char *line, size_t length);
 /*
  * Reads the source line by line: scanned where the scanner can, else by yajl; with scan 0, every
  * line by yajl alone (the reference reading, which tests compare with). 0, or -1 (failure
- * recorded or oom); *empty when it holds no byte.
+ * recorded or oom); *empty when it holds no byte. With n->no_resume, 1 for a line too long to hold.
  */
 int rli_nvtx_read_lines(nvtx_ctx *n, rli_bytes *source, int scan, int *empty);
 
 /* ---- nvtx.c --------------------------------------------------------------- */
 
+/* A reading's state for the unit, its ranges waiting in rows from their current end on. */
+void rli_nvtx_ctx_init(nvtx_ctx *n, rli_unit *unit, rli_events *rows);
+void rli_nvtx_ctx_dispose(nvtx_ctx *n);
+/*
+ * After the reading (read_whole: it reached the end without failing; empty: the file has no
+ * byte): the file's failures, or its rows settled; a failed unit leaves no row.
+ */
+void rli_nvtx_conclude(nvtx_ctx *n, int read_whole, int empty);
+
 /* The format's parse_bytes with every line read by yajl alone: what the scanned reading must equal. */
 void rli_nvtx_parse_bytes_reference(rli_unit *unit, rli_bytes *source, rli_events *rows);
+
+/* ---- nvtx_parts.c: one large file read in parts on several threads ------------ */
+
+/*
+ * With threads to spare (unit->spare_threads) and a large plain file, its parts, cut at line
+ * ends, are read on a thread each, and their rows and what their lines said merged in file
+ * order: the rows, warnings and failures of reading it whole. 1 when done so (the unit then
+ * holds its verdict); 0 when the file is to be read whole from source, rewound (too small, no
+ * thread, gzip, or a part met a failure or a line too long to hold: the whole reading words it).
+ */
+int rli_nvtx_parse_parts(rli_unit *unit, rli_bytes *source, rli_events *rows);
 
 /* ---- nvtx_table.c: string ids, and the waiting rows settled into the table ---- */
 

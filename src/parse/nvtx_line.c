@@ -566,6 +566,7 @@ int rli_nvtx_line_done(nvtx_ctx *n)
 		}
 		break;
 	case T_ANALYSIS:
+		n->analysis_seen = 1;
 		n->have_global_start = kind[F_START_TIME] != V_ABSENT && kind[F_START_TIME] != V_NULL;
 		n->global_start = n->start_time;
 		n->global_start_kind = kind[F_START_TIME];

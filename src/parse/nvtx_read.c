@@ -227,6 +227,8 @@ int rli_nvtx_read_lines(nvtx_ctx *n, rli_bytes *source, int scan, int *empty)
 	n->line = 1;
 	if (scan)
 		result = read_scanned(n, source, &resume);
+	if (result == 1 && n->no_resume)
+		return 1; /* a part of a file: its whole reading places the long line */
 	if (result == 1)
 		result = read_lines_alone(n, source, resume);
 	if (result < 0 && n->oom)

@@ -387,7 +387,7 @@ static int gather_memory(rli_memory **out, rli_discovery *discovery, const rli_r
 static int parse_tree(rli_events **out, rli_memory **memory, rli_profiler *detected, const char *input_path,
 		      const rli_parse_options *options_in, const rli_torch_memory_options *memory_options)
 {
-	static const rli_parse_options defaults = {RLI_PROFILER_AUTO, NULL, 0, NULL, NULL, 0, 0};
+	static const rli_parse_options defaults = {RLI_PROFILER_AUTO, NULL, 0, NULL, NULL, 0, 0, NULL};
 	const rli_parse_options *options = options_in ? options_in : &defaults;
 	const rli_format *format = rli_format_of(options->profiler);
 	rli_discovery discovery;
@@ -449,7 +449,7 @@ static int parse_tree(rli_events **out, rli_memory **memory, rli_profiler *detec
 		*detected = format->profiler;
 
 	if (exists) {
-		rli_discover_options discover = {&ranks, NULL, options->profiler == RLI_PROFILER_AUTO};
+		rli_discover_options discover = {&ranks, NULL, options->profiler == RLI_PROFILER_AUTO, NULL};
 		if ((error = format->discover(&discovery, root, &discover)) < 0)
 			goto done;
 	}
@@ -466,6 +466,10 @@ static int parse_tree(rli_events **out, rli_memory **memory, rli_profiler *detec
 	if (discovery.count == 0)
 		rli_log_line(log, log_ctx, RLI_LOG_INFO, "No data maps to process");
 
+	/* A capture the memory analysis reads next keeps its call stacks from this reading of its trace. */
+	for (size_t u = 0; options->share && format == &rli_format_mstx && u < discovery.count; u++)
+		if (discovery.units[u].holds_memory > 0)
+			discovery.units[u].share = options->share;
 	error = run_units(&discovery, format, options, memory ? memory_options->devices : 0, tables, &table_count);
 	if (error < 0)
 		goto done;

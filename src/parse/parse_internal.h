@@ -98,6 +98,13 @@ typedef struct {
 	/* memory tables: rows kept as they are read, by rank and role (a file holds many); NULL keeps all */
 	const rli_rank_filter *keep_ranks;
 	const struct rli_role_filter *keep_roles;
+	/* gmm: the dump's step and stage (op index), from its path; with keep_ranks and keep_roles, the
+	 * steps a GMM table's rows are kept by (NULL keeps all) */
+	int64_t step, stage;
+	const rli_rank_filter *keep_steps;
+	rli_gmm *gmm;       /* gmm: the table the unit's rows go into (the driver lends the worker's), or NULL */
+	/* mstx: a capture holding memory records keeps its call stacks here; memory: takes them */
+	rli_trace_share *share;
 } rli_unit;
 
 typedef struct {

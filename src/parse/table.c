@@ -1,6 +1,7 @@
-/* table.c: the tables --export writes as input: finding them (a file, or a folder searched recursively) and the two formats that read them. */
+/* table.c: the tables --export writes as input: finding them (a file, or a folder searched recursively) and the formats that read them. */
 #include "table_read.h"
 #include "format.h"
+#include "gmm_internal.h"
 #include "memory_internal.h"
 #include "walk.h"
 
@@ -20,7 +21,10 @@
  * which one shard parses whole, so the tables of any shards merge into the table that one run
  * over the whole input writes. A file out of order is sorted all the same.
  */
-enum { TABLE_NONE = 0, TABLE_EVENTS, TABLE_MEMORY };
+enum { TABLE_NONE = 0, TABLE_EVENTS, TABLE_MEMORY, TABLE_GMM };
+
+/* The tables' names without their extension, by kind. */
+static const char *const table_names[] = { "", "rl_events", "memory_events", "gmm_events" };
 
 static int table_kind(const char *name)
 {
@@ -28,6 +32,8 @@ static int table_kind(const char *name)
 		return TABLE_EVENTS;
 	if (strcmp(name, "memory_events.csv") == 0 || strcmp(name, "memory_events.jsonl") == 0)
 		return TABLE_MEMORY;
+	if (strcmp(name, "gmm_events.csv") == 0 || strcmp(name, "gmm_events.jsonl") == 0)
+		return TABLE_GMM;
 	return TABLE_NONE;
 }
 
@@ -48,7 +54,7 @@ static int file_kind(const char *path)
 	return kind;
 }
 
-/* Either table shows the format: a folder of memory tables alone is table input too. */
+/* Any table shows the format: a folder of memory or GMM tables alone is table input too. */
 static rli_shows table_detect(const rli_walk_entry *entry)
 {
 	return !entry->is_dir && table_kind(entry->name) != TABLE_NONE ? RLI_SHOWS_FORMAT : RLI_SHOWS_NOTHING;
@@ -57,6 +63,11 @@ static rli_shows table_detect(const rli_walk_entry *entry)
 static rli_shows memory_table_detect(const rli_walk_entry *entry)
 {
 	return !entry->is_dir && table_kind(entry->name) == TABLE_MEMORY ? RLI_SHOWS_FORMAT : RLI_SHOWS_NOTHING;
+}
+
+static rli_shows gmm_table_detect(const rli_walk_entry *entry)
+{
+	return !entry->is_dir && table_kind(entry->name) == TABLE_GMM ? RLI_SHOWS_FORMAT : RLI_SHOWS_NOTHING;
 }
 
 /*
@@ -125,7 +136,7 @@ static int compare_paths(const void *a, const void *b)
 /* Drops each CSV table whose folder holds its JSONL too (has_jsonl_twin), said once, naming the first such folder. */
 static int drop_csv_twins(rli_discovery *discovery, int kind)
 {
-	const char *table = kind == TABLE_MEMORY ? "memory_events" : "rl_events";
+	const char *table = table_names[kind];
 	size_t kept = 0, dropped = 0;
 	char *first = NULL;
 	int error = RLI_OK;
@@ -176,7 +187,8 @@ static int discover(rli_discovery *discovery, const char *root, const rli_discov
 		if (found == TABLE_NONE)
 			rli_notes_add(&discovery->structural, RLI_LOG_ERROR,
 				      "%s is no table written by --export: expected a file named rl_events.csv, "
-				      "rl_events.jsonl, memory_events.csv or memory_events.jsonl, or a folder of them",
+				      "rl_events.jsonl, memory_events.csv, memory_events.jsonl, gmm_events.csv or "
+				      "gmm_events.jsonl, or a folder of them",
 				      root);
 		return RLI_OK;
 	}
@@ -195,6 +207,11 @@ static int events_discover(rli_discovery *discovery, const char *root, const rli
 static int memory_discover(rli_discovery *discovery, const char *root, const rli_discover_options *options)
 {
 	return discover(discovery, root, options, TABLE_MEMORY);
+}
+
+static int gmm_discover(rli_discovery *discovery, const char *root, const rli_discover_options *options)
+{
+	return discover(discovery, root, options, TABLE_GMM);
 }
 
 /* ---- parsing a unit ----------------------------------------------------------- */
@@ -216,9 +233,21 @@ static void memory_parse_unit(rli_unit *unit, rli_events *rows)
 	rli_unit_parse_file(unit, rows, memory_parse_bytes);
 }
 
+/* A GMM table's rows go into unit->gmm. */
+static void gmm_parse_bytes(rli_unit *unit, rli_bytes *source, rli_events *rows)
+{
+	(void)rows;
+	rli_table_parse_gmm(unit, source);
+}
+
+static void gmm_parse_unit(rli_unit *unit, rli_events *rows)
+{
+	rli_unit_parse_file(unit, rows, gmm_parse_bytes);
+}
+
 const rli_format rli_format_table = {
-	RLI_PROFILER_TABLE, "table", "exported_table", "rl_events or memory_events table",
-	"rl_events or memory_events tables", 1,
+	RLI_PROFILER_TABLE, "table", "exported_table", "rl_events, memory_events or gmm_events table",
+	"rl_events, memory_events or gmm_events tables", 1,
 	table_detect, events_discover, events_parse_unit, rli_table_parse_events, NULL, 1,
 };
 
@@ -227,10 +256,16 @@ const rli_format rli_format_table_memory = {
 	memory_table_detect, memory_discover, memory_parse_unit, NULL, NULL, 1,
 };
 
+const rli_format rli_format_table_gmm = {
+	RLI_PROFILER_AUTO, "gmm_table", "exported_gmm_table", "gmm_events table", "gmm_events tables", 0,
+	gmm_table_detect, gmm_discover, gmm_parse_unit, gmm_parse_bytes, NULL, 1,
+};
+
 /* ---- what auto detection asks ------------------------------------------------- */
 
 typedef struct {
-	size_t memory; /* memory tables */
+	int kind;      /* the tables counted: TABLE_MEMORY or TABLE_GMM */
+	size_t tables; /* of that kind */
 	size_t others; /* entries that show another format */
 } table_count;
 
@@ -244,10 +279,10 @@ static int count_visit(void *ctx, const rli_walk_entry *entry)
 			continue;
 		if (format == &rli_format_table) {
 			/* a CSV beside its JSONL is one table with it, read from the JSONL (drop_csv_twins) */
-			int twin = table_kind(entry->name) == TABLE_MEMORY ? has_jsonl_twin(entry->path) : 0;
+			int twin = table_kind(entry->name) == count->kind ? has_jsonl_twin(entry->path) : 0;
 			if (twin < 0)
 				return rli_error_oom();
-			count->memory += table_kind(entry->name) == TABLE_MEMORY && !twin;
+			count->tables += table_kind(entry->name) == count->kind && !twin;
 		}
 		else
 			count->others++;
@@ -256,22 +291,33 @@ static int count_visit(void *ctx, const rli_walk_entry *entry)
 	return 0;
 }
 
-int rli_memory_table_count(const char *input_path, rli_profiler profiler)
+/* How many tables of kind input_path is or holds, when it is read as tables (see rl_insight.h). */
+static int count_tables(const char *input_path, rli_profiler profiler, int kind)
 {
-	table_count count = { 0, 0 };
+	table_count count = { kind, 0, 0 };
 	struct stat st;
-	int kind;
+	int found;
 
 	if (!input_path || (profiler != RLI_PROFILER_AUTO && profiler != RLI_PROFILER_TABLE))
 		return 0;
 	if (stat(input_path, &st) == 0 && !S_ISDIR(st.st_mode)) {
-		if ((kind = file_kind(input_path)) < 0)
+		if ((found = file_kind(input_path)) < 0)
 			return rli_error_oom();
-		return kind == TABLE_MEMORY;
+		return found == kind;
 	}
 	if (rli_walk(input_path, count_visit, NULL, &count) < 0)
 		return RLI_ERROR;
 	if (profiler == RLI_PROFILER_AUTO && count.others)
 		return 0;
-	return count.memory > INT_MAX ? INT_MAX : (int)count.memory;
+	return count.tables > INT_MAX ? INT_MAX : (int)count.tables;
+}
+
+int rli_memory_table_count(const char *input_path, rli_profiler profiler)
+{
+	return count_tables(input_path, profiler, TABLE_MEMORY);
+}
+
+int rli_gmm_table_count(const char *input_path, rli_profiler profiler)
+{
+	return count_tables(input_path, profiler, TABLE_GMM);
 }

@@ -1,4 +1,4 @@
-/* table_read.h: the exported tables (rl_events, memory_events) read back, CSV or JSONL, a row of named fields at a time. */
+/* table_read.h: the exported tables (rl_events, memory_events, gmm_events) read back, CSV or JSONL, a row of named fields at a time. */
 #ifndef RLI_PARSE_TABLE_READ_H
 #define RLI_PARSE_TABLE_READ_H
 
@@ -43,12 +43,42 @@ typedef struct {
 int rli_table_read_csv(rli_unit *unit, rli_bytes *source, const rli_table_sink *sink);
 int rli_table_read_jsonl(rli_unit *unit, rli_bytes *source, const rli_table_sink *sink);
 
+/* One table file's bytes, CSV or JSONL by its name (the unit's path), through sink; status set when out of memory. */
+void rli_table_read(rli_unit *unit, rli_bytes *source, const rli_table_sink *sink);
+
 /*
  * One table file's bytes, CSV or JSONL by the unit's path: rl_events rows appended to rows (none
  * when the file fails), memory_events rows into unit->memory (NULL when it fails).
  */
 void rli_table_parse_events(rli_unit *unit, rli_bytes *source, rli_events *rows);
 void rli_table_parse_memory(rli_unit *unit, rli_bytes *source);
+
+/* ---- fields as values (table_fields.c) ------------------------------------------------ */
+
+/* What the row consumers share: the unit, the sink, and text made clean for the outputs. */
+typedef struct {
+	rli_unit *unit;
+	const rli_table_sink *sink;
+	char *clean[17]; /* per column: a copy with bad bytes replaced, freed after the row */
+} rli_field_reader;
+
+/* A field that is not what its column holds: the row's failure, quoting it ("rank_id is not an integer: 'x'"). -1. */
+int rli_field_not_a(rli_field_reader *r, uint64_t line, size_t column, const rli_table_field *field, const char *what);
+/*
+ * A number column into *out (a finite double: the export writes the shortest digits that read
+ * back as the same one), an integer column into *out (one that fits int64). 0, or -1 said.
+ */
+int rli_field_number(rli_field_reader *r, uint64_t line, const rli_table_field *fields, size_t column, double *out);
+int rli_field_integer(rli_field_reader *r, uint64_t line, const rli_table_field *fields, size_t column, int64_t *out);
+/*
+ * A string column as text for the outputs: JSON must give a string; bytes that are no UTF-8,
+ * and NULs (a JSON \u0000), become U+FFFD as every parser makes them. NULL when out of memory
+ * or not a string (the failure said).
+ */
+const char *rli_field_text(rli_field_reader *r, uint64_t line, const rli_table_field *fields, size_t column,
+			   size_t *length);
+/* Frees the row's clean copies: after each row. */
+void rli_field_reader_done(rli_field_reader *r);
 
 /* ---- the row both readers assemble: the fields' bytes copied, so they outlive the parser's callbacks ---- */
 

@@ -97,80 +97,6 @@ int rli_table_read_end(rli_table_reader *reader, rli_bytes *source, rli_read_res
 	return error;
 }
 
-/* ---- fields as values ---------------------------------------------------------- */
-
-/* What the row consumers share: the unit, the sink, and text made clean for the outputs. */
-typedef struct {
-	rli_unit *unit;
-	const rli_table_sink *sink;
-	char *clean[17]; /* per column: a copy with bad bytes replaced, freed after the row */
-} row_reader;
-
-/* A field that is no number as the export writes one: the row's failure, quoting it. */
-static int not_a(row_reader *r, uint64_t line, size_t column, const rli_table_field *field, const char *what)
-{
-	int shown = field->length > 40 ? 40 : (int)field->length;
-	/* A JSON string of digits reads as a number to the eye: say it is quoted. */
-	rli_table_fail(r->unit, line, "%s is not %s: %s'%.*s%s'", r->sink->columns[column], what,
-		       field->kind == RLI_FIELD_TEXT ? "the string " : "", shown, field->text,
-		       field->length > 40 ? "..." : "");
-	return -1;
-}
-
-/*
- * A number column into *real (a finite double: the export writes the shortest digits that read
- * back as the same one) or, with real NULL, into *whole (an integer that fits int64).
- */
-static int numeric(row_reader *r, uint64_t line, const rli_table_field *fields, size_t column, double *real,
-		   int64_t *whole)
-{
-	const rli_table_field *field = &fields[column];
-	int typed = field->kind == RLI_FIELD_CSV || field->kind == RLI_FIELD_NUMBER;
-	if (real && (!typed || rli_text_to_double(real, field->text, field->length) < 0))
-		return not_a(r, line, column, field, "a finite number");
-	if (!real && (!typed || rli_text_to_int64(whole, field->text, field->length) < 0))
-		return not_a(r, line, column, field, "an integer");
-	return 0;
-}
-
-static int number(row_reader *r, uint64_t line, const rli_table_field *fields, size_t column, double *out)
-{
-	return numeric(r, line, fields, column, out, NULL);
-}
-
-static int integer(row_reader *r, uint64_t line, const rli_table_field *fields, size_t column, int64_t *out)
-{
-	return numeric(r, line, fields, column, NULL, out);
-}
-
-/*
- * A string column as text for the outputs: JSON must give a string; bytes that are no UTF-8,
- * and NULs (a JSON \u0000), become U+FFFD as every parser makes them. NULL when out of memory
- * or not a string (the failure said).
- */
-static const char *text(row_reader *r, uint64_t line, const rli_table_field *fields, size_t column, size_t *length)
-{
-	const rli_table_field *field = &fields[column];
-	if (field->kind != RLI_FIELD_CSV && field->kind != RLI_FIELD_TEXT) {
-		not_a(r, line, column, field, "a string");
-		return NULL;
-	}
-	*length = field->length;
-	if (rli_text_clean_length(field->text, field->length) == field->length)
-		return field->text;
-	if (!(r->clean[column] = rli_text_copy(field->text, field->length, length)))
-		r->unit->status = RLI_ERROR;
-	return r->clean[column];
-}
-
-static void row_done(row_reader *r)
-{
-	for (size_t c = 0; c < sizeof(r->clean) / sizeof(r->clean[0]); c++) {
-		free(r->clean[c]);
-		r->clean[c] = NULL;
-	}
-}
-
 /* ---- rl_events ------------------------------------------------------------------- */
 
 /* The columns export.c writes (timeline.md §2.1); end_time_ms is checked, duration_ms is what counts. */
@@ -180,7 +106,7 @@ static const char *const event_columns[] = {
 enum { EV_NAME, EV_ROLE, EV_DOMAIN, EV_START, EV_END, EV_DURATION, EV_RANK, EV_TID, EV_COUNT };
 
 typedef struct {
-	row_reader reader;
+	rli_field_reader reader;
 	rli_events *rows;
 } event_reader;
 
@@ -199,21 +125,21 @@ static int tid_is_text(const rli_table_field *tid)
 static int event_row(void *ctx, uint64_t line, const rli_table_field *fields)
 {
 	event_reader *e = ctx;
-	row_reader *r = &e->reader;
+	rli_field_reader *r = &e->reader;
 	rli_event_in row;
 	double end;
 	size_t length;
 	int error = -1;
 
 	memset(&row, 0, sizeof(row));
-	if (!(row.name = text(r, line, fields, EV_NAME, &length)) || !(row.role = text(r, line, fields, EV_ROLE, &length)) ||
-	    !(row.domain = text(r, line, fields, EV_DOMAIN, &length)) || number(r, line, fields, EV_START, &row.start_ms) < 0 ||
-	    number(r, line, fields, EV_END, &end) < 0 || number(r, line, fields, EV_DURATION, &row.duration_ms) < 0 ||
-	    integer(r, line, fields, EV_RANK, &row.rank_id) < 0)
+	if (!(row.name = rli_field_text(r, line, fields, EV_NAME, &length)) || !(row.role = rli_field_text(r, line, fields, EV_ROLE, &length)) ||
+	    !(row.domain = rli_field_text(r, line, fields, EV_DOMAIN, &length)) || rli_field_number(r, line, fields, EV_START, &row.start_ms) < 0 ||
+	    rli_field_number(r, line, fields, EV_END, &end) < 0 || rli_field_number(r, line, fields, EV_DURATION, &row.duration_ms) < 0 ||
+	    rli_field_integer(r, line, fields, EV_RANK, &row.rank_id) < 0)
 		goto done;
 	if (fields[EV_TID].kind == RLI_FIELD_NUMBER)
 		row.tid = fields[EV_TID].text; /* a JSON number, as written */
-	else if (!(row.tid = text(r, line, fields, EV_TID, &length)))
+	else if (!(row.tid = rli_field_text(r, line, fields, EV_TID, &length)))
 		goto done;
 	row.tid_is_text = tid_is_text(&fields[EV_TID]);
 	if (!isfinite(row.start_ms + row.duration_ms)) {
@@ -226,18 +152,8 @@ static int event_row(void *ctx, uint64_t line, const rli_table_field *fields)
 	}
 	error = 0;
 done:
-	row_done(r);
+	rli_field_reader_done(r);
 	return error;
-}
-
-/* Reads one table file's bytes, CSV or JSONL by its name, through sink. */
-static void read_table(rli_unit *unit, rli_bytes *source, const rli_table_sink *sink)
-{
-	int jsonl = rli_ends_with(unit->path, ".jsonl");
-	if ((jsonl ? rli_table_read_jsonl : rli_table_read_csv)(unit, source, sink) < 0)
-		unit->status = RLI_ERROR;
-	if (unit->log.oom || unit->failures.oom)
-		unit->status = RLI_ERROR;
 }
 
 void rli_table_parse_events(rli_unit *unit, rli_bytes *source, rli_events *rows)
@@ -246,7 +162,7 @@ void rli_table_parse_events(rli_unit *unit, rli_bytes *source, rli_events *rows)
 	rli_table_sink sink = { "rl_events", event_columns, EV_COUNT, EV_COUNT, event_row, &e };
 	size_t first = rows->count;
 	e.reader.sink = &sink;
-	read_table(unit, source, &sink);
+	rli_table_read(unit, source, &sink);
 	if (unit->failures.count || unit->status != RLI_OK)
 		rli_events_truncate(rows, first);
 }
@@ -272,7 +188,7 @@ enum {
 };
 
 typedef struct {
-	row_reader reader;
+	rli_field_reader reader;
 	rli_memory *table;
 } memory_reader;
 
@@ -289,7 +205,7 @@ static int torch_device(const char *device)
 static uint32_t intern(memory_reader *m, uint64_t line, const rli_table_field *fields, size_t column)
 {
 	size_t length;
-	const char *value = text(&m->reader, line, fields, column, &length);
+	const char *value = rli_field_text(&m->reader, line, fields, column, &length);
 	uint32_t id = value ? rli_memory_intern(m->table, value, length) : RLI_STRPOOL_NONE;
 	if (value && id == RLI_STRPOOL_NONE)
 		m->reader.unit->status = RLI_ERROR;
@@ -303,7 +219,7 @@ static const char *const match_names[] = { "none", "inside", "after_end" };
  * Whether the block was released and how the row found its call stack: from the columns that
  * say so, or, where a table lacks them, from what the others imply (see memory_columns).
  */
-static int how_found(row_reader *r, uint64_t line, const rli_table_field *fields, rli_memory_in *row,
+static int how_found(rli_field_reader *r, uint64_t line, const rli_table_field *fields, rli_memory_in *row,
 		     const rli_memory *table, int torch)
 {
 	const rli_table_field *match = &fields[MEM_MATCH];
@@ -312,7 +228,7 @@ static int how_found(row_reader *r, uint64_t line, const rli_table_field *fields
 	if (fields[MEM_RELEASED].kind == RLI_FIELD_ABSENT) {
 		/* The export writes 0 for a block never released (memory.md §2.3). */
 		row->released = row->duration_ms != 0;
-	} else if (integer(r, line, fields, MEM_RELEASED, &released) < 0) {
+	} else if (rli_field_integer(r, line, fields, MEM_RELEASED, &released) < 0) {
 		return -1;
 	} else if (released != 0 && released != 1) {
 		rli_table_fail(r->unit, line, "released is %lld, not 0 or 1", (long long)released);
@@ -339,12 +255,12 @@ static int how_found(row_reader *r, uint64_t line, const rli_table_field *fields
 		}
 		row->match = (rli_memory_match)k;
 	}
-	if (fields[MEM_GAP].kind != RLI_FIELD_ABSENT && number(r, line, fields, MEM_GAP, &row->gap_ms) < 0)
+	if (fields[MEM_GAP].kind != RLI_FIELD_ABSENT && rli_field_number(r, line, fields, MEM_GAP, &row->gap_ms) < 0)
 		return -1;
 	/* Whose count the totals are: GE's apart from the PTA caching allocator's (memory_export.c). */
 	if (fields[MEM_ALLOCATOR].kind != RLI_FIELD_ABSENT) {
 		size_t length;
-		const char *name = text(r, line, fields, MEM_ALLOCATOR, &length);
+		const char *name = rli_field_text(r, line, fields, MEM_ALLOCATOR, &length);
 		if (!name)
 			return -1;
 		if (!((length == 3 && memcmp(name, "PTA", 3) == 0) || (length == 2 && memcmp(name, "GE", 2) == 0))) {
@@ -359,7 +275,7 @@ static int how_found(row_reader *r, uint64_t line, const rli_table_field *fields
 	    (fields[MEM_RELEASE_ALLOCATED].kind == RLI_FIELD_CSV && fields[MEM_RELEASE_ALLOCATED].length == 0))
 		return 0;
 	if (fields[MEM_RELEASE_ALLOCATED].kind != RLI_FIELD_ABSENT &&
-	    number(r, line, fields, MEM_RELEASE_ALLOCATED, &row->release_allocated_mb) < 0)
+	    rli_field_number(r, line, fields, MEM_RELEASE_ALLOCATED, &row->release_allocated_mb) < 0)
 		return -1;
 	if (row->release_allocated_mb < 0) {
 		rli_table_fail(r->unit, line, "release_total_allocated_mb is negative");
@@ -371,7 +287,7 @@ static int how_found(row_reader *r, uint64_t line, const rli_table_field *fields
 static int memory_row(void *ctx, uint64_t line, const rli_table_field *fields)
 {
 	memory_reader *m = ctx;
-	row_reader *r = &m->reader;
+	rli_field_reader *r = &m->reader;
 	rli_unit *unit = r->unit;
 	rli_memory_in row;
 	const char *device;
@@ -380,14 +296,14 @@ static int memory_row(void *ctx, uint64_t line, const rli_table_field *fields)
 	memset(&row, 0, sizeof(row));
 	if ((row.name = intern(m, line, fields, MEM_NAME)) == RLI_STRPOOL_NONE ||
 	    (row.role = intern(m, line, fields, MEM_ROLE)) == RLI_STRPOOL_NONE ||
-	    integer(r, line, fields, MEM_RANK, &row.rank_id) < 0 ||
+	    rli_field_integer(r, line, fields, MEM_RANK, &row.rank_id) < 0 ||
 	    (row.call_stack = intern(m, line, fields, MEM_STACK)) == RLI_STRPOOL_NONE ||
 	    (row.call_stack_top = intern(m, line, fields, MEM_TOP)) == RLI_STRPOOL_NONE ||
-	    number(r, line, fields, MEM_SIZE, &row.size_kb) < 0 || number(r, line, fields, MEM_START, &row.start_ms) < 0 ||
-	    number(r, line, fields, MEM_DURATION, &row.duration_ms) < 0 ||
-	    number(r, line, fields, MEM_ALLOCATED, &row.allocated_mb) < 0 ||
-	    number(r, line, fields, MEM_RESERVED, &row.reserved_mb) < 0 ||
-	    number(r, line, fields, MEM_ACTIVE, &row.active_mb) < 0 ||
+	    rli_field_number(r, line, fields, MEM_SIZE, &row.size_kb) < 0 || rli_field_number(r, line, fields, MEM_START, &row.start_ms) < 0 ||
+	    rli_field_number(r, line, fields, MEM_DURATION, &row.duration_ms) < 0 ||
+	    rli_field_number(r, line, fields, MEM_ALLOCATED, &row.allocated_mb) < 0 ||
+	    rli_field_number(r, line, fields, MEM_RESERVED, &row.reserved_mb) < 0 ||
+	    rli_field_number(r, line, fields, MEM_ACTIVE, &row.active_mb) < 0 ||
 	    (row.device_type = intern(m, line, fields, MEM_DEVICE)) == RLI_STRPOOL_NONE)
 		goto done;
 	if (row.duration_ms < 0 || !isfinite(row.start_ms + row.duration_ms)) {
@@ -421,7 +337,7 @@ static int memory_row(void *ctx, uint64_t line, const rli_table_field *fields)
 		error = -1;
 	}
 done:
-	row_done(r);
+	rli_field_reader_done(r);
 	return error;
 }
 
@@ -433,7 +349,7 @@ enum { RES_ROLE, RES_RANK, RES_DEVICE, RES_TIME, RES_RESERVED, RES_COUNT };
 static int reserve_row(void *ctx, uint64_t line, const rli_table_field *fields)
 {
 	memory_reader *m = ctx;
-	row_reader *r = &m->reader;
+	rli_field_reader *r = &m->reader;
 	rli_unit *unit = r->unit;
 	uint32_t role, device;
 	int64_t rank;
@@ -441,9 +357,9 @@ static int reserve_row(void *ctx, uint64_t line, const rli_table_field *fields)
 	int error = -1;
 
 	if ((role = intern(m, line, fields, RES_ROLE)) == RLI_STRPOOL_NONE ||
-	    integer(r, line, fields, RES_RANK, &rank) < 0 ||
+	    rli_field_integer(r, line, fields, RES_RANK, &rank) < 0 ||
 	    (device = intern(m, line, fields, RES_DEVICE)) == RLI_STRPOOL_NONE ||
-	    number(r, line, fields, RES_TIME, &ms) < 0 || number(r, line, fields, RES_RESERVED, &mb) < 0)
+	    rli_field_number(r, line, fields, RES_TIME, &ms) < 0 || rli_field_number(r, line, fields, RES_RESERVED, &mb) < 0)
 		goto done;
 	error = 0;
 	if ((unit->keep_ranks && !rli_rank_filter_keeps(unit->keep_ranks, rank)) ||
@@ -454,7 +370,7 @@ static int reserve_row(void *ctx, uint64_t line, const rli_table_field *fields)
 		error = -1;
 	}
 done:
-	row_done(r);
+	rli_field_reader_done(r);
 	return error;
 }
 
@@ -480,7 +396,7 @@ static void read_reserve(rli_unit *unit, rli_memory *table)
 	m.reader.sink = &sink;
 	if (stat(path, &st) == 0 && (source = rli_unit_open(unit, path))) {
 		unit->path = path;
-		read_table(unit, source, &sink);
+		rli_table_read(unit, source, &sink);
 		unit->path = rows_path;
 		rli_bytes_close(source);
 	}
@@ -496,7 +412,7 @@ void rli_table_parse_memory(rli_unit *unit, rli_bytes *source)
 		unit->status = RLI_ERROR;
 		return;
 	}
-	read_table(unit, source, &sink);
+	rli_table_read(unit, source, &sink);
 	if (unit->failures.count == 0 && unit->status == RLI_OK && !m.table->shows_reserved)
 		read_reserve(unit, m.table);
 	if (unit->failures.count || unit->status != RLI_OK) {

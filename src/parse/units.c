@@ -78,8 +78,12 @@ int rli_units_run(rli_discovery *discovery, rli_unit_fn fn, void *ctx, unsigned 
 	queue.ctx = ctx;
 	queue.log = log;
 	queue.log_ctx = log_ctx;
-	/* One unit (a single big trace) on a machine of two cores leaves one idle: its parser may use it. */
-	queue.spare = rli_task_threads(jobs, SIZE_MAX, RLI_MAX_WORKERS) - count;
+	/*
+	 * One unit (a single big trace) on a machine of two cores leaves one idle: its parser may use
+	 * it. The threads left over are shared among the workers, each unit's parse starting its share
+	 * at most, so that all of them together never ask for more than --jobs (or the CPUs).
+	 */
+	queue.spare = (rli_task_threads(jobs, SIZE_MAX, RLI_MAX_WORKERS) - count) / count;
 	if (pthread_mutex_init(&queue.lock, NULL) != 0)
 		return rli_error_set(RLI_ERROR, "cannot create a mutex");
 	/* The calling thread is one of the workers; if a thread cannot start, the others do more. */

@@ -281,6 +281,7 @@ void rli_unit_dispose(rli_unit *unit)
 		free(unit->info_files[i]);
 	free(unit->info_files);
 	rli_memory_free(unit->memory);
+	rli_gmm_free(unit->gmm);
 	rli_notes_dispose(&unit->log);
 	rli_notes_dispose(&unit->failures);
 }

@@ -1,11 +1,13 @@
-/* report.c: the run report: the page size, then the cover, the statistics, the timeline and the memory sections in order. */
+/* report.c: the run report: the page size, then the cover, the comparison, and each analysis's part in order (the timeline's statistics and pages, the memory's). */
 #include "report.h"
 #include "report_compare.h"
 #include "report_book.h"
 #include "report_cover.h"
+#include "report_gmm.h"
 #include "report_memory.h"
 #include "report_stats.h"
 #include "report_timeline.h"
+#include "report_trend.h"
 #include "common/error.h"
 
 #include <stdlib.h>
@@ -54,12 +56,59 @@ void rli_report_free(rli_report *report)
 	free(report);
 }
 
+static int has_timeline(const rli_report_input *input)
+{
+	return input->stats && input->timeline;
+}
+
+static int add_timeline(rli_book *book, const rli_report_input *input)
+{
+	int error;
+	if ((error = rli_report_stats(book, input->stats)) < 0 || (error = rli_book_heading(book, "Timeline", 0)) < 0)
+		return error;
+	return rli_report_timeline(book, input->timeline, input->stats);
+}
+
+static int has_memory(const rli_report_input *input)
+{
+	return input->memory && input->memory_stats && input->memory_stats->device_count;
+}
+
+static int add_memory(rli_book *book, const rli_report_input *input)
+{
+	return rli_report_memory(book, input->memory, input->memory_stats);
+}
+
+static int has_gmm(const rli_report_input *input)
+{
+	return input->gmm_matrix && input->gmm_stats;
+}
+
+static int add_gmm(rli_book *book, const rli_report_input *input)
+{
+	return rli_report_gmm(book, input->gmm_matrix, input->gmm_stats);
+}
+
+/*
+ * Each analysis's part of the report, after the cover and the comparison, in this order: whether
+ * the input holds it, and its pages. A new analysis is one line here (and its part of the input).
+ */
+static const struct {
+	int (*has)(const rli_report_input *input);
+	int (*add)(rli_book *book, const rli_report_input *input);
+} parts[] = {
+	{ has_timeline, add_timeline },
+	{ has_memory, add_memory },
+	{ has_gmm, add_gmm },
+};
+#define PART_COUNT (sizeof(parts) / sizeof(parts[0]))
+
 int rli_report_layout(rli_report **out, const rli_report_input *input, const rli_report_options *options_in)
 {
 	rli_report_options options;
 	rli_report *report = calloc(1, sizeof(*report));
 	double width, height;
-	int error, has_timeline, has_memory;
+	int error, any = 0;
 
 	*out = NULL;
 	if (options_in)
@@ -72,10 +121,10 @@ int rli_report_layout(rli_report **out, const rli_report_input *input, const rli
 		error = rli_error_set(RLI_EUSAGE, "report: unknown page size %d", (int)options.paper);
 		goto done;
 	}
-	has_timeline = input->stats && input->timeline;
-	has_memory = input->memory && input->memory_stats && input->memory_stats->device_count;
-	if (!has_timeline && !has_memory) {
-		error = rli_error_set(RLI_EINVALID, "report: nothing to report (no timeline and no memory records)");
+	for (size_t i = 0; i < PART_COUNT; i++)
+		any |= parts[i].has(input);
+	if (!any) {
+		error = rli_error_set(RLI_EINVALID, "report: nothing to report (no timeline, no memory records, no expert load)");
 		goto done;
 	}
 	paper_size(&width, &height, options.paper, options.portrait);
@@ -84,12 +133,11 @@ int rli_report_layout(rli_report **out, const rli_report_input *input, const rli
 		goto done;
 	if (input->comparison && (error = rli_report_compare(&report->book, input->comparison)) < 0)
 		goto done;
-	if (has_timeline && ((error = rli_report_stats(&report->book, input->stats)) < 0 ||
-			     (error = rli_book_heading(&report->book, "Timeline", 0)) < 0 ||
-			     (error = rli_report_timeline(&report->book, input->timeline, input->stats)) < 0))
+	if (input->trend && (error = rli_report_trend(&report->book, input->trend)) < 0)
 		goto done;
-	if (has_memory && (error = rli_report_memory(&report->book, input->memory, input->memory_stats)) < 0)
-		goto done;
+	for (size_t i = 0; i < PART_COUNT; i++)
+		if (parts[i].has(input) && (error = parts[i].add(&report->book, input)) < 0)
+			goto done;
 	if ((error = rli_book_finish(&report->book, "rl_insight_report", "rl-insight run report")) < 0)
 		goto done;
 	report->book.document.date = options.date;

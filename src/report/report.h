@@ -4,6 +4,7 @@
 
 #include "compare/compare.h"
 #include "layout/layout.h"
+#include "stats/gmm_stats.h"
 #include "stats/memory_stats.h"
 #include "stats/stats.h"
 
@@ -29,6 +30,9 @@ typedef struct {
 	const rli_memory *memory;          /* the memory table and its statistics */
 	const rli_memory_stats *memory_stats;
 	const rli_comparison *comparison;  /* with --baseline: its pages come first, after the cover */
+	const rli_gmm_matrix *gmm_matrix;  /* the MoE expert load's heatmap matrix and its statistics */
+	const rli_gmm_stats *gmm_stats;
+	const struct rli_trend_figure *trend; /* with --history: the run history's trend, after the comparison */
 } rli_report_input;
 
 typedef struct rli_report rli_report;

@@ -100,6 +100,11 @@ static int what_was_analysed(rli_book *book, const rli_report_input *input, cons
 	    (input->stats && (error = timeline_facts(book, &f, input->stats)) < 0) ||
 	    (input->memory_stats && input->memory_stats->device_count &&
 	     (error = memory_facts(book, &f, input->memory_stats)) < 0) ||
+	    (input->gmm_stats && (error = fact(book, &f, "MoE expert load",
+					       rli_book_printf(book, "%zu experts, %zu dumps of %zu ranks, %zu steps, %zu roles",
+							       input->gmm_stats->experts, input->gmm_stats->rows,
+							       input->gmm_stats->ranks, input->gmm_stats->steps,
+							       input->gmm_stats->roles))) < 0) ||
 	    (error = fact(book, &f, "Tool", "rl-insight " RLI_VERSION)) < 0)
 		return error;
 	f.table.row_count = f.count;
@@ -139,7 +144,18 @@ int rli_report_cover(rli_book *book, const rli_report_input *input, const rli_re
 			goto done;
 		book->y += 3;
 	}
-	if (!findings.count && (error = rli_book_paragraph(book, "Nothing stood out.", BOOK_BODY_SIZE, 0,
+	/* The expert load's finding after the others': the cover's findings are the timeline's and the memory's. */
+	if (input->gmm_stats) {
+		char *line = rli_book_printf(book, "\xe2\x80\xa2 %s", input->gmm_stats->finding);
+		if (!line) {
+			error = rli_error_oom();
+			goto done;
+		}
+		if ((error = rli_book_paragraph(book, line, BOOK_BODY_SIZE + 1, 0, BOOK_TEXT_COLOR)) < 0)
+			goto done;
+		book->y += 3;
+	}
+	if (!findings.count && !input->gmm_stats && (error = rli_book_paragraph(book, "Nothing stood out.", BOOK_BODY_SIZE, 0,
 							   BOOK_TEXT_COLOR)) < 0)
 		goto done;
 	book->y += BOOK_BODY_SIZE * 1.5;

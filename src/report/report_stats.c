@@ -93,7 +93,7 @@ int rli_report_stats(rli_book *book, const rli_stats *stats)
 	for (size_t r = 0; r < stats->role_count; r++) {
 		uint32_t role = rli_stats_role(stats, r);
 		if (!NEW_TABLE(t[0]) || (error = keep_made(book, t[0], rli_stats_table_phases(t[0], stats, role))) < 0 ||
-		    !NEW_TABLE(t[1]) || (error = keep_made(book, t[1], rli_stats_table_steps(t[1], stats, role))) < 0)
+		    !NEW_TABLE(t[1]) || (error = keep_made(book, t[1], rli_stats_table_steps(t[1], stats, role, REPORT_MAX_STEPS))) < 0)
 			return error < 0 ? error : rli_error_oom();
 		if ((error = section(book, rli_events_str(stats->events, role), t, role_limits, 2)) < 0)
 			return error;

@@ -1,7 +1,6 @@
 /* bubbles.c: idle time per rank (the gaps between its bars) and the wait at each change of role. */
 #include "stats_internal.h"
 #include "common/error.h"
-#include "common/prefault.h"
 
 #include <stdlib.h>
 
@@ -33,13 +32,14 @@ static void rank_bubbles(rli_rank_bubbles *b, const stats_entry *e, size_t begin
 	size_t furthest = e[begin].row; /* the counted row that ends latest so far */
 	double covered_to = rli_events_end_ms(ev, in->rows[furthest]);
 
-	*b = (rli_rank_bubbles){ .rank = e[begin].rank };
+	*b = (rli_rank_bubbles){ .rank = in->ranks[e[begin].rank] };
 	for (size_t k = begin + 1; k < end; k++) {
 		size_t i = e[k].row, row = in->rows[i], far_row = in->rows[furthest];
 		double start = ev->start_ms[row], bar_end = rli_events_end_ms(ev, row);
 		if (in->role_ix[i] != in->role_ix[furthest])
-			waits[(*wait_count)++] = (stats_entry){ stats_group(in->role_ix[furthest], in->role_ix[i]), e[k].rank,
-								start > covered_to ? start - covered_to : 0, i };
+			waits[(*wait_count)++] = (stats_entry){ .group = stats_group(in->role_ix[furthest], in->role_ix[i]),
+								.value = start > covered_to ? start - covered_to : 0,
+								.row = (uint32_t)i, .rank = e[k].rank };
 		if (start > covered_to) {
 			rli_gap gap = { covered_to, start - covered_to, ev->name[far_row], ev->name[row] };
 			b->gaps++;
@@ -56,7 +56,8 @@ static void rank_bubbles(rli_rank_bubbles *b, const stats_entry *e, size_t begin
 static int transitions(rli_stats *stats, const stats_input *in, stats_entry *waits, size_t n)
 {
 	size_t groups = 0;
-	stats_sort_groups(waits, n, in->sort_tmp);
+	/* waits are in the sort's scratch: the entries, read by then, are the scratch of this sort. */
+	stats_sort_groups(waits, n, in->entries);
 	for (size_t i = 0; i < n; i++)
 		groups += i == 0 || waits[i].group != waits[i - 1].group;
 	if (!(stats->transitions = calloc(groups ? groups : 1, sizeof(*stats->transitions))))
@@ -66,7 +67,7 @@ static int transitions(rli_stats *stats, const stats_input *in, stats_entry *wai
 		end = stats_group_end(waits, n, begin);
 		t->from_role = in->roles[waits[begin].group >> 32];
 		t->to_role = in->roles[waits[begin].group & UINT32_MAX];
-		stats_distribution(&t->wait, waits + begin, end - begin, in->scratch);
+		stats_distribution(&t->wait, waits + begin, end - begin, in->ranks, in->scratch);
 	}
 	return RLI_OK;
 }
@@ -75,25 +76,21 @@ int stats_bubbles(rli_stats *stats, const stats_input *in)
 {
 	const rli_events *ev = in->events;
 	stats_entry *e = in->entries;
-	stats_entry *waits = rli_bigmem_array(in->count, sizeof(*waits));
+	/* A wait a row at most, written once the rows are sorted: into the sort's scratch, no fresh memory (32 bytes a row). */
+	stats_entry *waits = in->sort_tmp;
 	size_t wait_count = 0;
 	int error = RLI_OK;
 
-	if (!waits || !(stats->bubbles = calloc(in->rank_count ? in->rank_count : 1, sizeof(*stats->bubbles)))) {
-		error = rli_error_oom();
-		goto done;
-	}
-	/* Fresh pages (32 bytes a row), faulted in on the spare core while the rows are sorted. */
-	rli_prefault(waits, in->count * sizeof(*waits));
+	if (!(stats->bubbles = calloc(in->rank_count ? in->rank_count : 1, sizeof(*stats->bubbles))))
+		return rli_error_oom();
 	for (size_t i = 0; i < in->count; i++)
-		e[i] = (stats_entry){ in->rank_ix[i], ev->rank_id[in->rows[i]], ev->start_ms[in->rows[i]], i };
+		e[i] = (stats_entry){ .group = in->rank_ix[i], .value = ev->start_ms[in->rows[i]], .row = (uint32_t)i,
+				      .rank = in->rank_ix[i] };
 	stats_sort_groups(e, in->count, in->sort_tmp);
 	for (size_t begin = 0, end; begin < in->count; begin = end) {
 		end = stats_group_end(e, in->count, begin);
 		rank_bubbles(&stats->bubbles[stats->bubble_count++], e, begin, end, in, waits, &wait_count);
 	}
 	error = transitions(stats, in, waits, wait_count);
-done:
-	rli_bigmem_free(waits);
 	return error;
 }

@@ -110,29 +110,31 @@ double stats_quantile(const double *sorted, size_t n, double p)
 	return i + 1 < n ? sorted[i] + (h - low) * (sorted[i + 1] - sorted[i]) : sorted[n - 1];
 }
 
-void stats_distribution(rli_distribution *d, const stats_entry *group, size_t n, double *scratch)
+void stats_distribution(rli_distribution *d, const stats_entry *group, size_t n, const int64_t *ranks, double *scratch)
 {
 	double squares = 0, *sorted = scratch;
 
 	*d = (rli_distribution){ .count = n };
 	if (n == 0)
 		return;
+	uint32_t min_rank = group[0].rank, max_rank = group[0].rank;
 	d->min = d->max = group[0].value;
-	d->min_rank = d->max_rank = group[0].rank;
 	for (size_t i = 0; i < n; i++) {
 		const stats_entry *e = &group[i];
 		d->total += e->value;
 		sorted[i] = e->value;
-		/* Among equal extremes the lowest rank is named. */
-		if (e->value < d->min || (e->value == d->min && e->rank < d->min_rank)) {
+		/* Among equal extremes the lowest rank is named (indices follow the ranks' order). */
+		if (e->value < d->min || (e->value == d->min && e->rank < min_rank)) {
 			d->min = e->value;
-			d->min_rank = e->rank;
+			min_rank = e->rank;
 		}
-		if (e->value > d->max || (e->value == d->max && e->rank < d->max_rank)) {
+		if (e->value > d->max || (e->value == d->max && e->rank < max_rank)) {
 			d->max = e->value;
-			d->max_rank = e->rank;
+			max_rank = e->rank;
 		}
 	}
+	d->min_rank = ranks[min_rank];
+	d->max_rank = ranks[max_rank];
 	d->mean = d->total / (double)n;
 	for (size_t i = 0; i < n; i++)
 		squares += (group[i].value - d->mean) * (group[i].value - d->mean);

@@ -39,7 +39,7 @@ static int pick_rows(rli_stats *stats, stats_input *in)
 			stats->rows_left_out++;
 			continue;
 		}
-		in->rows[in->count++] = i;
+		in->rows[in->count++] = (uint32_t)i;
 		if (start < stats->start_ms)
 			stats->start_ms = start;
 		if (start + duration > stats->end_ms)
@@ -109,7 +109,17 @@ done:
 	return error;
 }
 
-/* Rank indices in numeric order: a hash of the rank ids seen, then its keys sorted (there are few). */
+/* A rank id's slot in a table of `slots` (a power of two): where a probe for it starts. */
+static size_t rank_slot(int64_t rank, size_t slots)
+{
+	return (size_t)(((uint64_t)rank * 0x9E3779B97F4A7C15ull) >> 20) & (slots - 1);
+}
+
+/*
+ * Rank indices in numeric order: a hash of the rank ids seen, then its keys sorted (there are
+ * few). The table grows with the ranks, not the rows: a table for every row's rank was 24 bytes
+ * a row, most of them fresh memory written for nothing.
+ */
 static int number_ranks(stats_input *in)
 {
 	const rli_events *ev = in->events;
@@ -119,43 +129,83 @@ static int number_ranks(stats_input *in)
 	int error = RLI_OK;
 
 	in->rank_ix = rli_bigmem_array(in->count, sizeof(*in->rank_ix));
-	in->ranks = rli_bigmem_array(in->count, sizeof(*in->ranks));
-	while (slots < 2 * in->count && slots < ((size_t)1 << 40))
-		slots *= 2;
-	keys = rli_bigmem_array(slots, sizeof(*keys));
-	values = rli_bigmem_array(slots, sizeof(*values));
-	if (!in->rank_ix || !in->ranks || !keys || !values) {
+	keys = malloc(slots * sizeof(*keys));
+	values = malloc(slots * sizeof(*values));
+	if (!in->rank_ix || !keys || !values) {
 		error = rli_error_oom();
 		goto done;
 	}
 	for (size_t s = 0; s < slots; s++)
 		values[s] = UNUSED_INDEX;
-	/* First pass: the distinct ranks, in a table with room for every row's. */
+	/* First pass: the distinct ranks, each numbered as it comes (values), rows given that number. */
 	for (size_t i = 0; i < in->count; i++) {
 		int64_t rank = ev->rank_id[in->rows[i]];
-		size_t s = (size_t)(((uint64_t)rank * 0x9E3779B97F4A7C15ull) >> 20) & (slots - 1);
+		size_t s = rank_slot(rank, slots);
 		while (values[s] != UNUSED_INDEX && keys[s] != rank)
 			s = (s + 1) & (slots - 1);
 		if (values[s] == UNUSED_INDEX) {
+			if (2 * (used + 1) > slots) {
+				/* Half full: twice the room, every rank placed again. */
+				size_t grown = 2 * slots;
+				int64_t *new_keys = malloc(grown * sizeof(*new_keys));
+				uint32_t *new_values = malloc(grown * sizeof(*new_values));
+				if (!new_keys || !new_values) {
+					free(new_keys);
+					free(new_values);
+					error = rli_error_oom();
+					goto done;
+				}
+				for (size_t t = 0; t < grown; t++)
+					new_values[t] = UNUSED_INDEX;
+				for (size_t t = 0; t < slots; t++) {
+					size_t to;
+					if (values[t] == UNUSED_INDEX)
+						continue;
+					for (to = rank_slot(keys[t], grown); new_values[to] != UNUSED_INDEX; to = (to + 1) & (grown - 1))
+						;
+					new_keys[to] = keys[t];
+					new_values[to] = values[t];
+				}
+				free(keys);
+				free(values);
+				keys = new_keys;
+				values = new_values;
+				slots = grown;
+				for (s = rank_slot(rank, slots); values[s] != UNUSED_INDEX; s = (s + 1) & (slots - 1))
+					;
+			}
 			keys[s] = rank;
-			values[s] = 0;
-			in->ranks[used++] = rank;
+			values[s] = (uint32_t)used++;
 		}
-		in->rank_ix[i] = (uint32_t)s; /* the slot for now */
+		in->rank_ix[i] = values[s]; /* the order of first sight, for now */
 	}
 	in->rank_count = used;
-	qsort(in->ranks, used, sizeof(*in->ranks), compare_ranks);
-	for (size_t r = 0; r < used; r++) {
-		size_t s = (size_t)(((uint64_t)in->ranks[r] * 0x9E3779B97F4A7C15ull) >> 20) & (slots - 1);
-		while (keys[s] != in->ranks[r])
-			s = (s + 1) & (slots - 1);
-		values[s] = (uint32_t)r;
+	{
+		/* The ranks in numeric order, and each first-sight number's index among them. */
+		uint32_t *index_of = malloc((used ? used : 1) * sizeof(*index_of));
+		in->ranks = malloc((used ? used : 1) * sizeof(*in->ranks));
+		if (!index_of || !in->ranks) {
+			free(index_of);
+			error = rli_error_oom();
+			goto done;
+		}
+		for (size_t s = 0; s < slots; s++)
+			if (values[s] != UNUSED_INDEX)
+				in->ranks[values[s]] = keys[s];
+		qsort(in->ranks, used, sizeof(*in->ranks), compare_ranks);
+		for (size_t r = 0; r < used; r++) {
+			size_t s = rank_slot(in->ranks[r], slots);
+			while (keys[s] != in->ranks[r])
+				s = (s + 1) & (slots - 1);
+			index_of[values[s]] = (uint32_t)r;
+		}
+		for (size_t i = 0; i < in->count; i++)
+			in->rank_ix[i] = index_of[in->rank_ix[i]];
+		free(index_of);
 	}
-	for (size_t i = 0; i < in->count; i++)
-		in->rank_ix[i] = values[in->rank_ix[i]];
 done:
-	rli_bigmem_free(keys);
-	rli_bigmem_free(values);
+	free(keys);
+	free(values);
 	return error;
 }
 
@@ -166,7 +216,8 @@ static int phase_stats(rli_stats *stats, const stats_input *in)
 	size_t groups = 0;
 	for (size_t i = 0; i < in->count; i++) {
 		size_t row = in->rows[i];
-		e[i] = (stats_entry){ stats_group(in->role_ix[i], in->name_ix[i]), ev->rank_id[row], ev->duration_ms[row], row };
+		e[i] = (stats_entry){ .group = stats_group(in->role_ix[i], in->name_ix[i]), .value = ev->duration_ms[row],
+				      .row = (uint32_t)row, .rank = in->rank_ix[i] };
 	}
 	stats_sort_groups(e, in->count, in->sort_tmp);
 	for (size_t i = 0; i < in->count; i++)
@@ -178,7 +229,7 @@ static int phase_stats(rli_stats *stats, const stats_input *in)
 		end = stats_group_end(e, in->count, begin);
 		p->role = ev->role[e[begin].row];
 		p->name = ev->name[e[begin].row];
-		stats_distribution(&p->duration, e + begin, end - begin, in->scratch);
+		stats_distribution(&p->duration, e + begin, end - begin, in->ranks, in->scratch);
 	}
 	return RLI_OK;
 }
@@ -194,7 +245,8 @@ static int rank_phase_stats(rli_stats *stats, const stats_input *in)
 	for (size_t i = 0; i < in->count; i++) {
 		size_t row = in->rows[i];
 		uint32_t phase = in->role_ix[i] * (uint32_t)in->name_count + in->name_ix[i];
-		e[i] = (stats_entry){ stats_group(phase, in->rank_ix[i]), ev->rank_id[row], ev->duration_ms[row], row };
+		e[i] = (stats_entry){ .group = stats_group(phase, in->rank_ix[i]), .value = ev->duration_ms[row],
+				      .row = (uint32_t)row, .rank = in->rank_ix[i] };
 	}
 	stats_sort_groups(e, in->count, in->sort_tmp);
 	for (size_t i = 0; i < in->count; i++)
@@ -206,8 +258,8 @@ static int rank_phase_stats(rli_stats *stats, const stats_input *in)
 		end = stats_group_end(e, in->count, begin);
 		p->role = ev->role[e[begin].row];
 		p->name = ev->name[e[begin].row];
-		p->rank = e[begin].rank;
-		stats_distribution(&p->duration, e + begin, end - begin, in->scratch);
+		p->rank = in->ranks[e[begin].rank];
+		stats_distribution(&p->duration, e + begin, end - begin, in->ranks, in->scratch);
 	}
 	return RLI_OK;
 }
@@ -221,6 +273,12 @@ int rli_stats_compute(rli_stats **out, const rli_events *events)
 	*out = NULL;
 	if (!stats)
 		return rli_error_oom();
+	/* Rows and steps are numbered in 32 bits in the working arrays (half the memory of size_t). */
+	if (events->count > UINT32_MAX) {
+		free(stats);
+		return rli_error_set(RLI_EINVALID, "too many rows for the statistics: %zu (at most %u)", events->count,
+				     UINT32_MAX);
+	}
 	stats->events = events;
 	if ((error = pick_rows(stats, &in)) < 0 || (error = number_roles_and_names(&in)) < 0 ||
 	    (error = number_ranks(&in)) < 0)
@@ -246,7 +304,7 @@ done:
 	rli_bigmem_free(in.name_ix);
 	rli_bigmem_free(in.rank_ix);
 	free(in.roles);
-	rli_bigmem_free(in.ranks);
+	free(in.ranks);
 	rli_bigmem_free(in.scratch);
 	rli_bigmem_free(in.entries);
 	rli_bigmem_free(in.sort_tmp);

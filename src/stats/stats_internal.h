@@ -18,9 +18,9 @@
  */
 typedef struct {
 	uint64_t group;
-	int64_t rank;  /* the rank id (not its index): ties between ranks go to the lowest */
 	double value;  /* a time or a duration, ms */
-	size_t row;
+	uint32_t row;  /* a counted row (or a step): the statistics refuse tables past 2^32 rows */
+	uint32_t rank; /* the rank's index (ranks numbered in numeric order): ties go to the lowest */
 } stats_entry;
 
 /* Two keys in one group, the first more significant. */
@@ -41,14 +41,14 @@ void stats_sort_doubles(double *values, size_t n, double *scratch);
 /* Linear interpolation between order statistics (numpy's default) of values sorted ascending. */
 double stats_quantile(const double *sorted, size_t n, double p);
 
-/* The distribution of a group's values, in any order; scratch holds 2n doubles. */
-void stats_distribution(rli_distribution *d, const stats_entry *group, size_t n, double *scratch);
+/* The distribution of a group's values, in any order, its ranks named by ranks[index]; scratch holds 2n doubles. */
+void stats_distribution(rli_distribution *d, const stats_entry *group, size_t n, const int64_t *ranks, double *scratch);
 
 /* What rli_stats_compute hands each part: the counted rows in time order and their dense keys. */
 typedef struct {
 	const rli_events *events;
 	size_t count;
-	size_t *rows;          /* counted rows, by start (ties in table order) */
+	uint32_t *rows;        /* counted rows, by start (ties in table order) */
 	uint32_t *role_ix;     /* per counted row: its role's index among the roles, by name */
 	uint32_t *name_ix;     /* ... its name's index among the names, by name */
 	uint32_t *rank_ix;     /* ... its rank's index among the ranks, by number */

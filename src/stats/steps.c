@@ -39,7 +39,8 @@ static stats_entry *step_entries(const stats_input *in, size_t *max_steps)
 	stats_entry *e = in->entries;
 	for (size_t i = 0; i < in->count; i++) {
 		size_t row = in->rows[i];
-		e[i] = (stats_entry){ stats_group(in->role_ix[i], in->rank_ix[i]), ev->rank_id[row], ev->duration_ms[row], row };
+		e[i] = (stats_entry){ .group = stats_group(in->role_ix[i], in->rank_ix[i]), .value = ev->duration_ms[row],
+				      .row = (uint32_t)row, .rank = in->rank_ix[i] };
 	}
 	stats_sort_groups(e, in->count, in->sort_tmp);
 	*max_steps = 0;
@@ -73,7 +74,7 @@ static void one_step(rli_step_stats *s, const stats_entry *group, size_t n, cons
 	s->step = (size_t)(group[0].group & UINT32_MAX);
 	s->ranks = n;
 	s->median_ms = stats_quantile(values, n, 0.5);
-	s->slowest_rank = group[slowest].rank;
+	s->slowest_rank = in->ranks[group[slowest].rank];
 	s->slowest_ms = group[slowest].value;
 	s->slowdown = s->median_ms > 0 ? s->slowest_ms / s->median_ms - 1 : 0;
 	s->modified_z = modified_z(group, n, s->median_ms, s->slowest_ms, in->scratch);
@@ -102,10 +103,11 @@ static int tally_slowest(rli_stats *stats, const stats_input *in, const uint32_t
 	/* Backwards, so each step knows its role's step count (a role's steps are contiguous, the last highest). */
 	for (size_t i = n, role_steps = 0; i-- > 0;) {
 		const rli_step_stats *s = &stats->steps[i];
+		uint32_t rank = rank_index(in, s->slowest_rank);
 		if (i + 1 == n || stats->steps[i + 1].role != s->role)
 			role_steps = s->step;
-		e[i] = (stats_entry){ stats_group(step_role_ix[i], rank_index(in, s->slowest_rank)), s->slowest_rank,
-				      (double)role_steps, i };
+		e[i] = (stats_entry){ .group = stats_group(step_role_ix[i], rank), .value = (double)role_steps,
+				      .row = (uint32_t)i, .rank = rank };
 	}
 	stats_sort_groups(e, n, tmp);
 	if (!(stats->slowest = rli_bigmem_zeroed(n, sizeof(*stats->slowest))))
@@ -149,17 +151,16 @@ static int spans_and_ranks(rli_stats *stats, const stats_input *in, const stats_
 {
 	const rli_events *ev = in->events;
 	size_t steps = stats->max_steps, ranks = 0;
-	double *first = rli_bigmem_array(2 * steps, sizeof(*first)), *last = first + steps;
+	/* In the scratch (2 x rows doubles; steps are no more than rows), free until role_step_times. */
+	double *first = in->scratch, *last = first + steps;
 	int error = RLI_OK;
 
 	stats->role_rank_first = calloc(in->role_count + 1, sizeof(*stats->role_rank_first));
 	for (size_t i = 0; i < in->count; i++)
 		ranks += (e[i].group & UINT32_MAX) == 1;
 	stats->role_rank_ids = malloc((ranks ? ranks : 1) * sizeof(*stats->role_rank_ids));
-	if (!first || !stats->role_rank_first || !stats->role_rank_ids) {
-		error = rli_error_oom();
-		goto done;
-	}
+	if (!stats->role_rank_first || !stats->role_rank_ids)
+		return rli_error_oom();
 	for (size_t k = 0; k < steps; k++) {
 		first[k] = INFINITY;
 		last[k] = -INFINITY;
@@ -170,7 +171,7 @@ static int spans_and_ranks(rli_stats *stats, const stats_input *in, const stats_
 		double start = ev->start_ms[row], end = start + ev->duration_ms[row];
 		if (k == 0) {
 			stats->role_rank_first[(e[i].group >> 32) + 1]++;
-			stats->role_rank_ids[ranks++] = e[i].rank;
+			stats->role_rank_ids[ranks++] = in->ranks[e[i].rank];
 		}
 		if (start < first[k])
 			first[k] = start;
@@ -184,8 +185,6 @@ static int spans_and_ranks(rli_stats *stats, const stats_input *in, const stats_
 	stats_sort_doubles(first, steps, last);
 	stats->step_ms = stats_quantile(first, steps, 0.5);
 	error = role_step_times(stats, in);
-done:
-	rli_bigmem_free(first);
 	return error;
 }
 

@@ -9,7 +9,7 @@ for flag in $flags; do
 	roff=$(printf '%s' "$flag" | sed 's/-/\\\\-/g')
 	grep -q -- "$roff" "$man" || { echo "FAIL: $flag is missing from $man" >&2; failures=$((failures + 1)); }
 done
-for status in 0 1 2 3 4 5 6 7; do
+for status in 0 1 2 3 4 5 6 7 8; do
 	grep -q "^\.B $status\$" "$man" || { echo "FAIL: exit status $status is missing from $man" >&2; failures=$((failures + 1)); }
 	"$bin" --help | grep -q "^  $status  " || { echo "FAIL: exit status $status is missing from --help" >&2; failures=$((failures + 1)); }
 	grep -q "$status [a-z]" "$readme" || { echo "FAIL: exit status $status is missing from $readme" >&2; failures=$((failures + 1)); }
@@ -20,5 +20,5 @@ for status in 129 130 143; do
 	"$bin" --help | grep -q "^  .*$status.*stopped by" || { echo "FAIL: exit status $status is missing from --help" >&2; failures=$((failures + 1)); }
 	grep -q "$status.*stopped by\|stopped by.*$status" "$readme" || { echo "FAIL: exit status $status is missing from $readme" >&2; failures=$((failures + 1)); }
 done
-[ "$failures" -eq 0 ] && echo "ok: $(echo "$flags" | wc -l) options and 11 exit statuses documented"
+[ "$failures" -eq 0 ] && echo "ok: $(echo "$flags" | wc -l) options and 12 exit statuses documented"
 exit "$failures"

@@ -156,8 +156,8 @@ static void test_detection(void)
 	options.log_ctx = &log;
 	CHECK_INT(rli_parse(&events, &detected, root, &options), RLI_EINVALID);
 	CHECK_STR(rli_error_last(), fx_text("nothing recognisable in %s: no *ascend_pt folder (mstx), no *.json.gz file "
-					 "(torch), no worker_process_*.*.jsonl file (nvtx), no rl_events or memory_events "
-					 "table (table)", root));
+					 "(torch), no worker_process_*.*.jsonl file (nvtx), no rl_events, memory_events or "
+					 "gmm_events table (table)", root));
 
 	write_torch_tree(fx_path(root, "t"));
 	CHECK_INT(rli_parse(&events, &detected, root, &options), RLI_OK);

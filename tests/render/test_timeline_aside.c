@@ -91,13 +91,14 @@ int main(void)
 	CHECK_STR(headings[2], "rollout");
 	CHECK_STR(headings[3], "Across roles");
 
-	/* bounded: the first 30 of long's 40 steps, and a note of the rest */
-	steps = aside_table(page, "long: steps (step k is each rank's k-th bar)");
+	/* bounded: 30 of long's 40 steps, made for those rows alone, the title saying which (all equal here: the first 30) */
+	steps = aside_table(page, "long: the 30 steps slowed most of 40, outliers first (step k is each rank's k-th bar)");
 	CHECK(steps != NULL);
 	if (steps) {
 		CHECK_INT(steps->row_count, 30);
+		CHECK_STR(steps->cells[0], "1");
 		CHECK_STR(steps->cells[29 * steps->column_count], "30");
-		CHECK_STR(steps->note, "\xe2\x80\xa6 10 more rows in summary.json");
+		CHECK(steps->note == NULL);
 	}
 
 	/* rollout's steps: every row names rank 5, an outlier, and links to the rollout row of rank 5 */

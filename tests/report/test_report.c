@@ -236,7 +236,7 @@ static void run_case(const report_case *c, const char *golden_dir, const char *o
 	if (memory)
 		CHECK_INT(rli_memory_stats_compute(&memory_stats, memory), 0);
 	{
-		rli_report_input input = { stats, timeline, memory, memory_stats, NULL };
+		rli_report_input input = { .stats = stats, .timeline = timeline, .memory = memory, .memory_stats = memory_stats };
 		CHECK_INT(rli_report_layout(&report, &input, &ropt), 0);
 	}
 	if (!report) {
@@ -326,7 +326,7 @@ static void test_paper(const char *out_dir)
 	CHECK_INT(rli_stats_compute(&stats, ev), 0);
 	CHECK_INT(rli_timeline_layout(&timeline, ev, &topt), 0);
 	{
-		rli_report_input input = { stats, timeline, NULL, NULL, NULL };
+		rli_report_input input = { .stats = stats, .timeline = timeline };
 		CHECK_INT(rli_report_layout(&report, &input, &ropt), 0);
 	}
 	if (report) {

@@ -82,7 +82,7 @@ static void test_phases(const rli_stats *s, const rli_events *ev)
 static void test_steps(const rli_stats *s, const rli_events *ev)
 {
 	rli_stats_table t;
-	CHECK_INT(rli_stats_table_steps(&t, s, id_of(ev, "actor")), 0);
+	CHECK_INT(rli_stats_table_steps(&t, s, id_of(ev, "actor"), 0), 0);
 	CHECK_STR(header_text(&t), "Step|Ranks|Slowest rank|Slowdown (%)|Outlier|Modified z|Slowest (ms)|Median (ms)");
 	CHECK_INT(t.row_count, 3);
 	/* step 1: 10 and 30, median 20, rank 1 is 30 / 20 - 1 = 50% over; two ranks: no z-score */
@@ -97,6 +97,51 @@ static void test_steps(const rli_stats *s, const rli_events *ev)
 	CHECK_STR(t.header[t.rank_column], "Slowest rank");
 	CHECK_INT(t.row_finding[0], 0); /* no outlier with two ranks */
 	rli_stats_table_dispose(&t);
+	/* Capped at 3, the table is whole, as it was. */
+	CHECK_INT(rli_stats_table_steps(&t, s, id_of(ev, "actor"), 3), 0);
+	CHECK_INT(t.row_count, 3);
+	CHECK_STR(t.title, "actor: steps (step k is each rank's k-th bar)");
+	CHECK_STR(row_text(&t, 1), "2|2|0|0.0|no|n/a|20.00|20.00");
+	rli_stats_table_dispose(&t);
+	/* Capped at 2: the steps slowed most (step 1's 50%, then the earlier of the two at 0%), and the title says so. */
+	CHECK_INT(rli_stats_table_steps(&t, s, id_of(ev, "actor"), 2), 0);
+	CHECK_INT(t.row_count, 2);
+	CHECK_STR(t.title, "actor: the 2 steps slowed most of 3, outliers first (step k is each rank's k-th bar)");
+	CHECK_STR(row_text(&t, 0), "1|2|1|50.0|no|n/a|30.00|20.00");
+	CHECK_STR(row_text(&t, 1), "2|2|0|0.0|no|n/a|20.00|20.00");
+	CHECK_INT(t.rows_left_out, 0);
+	rli_stats_table_dispose(&t);
+}
+
+/* A million steps of one role: a capped table of the outliers first, then the most slowed, made without the rest. */
+static void test_steps_capped(void)
+{
+	enum { STEPS = 200000 };
+	rli_events *ev = NULL;
+	rli_stats *s = NULL;
+	rli_stats_table t;
+	CHECK_INT(rli_events_new(&ev), 0);
+	for (size_t k = 0; k < STEPS; k++)
+		for (int64_t rank = 0; rank < 4; rank++) {
+			/* step 1,001 is an outlier on rank 3 (4x), step 8 on rank 2 (1.2x); the rest spread by a microsecond */
+			double dur = k == 1000 && rank == 3 ? 40 : k == 7 && rank == 2 ? 12 : 10 + 0.001 * (double)rank;
+			rli_event_in row = { "step", "actor", NULL, "1", 0, rank, (double)k * 100, dur };
+			CHECK_INT(rli_events_append(ev, &row), 0);
+		}
+	CHECK_INT(rli_stats_compute(&s, ev), 0);
+	CHECK_INT(rli_stats_table_steps(&t, s, id_of(ev, "actor"), 30), 0);
+	CHECK_INT(t.row_count, 30);
+	CHECK_STR(t.title, "actor: the 30 steps slowed most of 200,000, outliers first (step k is each rank's k-th bar)");
+	/* the outliers, the larger slowdown first: step 1,001 (4x), step 8 (1.2x); then the rest's equal slowdowns, earliest first */
+	CHECK(strncmp(row_text(&t, 0), "1,001|4|3|299.9|yes|", 20) == 0);
+	CHECK_INT(t.row_finding[0], 1);
+	CHECK(strncmp(row_text(&t, 1), "8|4|2|20.0|yes|", 15) == 0);
+	CHECK_INT(t.row_finding[1], 1);
+	CHECK(strncmp(row_text(&t, 2), "1|4|3|0.0|no|", 13) == 0);
+	CHECK(strncmp(row_text(&t, 29), "29|4|3|0.0|no|", 14) == 0);
+	rli_stats_table_dispose(&t);
+	rli_stats_free(s);
+	rli_events_free(ev);
 }
 
 static void test_slowest(const rli_stats *s, const rli_events *ev)
@@ -194,6 +239,7 @@ int main(void)
 	if (s) {
 		test_phases(s, ev);
 		test_steps(s, ev);
+		test_steps_capped();
 		test_slowest(s, ev);
 		test_bubbles(s);
 		test_transitions_overlaps(s, ev);

@@ -178,14 +178,17 @@ static void check_identical(void)
 	free_csv(&current);
 }
 
-/* In the current tree: a bar of the slowed role on the slowed rank, or one inside such a bar (NVTX's inner ranges). */
+/*
+ * In the current tree: a bar of the slowed role on the slowed rank (rank -1: on any), or one inside
+ * such a bar (NVTX's inner ranges).
+ */
 static int slowed(const csv_table *table, const csv_row *row, const char *role, long long rank)
 {
-	if (row->rank != rank)
+	if (rank >= 0 && row->rank != rank)
 		return 0;
 	for (size_t k = 0; k < table->count; k++) {
 		const csv_row *phase = &table->rows[k];
-		if (phase->rank == rank && strcmp(phase->role, role) == 0 && phase->start <= row->start &&
+		if (phase->rank == row->rank && strcmp(phase->role, role) == 0 && phase->start <= row->start &&
 		    row->end <= phase->end)
 			return 1;
 	}
@@ -196,7 +199,8 @@ static void check_slowdown(void)
 {
 	csv_table base = read_csv("baseline"), current = read_csv("current");
 	char role[512];
-	long long rank = (long long)fact_number("rank");
+	/* rank=all: every rank of the role was slowed */
+	long long rank = fact("rank") && strcmp(fact("rank"), "all") == 0 ? -1 : (long long)fact_number("rank");
 	double factor = fact_number("factor");
 	size_t slowed_bars = 0, slowed_rows = 0, later = 0;
 	snprintf(role, sizeof(role), "%s", fact("role") ? fact("role") : "");
@@ -214,7 +218,7 @@ static void check_slowdown(void)
 		slowed_rows += slow;
 		later += row->start > base.rows[k].start + 1;
 	}
-	/* One bar of the role a step on that rank, and it was there to slow. */
+	/* One bar of the role a step on that rank (on each rank for all), and it was there to slow. */
 	CHECK_INT(slowed_bars, (long long)fact_number("slowed_bars"));
 	CHECK(slowed_rows >= slowed_bars && slowed_bars > 0);
 	/* The phases after a slowed one wait for it: later bars start later, exactly when pair.txt says so. */
