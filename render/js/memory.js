@@ -387,15 +387,23 @@
     if (nav.note) charts.appendChild(element('div', 'rli-chart-note', nav.note.text));
     this.curveStage = element('div', 'rli-stage rli-curve');
     this.curveCanvas = element('canvas');
+    this.curveCanvas.setAttribute('role', 'img');
+    this.curveCanvas.setAttribute('aria-label', 'Memory over time of ' + nav.title.text + '. Arrow keys pan, + and - ' +
+      'zoom, 0 resets, a drag zooms to its span, Alt-drag pans');
     this.curveStage.appendChild(this.curveCanvas);
     charts.appendChild(this.curveStage);
     charts.appendChild(element('div', 'rli-chart-title', 'Operator memory Gantt: one lane per operator'));
     /* the lanes scroll in their band; the time axis under it stays */
     this.ganttStage = element('div', 'rli-stage rli-gantt');
     this.ganttCanvas = element('canvas');
+    this.ganttCanvas.setAttribute('role', 'img');
+    this.ganttCanvas.setAttribute('aria-label', 'Allocations of ' + nav.title.text + ', one lane per operator: click ' +
+      'a bar for its size, call stack and lifetime; Escape clears it');
     this.ganttStage.appendChild(this.ganttCanvas);
     charts.appendChild(this.ganttStage);
     this.axisCanvas = element('canvas', 'rli-gantt-axis');
+    this.axisCanvas.setAttribute('role', 'img');
+    this.axisCanvas.setAttribute('aria-label', 'The time axis of the allocations');
     charts.appendChild(this.axisCanvas);
     this.ganttStage.addEventListener('scroll', function () { self.hideTooltip(); });
     main.appendChild(charts);

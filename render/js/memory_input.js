@@ -1,4 +1,4 @@
-/* memory_input.js: a memory page's input: zoom and pan shared by both charts, hover, the detail panel, Left/Right, the segment hint. */
+/* memory_input.js: a memory page's hover, its detail panel, Left/Right and the segment hint (memory_view.js binds the pointer and keys). */
 (function () {
   'use strict';
 
@@ -232,55 +232,6 @@
   };
 
   /* ---- pointer ---- */
-
-  MemoryPage.prototype.bindInput = function () {
-    var self = this, drag = null;
-    [['left', this.leftInput], ['right', this.rightInput]].forEach(function (pair) {
-      pair[1].addEventListener('change', function () { self.applyInput(pair[0]); });
-      pair[1].addEventListener('keydown', function (event) { if (event.key === 'Enter') self.applyInput(pair[0]); });
-    });
-    this.resetButton.addEventListener('click', function () { self.range.set(self.segment.xMin, self.segment.xMax, 'reset'); });
-    [this.curveCanvas, this.ganttCanvas].forEach(function (canvas) {
-      canvas.addEventListener('wheel', function (event) {
-        event.preventDefault();
-        var box = canvas.getBoundingClientRect(), x = event.clientX - box.left;
-        var dy = event.deltaY * (event.deltaMode === 1 ? 40 : event.deltaMode === 2 ? 800 : 1);
-        var z = Math.min(Math.abs(dy) / 100 * 0.15, 0.5);
-        self.range.zoomAt(self.tOf(x), dy > 0 ? 1 + z : 1 / (1 + z), 'wheel');
-      }, { passive: false });
-      canvas.addEventListener('mousedown', function (event) {
-        if (event.button !== 0) return;
-        drag = { x: event.clientX, lo: self.range.lo, hi: self.range.hi, moved: false, canvas: canvas };
-        canvas.classList.add('rli-pan');
-      });
-      canvas.addEventListener('dblclick', function () { self.range.set(self.segment.xMin, self.segment.xMax, 'reset'); });
-      canvas.addEventListener('mouseleave', function () { if (!drag) self.hideTooltip(); });
-    });
-    window.addEventListener('mousemove', function (event) {
-      if (drag) {
-        var dx = event.clientX - drag.x;
-        if (Math.abs(dx) > 3) drag.moved = true;
-        if (drag.moved) {
-          var span = drag.hi - drag.lo, lo = drag.lo - dx / self.geom.plotW * span;
-          self.range.set(lo, lo + span, 'pan');
-        }
-        self.hideTooltip();
-        return;
-      }
-      self.hover(event);
-    });
-    window.addEventListener('mouseup', function (event) {
-      if (!drag) return;
-      var was = drag;
-      drag = null;
-      was.canvas.classList.remove('rli-pan');
-      if (!was.moved && was.canvas === self.ganttCanvas) {
-        var box = self.ganttCanvas.getBoundingClientRect();
-        var bar = self.barAt(event.clientX - box.left, event.clientY - box.top);
-        if (bar >= 0) self.showDetail(bar);
-      }
-    });
-  };
 
   MemoryPage.prototype.hover = function (event) {
     var target = event.target, box;

@@ -13,11 +13,10 @@
     var page = new MemoryPage(model, data);
     page.buildDom();
     page.resize();
-    /* A "Go" link carries the view it was followed from. */
-    var match = /#range=([-0-9.e+]+),([-0-9.e+]+)/.exec(window.location.hash);
-    if (match) page.range.set(Number(match[1]), Number(match[2]), 'link');
     page.range.listen(function () { page.syncRange(); page.draw(); });
     page.bindInput();
+    /* A link (a Go, the timeline's) carries the view it was followed from; a reload and Back the view left. */
+    page.applyView(MemoryPage.readView(window.location.hash));
     page.syncRange();
     page.draw();
     window.rliMemory = page;

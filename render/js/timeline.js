@@ -239,6 +239,7 @@
     helpText.id = 'rli-filter-help';
     help.appendChild(helpText);
     filterBox.appendChild(help);
+    document.addEventListener('mousedown', function (event) { if (help.open && !help.contains(event.target)) help.open = false; });
     this.filterStatus = element('span', 'rli-filter-status');
     this.filterStatus.id = 'rli-filter-status';
     this.filterStatus.setAttribute('role', 'status');
@@ -277,7 +278,8 @@
     var stage = element('div', 'rli-stage');
     this.canvas = element('canvas');
     this.canvas.setAttribute('role', 'img');
-    this.canvas.setAttribute('aria-label', model.title.text);
+    this.canvas.setAttribute('aria-label', model.title.text + ': ' + model.rows.length + ' rows. Arrow keys pan, ' +
+      '+ and - zoom, 0 resets, Up and Down scroll the rows, Escape clears the selection');
     this.box = element('div', 'rli-box');
     this.tooltip = element('div', 'rli-tooltip');
     this.cursor = element('div', 'rli-cursor');
@@ -328,7 +330,13 @@
       row.appendChild(totalCell);
       row.dataset.series = String(index);
       row.title = 'Click to hide or show this name';
+      /* reachable by Tab too: Enter or Space hides and shows it */
+      row.tabIndex = 0;
+      row.setAttribute('role', 'button');
       row.addEventListener('click', function () { self.toggleSeries(index); });
+      row.addEventListener('keydown', function (event) {
+        if (event.key === 'Enter' || event.key === ' ') { event.preventDefault(); self.toggleSeries(index); }
+      });
       table.appendChild(row);
       return { row: row, count: countCell, total: totalCell };
     });

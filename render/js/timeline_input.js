@@ -283,6 +283,16 @@
     return best;
   };
 
+  /* The bar a click at point selects (the one the hover shows there), or none: the selection cleared. */
+  Timeline.prototype.clickAt = function (point) {
+    if (!this.selection) return;
+    var g = this.screen, position = Math.floor((point.y - g.rowsTop) / g.pitch), row = this.displayRows[position];
+    var slop = HOVER_SLOP_CSS_PX / g.plot[2] * (this.right - this.left);
+    var index = row === undefined || !this.inPlot(point) ? -1 : this.barAt(row, this.timeAt(point.x), slop);
+    if (index >= 0) this.select(row, index);
+    else if (this.selected) this.select(-1, -1);
+  };
+
   Timeline.prototype.seriesOfBar = function (row, index) {
     var bars = this.bars, runs = bars.rowRuns[row];
     for (var k = 0; k < runs.length; k++)
@@ -365,8 +375,11 @@
       var point = self.pagePoint(event);
       if (!self.inPlot(point)) return;
       event.preventDefault();
-      var pan = self.dragMode === 'pan' || event.shiftKey || event.altKey;
-      drag = { pan: pan, x: point.x, clientX: event.clientX, left: self.left, right: self.right };
+      if (canvas.focus) canvas.focus({ preventScroll: true });
+      /* Shift-drag measures a span, Alt-drag (or the Pan mode) pans, a plain drag draws a box to zoom to */
+      var pan = self.dragMode === 'pan' || event.altKey, measure = event.shiftKey && !pan;
+      drag = { pan: pan, measure: measure, x: point.x, y: point.y, clientX: event.clientX, left: self.left, right: self.right,
+        moved: false };
       self.hideTooltip();
     });
 
@@ -374,6 +387,15 @@
       var point = self.pagePoint(event);
       if (drag) {
         var plot = self.screen.plot;
+        if (Math.abs(point.x - drag.x) >= 4) drag.moved = true;
+        if (drag.measure) {
+          if (drag.moved) {
+            var clampX = function (x) { return Math.max(plot[0], Math.min(plot[0] + plot[2], x)); };
+            self.measure = [self.timeAt(clampX(drag.x)), self.timeAt(clampX(point.x))];
+            self.invalidate();
+          }
+          return;
+        }
         if (drag.pan) {
           var shift = (point.x - drag.x) / plot[2] * (drag.right - drag.left);
           var panned = self.clampRange(drag.left - shift, drag.right - shift);
@@ -407,9 +429,16 @@
       var finished = drag;
       drag = null;
       self.box.style.display = 'none';
-      if (finished.pan) return;
       var point = self.pagePoint(event);
-      if (Math.abs(point.x - finished.x) < 4) return;
+      if (!finished.moved) {
+        /* a click: the bar under it is selected, a click beside every bar clears the selection */
+        self.clickAt(point);
+        return;
+      }
+      if (finished.pan || finished.measure) {
+        if (finished.measure) self.draw();
+        return;
+      }
       var plot = self.screen.plot;
       var xa = Math.max(plot[0], Math.min(point.x, finished.x));
       var xb = Math.min(plot[0] + plot[2], Math.max(point.x, finished.x));
@@ -438,15 +467,22 @@
       }
     }, { passive: false });
 
+    /*
+     * Keys act where the focus is: on the chart (the canvas takes focus by Tab or a click), or on the
+     * page itself; a focused button, link or box keeps its own keys.
+     */
+    canvas.tabIndex = 0;
     window.addEventListener('keydown', function (event) {
       if (self.options.keys === false) return;
-      if (event.target && /^(INPUT|TEXTAREA|SELECT)$/.test(event.target.tagName)) return;
+      var target = event.target;
+      if (target !== canvas && target !== document.body && target !== document.documentElement && target !== self.stage) return;
       var span = self.right - self.left, g = self.screen;
       if (event.key === 'ArrowLeft') self.zoomTo(self.left - span * 0.1, self.right - span * 0.1);
       else if (event.key === 'ArrowRight') self.zoomTo(self.left + span * 0.1, self.right + span * 0.1);
       else if (event.key === '+' || event.key === '=') self.zoomTo(self.left + span * 0.1, self.right - span * 0.1);
       else if (event.key === '-') self.zoomTo(self.left - span * 0.125, self.right + span * 0.125);
-      else if (event.key === '0' || event.key === 'Escape') self.reset();
+      else if (event.key === '0') self.reset();
+      else if (event.key === 'Escape') { if (self.selection) self.selection.clear(); }
       else if (g.maxScroll > 0 && (event.key === 'ArrowUp' || event.key === 'ArrowDown')) {
         event.preventDefault();
         self.setScroll(self.scrollY + (event.key === 'ArrowUp' ? -g.pitch : g.pitch), true);

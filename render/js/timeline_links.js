@@ -45,6 +45,11 @@
       });
       this.menu.appendChild(this.list);
       this.menu.addEventListener('toggle', function () { if (self.menu.open) self.update(); });
+      /* a click elsewhere, or Escape, closes the list */
+      document.addEventListener('mousedown', function (event) { if (self.menu.open && !self.menu.contains(event.target)) self.menu.open = false; });
+      this.menu.addEventListener('keydown', function (event) {
+        if (event.key === 'Escape' && self.menu.open) { self.menu.open = false; summary.focus(); }
+      });
       group.appendChild(this.menu);
     }
     if (group.firstChild) toolbar.insertBefore(group, toolbar.firstChild);

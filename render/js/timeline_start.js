@@ -25,6 +25,7 @@
       timeline.resize();
     }
     if (model.nav) timeline.links = new parts.Links(timeline, model.nav);
+    timeline.selection = new parts.Selection(timeline);
     /* the view the URL names (a reload, Back, a link from another page of the run), kept there as it changes */
     timeline.viewState = new parts.ViewState(timeline);
     var named = parts.ViewState.readHash(location.hash);
@@ -65,6 +66,12 @@
       aside: function () { return timeline.aside ? timeline.aside.state() : null; },
       /* the view written into the URL now, not after it settles */
       flushUrl: function () { timeline.viewState.flush(); return location.hash; },
+      /* the selected bar ({row, index} of the model) and the measured span, or null */
+      selection: function () {
+        var card = timeline.selection.card;
+        return { selected: timeline.selected, measure: timeline.measure,
+          details: card.style.display === 'block' ? card.innerText.split('\n').map(function (l) { return l.trim(); }).filter(Boolean) : null };
+      },
       zoomTo: function (l, r) { return timeline.zoomTo(l, r); },
       reset: function () { return timeline.reset(); },
       setOrder: function (o) { timeline.setOrder(o); },

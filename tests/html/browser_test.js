@@ -468,18 +468,18 @@ async function main() {
       assert.deepStrictEqual([s.left, s.right, s.ticks], [before.left, before.right, before.ticks]);
     });
 
-    await check('known: shift-drag pans by the dragged time', async () => {
+    await check('known: Alt-drag pans by the dragged time', async () => {
       /* zoomed in first: the whole data cannot pan, zoom keeps the view inside it */
       await page.evaluate(() => window.rliTimeline.zoomTo(300, 1200));
       const before = await state(page);
       const a = await page.evaluate(() => window.rliTimeline.clientPoint(800, 1));
       const b = await page.evaluate(() => window.rliTimeline.clientPoint(600, 1));
-      await page.keyboard.down('Shift');
+      await page.keyboard.down('Alt');
       await page.mouse.move(a.x, a.y);
       await page.mouse.down();
       await page.mouse.move(b.x, b.y, { steps: 4 });
       await page.mouse.up();
-      await page.keyboard.up('Shift');
+      await page.keyboard.up('Alt');
       await page.waitForTimeout(50);
       const s = await state(page);
       const layout = await page.evaluate(() => window.rliTimeline.layout());
@@ -487,6 +487,37 @@ async function main() {
       assert.ok(Math.abs(s.left - (before.left + 200)) < 2 * pixelMs, JSON.stringify(s));
       assert.ok(Math.abs((s.right - s.left) - (before.right - before.left)) < 1e-6);
       await page.click('text=Reset');
+    });
+
+    await check('known: Shift-drag measures a span, a click selects a bar and shows its details, Escape clears both', async () => {
+      const before = await state(page);
+      const a = await page.evaluate(() => window.rliTimeline.clientPoint(200, 1));
+      const b = await page.evaluate(() => window.rliTimeline.clientPoint(700, 1));
+      await page.keyboard.down('Shift');
+      await page.mouse.move(a.x, a.y);
+      await page.mouse.down();
+      await page.mouse.move(b.x, b.y, { steps: 4 });
+      await page.mouse.up();
+      await page.keyboard.up('Shift');
+      let sel = await page.evaluate(() => window.rliTimeline.selection());
+      const layout = await page.evaluate(() => window.rliTimeline.layout());
+      const pixelMs = (before.right - before.left) / (layout.plot.right - layout.plot.left);
+      assert.ok(Math.abs(sel.measure[0] - 200) < pixelMs && Math.abs(sel.measure[1] - 700) < pixelMs, JSON.stringify(sel));
+      assert.match(await page.textContent('.rli-measure-label'), /^\u0394 \d{3}\.\d{3} ms/);
+      assert.deepStrictEqual([(await state(page)).left, (await state(page)).right], [before.left, before.right]);
+      /* a click on a bar: the card names it, its times, and how it compares with its role's median */
+      const bar = known.bars.find((x) => x.row === 0);
+      const point = await page.evaluate(([t]) => window.rliTimeline.clientPoint(t, 0), [(bar.start + bar.end) / 2]);
+      await page.mouse.click(point.x, point.y);
+      sel = await page.evaluate(() => window.rliTimeline.selection());
+      assert.strictEqual(sel.selected.row, 0);
+      assert.strictEqual(sel.details[1], topBarAt(known, 0, (bar.start + bar.end) / 2).name);
+      const text = sel.details.join('\n');
+      assert.ok(text.includes('Rank\t' + bar.rank) || text.includes('Rank ' + bar.rank), text);
+      assert.ok(/Against the median/.test(text), text);
+      await page.keyboard.press('Escape');
+      sel = await page.evaluate(() => window.rliTimeline.selection());
+      assert.deepStrictEqual([sel.selected, sel.measure, sel.details], [null, null, null]);
     });
 
     await check('known: the filter box hides rows (by role, rank or name) and brings them back', async () => {

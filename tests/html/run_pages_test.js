@@ -73,6 +73,76 @@ async function typeInto(page, selector, text) {
   await page.press(selector, 'Enter');
 }
 
+
+/* Every visible text's contrast against the background it sits on (WCAG 2): [{text, ratio}] below 4.5. */
+async function lowContrast(page) {
+  return page.evaluate(() => {
+    function rgb(text) {
+      const m = /rgba?\(([\d.]+), ([\d.]+), ([\d.]+)(?:, ([\d.]+))?\)/.exec(text);
+      return m ? [Number(m[1]), Number(m[2]), Number(m[3]), m[4] === undefined ? 1 : Number(m[4])] : [0, 0, 0, 0];
+    }
+    function lum(c) {
+      const f = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); };
+      return 0.2126 * f(c[0]) + 0.7152 * f(c[1]) + 0.0722 * f(c[2]);
+    }
+    function background(node) {
+      for (let n = node; n && n.nodeType === 1; n = n.parentElement) {
+        const c = rgb(getComputedStyle(n).backgroundColor);
+        if (c[3] > 0.5) return c;
+      }
+      return [255, 255, 255, 1];
+    }
+    const bad = [], walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let t = walker.nextNode(); t; t = walker.nextNode()) {
+      const el = t.parentElement, text = t.textContent.trim();
+      if (!text || !el) continue;
+      const style = getComputedStyle(el), box = el.getBoundingClientRect();
+      if (style.visibility === 'hidden' || box.width === 0 || box.height === 0 || el.closest('[hidden], script, style, noscript')) continue;
+      let opacity = 1;
+      for (let n = el; n && n.nodeType === 1; n = n.parentElement) opacity *= Number(getComputedStyle(n).opacity);
+      if (opacity < 0.5) continue; /* a name hidden on purpose reads as switched off */
+      const fg = rgb(style.color), bg = background(el);
+      const a = lum(fg), b = lum(bg), ratio = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+      if (ratio < 4.5) bad.push({ text: text.slice(0, 40), ratio: Math.round(ratio * 100) / 100, color: style.color });
+    }
+    return bad;
+  });
+}
+
+/* Tab from the top: every visible control is reached, each with a visible focus ring; what was not. */
+async function tabWalk(page, limit) {
+  await page.evaluate(() => { document.activeElement && document.activeElement.blur(); window.scrollTo(0, 0); });
+  const reached = new Set(), unmarked = [];
+  for (let i = 0; i < limit; i++) {
+    await page.keyboard.press('Tab');
+    const info = await page.evaluate(() => {
+      const el = document.activeElement;
+      if (!el || el === document.body) return null;
+      if (!el.dataset.tabId) el.dataset.tabId = String(Math.random());
+      const style = getComputedStyle(el);
+      const ring = (style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) > 0) || style.boxShadow !== 'none';
+      return { id: el.dataset.tabId, tag: el.tagName, text: (el.textContent || el.getAttribute('aria-label') || '').slice(0, 30), ring };
+    });
+    if (!info) continue;
+    if (reached.has(info.id)) break;
+    reached.add(info.id);
+    if (!info.ring) unmarked.push(info.tag + ' ' + info.text);
+  }
+  const missed = await page.evaluate((ids) => Array.from(document.querySelectorAll('button, a[href], input, summary, canvas[tabindex], [tabindex="0"]'))
+    .filter((el) => { const b = el.getBoundingClientRect(); return b.width > 0 && b.height > 0 && getComputedStyle(el).visibility !== 'hidden' &&
+      !el.closest('details:not([open]) > :not(summary)') && !ids.includes(el.dataset.tabId); })
+    .map((el) => el.tagName + ' ' + (el.textContent || el.getAttribute('aria-label') || '').slice(0, 30)), Array.from(reached));
+  return { missed, unmarked, count: reached.size };
+}
+
+/* Characters the bundled fonts (DejaVu Sans, Droid Sans Fallback) lack: emoji and pictographs. */
+async function missingGlyphs(page) {
+  return page.evaluate(() => Array.from(document.body.innerText).filter((c) => {
+    const p = c.codePointAt(0);
+    return p >= 0x1f000 || (p >= 0x2600 && p <= 0x27bf) || (p >= 0xfe00 && p <= 0xfe0f);
+  }));
+}
+
 async function sizeChecks(size, out) {
   const tag = size.width + 'x' + size.height;
   const browser = await openBrowser({ viewport: size });
@@ -205,6 +275,113 @@ async function sizeChecks(size, out) {
         .catch(async () => { throw new Error('after Back: ' + await timeline.evaluate(() => location.hash)); });
       s = await timelineState(timeline);
       assert.deepStrictEqual([s.left, s.right, s.rows.length], [1550, 1750, RANKS]);
+    });
+
+
+    await check(tag + ': a click on a bar shows its details (phase, rank, times, against its role\'s median); Escape clears them', async () => {
+      await timeline.click('text=Reset');
+      const point = await timeline.evaluate(() => {
+        const t = window.rliTimeline.timeline, b = t.bars, run = b.rowRuns[t.displayRows[3]][0], i = b.runFirst[run];
+        window.rliTimeline.revealRow(3);
+        return window.rliTimeline.clientPoint((b.start[i] + b.end[i]) / 2, 3);
+      });
+      await timeline.mouse.click(point.x, point.y);
+      const sel = await timeline.evaluate(() => window.rliTimeline.selection());
+      const text = sel.details.join('\n');
+      assert.strictEqual(sel.details[1], 'actor');
+      for (const want of ['actor - Rank 3', 'Start\t1,555.000 ms', 'Duration\t997.000 ms', 'Against the median'])
+        assert.ok(text.includes(want), want + ' in ' + text);
+      /* rank 3's bar is 997 ms; the role's median 994.5 ms (12 bars of 1,000 to 989 ms) */
+      assert.ok(text.includes('+0.3% (median 994.500 ms over 12 bars of actor)'), text);
+      const card = await timeline.evaluate(() => { const r = document.querySelector('.rli-details').getBoundingClientRect(); return [r.right, r.bottom]; });
+      assert.ok(card[0] <= size.width && card[1] <= size.height, JSON.stringify(card));
+      assert.match(await timeline.evaluate(() => window.rliTimeline.flushUrl()), /sel=3%3A3/);
+      await timeline.keyboard.press('Escape');
+      assert.strictEqual((await timeline.evaluate(() => window.rliTimeline.selection())).details, null);
+    });
+
+    await check(tag + ': the memory page: a click shows a block\'s size, call stack and lifetime, Escape clears it; keys, box zoom, crosshair', async () => {
+      await memory.evaluate(() => window.rliMemory.range.set(0, 6, 'test'));
+      const point = await memory.evaluate(() => {
+        const m = window.rliMemory, i = m.findBar('aten::mm', 2), box = m.ganttCanvas.getBoundingClientRect();
+        return { x: box.left + m.xOf(2.5), y: box.top + m.laneTop(m.d.lane[i]) + m.geom.pitch / 2 };
+      });
+      await memory.mouse.click(point.x, point.y);
+      const detail = await memory.evaluate(() => document.querySelector('.rli-detail-body').innerText);
+      for (const want of ['aten::mm', '8.00 MB', 'Start\t2.000 ms', 'Duration\t1.000 ms', 'model.py(3): forward'])
+        assert.ok(detail.includes(want), want + ' in ' + detail);
+      await memory.keyboard.press('Escape');
+      assert.strictEqual(await memory.evaluate(() => window.rliMemory.selected), -1);
+      /* the keys of the focused chart: zoom in about the middle, pan right */
+      await memory.keyboard.press('+');
+      let r = await memory.evaluate(() => [window.rliMemory.range.lo, window.rliMemory.range.hi]);
+      assert.ok(Math.abs(r[0] - 0.6) < 1e-9 && Math.abs(r[1] - 5.4) < 1e-9, JSON.stringify(r));
+      await memory.keyboard.press('ArrowRight');
+      r = await memory.evaluate(() => [window.rliMemory.range.lo, window.rliMemory.range.hi]);
+      assert.ok(Math.abs(r[0] - 1.08) < 1e-9, JSON.stringify(r));
+      /* a drag across the curve zooms both charts to its span */
+      const drag = await memory.evaluate(() => {
+        const m = window.rliMemory, box = m.curveCanvas.getBoundingClientRect();
+        return { a: box.left + m.xOf(2), b: box.left + m.xOf(4), y: box.top + 100 };
+      });
+      await memory.mouse.move(drag.a, drag.y);
+      await memory.mouse.down();
+      await memory.mouse.move(drag.b, drag.y, { steps: 5 });
+      await memory.mouse.up();
+      r = await memory.evaluate(() => [window.rliMemory.range.lo, window.rliMemory.range.hi, window.rliMemory.ganttDrawn]);
+      assert.ok(Math.abs(r[0] - 2) < 0.05 && Math.abs(r[1] - 4) < 0.05, JSON.stringify(r));
+      assert.deepStrictEqual(r[2], r.slice(0, 2));
+      /* hovering the curve: one crosshair on both charts at the same time; a wheel zoom retells the time under the pointer */
+      const x = (drag.a + drag.b) / 2 + 40;
+      await memory.mouse.move(x, drag.y);
+      const lines = await memory.evaluate(() => window.rliMemory.crosshairs.map((l) => [l.style.display, l.style.left]));
+      assert.deepStrictEqual(lines[0], lines[1]);
+      assert.strictEqual(lines[0][0], 'block');
+      const before = await memory.evaluate(() => document.querySelector('.rli-tooltip').innerText.split('\n')[0]);
+      /* a zoom about the middle moves other times under the pointer: the tooltip follows */
+      await memory.focus('.rli-curve canvas');
+      await memory.keyboard.press('+');
+      const after = await memory.evaluate(() => [document.querySelector('.rli-tooltip').innerText.split('\n')[0],
+        window.rliMemory.timeText(window.rliMemory.crosshairAt)]);
+      assert.strictEqual(after[0], 'Time: ' + after[1]);
+      assert.notStrictEqual(after[0], before);
+      await memory.mouse.wheel(0, -300);
+      await memory.waitForTimeout(50);
+      const wheeled = await memory.evaluate(() => [document.querySelector('.rli-tooltip').innerText.split('\n')[0],
+        window.rliMemory.timeText(window.rliMemory.crosshairAt)]);
+      assert.strictEqual(wheeled[0], 'Time: ' + wheeled[1]);
+      /* the view is in the URL: a reload keeps it */
+      await memory.waitForTimeout(400);
+      const hash = await memory.evaluate(() => location.hash);
+      assert.match(hash, /^#range=/);
+      const kept = await memory.evaluate(() => [window.rliMemory.range.lo, window.rliMemory.range.hi]);
+      await memory.reload();
+      await memory.waitForFunction(() => window.rliMemory !== undefined);
+      const back = await memory.evaluate(() => [window.rliMemory.range.lo, window.rliMemory.range.hi]);
+      assert.ok(Math.abs(back[0] - kept[0]) < 1e-5 && Math.abs(back[1] - kept[1]) < 1e-5, JSON.stringify([kept, back]));
+    });
+
+    await check(tag + ': Tab reaches every control with a visible focus, the keys act where the focus is, text at 4.5:1', async () => {
+      for (const [page, name] of [[timeline, 'timeline'], [memory, 'memory'], [home, 'home']]) {
+        const walk = await tabWalk(page, 200);
+        assert.deepStrictEqual(walk.missed, [], name + ': not reached by Tab');
+        assert.deepStrictEqual(walk.unmarked, [], name + ': focused without a visible mark');
+        assert.deepStrictEqual(await lowContrast(page), [], name + ': text under 4.5:1');
+        assert.deepStrictEqual(await missingGlyphs(page), [], name + ': characters the fonts lack');
+      }
+      /* ArrowRight on a focused button is the button's, not a pan */
+      await timeline.evaluate(() => window.rliTimeline.zoomTo(1600, 1700));
+      await timeline.focus('text=Order: by rank');
+      await timeline.keyboard.press('ArrowRight');
+      let s = await timelineState(timeline);
+      assert.deepStrictEqual([s.left, s.right], [1600, 1700]);
+      await timeline.focus('.rli-stage canvas');
+      await timeline.keyboard.press('ArrowRight');
+      s = await timelineState(timeline);
+      assert.deepStrictEqual([s.left, s.right], [1610, 1710]);
+      const labels = await memory.evaluate(() => Array.from(document.querySelectorAll('canvas')).map((c) => [c.getAttribute('role'), !!c.getAttribute('aria-label')]));
+      labels.forEach((l) => assert.deepStrictEqual(l, ['img', true]));
+      await timeline.click('text=Reset');
     });
 
     await timeline.screenshot({ path: path.join(work, 'timeline.' + tag + '.png') });
