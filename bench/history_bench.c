@@ -140,7 +140,7 @@ int main(int argc, char **argv)
 		t2 = now_ms();
 		layout.medium = RLI_MEDIUM_VECTOR;
 		layout.width = RLI_TREND_HTML_WIDTH;
-		if (rli_trend_figure_layout(&figure, trend, &layout) < 0 || rli_trend_write_html(figure, out, set) < 0)
+		if (rli_trend_figure_layout(&figure, trend, &layout) < 0 || rli_trend_write_html(figure, NULL, out, set) < 0)
 			die("trend.html");
 		rli_trend_figure_free(figure);
 		t3 = now_ms();

@@ -1,11 +1,10 @@
 /* html_gmm.c: writes gmm_heatmap.html: the heatmap's spec (title, colour map, rows, loads) as JSON, and the page's script. */
 #include "html_bytes.h"
+#include "html_page.h"
 #include "layout/gmm_figure.h"
 #include "common/error.h"
 #include "common/json_write.h"
-#include "common/strutil.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,49 +77,28 @@ static void write_spec(FILE *fp, const rli_gmm_figure *f, const rli_gmm_matrix *
 	fputs("}</script>\n", fp);
 }
 
-static int write_page(FILE *fp, const rli_gmm_figure *f, const rli_gmm_matrix *m)
+/* What the page is written from (rli_html_page_writer's ctx). */
+typedef struct {
+	const rli_gmm_figure *figure;
+	const rli_gmm_matrix *matrix;
+	const char *home;
+} gmm_page;
+
+static int write_page(FILE *fp, const void *ctx)
 {
-	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-	      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
-	      "script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data: blob:\">\n"
-	      "<meta name=\"generator\" content=\"rl-insight " RLI_VERSION "\">\n<title>", fp);
-	rli_html_escape(fp, rli_gmm_figure_title(f));
-	fputs("</title>\n<style>\n", fp);
-	fputs(rli_asset_gmm_css, fp);
-	fputs("</style>\n</head>\n<body>\n"
-	      "<noscript>This heatmap is drawn by JavaScript; enable it to see it.</noscript>\n", fp);
-	write_spec(fp, f, m);
-	fputs("<script>\n", fp);
-	fputs(rli_asset_gmm_js, fp);
-	fputs("</script>\n</body>\n</html>\n", fp);
+	const gmm_page *page = ctx;
+	rli_html_page_head(fp, rli_gmm_figure_title(page->figure), rli_asset_gmm_css);
+	rli_html_page_home_link(fp, page->home);
+	fputs("<noscript>This heatmap is drawn by JavaScript; enable it to see it.</noscript>\n", fp);
+	write_spec(fp, page->figure, page->matrix);
+	rli_html_page_end(fp, page_scripts, sizeof(page_scripts) / sizeof(page_scripts[0]));
 	return RLI_OK;
 }
 
-int rli_gmm_page_write_html(const rli_gmm_figure *figure, const rli_gmm_matrix *matrix, const char *out_dir,
-			    rli_output_set *set)
+int rli_gmm_page_write_html(const rli_gmm_figure *figure, const rli_gmm_matrix *matrix, const char *home,
+			    const char *out_dir, rli_output_set *set)
 {
-	rli_atomic_file file = { 0 };
-	char *path = NULL;
-	int error;
-
-	if ((error = rli_html_check_assets(page_scripts, 1, rli_asset_gmm_css)) < 0)
-		return error;
-	if (!(path = rli_path_join(out_dir, "gmm_heatmap.html")))
-		return rli_error_oom();
-	if ((error = rli_atomic_open(&file, path)) < 0)
-		goto done;
-	if ((error = write_page(file.fp, figure, matrix)) < 0)
-		goto done;
-	/* errno is still the failed write's: say why, as a person would */
-	if (fflush(file.fp) != 0 || ferror(file.fp)) {
-		error = rli_error_set(RLI_EOUTPUT, "cannot write %s: %s", path, strerror(errno ? errno : EIO));
-		goto done;
-	}
-	error = rli_output_finish(set, &file);
-done:
-	if (error < 0 && file.temp_path)
-		rli_atomic_abort(&file);
-	free(path);
-	return error;
+	gmm_page page = { figure, matrix, home };
+	int error = rli_html_check_assets(page_scripts, 1, rli_asset_gmm_css);
+	return error < 0 ? error : rli_html_page_write(out_dir, "gmm_heatmap.html", set, write_page, &page);
 }

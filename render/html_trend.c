@@ -4,9 +4,9 @@
 #include "common/output_set.h"
 #include "common/strutil.h"
 #include "html_bytes.h"
+#include "html_page.h"
 #include "layout/trend_figure.h"
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -175,47 +175,25 @@ static void write_model(FILE *fp, const rli_trend_figure *f)
 	fputs("]}</script>\n", fp);
 }
 
-static void write_page(FILE *fp, const rli_trend_figure *f)
+typedef struct {
+	const rli_trend_figure *figure;
+	const char *home;
+} trend_page;
+
+static int write_page(FILE *fp, const void *ctx)
 {
-	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-	      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
-	      "script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data: blob:\">\n"
-	      "<meta name=\"generator\" content=\"rl-insight " RLI_VERSION "\">\n<title>", fp);
-	rli_html_escape(fp, f->document.title);
-	fputs("</title>\n<style>\n", fp);
-	fputs(rli_asset_trend_css, fp);
-	fputs("</style>\n</head>\n<body>\n"
-	      "<noscript>This trend is drawn by JavaScript; enable it to see the figure and the runs.</noscript>\n", fp);
-	write_model(fp, f);
-	fputs("<script>\n", fp);
-	for (size_t i = 0; i < PAGE_SCRIPT_COUNT; i++)
-		fputs(page_scripts[i], fp);
-	fputs("</script>\n</body>\n</html>\n", fp);
+	const trend_page *page = ctx;
+	rli_html_page_head(fp, page->figure->document.title, rli_asset_trend_css);
+	rli_html_page_home_link(fp, page->home);
+	fputs("<noscript>This trend is drawn by JavaScript; enable it to see the figure and the runs.</noscript>\n", fp);
+	write_model(fp, page->figure);
+	rli_html_page_end(fp, page_scripts, PAGE_SCRIPT_COUNT);
+	return RLI_OK;
 }
 
-int rli_trend_write_html(const rli_trend_figure *figure, const char *out_dir, rli_output_set *set)
+int rli_trend_write_html(const rli_trend_figure *figure, const char *home, const char *out_dir, rli_output_set *set)
 {
-	rli_atomic_file file = { 0 };
-	char *path = NULL;
-	int error;
-
-	if ((error = rli_html_check_assets(page_scripts, PAGE_SCRIPT_COUNT, rli_asset_trend_css)) < 0)
-		return error;
-	if (!(path = rli_path_join(out_dir, "trend.html")))
-		return rli_error_oom();
-	if ((error = rli_atomic_open(&file, path)) < 0)
-		goto done;
-	write_page(file.fp, figure);
-	/* errno is still the failed write's: say why, as a person would */
-	if (fflush(file.fp) != 0 || ferror(file.fp)) {
-		error = rli_error_set(RLI_EOUTPUT, "cannot write %s: %s", path, strerror(errno ? errno : EIO));
-		goto done;
-	}
-	error = rli_output_finish(set, &file);
-done:
-	if (error < 0 && file.temp_path)
-		rli_atomic_abort(&file);
-	free(path);
-	return error;
+	trend_page page = { figure, home };
+	int error = rli_html_check_assets(page_scripts, PAGE_SCRIPT_COUNT, rli_asset_trend_css);
+	return error < 0 ? error : rli_html_page_write(out_dir, "trend.html", set, write_page, &page);
 }

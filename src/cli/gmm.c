@@ -120,7 +120,8 @@ static int write_page(cli_run *run)
 	options.overview = 0;
 	cli_show_status(run->c, "writing gmm_heatmap.html");
 	if ((error = rli_gmm_figure_layout(&figure, run->results->gmm_matrix, &options)) == RLI_OK)
-		error = rli_gmm_page_write_html(figure, run->results->gmm_matrix, run->request->output_path, run->set);
+		error = rli_gmm_page_write_html(figure, run->results->gmm_matrix, run->results->run.home,
+						run->request->output_path, run->set);
 	if (error < 0)
 		cli_say(run->c, -1, "error: ", "%s", rli_error_last());
 	else

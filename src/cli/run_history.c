@@ -127,7 +127,7 @@ static int draw_trend(console *c, const cli_request *request, cli_results *resul
 		layout.medium = RLI_MEDIUM_VECTOR;
 		layout.width = layout.width < RLI_TREND_HTML_WIDTH ? layout.width : RLI_TREND_HTML_WIDTH;
 		if (error == RLI_OK && (error = rli_trend_figure_layout(&figure, h->trend, &layout)) == RLI_OK)
-			error = rli_trend_write_html(figure, request->output_path, set);
+			error = rli_trend_write_html(figure, results->run.home, request->output_path, set);
 		rli_trend_figure_free(figure);
 		if (error < 0)
 			return error;

@@ -40,9 +40,10 @@ const rli_document *rli_gmm_figure_document(const rli_gmm_figure *figure);
  * gmm_heatmap.html into out_dir (into set when given), written by render/html_gmm.c: the layout's
  * title, colour map (256 colours over the load range it chose) and strip colours, and per row of
  * the matrix its step, role, rank, layer, loads and their sum and mean; render/js/gmm.js draws it.
+ * home: the run's home page to link to (a file stem), or NULL.
  */
-int rli_gmm_page_write_html(const rli_gmm_figure *figure, const rli_gmm_matrix *matrix, const char *out_dir,
-			    rli_output_set *set);
+int rli_gmm_page_write_html(const rli_gmm_figure *figure, const rli_gmm_matrix *matrix, const char *home,
+			    const char *out_dir, rli_output_set *set);
 void rli_gmm_figure_free(rli_gmm_figure *figure);
 
 #endif

@@ -54,7 +54,7 @@ int rli_trend_figure_layout(rli_trend_figure **out, const rli_trend *trend, cons
 const rli_document *rli_trend_figure_document(const rli_trend_figure *figure);
 void rli_trend_figure_free(rli_trend_figure *figure);
 
-/* trend.html beside the other outputs, into set (html_trend.c). */
-int rli_trend_write_html(const rli_trend_figure *figure, const char *out_dir, rli_output_set *set);
+/* trend.html beside the other outputs, into set (html_trend.c); home: the run's home page to link to (a file stem), or NULL. */
+int rli_trend_write_html(const rli_trend_figure *figure, const char *home, const char *out_dir, rli_output_set *set);
 
 #endif

@@ -139,7 +139,7 @@ int main(int argc, char **argv)
 		CHECK_INT(case_render_document(rli_trend_figure_document(figure), "png", updating ? golden : actual), RLI_OK);
 		if (!updating)
 			CHECK(case_compare_png("trend", golden, actual) == 0);
-		CHECK_INT(rli_trend_write_html(figure, argv[2], NULL), RLI_OK);
+		CHECK_INT(rli_trend_write_html(figure, NULL, argv[2], NULL), RLI_OK);
 	}
 	rli_trend_figure_free(figure);
 	rli_trend_free(trend);

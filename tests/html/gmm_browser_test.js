@@ -66,6 +66,12 @@ async function main() {
       assert.match(captions[0], /^Expert 3 across the 24 rows shown$/);
       assert.match(captions[1], /layer0 across the 16 experts$/);
     });
+    await check('the page links to the run\'s home page, which lists the heatmap', async () => {
+      const href = await page.getAttribute('.rli-run-nav a', 'href');
+      assert.strictEqual(href, 'index.html');
+      const home = fs.readFileSync(path.join(outDir, 'out', 'index.html'), 'utf8');
+      assert.ok(home.includes('href="gmm_heatmap.html"'), 'index.html does not link gmm_heatmap.html');
+    });
     if (shot) await page.screenshot({ path: shot });
     await check('no console error, no request off the file', async () => {
       assert.deepStrictEqual(browser.problems(), []);

@@ -102,6 +102,12 @@ async function main() {
       assert.match(tip.text, /actor_update: 16\.5 s .*regression/);
     });
 
+    await check('the page links to the run\'s home page, which lists the trend', async () => {
+      assert.strictEqual(await page.getAttribute('.rli-run-nav a', 'href'), 'index.html');
+      const home = fs.readFileSync(path.join(outDir, 'tonight', 'index.html'), 'utf8');
+      assert.ok(home.includes('href="trend.html"'), 'index.html does not link trend.html');
+    });
+
     await check('a run\'s link opens its own outputs', async () => {
       const rows = await tableRows(page);
       const first = rows.find((r) => r.cells[0] === '#1');
