@@ -93,13 +93,44 @@ static inline int fuzz_same_rows(const rli_events *a, const rli_events *b)
 	return 1;
 }
 
+static inline int fuzz_same_string(const char *a, const char *b)
+{
+	return strcmp(a ? a : "", b ? b : "") == 0;
+}
+
+/* Two memory tables alike row by row, the numbers to the bit; two NULL tables alike too. */
+static inline int fuzz_same_memory(const rli_memory *a, const rli_memory *b)
+{
+	size_t n = a ? rli_memory_count(a) : 0;
+	if (!a || !b)
+		return !a && !b;
+	if (n != rli_memory_count(b))
+		return 0;
+	for (size_t i = 0; i < n; i++) {
+		rli_memory_row x, y;
+		rli_memory_get(&x, a, i);
+		rli_memory_get(&y, b, i);
+		if (!fuzz_same_string(x.name, y.name) || !fuzz_same_string(x.role, y.role) ||
+		    !fuzz_same_string(x.device_type, y.device_type) || x.rank_id != y.rank_id ||
+		    memcmp(&x.size_kb, &y.size_kb, sizeof(double)) ||
+		    memcmp(&x.start_time_ms, &y.start_time_ms, sizeof(double)) ||
+		    memcmp(&x.duration_ms, &y.duration_ms, sizeof(double)) ||
+		    memcmp(&x.total_allocated_mb, &y.total_allocated_mb, sizeof(double)) ||
+		    memcmp(&x.release_total_allocated_mb, &y.release_total_allocated_mb, sizeof(double)) ||
+		    x.released != y.released || x.second_pool != y.second_pool)
+			return 0;
+	}
+	return 1;
+}
+
 /*
  * Two readings of the same bytes as one unit: 1 when they agree on everything a run sees (the
- * status, every message in order, every row), 0 when not; -1 when memory ran out on the way.
- * The rows the first reading accepts are held to fuzz_check_rows, as fuzz_timeline holds them.
+ * status, every message in order, every row, and with memory_devices the memory rows the unit
+ * keeps), 0 when not; -1 when memory ran out on the way. The rows the first reading accepts are
+ * held to fuzz_check_rows, as fuzz_timeline holds them.
  */
-static inline int fuzz_readings_agree(fuzz_parse_fn first, fuzz_parse_fn second, const char *path,
-				      const uint8_t *data, size_t size)
+static inline int fuzz_readings_agree_on(fuzz_parse_fn first, fuzz_parse_fn second, const char *path,
+					 const uint8_t *data, size_t size, uint32_t memory_devices)
 {
 	rli_unit unit[2];
 	rli_events *rows[2] = {NULL, NULL};
@@ -108,6 +139,7 @@ static inline int fuzz_readings_agree(fuzz_parse_fn first, fuzz_parse_fn second,
 	/* Both made first: a failure before the second parse disposes of both. */
 	fuzz_unit_init(&unit[0], path);
 	fuzz_unit_init(&unit[1], path);
+	unit[0].memory_devices = unit[1].memory_devices = memory_devices;
 	for (int k = 0; k < 2; k++) {
 		rli_bytes *source = NULL;
 		if (rli_events_new(&rows[k]) != 0 || rli_bytes_from_memory(&source, path, data, size) != 0) {
@@ -122,13 +154,21 @@ static inline int fuzz_readings_agree(fuzz_parse_fn first, fuzz_parse_fn second,
 	if (unit[0].failures.count == 0)
 		fuzz_check_rows(rows[0]);
 	agree = fuzz_same_notes(&unit[0].failures, &unit[1].failures) && fuzz_same_notes(&unit[0].log, &unit[1].log) &&
-		unit[0].rank == unit[1].rank && fuzz_same_rows(rows[0], rows[1]);
+		unit[0].rank == unit[1].rank && fuzz_same_rows(rows[0], rows[1]) &&
+		fuzz_same_memory(unit[0].memory, unit[1].memory);
 done:
 	for (int k = 0; k < 2; k++) {
 		rli_events_free(rows[k]);
+		rli_memory_free(unit[k].memory);
 		fuzz_unit_dispose(&unit[k]);
 	}
 	return agree;
+}
+
+static inline int fuzz_readings_agree(fuzz_parse_fn first, fuzz_parse_fn second, const char *path,
+				      const uint8_t *data, size_t size)
+{
+	return fuzz_readings_agree_on(first, second, path, data, size, 0);
 }
 
 #endif

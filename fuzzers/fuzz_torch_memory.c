@@ -1,6 +1,18 @@
-/* fuzz_torch_memory.c: libFuzzer target: any bytes as one torch unit read for its [memory] events too (every device), from memory. */
+/* fuzz_torch_memory.c: libFuzzer target: any bytes as one torch unit read for its [memory] events too (every device), from memory, by yajl and with the items scanner. */
 #include "fuzz_common.h"
 #include "memory/memory_table.h"
+#include "parse/json_items.h"
+#include "parse/torch_read.h"
+
+static void read_yajl(rli_unit *unit, rli_bytes *source, rli_events *rows)
+{
+	rli_torch_parse_bytes_as(unit, source, rows, RLI_JSON_READ_YAJL);
+}
+
+static void read_scan(rli_unit *unit, rli_bytes *source, rli_events *rows)
+{
+	rli_torch_parse_bytes_as(unit, source, rows, RLI_JSON_READ_SCAN);
+}
 
 /*
  * What the memory rows of any trace keep to: a size that is a finite number other than 0, a
@@ -24,6 +36,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	rli_unit unit;
 	rli_events *rows = NULL;
 	rli_bytes *source = NULL;
+	/* Both readings keep the same memory rows too, to the bit. */
+	if (fuzz_readings_agree_on(read_scan, read_yajl, path, data, size, RLI_MEMORY_DEVICE_ALL) == 0)
+		abort();
 	fuzz_unit_init(&unit, path);
 	unit.memory_devices = RLI_MEMORY_DEVICE_ALL;
 	if (rli_events_new(&rows) == 0 && rli_bytes_from_memory(&source, path, data, size) == 0) {

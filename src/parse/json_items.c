@@ -47,6 +47,7 @@ struct rli_items_reader {
 	int eof, any_bytes;
 	int state;
 	int fed_open;              /* "[" given to yajl */
+	int in_member;             /* RLI_ITEMS_IN_MEMBER: the array ends the reading, the rest is the caller's */
 	uint64_t items, declined;
 	token *tokens;
 	size_t token_count, token_capacity;
@@ -73,7 +74,9 @@ rli_items_reader *rli_items_new(rli_json *json, const yajl_callbacks *callbacks,
 	r->fill = fill;
 	r->src = src;
 	r->base = offset;
-	r->state = at == RLI_ITEMS_AT_ITEM ? S_ITEM : S_BEFORE;
+	r->state = at == RLI_ITEMS_AT_ITEM ? S_ITEM : at == RLI_ITEMS_IN_MEMBER ? S_FIRST : S_BEFORE;
+	r->in_member = at == RLI_ITEMS_IN_MEMBER;
+	r->fed_open = r->in_member; /* the caller gave yajl the document up to the array's "[" */
 	if (!(r->buffer = malloc(BUFFER_FIRST))) {
 		free(r);
 		return NULL;
@@ -100,6 +103,12 @@ uint64_t rli_items_count(const rli_items_reader *reader)
 uint64_t rli_items_declined(const rli_items_reader *reader)
 {
 	return reader->declined;
+}
+
+void rli_items_rest(const rli_items_reader *reader, const unsigned char **data, size_t *length)
+{
+	*data = reader->buffer + reader->at;
+	*length = reader->have - reader->at;
 }
 
 /* ---- one item: its tokens, recorded ------------------------------------ */
@@ -454,6 +463,8 @@ int rli_items_read(rli_items_reader *r, uint64_t stop_at, uint64_t *stopped)
 					return stopped_result(r);
 				r->at++;
 				r->state = S_END;
+				if (r->in_member)
+					return RLI_READ_OK;
 				continue;
 			}
 			if (r->state == S_AFTER)
@@ -497,16 +508,9 @@ int rli_items_read(rli_items_reader *r, uint64_t stop_at, uint64_t *stopped)
 
 /* ---- a whole source ------------------------------------------------------ */
 
-typedef struct {
-	rli_bytes *source;
-	const unsigned char *data; /* the part of the source's last chunk not yet copied */
-	size_t length;
-	int failed;
-} source_fill;
-
-static int fill_from_source(void *src, unsigned char *into, size_t room, size_t *got)
+int rli_items_fill_from_source(void *src, unsigned char *into, size_t room, size_t *got)
 {
-	source_fill *f = src;
+	rli_items_source *f = src;
 	*got = 0;
 	while (*got < room) {
 		size_t take;
@@ -531,7 +535,7 @@ static int fill_from_source(void *src, unsigned char *into, size_t room, size_t 
 int rli_json_items_read(rli_json *json, const yajl_callbacks *callbacks, void *ctx, rli_bytes *source,
 			char **failure)
 {
-	source_fill fill = {source, NULL, 0, 0};
+	rli_items_source fill = {source, NULL, 0, 0};
 	rli_items_reader *reader;
 	uint64_t stopped;
 	int result;
@@ -539,7 +543,7 @@ int rli_json_items_read(rli_json *json, const yajl_callbacks *callbacks, void *c
 	if (!rli_json_scan_enabled() || !callbacks->yajl_number)
 		return RLI_ITEMS_DECLINED;
 	rli_bytes_set_content(source, "JSON");
-	if (!(reader = rli_items_new(json, callbacks, ctx, fill_from_source, &fill, 0, RLI_ITEMS_AT_START)))
+	if (!(reader = rli_items_new(json, callbacks, ctx, rli_items_fill_from_source, &fill, 0, RLI_ITEMS_AT_START)))
 		return RLI_READ_OOM;
 	result = rli_items_read(reader, UINT64_MAX, &stopped);
 	rli_items_free(reader);

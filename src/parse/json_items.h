@@ -18,8 +18,13 @@
  */
 #define RLI_ITEMS_DECLINED (-1)
 
-/* Where reading starts: before the array (a whole file), or at an item inside it (a chunk). */
-enum { RLI_ITEMS_AT_START = 0, RLI_ITEMS_AT_ITEM };
+/*
+ * Where reading starts: before the array (a whole file), at an item inside it (a chunk), or just
+ * after the "[" of an array that is a member's value, every byte before it already given to yajl
+ * (a PyTorch trace's traceEvents): the reading then ends at the array's "]", which it gives yajl,
+ * and rli_items_rest holds the bytes after it for the caller's yajl.
+ */
+enum { RLI_ITEMS_AT_START = 0, RLI_ITEMS_AT_ITEM, RLI_ITEMS_IN_MEMBER };
 
 /* Bytes for the reader: fills into[0..room) with *got bytes (0 at the end). 0, or -1 on failure. */
 typedef int (*rli_items_fill_fn)(void *src, unsigned char *into, size_t room, size_t *got);
@@ -42,9 +47,20 @@ void rli_items_free(rli_items_reader *reader);
  * rli_json_halt), RLI_READ_OOM, RLI_READ_FAILED (fill failed), or RLI_ITEMS_DECLINED.
  */
 int rli_items_read(rli_items_reader *reader, uint64_t stop_at, uint64_t *stopped);
+/* After an RLI_ITEMS_IN_MEMBER reading: the bytes read after the array's "]", not yet given to anyone. */
+void rli_items_rest(const rli_items_reader *reader, const unsigned char **data, size_t *length);
 /* Items read so far, and how many of them went to yajl. */
 uint64_t rli_items_count(const rli_items_reader *reader);
 uint64_t rli_items_declined(const rli_items_reader *reader);
+
+/* Bytes from a byte source for a reader (rli_items_fill_fn): first data[0..length), the rest of a chunk already taken. */
+typedef struct {
+	rli_bytes *source;
+	const unsigned char *data;
+	size_t length;
+	int failed; /* the source failed: its failure is met again by yajl's reading */
+} rli_items_source;
+int rli_items_fill_from_source(void *src, unsigned char *into, size_t room, size_t *got);
 
 /*
  * The whole of source through json's callbacks as rli_json_read would read it: RLI_READ_* as

@@ -1,8 +1,11 @@
-/* torch.c: PyTorch (Kineto) profiles: every *.json.gz streams through the byte source and yajl into one bar. */
+/* torch.c: PyTorch (Kineto) profiles: every *.json.gz streams through the byte source, yajl and the items scanner into one bar. */
 #include "parse_internal.h"
 #include "format.h"
+#include "json_items.h"
+#include "json_member.h"
 #include "json_stream.h"
 #include "torch_memory.h"
+#include "torch_read.h"
 #include "walk.h"
 
 #include <math.h>
@@ -167,6 +170,7 @@ typedef struct {
 	double min_ts, max_end;
 	uint64_t negative, first_negative; /* events left out for a negative ts or dur, and the first */
 	torch_memory memory; /* the [memory] events, read in the same pass when the unit asks for them */
+	int scanned;         /* traceEvents was read by the items scanner */
 } torch_ctx;
 
 static const char *kind_name(int kind)
@@ -442,15 +446,52 @@ static const yajl_callbacks torch_callbacks = {
 	torch_null, torch_bool, NULL, NULL, torch_number, torch_string,
 	torch_start_map, torch_key, torch_close, torch_start_array, torch_close};
 
-/* Streams the source through the parser; 0, or -1 with the unit's failure recorded / status set. */
-static int read_trace(torch_ctx *t, rli_bytes *source, uint64_t *decompressed)
+/* A failed feed or finish: 0 when a callback stopped the parse and said why, else -1 with the failure recorded. */
+static int parse_failed(torch_ctx *t)
+{
+	if (t->json.halted)
+		return 0; /* the callback recorded why, or the top level is not an object */
+	if (!t->json.message)
+		t->unit->status = RLI_ERROR;
+	else
+		rli_notes_add(&t->unit->failures, RLI_LOG_ERROR, "Failed to parse JSON file %s: %s", t->unit->path,
+			      t->json.message);
+	return -1;
+}
+
+/* The source failed: a read error, a truncated or corrupt gzip, which the source words, naming the file. */
+static int source_failed(torch_ctx *t, rli_bytes *source)
+{
+	if (rli_bytes_failure(source))
+		rli_notes_add(&t->unit->failures, RLI_LOG_ERROR, "%s", rli_bytes_failure(source));
+	else
+		t->unit->status = RLI_ERROR;
+	return -1;
+}
+
+/* What read_trace returns when the trace must be read again, by yajl alone. */
+#define READ_AGAIN 1
+
+/*
+ * Streams the source through the parser; 0, or -1 with the unit's failure recorded / status set.
+ * scan: the traceEvents array, nearly all the bytes, is read by the items scanner, yajl reading
+ * the rest (as it reads every byte with scan 0); READ_AGAIN when the scanner could not judge the
+ * bytes, or a failure needs yajl's reading of every byte to be placed: the callbacks have seen
+ * part of the trace, which must be read again with scan 0.
+ */
+static int read_trace(torch_ctx *t, rli_bytes *source, uint64_t *decompressed, int scan)
 {
 	rli_unit *unit = t->unit;
+	rli_member_finder finder;
+	rli_items_reader *items = NULL;
+	rli_items_source fill = {source, NULL, 0, 0};
 	const unsigned char *data;
-	size_t length;
-	int got;
+	size_t length, at;
+	int got, result;
 
 	*decompressed = 0;
+	rli_member_finder_init(&finder, "traceEvents");
+	finder.done = !scan;
 	rli_bytes_set_content(source, "JSON");
 	/*
 	 * A core the other units leave idle inflates on its own thread while this one parses. The
@@ -461,28 +502,51 @@ static int read_trace(torch_ctx *t, rli_bytes *source, uint64_t *decompressed)
 		rli_bytes_inflate_ahead(source);
 	while ((got = rli_bytes_next(source, &data, &length)) > 0) {
 		*decompressed += length;
-		if (rli_json_feed(&t->json, data, length) < 0)
-			goto parse_failed;
-	}
-	if (got < 0) {
-		/* A read error, a truncated or corrupt gzip: the source says which, naming the file. */
-		if (rli_bytes_failure(source))
-			rli_notes_add(&unit->failures, RLI_LOG_ERROR, "%s", rli_bytes_failure(source));
-		else
+		at = finder.done ? (size_t)-1 : rli_member_finder_scan(&finder, data, length);
+		if (at == (size_t)-1) {
+			if (rli_json_feed(&t->json, data, length) < 0)
+				return t->scanned && !t->json.halted ? READ_AGAIN : parse_failed(t);
+			continue;
+		}
+		if (rli_json_feed(&t->json, data, at) < 0)
+			return parse_failed(t);
+		/* yajl stands where the finder says, inside traceEvents: the scanner reads the array. */
+		if (!(t->json.depth == 2 && t->top_key == TOP_EVENTS && t->events_is_array)) {
+			if (rli_json_feed(&t->json, data + at, length - at) < 0)
+				return parse_failed(t);
+			continue;
+		}
+		fill.data = data + at;
+		fill.length = length - at;
+		if (!(items = rli_items_new(&t->json, &torch_callbacks, t, rli_items_fill_from_source, &fill,
+					    *decompressed - fill.length, RLI_ITEMS_IN_MEMBER))) {
 			unit->status = RLI_ERROR;
-		return -1;
+			return -1;
+		}
+		result = rli_items_read(items, UINT64_MAX, &(uint64_t){ 0 });
+		if (result == RLI_READ_OK) {
+			/* yajl reads on after the array: what the scanner read past its "]", then the chunk's rest */
+			rli_items_rest(items, &data, &length);
+			result = rli_json_feed(&t->json, data, length) < 0 ||
+					 rli_json_feed(&t->json, fill.data, fill.length) < 0 ? RLI_READ_FAILED : RLI_READ_OK;
+		}
+		rli_items_free(items);
+		if (result == RLI_READ_HALTED || (result == RLI_READ_FAILED && t->json.halted))
+			return 0; /* a callback stopped the parse and recorded why, as yajl's reading would */
+		if (result == RLI_READ_OOM) {
+			unit->status = RLI_ERROR;
+			return -1;
+		}
+		if (result != RLI_READ_OK)
+			return READ_AGAIN;
+		t->scanned = 1;
 	}
+	if (got < 0)
+		return source_failed(t, source);
 	if (*decompressed == 0 || rli_json_finish(&t->json) == 0)
 		return 0;
-parse_failed:
-	if (t->json.halted)
-		return 0; /* the callback recorded why, or the top level is not an object */
-	if (!t->json.message)
-		unit->status = RLI_ERROR;
-	else
-		rli_notes_add(&unit->failures, RLI_LOG_ERROR, "Failed to parse JSON file %s: %s", unit->path,
-			      t->json.message);
-	return -1;
+	/* A failure's line and column are yajl's to say where yajl has not read every byte. */
+	return t->scanned && !t->json.halted ? READ_AGAIN : parse_failed(t);
 }
 
 static void torch_verdict(torch_ctx *t, rli_events *rows)
@@ -549,20 +613,52 @@ static void torch_verdict(torch_ctx *t, rli_events *rows)
 		unit->status = RLI_ERROR;
 }
 
-static void torch_parse_bytes(rli_unit *unit, rli_bytes *source, rli_events *rows)
+/* A fresh parser state for the unit: 0, or -1 out of memory. */
+static int torch_ctx_open(torch_ctx *t, rli_unit *unit)
+{
+	memset(t, 0, sizeof(*t));
+	t->unit = unit;
+	strcpy(t->tid, "-1");
+	torch_memory_init(&t->memory, unit->memory_devices, unit->role ? unit->role : "", unit->spare_threads);
+	if (rli_json_open(&t->json, &torch_callbacks, t, 1) < 0) {
+		torch_memory_dispose(&t->memory);
+		return -1;
+	}
+	return 0;
+}
+
+static void torch_ctx_close(torch_ctx *t)
+{
+	torch_memory_dispose(&t->memory);
+	rli_json_close(&t->json);
+}
+
+void rli_torch_parse_bytes_as(rli_unit *unit, rli_bytes *source, rli_events *rows, int mode)
 {
 	torch_ctx t;
 	uint64_t decompressed = 0;
-	memset(&t, 0, sizeof(t));
-	t.unit = unit;
-	strcpy(t.tid, "-1");
-	torch_memory_init(&t.memory, unit->memory_devices, unit->role ? unit->role : "", unit->spare_threads);
-	if (rli_json_open(&t.json, &torch_callbacks, &t, 1) < 0) {
-		torch_memory_dispose(&t.memory);
+	int read;
+
+	if (torch_ctx_open(&t, unit) < 0) {
 		unit->status = RLI_ERROR;
 		return;
 	}
-	if (read_trace(&t, source, &decompressed) == 0 && unit->status == RLI_OK && unit->failures.count == 0) {
+	read = read_trace(&t, source, &decompressed, mode != RLI_JSON_READ_YAJL && rli_json_scan_enabled());
+	if (read == READ_AGAIN) {
+		/* Whatever the scanning reading half-gathered is dropped: yajl reads the trace from its first byte. */
+		torch_ctx_close(&t);
+		if (torch_ctx_open(&t, unit) < 0) {
+			unit->status = RLI_ERROR;
+			return;
+		}
+		if (rli_bytes_seek(source, 0) < 0)
+			read = source_failed(&t, source);
+		else
+			read = read_trace(&t, source, &decompressed, 0);
+	}
+	if (read == 0 && t.scanned && mode == RLI_JSON_READ_AUTO)
+		rli_notes_add(&unit->log, RLI_LOG_DEBUG, "%s: traceEvents read by the scanner", unit->path);
+	if (read == 0 && unit->status == RLI_OK && unit->failures.count == 0) {
 		if (decompressed == 0)
 			rli_notes_add(&unit->failures, RLI_LOG_ERROR, "File is empty: %s", unit->path);
 		else
@@ -574,10 +670,14 @@ static void torch_parse_bytes(rli_unit *unit, rli_bytes *source, rli_events *row
 		else
 			torch_memory_notes(&t.memory, unit);
 	}
-	torch_memory_dispose(&t.memory);
 	if (unit->log.oom || unit->failures.oom)
 		unit->status = RLI_ERROR;
-	rli_json_close(&t.json);
+	torch_ctx_close(&t);
+}
+
+static void torch_parse_bytes(rli_unit *unit, rli_bytes *source, rli_events *rows)
+{
+	rli_torch_parse_bytes_as(unit, source, rows, RLI_JSON_READ_AUTO);
 }
 
 static void torch_parse_unit(rli_unit *unit, rli_events *rows)
