@@ -128,6 +128,12 @@
           });
           self.links.push(link);
           td.appendChild(link);
+        } else if (c === 0 && /_/.test(text)) {
+          /* a long snake_case name breaks after its underscores before anywhere else */
+          String(text).split(/(?<=_)/).forEach(function (piece, k) {
+            if (k) td.appendChild(element('wbr'));
+            td.appendChild(document.createTextNode(piece));
+          });
         } else {
           td.textContent = text;
         }

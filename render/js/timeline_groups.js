@@ -14,6 +14,19 @@
    */
   var TRACK_FILL = '#5a6b85';
   var TRACK_BACK = '#eef1f6';
+  /*
+   * A run of this many rows or more opens grouped with every group folded: its overview, one track a role,
+   * as the PNG shows past its readable rows; a group unfolds by its label, a filter or a jump.
+   */
+  var GROUP_FROM_ROWS = 500;
+
+  /* Grouped and folded as the page opens (and as a URL that names neither leaves it). */
+  Timeline.prototype.defaultGrouped = function () { return this.model.rows.length >= GROUP_FROM_ROWS; };
+  Timeline.prototype.defaultFolds = function () {
+    var folds = new Set();
+    if (this.grouped && this.defaultGrouped()) this.roleNames.forEach(function (name, g) { folds.add(g); });
+    return folds;
+  };
 
   Timeline.prototype.headerGroup = function (row) { return row < 0 ? -row - 1 : -1; };
 
@@ -41,6 +54,14 @@
     this.displayRows = grouped;
     this.groupMembers = members;
     this.updateEmpty();
+  };
+
+  /* A new filter unfolds every group: the rows it keeps are what the reader asked to see. */
+  var setFilter = Timeline.prototype.setFilter;
+  Timeline.prototype.setFilter = function (text) {
+    if (this.collapsed && this.collapsed.size && String(text || '').trim() && String(text || '') !== this.filter)
+      this.collapsed = new Set();
+    return setFilter.call(this, text);
   };
 
   /* Rows grouped by role (on) or as the order puts them (off). */
@@ -254,6 +275,12 @@
     timeline.stage.appendChild(this.mark);
     this.markedRow = -1;
 
+    if (timeline.defaultGrouped()) {
+      timeline.grouped = true;
+      timeline.collapsed = timeline.defaultFolds();
+      timeline.updateDisplayRows();
+      timeline.updateScroll();
+    }
     var refresh = timeline.refreshButtons;
     timeline.refreshButtons = function () {
       refresh.call(timeline);

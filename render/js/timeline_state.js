@@ -53,8 +53,13 @@
     var hidden = [];
     t.hidden.forEach(function (h, i) { if (h) hidden.push(i); });
     if (hidden.length) params.push('hidden=' + hidden.join(','));
-    if (t.grouped) params.push('group=1');
-    if (t.grouped && t.collapsed && t.collapsed.size) params.push('fold=' + Array.from(t.collapsed).sort(function (a, b) { return a - b; }).join(','));
+    /* the groups as far as they differ from how the page opens (a big run grouped and folded) */
+    if (t.defaultGrouped && !!t.grouped !== t.defaultGrouped()) params.push('group=' + (t.grouped ? 1 : 0));
+    if (t.grouped && t.collapsed) {
+      var folds = Array.from(t.collapsed).sort(function (a, b) { return a - b; }).join(',');
+      var usual = Array.from(t.defaultFolds()).sort(function (a, b) { return a - b; }).join(',');
+      if (folds !== usual) params.push('fold=' + folds);
+    }
     var top = t.screen && t.screen.pitch ? Math.round(t.scrollY / t.screen.pitch) : 0;
     if (top > 0) params.push('top=' + top);
     if (t.selectionKey) {
@@ -74,8 +79,9 @@
       t.hoverMode = state.hover === 'all' ? 'all' : 'closest';
       t.hidden.fill(0);
       (state.hidden || []).forEach(function (i) { if (i >= 0 && i < t.hidden.length) t.hidden[i] = 1; });
-      t.grouped = !!state.group;
-      t.collapsed = new Set((state.fold || []).filter(function (g) { return g >= 0 && isFinite(g); }));
+      t.grouped = state.group !== undefined ? state.group : !!(t.defaultGrouped && t.defaultGrouped());
+      t.collapsed = state.fold !== undefined ? new Set(state.fold.filter(function (g) { return g >= 0 && isFinite(g); }))
+        : t.defaultFolds ? t.defaultFolds() : new Set();
       t.filter = state.filter || '';
       t.filterInput.value = t.filter;
       t.updateDisplayRows();

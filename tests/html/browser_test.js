@@ -716,6 +716,14 @@ async function main() {
 
     const crowded = expectFor('crowded');
     const cpage = await browser.open(path.join(outDir, 'crowded.html'));
+    await check('crowded: 2000 rows open grouped by role, every group folded; ungrouped, they are the model\'s', async () => {
+      const g = await cpage.evaluate(() => window.rliTimeline.groups());
+      assert.deepStrictEqual([g.grouped, g.folded.length, g.headers.length], [true, g.headers.length, g.headers.length]);
+      assert.ok(g.headers.length >= 1);
+      assert.deepStrictEqual((await state(cpage)).rows, []);
+      await cpage.click('[data-action="group"]');
+      assert.deepStrictEqual((await state(cpage)).rows, crowded.rows);
+    });
     await check('crowded: 2000 rows, thinned labels; sorting and hovering still find every row', async () => {
       const model = await cpage.evaluate(() => JSON.parse(document.getElementById('rli-model').textContent));
       assert.ok(model.rowLabels.some((label) => label.text === ''), 'the layout thinned labels');

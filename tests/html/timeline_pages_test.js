@@ -63,7 +63,19 @@ async function timelineChecks(browser, size, big, torch) {
   const tag = size.width + 'x' + size.height;
   const page = await browser.open(path.join(big, 'rl_timeline.html'));
 
-  await check(tag + ': "rank 1" keeps exactly rank 1\'s rows of each role (of 2,048)', async () => {
+  await check(tag + ': 2,048 rows open as their overview: grouped by role, every group folded, one track a role', async () => {
+    const g = await groups(page);
+    assert.strictEqual(g.grouped, true);
+    assert.strictEqual(g.headers.length, ROLES);
+    assert.deepStrictEqual(g.folded.length, ROLES);
+    assert.strictEqual((await state(page)).rows.length, 0);
+    assert.strictEqual(g.shares.length, ROLES);
+    assert.ok(g.shares.every((s) => s.share > 0 && s.share < 1), JSON.stringify(g.shares));
+    assert.strictEqual(await page.evaluate(() => location.hash), '');
+    await page.screenshot({ path: path.join(work, 'overview-' + tag + '.png') });
+  });
+
+  await check(tag + ': "rank 1" keeps exactly rank 1\'s rows of each role (of 2,048), its groups unfolded', async () => {
     await page.fill('.rli-filter', 'rank 1');
     const rows = (await state(page)).rows;
     assert.strictEqual(rows.length, ROLES, JSON.stringify(rows));
@@ -73,9 +85,9 @@ async function timelineChecks(browser, size, big, torch) {
   });
 
   await check(tag + ': rows grouped by role, each with an occupancy track drawn from the bars in view; a group folds and unfolds', async () => {
-    await page.click('[data-action="group"]');
     let g = await groups(page);
     assert.strictEqual(g.grouped, true);
+    assert.deepStrictEqual(g.folded, []);
     assert.strictEqual(g.headers.length, ROLES);
     assert.strictEqual((await state(page)).rows.length, RANKS * ROLES);
     /* the first header's track: its rows' first bars make a busy column, drawn dark */
@@ -107,7 +119,7 @@ async function timelineChecks(browser, size, big, torch) {
     assert.strictEqual(rows.length, RANKS * (ROLES - 1));
     assert.ok(!rows.some((label) => label.startsWith(role + ' - ')));
     assert.strictEqual(await page.getAttribute('.rli-group-head[data-group="0"]', 'aria-expanded'), 'false');
-    assert.match(await page.evaluate(() => window.rliTimeline.flushUrl()), /group=1&fold=0/);
+    assert.match(await page.evaluate(() => window.rliTimeline.flushUrl()), /^#fold=0$/);
     /* Enter on the focused label unfolds it again */
     await page.focus('.rli-group-head[data-group="0"]');
     await page.keyboard.press('Enter');
@@ -118,6 +130,13 @@ async function timelineChecks(browser, size, big, torch) {
     await page.screenshot({ path: path.join(work, 'folded-' + tag + '.png') });
     await page.click('[data-action="fold-all"]');
     assert.strictEqual((await state(page)).rows.length, RANKS * ROLES);
+    /* ungrouped, the rows as the order puts them; grouped again, as they were */
+    await page.click('[data-action="group"]');
+    assert.strictEqual((await groups(page)).headers.length, 0);
+    assert.strictEqual((await state(page)).rows.length, RANKS * ROLES);
+    assert.match(await page.evaluate(() => window.rliTimeline.flushUrl()), /group=0/);
+    await page.click('[data-action="group"]');
+    assert.strictEqual((await groups(page)).headers.length, ROLES);
   });
 
   await check(tag + ': "Hover: All Ranks" lists a screenful of rows and says how many more', async () => {
@@ -198,7 +217,7 @@ async function timelineChecks(browser, size, big, torch) {
     assert.ok(before.selected && before.details, JSON.stringify(before));
     const s0 = await state(page);
     const hash = await page.evaluate(() => window.rliTimeline.flushUrl());
-    assert.match(hash, /range=.*group=1.*sel=/);
+    assert.match(hash, /range=.*fold=&.*sel=/);
     await page.reload();
     await page.waitForFunction(() => window.rliTimeline !== undefined);
     const s1 = await state(page);
@@ -207,7 +226,7 @@ async function timelineChecks(browser, size, big, torch) {
     const after = await page.evaluate(() => window.rliTimeline.selection());
     assert.deepStrictEqual(after.selected, before.selected);
     assert.deepStrictEqual(after.details, before.details);
-    assert.strictEqual((await groups(page)).grouped, true);
+    assert.deepStrictEqual([(await groups(page)).grouped, (await groups(page)).folded], [true, []]);
     await page.screenshot({ path: path.join(work, 'selected-' + tag + '.png') });
     await page.keyboard.press('Escape');
     await page.click('text=Reset');
