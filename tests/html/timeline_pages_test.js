@@ -248,7 +248,7 @@ async function timelineChecks(browser, size, big, torch) {
     const label = await page.evaluate(() => [document.querySelector('.rli-stage canvas').getAttribute('role'),
       document.querySelector('.rli-stage canvas').getAttribute('aria-label')]);
     assert.strictEqual(label[0], 'img');
-    assert.match(label[1], /rows\. Arrow keys pan/);
+    assert.match(label[1], /: the bars of \d+ phases over time on 2,048 rows \(4 roles\), from 0\.000 ms to [\d.,]+ (s|min)\. Arrow keys pan/);
     /* an "In view" row hides its name by keyboard */
     await page.focus('.rli-summary tr[data-series="0"]');
     await page.keyboard.press('Enter');
