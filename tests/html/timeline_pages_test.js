@@ -204,7 +204,7 @@ async function timelineChecks(browser, size, big, torch) {
     await page.fill('.rli-jump', '');
   });
 
-  await check(tag + ': a reload keeps a zoomed view, its groups and the selected bar', async () => {
+  await check(tag + ': a reload keeps a zoomed view, its groups and the selected bar; Back undoes a cleared selection', async () => {
     const point = await page.evaluate(() => {
       const t = window.rliTimeline.timeline, b = t.bars, row = t.groupMembers[1][5], run = b.rowRuns[row][0], i = b.runFirst[run];
       window.rliTimeline.zoomTo(b.start[i] - 1000, b.end[i] + 1000);
@@ -228,6 +228,14 @@ async function timelineChecks(browser, size, big, torch) {
     assert.deepStrictEqual(after.details, before.details);
     assert.deepStrictEqual([(await groups(page)).grouped, (await groups(page)).folded], [true, []]);
     await page.screenshot({ path: path.join(work, 'selected-' + tag + '.png') });
+    /* Escape clears the selection (a new entry in the history); Back brings it back */
+    await page.focus('.rli-stage canvas');
+    await page.keyboard.press('Escape');
+    assert.strictEqual((await page.evaluate(() => window.rliTimeline.selection())).selected, null);
+    assert.doesNotMatch(await page.evaluate(() => window.rliTimeline.flushUrl()), /sel=/);
+    await page.goBack();
+    await page.waitForFunction(() => window.rliTimeline.selection().selected !== null, null, { timeout: 5000 });
+    assert.deepStrictEqual((await page.evaluate(() => window.rliTimeline.selection())).selected, before.selected);
     await page.keyboard.press('Escape');
     await page.click('text=Reset');
   });
