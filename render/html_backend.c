@@ -15,6 +15,8 @@ extern const char rli_asset_timeline_js[];
 extern const char rli_asset_timeline_paint_js[];
 extern const char rli_asset_timeline_input_js[];
 extern const char rli_asset_timeline_aside_js[];
+extern const char rli_asset_timeline_table_js[];
+extern const char rli_asset_timeline_groups_js[];
 extern const char rli_asset_timeline_links_js[];
 extern const char rli_asset_timeline_state_js[];
 extern const char rli_asset_timeline_select_js[];
@@ -24,8 +26,9 @@ extern const char rli_asset_timeline_css[];
 /* The page's script: the shared core first, then the timeline page's parts; the last one starts it. */
 static const char *const page_scripts[] = {
 	rli_asset_core_js, rli_asset_filter_js, rli_asset_timeline_js, rli_asset_timeline_paint_js, rli_asset_timeline_input_js,
-	rli_asset_timeline_aside_js, rli_asset_timeline_links_js, rli_asset_timeline_select_js,
-	rli_asset_timeline_state_js, rli_asset_timeline_start_js,
+	rli_asset_timeline_aside_js, rli_asset_timeline_table_js, rli_asset_timeline_links_js,
+	rli_asset_timeline_select_js, rli_asset_timeline_groups_js, rli_asset_timeline_state_js,
+	rli_asset_timeline_start_js,
 };
 #define PAGE_SCRIPT_COUNT (sizeof(page_scripts) / sizeof(page_scripts[0]))
 
@@ -65,7 +68,7 @@ static int html_begin_document(rli_output *out, const rli_document *document)
 	      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
 	      "script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data: blob:\">\n"
 	      "<meta name=\"generator\" content=\"rl-insight " RLI_VERSION "\">\n<title>", fp);
-	rli_html_escape(fp, document->title ? document->title : "RL Timeline");
+	rli_html_escape(fp, document->title ? rli_html_page_title(document->title, document->origin) : "RL Timeline");
 	fputs("</title>\n<style>\n", fp);
 	fputs(rli_asset_timeline_css, fp);
 	fputs("</style>\n</head>\n<body>\n"

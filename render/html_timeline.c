@@ -2,6 +2,7 @@
 #include "html_timeline.h"
 #include "common/error.h"
 #include "common/json_write.h"
+#include "common/numfmt.h"
 #include "html_aside.h"
 
 #include <inttypes.h>
@@ -115,6 +116,21 @@ static void write_links(FILE *fp, const rli_nav *nav)
 	fputs("]}", fp);
 }
 
+/*
+ * The layout titles a run whose clock is not epoch based (torch, NVTX: counted from the host's boot)
+ * with its raw origin, a number no reader can place; the PNG keeps that title (its goldens), the page
+ * says what t = 0 is instead, as the run's home page and memory pages do.
+ */
+#define RAW_ORIGIN_TITLE "RL Timeline (Relative Time, Origin = "
+#define PAGE_ORIGIN_TITLE "RL Timeline (t = 0 at the run\xe2\x80\x99s first event)"
+
+const char *rli_html_page_title(const char *title, double origin)
+{
+	if (title && !rli_is_epoch_ms(origin) && strncmp(title, RAW_ORIGIN_TITLE, sizeof(RAW_ORIGIN_TITLE) - 1) == 0)
+		return PAGE_ORIGIN_TITLE;
+	return title;
+}
+
 /* Everything but the bars: decorations as placed, rows, series, ticks, and the side panel's items. */
 int rli_html_write_timeline_model(FILE *fp, const rli_html_timeline *t)
 {
@@ -197,6 +213,12 @@ int rli_html_write_timeline_model(FILE *fp, const rli_html_timeline *t)
 	putc(',', fp);
 	rli_html_number(fp, "tickLabelGap", panel->tick_label_gap);
 
+	rli_text page_title;
+	if (title && title->text && rli_html_page_title(title->text, doc->origin) != title->text) {
+		page_title = *title;
+		page_title.text = (char *)rli_html_page_title(title->text, doc->origin);
+		title = &page_title;
+	}
 	fputs(",\"title\":", fp);
 	rli_html_text_item(fp, title);
 	fputs(",\"xTitle\":", fp);

@@ -278,8 +278,13 @@
     var stage = element('div', 'rli-stage');
     this.canvas = element('canvas');
     this.canvas.setAttribute('role', 'img');
-    this.canvas.setAttribute('aria-label', model.title.text + ': ' + model.rows.length + ' rows. Arrow keys pan, ' +
-      '+ and - zoom, 0 resets, Up and Down scroll the rows, Escape clears the selection');
+    /* what the chart shows, then its keys: a reader who cannot see it learns both */
+    var roles = new Set(model.rows.map(function (row) { return row.role; })).size;
+    this.canvas.setAttribute('aria-label', model.title.text + ': the bars of ' + model.series.length +
+      (model.series.length === 1 ? ' phase' : ' phases') + ' over time on ' + core.fmtThousands(model.rows.length, 0) +
+      ' rows (' + roles + (roles === 1 ? ' role' : ' roles') + '), from ' + core.fmtDuration(model.xMin) + ' to ' +
+      core.fmtDuration(model.xMax) + '. Arrow keys pan, + and - zoom, 0 resets, Up and Down scroll the rows, ' +
+      'Escape clears the selection');
     this.box = element('div', 'rli-box');
     this.tooltip = element('div', 'rli-tooltip');
     this.cursor = element('div', 'rli-cursor');

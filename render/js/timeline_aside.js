@@ -9,8 +9,8 @@
   /* Kept between the chart and the panel, whose width the style sheet sets (.rli-aside: 30% of the window, 300 to 520 px). */
   var GAP_CSS_PX = 8;
   var APP_PAD_CSS_PX = 10; /* .rli-app's own right padding, which the panel's room adds to */
-  /* Below this window width the panel starts closed: the chart needs the room more. */
-  var OPEN_FROM_CSS_PX = 1000;
+  /* Below this window width the panel is a drawer over the chart, closed until its button opens it: the chart needs the room more. */
+  var DRAWER_BELOW_CSS_PX = 1100;
 
   /*
    * The side panel of model.aside: each heading opens a section (collapsible)
@@ -21,7 +21,8 @@
   function Aside(timeline, items) {
     var self = this;
     this.timeline = timeline;
-    this.open = window.innerWidth >= OPEN_FROM_CSS_PX;
+    this.drawer = window.innerWidth < DRAWER_BELOW_CSS_PX;
+    this.open = !this.drawer;
     this.markedRow = -1;
     this.panel = element('aside', 'rli-aside');
     this.panel.setAttribute('aria-label', 'Statistics');
@@ -39,6 +40,8 @@
     this.sections = [];
     this.links = [];
     var section = null;
+    /* each time column in one unit across the roles' tables (timeline_table.js) */
+    if (parts.asideTables) items = parts.asideTables.unifyUnits(items);
     items.forEach(function (item) {
       if (item.heading !== undefined) {
         section = element('details', 'rli-aside-section');
@@ -65,8 +68,24 @@
     group.appendChild(this.toggle);
     toolbar.appendChild(group);
 
-    timeline.asideRoom = function () { return self.open ? self.width() + GAP_CSS_PX : 0; };
-    window.addEventListener('resize', function () { self.apply(); });
+    timeline.asideRoom = function () { return self.open && !self.drawer ? self.width() + GAP_CSS_PX : 0; };
+    window.addEventListener('resize', function () {
+      var drawer = window.innerWidth < DRAWER_BELOW_CSS_PX;
+      /* crossing the width: beside the chart it opens, as a drawer it starts closed */
+      if (drawer !== self.drawer) { self.drawer = drawer; self.open = !drawer; }
+      self.apply();
+    });
+    /* a drawer closes on Escape (the focus back on its button) and on a click beside it */
+    this.panel.addEventListener('keydown', function (event) {
+      if (event.key === 'Escape' && self.drawer && self.open) {
+        event.stopPropagation();
+        self.setOpen(false);
+        self.toggle.focus();
+      }
+    });
+    document.addEventListener('mousedown', function (event) {
+      if (self.drawer && self.open && !self.panel.contains(event.target) && !self.toggle.contains(event.target)) self.setOpen(false);
+    });
     this.apply();
   }
 
@@ -109,6 +128,12 @@
           });
           self.links.push(link);
           td.appendChild(link);
+        } else if (c === 0 && /_/.test(text)) {
+          /* a long snake_case name breaks after its underscores before anywhere else */
+          String(text).split(/(?<=_)/).forEach(function (piece, k) {
+            if (k) td.appendChild(element('wbr'));
+            td.appendChild(document.createTextNode(piece));
+          });
         } else {
           td.textContent = text;
         }
@@ -118,6 +143,7 @@
     });
     table.appendChild(tbody);
     wrap.appendChild(table);
+    if (parts.asideTables) parts.asideTables.columnsOnDemand(wrap, table, item);
     if (item.note) wrap.appendChild(element('p', 'rli-aside-note', item.note));
     return wrap;
   };
@@ -127,15 +153,18 @@
     this.apply();
     this.timeline.resize();
     this.timeline.draw();
+    if (this.open && this.drawer) this.panel.querySelector('.rli-aside-close').focus();
   };
 
   Aside.prototype.apply = function () {
     this.panel.style.display = this.open ? 'flex' : 'none';
-    /* the toolbar and the summary under the chart wrap short of the panel too */
-    this.timeline.app.style.paddingRight = this.open ? (APP_PAD_CSS_PX + this.width() + GAP_CSS_PX) + 'px' : '';
+    this.panel.classList.toggle('rli-drawer', this.drawer);
+    this.panel.setAttribute('aria-modal', this.drawer ? 'true' : 'false');
+    /* the toolbar and the summary under the chart wrap short of the panel too (a drawer covers them instead) */
+    this.timeline.app.style.paddingRight = this.open && !this.drawer ? (APP_PAD_CSS_PX + this.width() + GAP_CSS_PX) + 'px' : '';
     this.toggle.classList.toggle('rli-active', this.open);
     this.toggle.title = this.open ? 'Hide the statistics panel' : 'Show the statistics panel: phases and steps per role, the slowest ranks';
-    this.toggle.setAttribute('aria-pressed', this.open ? 'true' : 'false');
+    this.toggle.setAttribute('aria-expanded', this.open ? 'true' : 'false');
   };
 
   /*
@@ -144,6 +173,8 @@
    */
   Aside.prototype.showRow = function (lane) {
     var timeline = this.timeline;
+    /* a drawer over the chart gets out of the way of the row it shows */
+    if (this.drawer && this.open) this.setOpen(false);
     if (timeline.displayRows.indexOf(lane) < 0) timeline.setFilter('');
     var position = timeline.displayRows.indexOf(lane);
     if (position < 0) return false;
@@ -175,7 +206,7 @@
 
   Aside.prototype.state = function () {
     return {
-      open: this.open, width: this.open ? this.width() : 0, markedRow: this.markedRow,
+      open: this.open, drawer: this.drawer, width: this.open ? this.width() : 0, markedRow: this.markedRow,
       headings: this.sections.map(function (s) { return s.querySelector('summary').textContent; }),
       links: this.links.length
     };

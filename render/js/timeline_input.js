@@ -8,6 +8,7 @@
   var parts = window.rliTimelineParts;
   var HOVER_SLOP_CSS_PX = parts.HOVER_SLOP_CSS_PX, MAX_CANVAS_SIDE = parts.MAX_CANVAS_SIDE;
   var MAX_CANVAS_AREA = parts.MAX_CANVAS_AREA, Timeline = parts.Timeline;
+  var HOVER_ALL_MAX = 20; /* "Hover: All Ranks" lists at most this many rows, then "and N more" */
 
   /* The "In view" table: bars and their time per name, one unit for the column (its largest value's). */
   Timeline.prototype.updateSummary = function () {
@@ -32,6 +33,7 @@
    * in or one holding a refused value (kept as typed, in red, with the reason); force: all of them.
    */
   Timeline.prototype.updateRangeInputs = function (force) {
+    if (this.keepRangeText && !force) return;
     var unit = this.viewUnit();
     this.unitLabels.forEach(function (label) { label.textContent = unit.name; });
     [[this.leftInput, this.left], [this.rightInput, this.right]].forEach(function (pair) {
@@ -51,7 +53,13 @@
       box.title = bad ? message : '';
     });
     this.rangeError.textContent = message || '';
-    this.relayoutIfMoved();
+    /* a message that rewraps the toolbar redraws the chart: the boxes keep what was typed meanwhile */
+    this.keepRangeText = true;
+    try {
+      this.relayoutIfMoved();
+    } finally {
+      this.keepRangeText = false;
+    }
   };
 
   Timeline.prototype.clearRangeMarks = function () {
@@ -288,7 +296,7 @@
     if (!this.selection) return;
     var g = this.screen, position = Math.floor((point.y - g.rowsTop) / g.pitch), row = this.displayRows[position];
     var slop = HOVER_SLOP_CSS_PX / g.plot[2] * (this.right - this.left);
-    var index = row === undefined || !this.inPlot(point) ? -1 : this.barAt(row, this.timeAt(point.x), slop);
+    var index = row === undefined || row < 0 || !this.inPlot(point) ? -1 : this.barAt(row, this.timeAt(point.x), slop);
     if (index >= 0) this.select(row, index);
     else if (this.selected) this.select(-1, -1);
   };
@@ -314,12 +322,26 @@
     var self = this;
     while (tooltip.firstChild) tooltip.removeChild(tooltip.firstChild);
     var entries = [];
-    if (this.hoverMode === 'all') {
+    var position = Math.floor((point.y - g.rowsTop) / g.pitch), header = this.displayRows[position];
+    if (header < 0) {
+      /* a group's track: how many of its rows are busy at the cursor */
+      this.groupHoverLines(-header - 1, t).forEach(function (text, i) {
+        if (i) tooltip.appendChild(element('br'));
+        tooltip.appendChild(i ? document.createTextNode(text) : element('b', 'rli-name', text));
+      });
+      entries.push({ row: header, index: -1 });
+    } else if (this.hoverMode === 'all') {
       this.displayRows.forEach(function (row) {
+        if (row < 0) return;
         var index = self.barAt(row, t, 0);
         if (index >= 0) entries.push({ row: row, index: index });
       });
       if (!entries.length) return this.hideTooltip();
+      /* one line per row up to a screenful, then how many more: a tooltip of 512 ranks would leave the screen */
+      var shownCount = Math.max(1, Math.min(HOVER_ALL_MAX, Math.floor((g.height - 60) / 18) - 1));
+      var more = entries.length - shownCount;
+      if (more === 1) shownCount++, more = 0;
+      var listed = more > 0 ? entries.slice(0, shownCount) : entries;
       /* the time line every listed bar crosses, like the reference's unified hover */
       var cursor = this.cursor.style;
       cursor.display = 'block';
@@ -327,7 +349,7 @@
       cursor.top = g.plot[1] + 'px';
       cursor.height = g.plot[3] + 'px';
       tooltip.appendChild(element('div', 'rli-head', 'Time: ' + fmtTimeUnit(t, unit)));
-      entries.forEach(function (entry) {
+      listed.forEach(function (entry) {
         var series = self.seriesOfBar(entry.row, entry.index);
         var line = element('span', 'rli-entry');
         var swatch = element('span', 'rli-swatch');
@@ -339,8 +361,10 @@
         line.appendChild(document.createTextNode('  ' + fmtTime(s, unit) + ' \u2013 ' + fmtTimeUnit(e, unit) + ' (' + fmtDuration(e - s) + ')'));
         tooltip.appendChild(line);
       });
+      if (more > 0)
+        tooltip.appendChild(element('div', 'rli-more', 'and ' + core.fmtThousands(more, 0) + ' more (of ' +
+          core.fmtThousands(entries.length, 0) + ' rows busy here: filter or fold the rows to see them)'));
     } else {
-      var position = Math.floor((point.y - g.rowsTop) / g.pitch);
       var row = this.displayRows[position];
       if (row === undefined) return this.hideTooltip();
       var index = this.barAt(row, t, slop);

@@ -262,6 +262,7 @@
 
     for (var position = 0; position < rows.length; position++) {
       var row = rows[position];
+      if (row < 0) continue; /* a group's header (timeline_groups.js) draws its own track */
       var centre = (g.rowsTop + (position + 0.5) * g.pitch) * scale - layerTop;
       if (centre - half > height || centre + half < 0) {
         drawn += this.countRow(row);

@@ -26,6 +26,7 @@
     }
     if (model.nav) timeline.links = new parts.Links(timeline, model.nav);
     timeline.selection = new parts.Selection(timeline);
+    timeline.groups = new parts.Groups(timeline);
     /* the view the URL names (a reload, Back, a link from another page of the run), kept there as it changes */
     timeline.viewState = new parts.ViewState(timeline);
     var named = parts.ViewState.readHash(location.hash);
@@ -39,7 +40,7 @@
         return {
           left: timeline.left, right: timeline.right, order: timeline.order, hoverMode: timeline.hoverMode,
           dragMode: timeline.dragMode, filter: timeline.filter,
-          rows: timeline.displayRows.map(function (r) { return model.rows[r].label; }),
+          rows: timeline.displayRows.filter(function (r) { return r >= 0; }).map(function (r) { return model.rows[r].label; }),
           ticks: timeline.ticks().map(function (t) { return t.label; }),
           xTitle: timeline.axis().title,
           hidden: Array.from(timeline.hidden), drawnBars: timeline.drawnBars, barCount: bars.count,
@@ -64,6 +65,11 @@
         };
       },
       aside: function () { return timeline.aside ? timeline.aside.state() : null; },
+      /* the groups by role: on or off, the folded ones, the headers shown, each track's mean share busy, the jump */
+      groups: function () { return timeline.groups.state(); },
+      setGrouped: function (on) { timeline.setGrouped(on); },
+      foldGroup: function (role, fold) { timeline.foldGroup(timeline.roleNames.indexOf(role), fold); },
+      jump: function (text) { return timeline.groups.jump(text); },
       /* the view written into the URL now, not after it settles */
       flushUrl: function () { timeline.viewState.flush(); return location.hash; },
       /* the selected bar ({row, index} of the model) and the measured span, or null */

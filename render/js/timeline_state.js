@@ -1,4 +1,4 @@
-/* timeline_state.js: the timeline's view in the page's URL (range, filter, order, hidden names, scroll, selection): reload, Back and a link restore it. */
+/* timeline_state.js: the timeline's view in the page's URL (range, filter, order, groups, hidden names, scroll, selection): reload, Back and a link restore it. */
 (function () {
   'use strict';
 
@@ -23,6 +23,8 @@
     if (params.has('hidden')) state.hidden = params.get('hidden').split(',').filter(Boolean).map(Number);
     if (params.has('top')) state.top = Number(params.get('top'));
     if (params.has('sel')) state.sel = params.get('sel');
+    if (params.has('group')) state.group = params.get('group') === '1';
+    if (params.has('fold')) state.fold = params.get('fold').split(',').filter(Boolean).map(Number);
     if (params.has('measure')) {
       var m = params.get('measure').split(',').map(Number);
       if (m.length === 2 && m.every(isFinite)) state.measure = m;
@@ -51,6 +53,13 @@
     var hidden = [];
     t.hidden.forEach(function (h, i) { if (h) hidden.push(i); });
     if (hidden.length) params.push('hidden=' + hidden.join(','));
+    /* the groups as far as they differ from how the page opens (a big run grouped and folded) */
+    if (t.defaultGrouped && !!t.grouped !== t.defaultGrouped()) params.push('group=' + (t.grouped ? 1 : 0));
+    if (t.grouped && t.collapsed) {
+      var folds = Array.from(t.collapsed).sort(function (a, b) { return a - b; }).join(',');
+      var usual = Array.from(t.defaultFolds()).sort(function (a, b) { return a - b; }).join(',');
+      if (folds !== usual) params.push('fold=' + folds);
+    }
     var top = t.screen && t.screen.pitch ? Math.round(t.scrollY / t.screen.pitch) : 0;
     if (top > 0) params.push('top=' + top);
     if (t.selectionKey) {
@@ -70,6 +79,9 @@
       t.hoverMode = state.hover === 'all' ? 'all' : 'closest';
       t.hidden.fill(0);
       (state.hidden || []).forEach(function (i) { if (i >= 0 && i < t.hidden.length) t.hidden[i] = 1; });
+      t.grouped = state.group !== undefined ? state.group : !!(t.defaultGrouped && t.defaultGrouped());
+      t.collapsed = state.fold !== undefined ? new Set(state.fold.filter(function (g) { return g >= 0 && isFinite(g); }))
+        : t.defaultFolds ? t.defaultFolds() : new Set();
       t.filter = state.filter || '';
       t.filterInput.value = t.filter;
       t.updateDisplayRows();

@@ -666,12 +666,15 @@ async function main() {
 
     const ranks = expectFor('ranks');
     const rpage = await browser.open(path.join(outDir, 'ranks.html'));
-    await check('ranks: "All Ranks" lists each of the 64 rows once', async () => {
+    await check('ranks: "All Ranks" lists each of the 64 rows at most once, 20 at most, then how many more', async () => {
       await rpage.click('text=Hover: All Ranks');
       await hover(rpage, 1000, 10);
       const entries = await rpage.evaluate(() => Array.from(document.querySelectorAll('.rli-tooltip .rli-entry')).map((e) => e.textContent));
-      assert.strictEqual(entries.length, 64);
-      ranks.rows.forEach((label) => assert.strictEqual(entries.filter((e) => e.startsWith(label + ':')).length, 1, label));
+      const more = await rpage.evaluate(() => document.querySelector('.rli-tooltip .rli-more').textContent);
+      assert.ok(entries.length <= 20, entries.length + ' entries');
+      assert.strictEqual(more, 'and ' + (64 - entries.length) + ' more (of 64 rows busy here: filter or fold the rows to see them)');
+      ranks.rows.forEach((label) => assert.ok(entries.filter((e) => e.startsWith(label + ':')).length <= 1, label));
+      assert.strictEqual(new Set(entries.map((e) => e.split(':')[0])).size, entries.length);
     });
     await check('ranks: sub-pixel bars draw as their per-column union; zoomed in they are bars', async () => {
       const s = await state(rpage);
@@ -713,6 +716,14 @@ async function main() {
 
     const crowded = expectFor('crowded');
     const cpage = await browser.open(path.join(outDir, 'crowded.html'));
+    await check('crowded: 2000 rows open grouped by role, every group folded; ungrouped, they are the model\'s', async () => {
+      const g = await cpage.evaluate(() => window.rliTimeline.groups());
+      assert.deepStrictEqual([g.grouped, g.folded.length, g.headers.length], [true, g.headers.length, g.headers.length]);
+      assert.ok(g.headers.length >= 1);
+      assert.deepStrictEqual((await state(cpage)).rows, []);
+      await cpage.click('[data-action="group"]');
+      assert.deepStrictEqual((await state(cpage)).rows, crowded.rows);
+    });
     await check('crowded: 2000 rows, thinned labels; sorting and hovering still find every row', async () => {
       const model = await cpage.evaluate(() => JSON.parse(document.getElementById('rli-model').textContent));
       assert.ok(model.rowLabels.some((label) => label.text === ''), 'the layout thinned labels');
