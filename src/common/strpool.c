@@ -160,3 +160,21 @@ int rli_strpool_sort_ids(const rli_strpool *pool, uint32_t *ids, size_t count)
 	free(named);
 	return RLI_OK;
 }
+
+uint32_t *rli_strpool_intern_all(rli_strpool *dst, const rli_strpool *src)
+{
+	uint32_t *remap = malloc((src->count ? src->count : 1) * sizeof(*remap));
+	if (!remap) {
+		rli_error_oom();
+		return NULL;
+	}
+	for (uint32_t id = 0; id < src->count; id++) {
+		remap[id] = rli_strpool_intern(dst, rli_strpool_get(src, id), rli_strpool_length(src, id));
+		if (remap[id] == RLI_STRPOOL_NONE) {
+			free(remap);
+			rli_error_oom();
+			return NULL;
+		}
+	}
+	return remap;
+}

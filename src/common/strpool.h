@@ -28,5 +28,11 @@ const char *rli_strpool_get(const rli_strpool *pool, uint32_t id);
  */
 int rli_strpool_sort_ids(const rli_strpool *pool, uint32_t *ids, size_t count);
 size_t rli_strpool_length(const rli_strpool *pool, uint32_t id);
+/*
+ * Interns every string of src in dst, in src's id order (the order appending src's rows gives
+ * them): a new array, by src's id, of dst's ids (free it), or NULL, out of memory, the error set.
+ * What a table merged into another maps its rows' strings through.
+ */
+uint32_t *rli_strpool_intern_all(rli_strpool *dst, const rli_strpool *src);
 
 #endif

@@ -131,21 +131,7 @@ void rli_gmm_truncate(rli_gmm *gmm, size_t snapshots, size_t rows)
 
 uint32_t *rli_gmm_remap(rli_gmm *dst, const rli_gmm *src)
 {
-	uint32_t *remap = malloc((src->strings.count ? src->strings.count : 1) * sizeof(*remap));
-	if (!remap) {
-		rli_error_oom();
-		return NULL;
-	}
-	for (uint32_t id = 0; id < src->strings.count; id++) {
-		remap[id] = rli_strpool_intern(&dst->strings, rli_strpool_get(&src->strings, id),
-					       rli_strpool_length(&src->strings, id));
-		if (remap[id] == RLI_STRPOOL_NONE) {
-			free(remap);
-			rli_error_oom();
-			return NULL;
-		}
-	}
-	return remap;
+	return rli_strpool_intern_all(&dst->strings, &src->strings);
 }
 
 int rli_gmm_append_snapshots(rli_gmm *dst, const rli_gmm *src, const uint32_t *remap, size_t from, size_t to)

@@ -209,21 +209,7 @@ void rli_memory_prefault(rli_memory *memory, size_t from, size_t to)
 
 uint32_t *rli_memory_intern_all(rli_memory *dst, const rli_memory *src)
 {
-	uint32_t *remap = malloc((src->strings.count ? src->strings.count : 1) * sizeof(*remap));
-	if (!remap) {
-		rli_error_oom();
-		return NULL;
-	}
-	for (uint32_t id = 0; id < src->strings.count; id++) {
-		remap[id] = rli_strpool_intern(&dst->strings, rli_strpool_get(&src->strings, id),
-					       rli_strpool_length(&src->strings, id));
-		if (remap[id] == RLI_STRPOOL_NONE) {
-			free(remap);
-			rli_error_oom();
-			return NULL;
-		}
-	}
-	return remap;
+	return rli_strpool_intern_all(&dst->strings, &src->strings);
 }
 
 int rli_memory_append_all(rli_memory *dst, const rli_memory *src)
