@@ -291,7 +291,7 @@ int rli_bytes_next(rli_bytes *s, const unsigned char **data, size_t *length)
 int rli_bytes_seek(rli_bytes *s, uint64_t offset)
 {
 	/* Inflating ahead, the thread may have met a failure the reader has not reached: the seek ends it first. */
-	if (s->ahead)
+	if (s->ahead || (s->gzip && s->out))
 		return rli_gzip_seek(s, offset);
 	if (s->failed)
 		return -1;

@@ -480,10 +480,11 @@ int rli_gzip_seek(rli_bytes *s, uint64_t offset)
 			s->failed = 1;
 			return -1;
 		}
-		s->failed = 0;
-		free(s->failure);
-		s->failure = NULL;
 	}
+	/* Inflating starts over: a corruption or a cut met before is met again where it is, if reached. */
+	s->failed = 0;
+	free(s->failure);
+	s->failure = NULL;
 	/* A gzip has no index: inflate again from the start, dropping what comes before offset. */
 	if (s->fd >= 0 && lseek(s->fd, 0, SEEK_SET) != 0)
 		return rli_bytes_fail_errno(s, errno);
