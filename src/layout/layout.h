@@ -491,6 +491,11 @@ uint32_t rli_name_hash(const char *name);
 int rli_palette_assign_grouped(rli_color *colors, const char *const *names, const char *const *groups, size_t count);
 /* rli_palette_assign_grouped without groups. */
 int rli_palette_assign(rli_color *colors, const char *const *names, size_t count);
+/*
+ * A series colour for text on white: the colour itself where it reads at 4.5:1 (WCAG 2), else
+ * darkened (its hue kept) until it does; a label in its line's colour stays readable.
+ */
+rli_color rli_text_color_on_white(rli_color color);
 /* series[0, count).color from their names, drawn together (rli_palette_assign). */
 int rli_series_colors(rli_series *series, size_t count);
 

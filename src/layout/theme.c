@@ -3,6 +3,7 @@
 #include "theme.h"
 #include "common/error.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -201,6 +202,30 @@ done:
 int rli_palette_assign(rli_color *colors, const char *const *names, size_t count)
 {
 	return rli_palette_assign_grouped(colors, names, NULL, count);
+}
+
+/* WCAG 2's relative luminance of an sRGB colour. */
+static double luminance(rli_color color)
+{
+	static const double weight[3] = { 0.2126, 0.7152, 0.0722 };
+	double y = 0;
+	for (int i = 0; i < 3; i++) {
+		double c = (double)(color >> (16 - 8 * i) & 0xff) / 255.0;
+		y += weight[i] * (c <= 0.04045 ? c / 12.92 : pow((c + 0.055) / 1.055, 2.4));
+	}
+	return y;
+}
+
+rli_color rli_text_color_on_white(rli_color color)
+{
+	/* (1 + 0.05) / (Y + 0.05) >= 4.5: Y at most 0.1833; each step takes a tenth off every channel */
+	for (int step = 0; step < 64 && luminance(color) > 1.05 / 4.5 - 0.05; step++) {
+		rli_color darker = 0;
+		for (int shift = 16; shift >= 0; shift -= 8)
+			darker |= (rli_color)((double)(color >> shift & 0xff) * 0.9) << shift;
+		color = darker;
+	}
+	return color;
 }
 
 int rli_series_colors(rli_series *series, size_t count)

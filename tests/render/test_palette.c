@@ -272,6 +272,31 @@ static void test_beyond_ten_by_role(void)
 			CHECK(delta_e(rli_palette_shade(i, 0), rli_palette_shade(i, s)) >= 8.0);
 }
 
+/* WCAG 2's contrast of a colour against white. */
+static double contrast_on_white(rli_color c)
+{
+	double y = 0;
+	static const double w[3] = { 0.2126, 0.7152, 0.0722 };
+	for (int i = 0; i < 3; i++) {
+		double v = (double)(c >> (16 - 8 * i) & 0xff) / 255.0;
+		y += w[i] * (v <= 0.04045 ? v / 12.92 : pow((v + 0.055) / 1.055, 2.4));
+	}
+	return 1.05 / (y + 0.05);
+}
+
+/* A label in a series' colour reads on white: every colour and shade, darkened where it must be, its hue kept. */
+static void test_text_on_white(void)
+{
+	for (size_t i = 0; i < rli_palette_size(); i++)
+		for (size_t s = 0; s < 5; s++) {
+			rli_color c = rli_palette_shade(i, s), t = rli_text_color_on_white(c);
+			CHECK(contrast_on_white(t) >= 4.5);
+			if (contrast_on_white(c) >= 4.5)
+				CHECK_INT(t, c);
+		}
+	CHECK_INT(rli_text_color_on_white(0x2a3f5f), 0x2a3f5f);
+}
+
 /* How many pixels of a PNG are exactly this colour. */
 static size_t pixels_of(const png_image *png, const png_byte *pixels, rli_color c)
 {
@@ -388,6 +413,7 @@ int main(int argc, char **argv)
 	test_sets_apart_and_stable();
 	test_rename_keeps_others();
 	test_beyond_ten_by_role();
+	test_text_on_white();
 	test_png_and_html_agree(argv[1]);
 	test_memory_by_name();
 	return rli_test_failures ? 1 : 0;
