@@ -73,5 +73,23 @@
     return legend;
   }
 
-  window.rliLegend = { Legend: Legend, forTimeline: forTimeline };
+  /*
+   * A memory page's legend: its named lines (the allocated curve, the allocator's reserved), above
+   * the curve, where there are two or more of them; a hidden line is neither drawn nor counted in
+   * the value axis. The canvas then leaves out the legend it paints in the plot's corner.
+   */
+  function forMemory(page) {
+    var named = page.d.lines.filter(function (line) { return line.name; });
+    if (named.length < 2) return null;
+    var legend = new Legend({
+      entries: named, title: 'Lines',
+      label: 'Legend of the memory curve: click a line to hide or show it',
+      hidden: function (i) { return !!named[i].hidden; },
+      toggle: function (i) { named[i].hidden = !named[i].hidden; page.draw(); }
+    });
+    page.curveStage.parentNode.insertBefore(legend.node, page.curveStage);
+    return legend;
+  }
+
+  window.rliLegend = { Legend: Legend, forTimeline: forTimeline, forMemory: forMemory };
 })();
