@@ -483,7 +483,7 @@ uint32_t rli_name_hash(const char *name);
  * earlier name (in text order) prefers too takes the next free one, so up to
  * ten names all differ, and a name keeps its colour when another is renamed
  * unless the two prefer the same slot. Past ten names with groups[] (each
- * name's role) of two groups or more, a group's names share its colour (the
+ * name's role) of two to ten groups, a group's names share its colour (the
  * groups placed as names would be) in shades of it; past ten otherwise each
  * colour is used once before its shades are. groups may be NULL. Returns
  * RLI_OK, or an error when out of memory.

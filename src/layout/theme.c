@@ -116,7 +116,8 @@ static int by_group_then_name(const void *a, const void *b)
 /*
  * The colours of the distinct names uniq[0, n) (sorted by name), into color[uniq[k].at]:
  * up to ten a colour each; past ten a family per group (when there are two groups or more)
- * with a shade per name, else each colour once, then each one's shades in turn.
+ * with a shade per name (when there are two to ten groups), else each colour once, then each
+ * one's shades in turn.
  */
 static void color_distinct(rli_color *color, named *uniq, size_t n, int grouped, size_t *home, size_t *slot,
 			   size_t *family, size_t *uses)
@@ -129,7 +130,8 @@ static void color_distinct(rli_color *color, named *uniq, size_t n, int grouped,
 			if (k == 0 || strcmp(uniq[k].group, uniq[k - 1].group) != 0)
 				home[group_count++] = rli_name_hash(uniq[k].group) % PALETTE_SIZE;
 	}
-	if (group_count < 2) {
+	/* One group, or more groups than colours (a name per role, as NVTX ranges give): families would not tell them apart. */
+	if (group_count < 2 || group_count > PALETTE_SIZE) {
 		if (group_count)
 			qsort(uniq, n, sizeof(*uniq), by_name_then_group);
 		for (size_t k = 0; k < n; k++)

@@ -266,6 +266,17 @@ static void test_beyond_ten_by_role(void)
 			CHECK(colors[j] != colors[i]);
 	}
 	CHECK(family[0] != family[1] && family[1] != family[2] && family[0] != family[2]);
+	/* twelve names of twelve roles (NVTX: a range is its own role): no two alike, as without roles */
+	{
+		const char *own[12];
+		rli_color solo[12];
+		for (size_t i = 0; i < 12; i++)
+			own[i] = names[i];
+		CHECK_INT(rli_palette_assign_grouped(solo, own, own, 12), RLI_OK);
+		for (size_t i = 0; i < 12; i++)
+			for (size_t j = i + 1; j < 12; j++)
+				CHECK(solo[i] != solo[j]);
+	}
 	/* a shade is apart from its colour */
 	for (size_t i = 0; i < rli_palette_size(); i++)
 		for (size_t s = 1; s < 5; s++)
