@@ -134,13 +134,16 @@ function makePages(bin, synth, outDir) {
     '--output', path.join(outDir, 'gmm-in')]);
   run(bin, ['-q', '--input-path', path.join(outDir, 'gmm-in'), '--vis-type', 'html', '--output-path', gmm]);
 
-  const db = path.join(outDir, 'history.db'), nights = path.join(outDir, 'nights');
-  for (let k = 1; k <= 3; k++) {
+  const db = path.join(outDir, 'history.db'), nights = path.join(outDir, 'nights'), prof = path.join(nights, 'prof');
+  for (let k = 1; k <= 4; k++) {
     const pair = path.join(nights, 'pair' + k);
-    run(synth, ['--pair', k === 3 ? 'slowdown' : 'identical', '--jitter', '0.05', '--jitter-seed', String(k), '--format', 'mstx',
+    run(synth, ['--pair', k === 4 ? 'slowdown' : 'identical', '--jitter', '0.05', '--jitter-seed', String(k), '--format', 'mstx',
       '--ranks', '4', '--roles', '3', '--steps', '4', '--output', pair]);
-    run(bin, ['-q', '--input-path', path.join(pair, 'current'), '--history', db, '--run-label', 'nightly:c' + k,
-      '--vis-type', k === 3 ? 'html,trend' : 'html', '--output-path', path.join(nights, 'out' + k)]);
+    /* one input folder for every night, so that the trend has them all */
+    fs.rmSync(prof, { recursive: true, force: true });
+    fs.cpSync(path.join(pair, 'current'), prof, { recursive: true });
+    run(bin, ['-q', '--input-path', prof, '--history', db, '--run-label', 'nightly:c' + k,
+      '--vis-type', k === 4 ? 'html,trend' : 'html', '--output-path', path.join(nights, 'out' + k)]);
   }
   return [
     ['timeline', path.join(timeline, 'rl_timeline.html'), 'rliTimeline'],
@@ -149,7 +152,7 @@ function makePages(bin, synth, outDir) {
     ['memory index', path.join(memory, 'index.html'), null],
     ['compare', path.join(compare, 'compare.html'), 'rliCompare'],
     ['gmm_heatmap', path.join(gmm, 'gmm_heatmap.html'), 'rliGmm'],
-    ['trend', path.join(nights, 'out3', 'trend.html'), 'rliTrend'],
+    ['trend', path.join(nights, 'out4', 'trend.html'), 'rliTrend'],
   ];
 }
 
