@@ -20,6 +20,7 @@ extern const char rli_asset_timeline_groups_js[];
 extern const char rli_asset_timeline_links_js[];
 extern const char rli_asset_timeline_state_js[];
 extern const char rli_asset_timeline_select_js[];
+extern const char rli_asset_legend_js[];
 extern const char rli_asset_timeline_start_js[];
 extern const char rli_asset_timeline_css[];
 
@@ -28,7 +29,7 @@ static const char *const page_scripts[] = {
 	rli_asset_core_js, rli_asset_filter_js, rli_asset_timeline_js, rli_asset_timeline_paint_js, rli_asset_timeline_input_js,
 	rli_asset_timeline_aside_js, rli_asset_timeline_table_js, rli_asset_timeline_links_js,
 	rli_asset_timeline_select_js, rli_asset_timeline_groups_js, rli_asset_timeline_state_js,
-	rli_asset_timeline_start_js,
+	rli_asset_legend_js, rli_asset_timeline_start_js,
 };
 #define PAGE_SCRIPT_COUNT (sizeof(page_scripts) / sizeof(page_scripts[0]))
 

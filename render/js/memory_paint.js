@@ -164,7 +164,7 @@
     }
     /* the value axis for what is in view: the curve's columns, the other lines' points there */
     var highest = 0;
-    for (col = 0; col < columns; col++) if (hi[col] > highest) highest = hi[col];
+    for (col = 0; col < columns && !env[0].hidden; col++) if (hi[col] > highest) highest = hi[col];
     highest = Math.max(highest, this.otherLinesMax(this.range.lo, this.range.hi));
     this.yAxis = this.valueAxis(highest);
 
@@ -197,6 +197,8 @@
 
     var rgb = parseColor(env[0].color), base = this.yOfValue(0);
     ctx.fillStyle = 'rgba(' + rgb.join(',') + ',' + (env[0].fillAlpha || 0.18) + ')';
+    /* a line the legend hid (legend.js) is not drawn */
+    if (env[0].hidden) columns = 0;
     for (col = 0; col < columns; col++)
       if (!isNaN(hi[col])) ctx.fillRect(geom.left + col, this.yOfValue(hi[col]), 1, base - this.yOfValue(hi[col]));
     ctx.fillStyle = env[0].color;
@@ -228,7 +230,7 @@
     var lines = this.d.lines, highest = 0;
     for (var l = 2; l < lines.length; l++) {
       var line = lines[l], n = line.x.length;
-      if (!n) continue;
+      if (!n || line.hidden) continue;
       var from = Math.max(0, core.upperBound(line.x, 0, n, lo) - 1), to = Math.min(n, core.upperBound(line.x, 0, n, hi) + 1);
       for (var i = from; i < to; i++) if (line.y[i] > highest) highest = line.y[i];
     }
@@ -245,7 +247,7 @@
     var self = this, lines = this.d.lines, lo = this.range.lo, hi = this.range.hi;
     for (var l = 2; l < lines.length; l++) {
       var line = lines[l], n = line.x.length;
-      if (!n) continue;
+      if (!n || line.hidden) continue;
       var from = Math.max(0, core.upperBound(line.x, 0, n, lo) - 1);
       var to = Math.min(n, core.upperBound(line.x, 0, n, hi) + 1);
       ctx.strokeStyle = line.color;
@@ -263,7 +265,7 @@
   /* With named lines (Allocated and Reserved), their legend in the plot's top left corner, on white. */
   MemoryPage.prototype.drawLineLegend = function (ctx) {
     var named = this.d.lines.filter(function (line) { return line.name; });
-    if (!named.length) return;
+    if (!named.length || this.seriesLegend) return;
     var geom = this.geom, x = geom.left + 8, y = TOP_PX + 6, swatch = 18, gap = 6, pad = 4, widths = [];
     ctx.save();
     ctx.font = '12px ' + core.cssFontFamily(this.model.fontFamily);

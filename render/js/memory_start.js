@@ -12,6 +12,8 @@
   function show(model, data) {
     var page = new MemoryPage(model, data);
     page.buildDom();
+    /* with several named lines (Allocated, Reserved), their legend above the curve, a button each (legend.js) */
+    if (window.rliLegend) page.seriesLegend = window.rliLegend.forMemory(page);
     page.resize();
     page.range.listen(function () { page.syncRange(); page.draw(); });
     page.bindInput();

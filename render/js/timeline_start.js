@@ -25,6 +25,8 @@
       timeline.resize();
     }
     if (model.nav) timeline.links = new parts.Links(timeline, model.nav);
+    /* every name with its colour above the chart, a button each (legend.js) */
+    if (window.rliLegend) timeline.seriesLegend = window.rliLegend.forTimeline(timeline);
     timeline.selection = new parts.Selection(timeline);
     timeline.groups = new parts.Groups(timeline);
     /* the view the URL names (a reload, Back, a link from another page of the run), kept there as it changes */

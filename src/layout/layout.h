@@ -467,20 +467,37 @@ typedef struct {
 int rli_timeline_layout_from(rli_timeline **out, const rli_events *events, const rli_stats_source *source,
 			     const rli_timeline_options *options);
 
-/* The first ten colours are the reference's palette; the rest extend it. */
+/* Ten colours, every two at least 15 apart in CIEDE2000; index wraps. */
 rli_color rli_palette_color(size_t index);
 /* How many colours the palette holds before rli_palette_color repeats. */
 size_t rli_palette_size(void);
+/* Colour `index`'s shade `shade` (0: the colour itself; then lighter and darker in turn; wraps). */
+rli_color rli_palette_shade(size_t index, size_t shade);
 /* FNV-1a (32 bits) of a NUL-terminated name: where its colour lives in the palette. */
 uint32_t rli_name_hash(const char *name);
 /*
- * A colour per name, stable across runs: name n (of count, sorted by name)
- * gets palette slot rli_name_hash % rli_palette_size unless a name before it
- * took that slot; then the next slot used least. Renaming one name leaves the
- * others' colours alone unless the new name lands on a slot a later name
- * had. Written into colors[n].
+ * The colour of every name drawn together, the one rule every figure and
+ * output uses: colors[n] for names[n], in any order (the colours depend on
+ * the set of names only; a name given twice gets one colour). Each name
+ * prefers the slot rli_name_hash % rli_palette_size; a name whose slot an
+ * earlier name (in text order) prefers too takes the next free one, so up to
+ * ten names all differ, and a name keeps its colour when another is renamed
+ * unless the two prefer the same slot. Past ten names with groups[] (each
+ * name's role) of two to ten groups, a group's names share its colour (the
+ * groups placed as names would be) in shades of it; past ten otherwise each
+ * colour is used once before its shades are. groups may be NULL. Returns
+ * RLI_OK, or an error when out of memory.
  */
-void rli_palette_assign(rli_color *colors, const char *const *sorted_names, size_t count);
+int rli_palette_assign_grouped(rli_color *colors, const char *const *names, const char *const *groups, size_t count);
+/* rli_palette_assign_grouped without groups. */
+int rli_palette_assign(rli_color *colors, const char *const *names, size_t count);
+/*
+ * A series colour for text on white: the colour itself where it reads at 4.5:1 (WCAG 2), else
+ * darkened (its hue kept) until it does; a label in its line's colour stays readable.
+ */
+rli_color rli_text_color_on_white(rli_color color);
+/* series[0, count).color from their names, drawn together (rli_palette_assign). */
+int rli_series_colors(rli_series *series, size_t count);
 
 /*
  * "Nice" axis ticks for [lo, hi] in about `target` steps: 1, 2, 5 x 10^k,

@@ -139,7 +139,7 @@ static int lay_out_device(memory_page *m, rli_page *page, const rli_memory_devic
 	legend_rows = rli_memory_legend_rows(m->lines, 2, width, text);
 	curve_top = MEM_CURVE_TOP + (legend_rows ? MEM_LEGEND_ROOM + (double)(legend_rows - 1) * LEGEND_LINE : 0);
 
-	/* Operators: a series each (colour by first appearance), a lane each (longest block first). */
+	/* Operators: a series each (colour by name, as the pages give it), a lane each (longest block first). */
 	m->series_count = ops.count;
 	m->series = calloc(ops.count, sizeof(*m->series));
 	lanes = calloc(ops.count, sizeof(*lanes));
@@ -149,13 +149,14 @@ static int lay_out_device(memory_page *m, rli_page *page, const rli_memory_devic
 		goto done;
 	}
 	for (uint32_t op = 0; op < ops.count; op++) {
-		m->series[op].color = rli_palette_color(op);
 		if (!(m->series[op].name = rli_valid_utf8_copy(rli_strpool_get(&ops, op)))) {
 			error = rli_error_oom();
 			goto done;
 		}
 		lanes[op] = (lane_key){ op, 0, m->series[op].name };
 	}
+	if ((error = rli_series_colors(m->series, ops.count)) < 0)
+		goto done;
 	for (size_t i = 0; i < count; i++)
 		lanes[blocks[i].op].longest = fmax(lanes[blocks[i].op].longest, blocks[i].end - blocks[i].start);
 	qsort(lanes, ops.count, sizeof(*lanes), compare_lanes);

@@ -475,7 +475,7 @@ int mp_lay_out_device(mp_device *d, double origin, const rli_memory *memory, con
 	d->origin = origin;
 	d->bars = count;
 
-	/* Operators: a series each, coloured by first appearance as in the PNG; the widest label sets the margin. */
+	/* Operators: a series each, coloured by name as in the PNG; the widest label sets the margin. */
 	d->series = calloc(ops ? ops : 1, sizeof(*d->series));
 	if (!d->series) {
 		error = rli_error_oom();
@@ -487,7 +487,6 @@ int mp_lay_out_device(mp_device *d, double origin, const rli_memory *memory, con
 		double w, h;
 		if (op == UINT32_MAX)
 			continue;
-		d->series[op].color = rli_palette_color(op);
 		if (!(d->series[op].name = rli_valid_utf8_copy(rli_strpool_get(&memory->strings, (uint32_t)i)))) {
 			error = rli_error_oom();
 			goto done;
@@ -496,6 +495,8 @@ int mp_lay_out_device(mp_device *d, double origin, const rli_memory *memory, con
 			goto done;
 		d->label_width = fmax(d->label_width, fmin(w, 0.25 * width));
 	}
+	if ((error = rli_series_colors(d->series, ops)) < 0)
+		goto done;
 	columns = (size_t)fmax(100.0, width - (PAGE_PAD + AXIS_TITLE_SIZE * 1.2 + Y_TITLE_GAP + d->label_width +
 						ROW_LABEL_GAP) - MP_RIGHT);
 	/* The curve, reduced to the envelope as it goes, and its peak as the figure has it. */

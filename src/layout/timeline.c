@@ -228,7 +228,7 @@ int rli_timeline_layout_from(rli_timeline **out, const rli_events *events, const
 	const timeline_theme *theme;
 	rli_timeline *timeline = NULL;
 	row_index rows = { 0 };
-	uint32_t *event_row = NULL, *row_of_provisional = NULL, *series_of_name = NULL;
+	uint32_t *event_row = NULL, *row_of_provisional = NULL, *series_of_name = NULL, *role_of_name = NULL;
 	sort_bar *bars = NULL;
 	size_t count = rli_events_count(events), kept = 0, name_ids;
 	double t0 = INFINITY, previous_start = -INFINITY;
@@ -267,7 +267,8 @@ int rli_timeline_layout_from(rli_timeline **out, const rli_events *events, const
 	timeline = calloc(1, sizeof(*timeline));
 	event_row = malloc(kept * sizeof(*event_row));
 	series_of_name = malloc((name_ids ? name_ids : 1) * sizeof(*series_of_name));
-	if (!timeline || !event_row || !series_of_name) {
+	role_of_name = malloc((name_ids ? name_ids : 1) * sizeof(*role_of_name));
+	if (!timeline || !event_row || !series_of_name || !role_of_name) {
 		error = rli_error_oom();
 		goto done;
 	}
@@ -276,7 +277,7 @@ int rli_timeline_layout_from(rli_timeline **out, const rli_events *events, const
 		t0 = options->run->origin_ms;
 	timeline->document.origin = t0;
 	for (size_t id = 0; id < name_ids; id++)
-		series_of_name[id] = UINT32_MAX;
+		series_of_name[id] = role_of_name[id] = UINT32_MAX;
 
 	kept = 0;
 	for (size_t i = 0; i < count; i++) {
@@ -286,6 +287,13 @@ int rli_timeline_layout_from(rli_timeline **out, const rli_events *events, const
 					   events->rank_id[i])) < 0)
 			goto done;
 		series_of_name[events->name[i]] = 0;
+		/* A name's role, for its colour past ten names: the first by text of its roles, whatever the rows' order. */
+		{
+			uint32_t *role = &role_of_name[events->name[i]];
+			if (*role != events->role[i] && (*role == UINT32_MAX ||
+			    strcmp(rli_events_str(events, events->role[i]), rli_events_str(events, *role)) < 0))
+				*role = events->role[i];
+		}
 		kept++;
 	}
 
@@ -295,7 +303,7 @@ int rli_timeline_layout_from(rli_timeline **out, const rli_events *events, const
 		goto done;
 	}
 	if ((error = rli_build_rows(timeline, row_of_provisional, events, &rows)) < 0 ||
-	    (error = rli_build_series(timeline, series_of_name, name_ids, events)) < 0)
+	    (error = rli_build_series(timeline, series_of_name, role_of_name, name_ids, events)) < 0)
 		goto done;
 
 	if ((error = rli_timeline_readable_rows(&timeline->readable_rows, theme, width, scale, options->medium)) < 0)
@@ -366,6 +374,7 @@ done:
 	free(event_row);
 	free(row_of_provisional);
 	free(series_of_name);
+	free(role_of_name);
 	free(bars);
 	return error;
 }

@@ -261,12 +261,13 @@ done:
 	return error;
 }
 
-/* Colours by name, stable across runs (rli_palette_assign over the sorted names). */
-static int assign_colors(rli_timeline *timeline)
+/* Colours by name among the names drawn, stable across runs; past ten a role's names share its colour's family. */
+static int assign_colors(rli_timeline *timeline, const char *const *roles)
 {
 	size_t count = timeline->series_count;
 	const char **names = malloc((count ? count : 1) * sizeof(*names));
 	rli_color *colors = malloc((count ? count : 1) * sizeof(*colors));
+	int error;
 
 	if (!names || !colors) {
 		free(names);
@@ -275,17 +276,18 @@ static int assign_colors(rli_timeline *timeline)
 	}
 	for (size_t s = 0; s < count; s++)
 		names[s] = timeline->series[s].name;
-	rli_palette_assign(colors, names, count);
-	for (size_t s = 0; s < count; s++)
+	error = rli_palette_assign_grouped(colors, names, roles, count);
+	for (size_t s = 0; s < count && error == RLI_OK; s++)
 		timeline->series[s].color = colors[s];
 	free(names);
 	free(colors);
-	return RLI_OK;
+	return error;
 }
 
-int rli_build_series(rli_timeline *timeline, uint32_t *series_of_name, size_t name_ids,
-			const rli_events *events)
+int rli_build_series(rli_timeline *timeline, uint32_t *series_of_name, const uint32_t *role_of_name,
+		     size_t name_ids, const rli_events *events)
 {
+	const char **roles;
 	uint32_t *names;
 	size_t count = 0;
 	int error;
@@ -317,8 +319,17 @@ int rli_build_series(rli_timeline *timeline, uint32_t *series_of_name, size_t na
 			return rli_error_oom();
 		}
 	}
+	roles = malloc((count ? count : 1) * sizeof(*roles));
+	if (!roles) {
+		free(names);
+		return rli_error_oom();
+	}
+	for (size_t s = 0; s < count; s++)
+		roles[s] = role_of_name[names[s]] == UINT32_MAX ? "" : rli_events_str(events, role_of_name[names[s]]);
 	free(names);
-	return assign_colors(timeline);
+	error = assign_colors(timeline, roles);
+	free(roles);
+	return error;
 }
 
 int rli_build_bars(rli_timeline *timeline, sort_bar *bars, size_t count)

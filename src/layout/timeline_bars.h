@@ -41,9 +41,12 @@ size_t rli_merge_short_bars(sort_bar *bars, size_t count, double threshold);
 /* The model's rows in the PNG's order, and row_of_provisional mapping index rows to them. */
 int rli_build_rows(rli_timeline *timeline, uint32_t *row_of_provisional, const rli_events *events,
 		   const row_index *index);
-/* One series per distinct name, sorted by name, coloured by a hash of the name (rli_palette_assign). */
-int rli_build_series(rli_timeline *timeline, uint32_t *series_of_name, size_t name_ids,
-		     const rli_events *events);
+/*
+ * One series per distinct name, sorted by name, coloured by a hash of the name among the names drawn
+ * (rli_palette_assign_grouped, role_of_name[name id] the name's role: its colour family past ten names).
+ */
+int rli_build_series(rli_timeline *timeline, uint32_t *series_of_name, const uint32_t *role_of_name,
+		     size_t name_ids, const rli_events *events);
 /* The sorted bars into the model's columns, with each row's first bar. */
 int rli_build_bars(rli_timeline *timeline, sort_bar *bars, size_t count);
 

@@ -263,12 +263,12 @@ static int role_colors(rli_timeline_overview *o, const rli_stats *stats)
 	}
 	for (size_t b = 0; b < o->band_count; b++)
 		names[b] = rli_events_str(stats->events, stats->occupancy[b].role);
-	rli_palette_assign(colors, names, o->band_count);
-	for (size_t b = 0; b < o->band_count; b++)
+	int error = rli_palette_assign(colors, names, o->band_count);
+	for (size_t b = 0; b < o->band_count && error == RLI_OK; b++)
 		o->lines[b].color = colors[b];
 	free(names);
 	free(colors);
-	return RLI_OK;
+	return error;
 }
 
 int rli_timeline_overview_place(rli_timeline_overview **out, const rli_item **items, size_t *item_count,

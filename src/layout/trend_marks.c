@@ -195,9 +195,10 @@ int trend_direct_labels(trend_page *page, const rli_panel *panel, trend_label *l
 		if (labels[i].y > limit)
 			labels[i].y = limit;
 	}
+	/* each label in its line's colour, darkened where that would not read on white */
 	for (size_t i = 0; i < n; i++)
 		if (!trend_text(page, labels[i].text, panel->plot.x + panel->plot.w + 10, labels[i].y, TREND_NOTE_SIZE, 0,
-				labels[i].color, RLI_ALIGN_START, RLI_ALIGN_MIDDLE, page->width - PAGE_PAD - panel->plot.x -
+				rli_text_color_on_white(labels[i].color), RLI_ALIGN_START, RLI_ALIGN_MIDDLE, page->width - PAGE_PAD - panel->plot.x -
 				panel->plot.w - 10))
 			return RLI_ERROR;
 	return RLI_OK;

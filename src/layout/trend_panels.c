@@ -142,7 +142,8 @@ int trend_role_panel(trend_page *page, const char *role)
 		qsort(phases, shown, sizeof(*phases), by_name);
 		for (size_t i = 0; i < shown; i++)
 			names[i] = phases[i].name;
-		rli_palette_assign(colors, names, shown);
+		if ((error = rli_palette_assign(colors, names, shown)) < 0)
+			goto done;
 		for (size_t i = 0; i < shown; i++)
 			phases[i].color = colors[i];
 	}
@@ -349,7 +350,8 @@ int trend_memory_panel(trend_page *page, const char *x_title)
 			}
 			for (size_t e = 0; e < lines; e++)
 				sorted[e] = names[order[e]];
-			rli_palette_assign(colors, sorted, lines);
+			if ((error = rli_palette_assign(colors, sorted, lines)) < 0)
+				goto done;
 			for (size_t e = 0; e < lines; e++)
 				labels[order[e]].color = colors[e];
 		}

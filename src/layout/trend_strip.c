@@ -142,7 +142,10 @@ int trend_strip_panel(trend_page *page, const char *x_title)
 		}
 		memcpy(sorted, names, rank_count * sizeof(*sorted));
 		qsort(sorted, rank_count, sizeof(*sorted), by_text);
-		rli_palette_assign(colors, sorted, rank_count);
+		if ((error = rli_palette_assign(colors, sorted, rank_count)) < 0) {
+			free(sorted);
+			goto done;
+		}
 		for (size_t i = 0; i < rank_count; i++)
 			for (size_t s = 0; s < rank_count; s++)
 				if (sorted[s] == names[i])
