@@ -22,6 +22,9 @@ hold_lock() {
 	sqlite3 "$work/h.db" <"$work/fifo" >/dev/null 2>&1 &
 	holder=$!
 	exec 3>"$work/fifo"
+	# The holder waits for the lock: the probe below takes it for a moment too, and a holder that
+	# met it then would give up at once (sqlite3's default) and never hold it.
+	echo ".timeout 10000" >&3
 	echo "BEGIN IMMEDIATE;" >&3
 	tries=0
 	until ! sqlite3 "$work/h.db" "BEGIN IMMEDIATE; ROLLBACK;" >/dev/null 2>&1; do
