@@ -103,9 +103,11 @@
       signedSize(grown) + ', at ' + (top.text || '(no call stack)') + ' on ' + this.spec.devices[top.device].label;
   };
 
-  /* A site's growth (MB): the larger of its allocated and its live-at-peak growth, as the page ranks them. */
+  /* A site's change (MB), as the page ranks them: the larger of its allocated and live-at-peak growth, else its larger fall. */
   CompareMemory.prototype.growth = function (site) {
-    return Math.max(site.allocatedKb[1] - site.allocatedKb[0], site.liveKb[1] - site.liveKb[0]) / 1024;
+    var allocated = site.allocatedKb[1] - site.allocatedKb[0], live = site.liveKb[1] - site.liveKb[0];
+    var up = Math.max(allocated, live);
+    return (up > 0 ? up : Math.min(allocated, live)) / 1024;
   };
 
   /* ---- the tables ---- */
@@ -152,7 +154,7 @@
       'No call site\u2019s bytes changed (of ' + core.fmtThousands(spec.siteCount, 0) + ')') +
       (spec.complete ? '' : ' (a run read from a summary.json lists only each device\u2019s top sites)');
     return table(caption, ['Device', 'Call site (first frame)', 'Allocated (baseline)', 'Allocated', 'Live at peak (baseline)',
-      'Live at peak', 'Growth'], ['start', 'start', 'end', 'end', 'end', 'end', 'end'], rows);
+      'Live at peak', 'Change'], ['start', 'start', 'end', 'end', 'end', 'end', 'end'], rows);
   };
 
   /* ---- the figure ---- */

@@ -7,24 +7,23 @@
 #include <math.h>
 #include <stdlib.h>
 
-/* The growth a site is ranked by: the larger of its allocated and its live-at-peak growth (KB; negative: it shrank). */
-static double site_growth(const rli_site_change *s)
+/*
+ * A site's change (KB): its growth where it grew (the larger of its allocated and its
+ * live-at-peak growth), else how much it shrank (the larger fall); 0 for a site that did not move.
+ */
+static double site_change(const rli_site_change *s)
 {
-	return fmax(s->current_allocated_kb - s->baseline_allocated_kb, s->current_live_kb - s->baseline_live_kb);
+	double allocated = s->current_allocated_kb - s->baseline_allocated_kb, live = s->current_live_kb - s->baseline_live_kb;
+	double up = fmax(allocated, live);
+	return up > 0 ? up : fmin(allocated, live);
 }
 
-/* How much it shrank, for a site that only shrank (its growth is then negative or zero). */
-static double site_shrink(const rli_site_change *s)
-{
-	return fmin(s->current_allocated_kb - s->baseline_allocated_kb, s->current_live_kb - s->baseline_live_kb);
-}
-
-/* The most grown first; the sites that moved (grew or shrank) before those that did not. */
+/* The most grown first, the most shrunk last; the sites that did not move after them all. */
 static int larger_growth(const void *pa, const void *pb)
 {
 	const rli_compare_memory_site *a = pa, *b = pb;
-	double x = site_growth(a->site), y = site_growth(b->site);
-	int ma = x != 0 || site_shrink(a->site) != 0, mb = y != 0 || site_shrink(b->site) != 0;
+	double x = site_change(a->site), y = site_change(b->site);
+	int ma = x != 0, mb = y != 0;
 	if (ma != mb)
 		return mb - ma;
 	if (x != y)
@@ -68,7 +67,7 @@ int rli_compare_memory_build(rli_compare_memory **out, const rli_comparison *c)
 		/* a site the same in both runs says nothing about the change: the list is of those that moved */
 		size_t moved = 0;
 		for (size_t i = 0; i < m->site_count; i++)
-			moved += site_growth(m->sites[i].site) != 0 || site_shrink(m->sites[i].site) != 0;
+			moved += site_change(m->sites[i].site) != 0;
 		m->sites_listed = moved < RLI_COMPARE_MEMORY_SITES ? moved : RLI_COMPARE_MEMORY_SITES;
 		m->complete = 1;
 		for (size_t d = 0; d < c->device_count; d++)

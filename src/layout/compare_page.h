@@ -53,8 +53,9 @@ typedef struct {
 /*
  * The memory side of the page, when both runs have memory records: every device (by role,
  * rank, type; one run's alone too), and the call sites by how much they grew (the larger of
- * allocated and live-at-peak growth), the most first; the first sites_listed, those whose bytes
- * moved at all (at most RLI_COMPARE_MEMORY_SITES), are shown.
+ * allocated and live-at-peak growth; for a site that only shrank, its larger fall), the most
+ * grown first; the first sites_listed, those whose bytes moved at all (at most
+ * RLI_COMPARE_MEMORY_SITES), are shown.
  */
 typedef struct {
 	size_t device_count;
