@@ -366,6 +366,7 @@
     var timelines = drawn.map(function (run) { return run.timeline; });
     var sync = new Sync.Sync(timelines);
     timelines.forEach(function (t) { sync.bindKeys(t); });
+    sync.bindCards(drawn.map(function (run) { return run.spec.name === 'baseline' ? 'baseline' : 'current run'; }));
     /* one toolbar drives both: the first run's; the others' export stays, beside it */
     drawn.forEach(function (run, n) {
       if (n === 0) return;

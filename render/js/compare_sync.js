@@ -2,6 +2,8 @@
 (function () {
   'use strict';
 
+  var core = window.rliCore;
+
   /* ---- bars by (role, rank, phase, step) ---- */
 
   /* The bars of series `series` on model row `row`, in time order: step k is the k-th (1-based). */
@@ -144,6 +146,44 @@
     } else if (other.selected) {
       other.select(-1, -1);
     }
+  };
+
+  /*
+   * Each card also says how long the same bar (role, rank, phase, step) took in the other run,
+   * and the change from the baseline's: what a reader compares the two runs for.
+   */
+  Sync.prototype.bindCards = function (names) {
+    var self = this;
+    this.timelines.forEach(function (t, n) {
+      if (!t.selection) return;
+      var fill = t.selection.fill;
+      t.selection.fill = function (row, index) {
+        fill.call(this, row, index);
+        var key = barKey(t, row, index), lines = [];
+        self.timelines.forEach(function (other, m) {
+          if (other === t) return;
+          var found = findBar(other, key), bars = other.bars;
+          var mine = t.bars.end[index] - t.bars.start[index];
+          if (!found) {
+            lines.push(names[m] + ': no such bar');
+            return;
+          }
+          var theirs = bars.end[found.index] - bars.start[found.index];
+          /* the change is this run's over the baseline's, whichever card says it */
+          var base = n < m ? mine : theirs, now = n < m ? theirs : mine;
+          var change = base > 0 ? ' (' + (n < m ? '' : 'this run ') + (now >= base ? '+' : '\u2212') +
+            core.fmtThousands(Math.abs(now / base - 1) * 100, 1) + '%)' : '';
+          lines.push(names[m] + ': ' + core.fmtDuration(theirs) + change);
+        });
+        var table = this.cardBody.querySelector('.rli-fields');
+        lines.forEach(function (text) {
+          var at = text.indexOf(': '), tr = core.element('tr', 'rli-compare-other');
+          tr.appendChild(core.element('th', null, 'In the ' + text.slice(0, at)));
+          tr.appendChild(core.element('td', null, text.slice(at + 2)));
+          if (table) table.appendChild(tr);
+        });
+      };
+    });
   };
 
   /* Clearing one selection (Escape, the card's ×) clears them all. */

@@ -180,6 +180,16 @@ async function sizeChecks(browser, check, out, sides, tag) {
     assert.deepStrictEqual(s.selected, [key, key]);
     s.details.forEach((text, i) => assert.ok(text && text.includes('actor_update - Rank 1') && /Step\s+2/.test(text),
       'run ' + i + ' details: ' + text));
+    /* each card tells the same bar's length in the other run */
+    const lengths = sides.map((events) => {
+      const bar = phaseSteps(events, key.role, key.phase, key.rank)[key.step - 1][0];
+      return bar.end - bar.start;
+    });
+    const percent = Math.abs(lengths[1] / lengths[0] - 1) * 100, sign = lengths[1] >= lengths[0] ? '+' : '\u2212';
+    assert.ok(s.details[0].includes('In the current run\t' + (lengths[1] / 1000).toFixed(3) + ' s (' + sign + percent.toFixed(1) + '%)'),
+      s.details[0] + ' vs ' + percent);
+    assert.ok(s.details[1].includes('In the baseline\t' + (lengths[0] / 1000).toFixed(3) + ' s (this run ' + sign + percent.toFixed(1) + '%)'),
+      s.details[1]);
     await page.keyboard.press('Escape');
     s = await state();
     assert.deepStrictEqual(s.selected, [null, null]);
