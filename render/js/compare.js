@@ -420,6 +420,26 @@
       page.scrollIntoView({ block: 'start' });
       return [lo, hi];
     }
+    /* Escape on a chart with no bar selected, on a table row, or with nothing focused: the outlined phase goes */
+    function unpick() {
+      if (!picked) return false;
+      picked = null;
+      page.status.textContent = '';
+      if (table) table.mark(-1);
+      runs.forEach(function (run) { run.setHighlight(null); });
+      drawn.forEach(function (run) { run.timeline.draw(); });
+      return true;
+    }
+    sync.onEscape = unpick;
+    document.addEventListener('keydown', function (event) {
+      if (event.key !== 'Escape') return;
+      var target = event.target;
+      if (target === document.body || target === document.documentElement) {
+        if (sync.clearAll() || unpick()) event.preventDefault();
+      } else if (target.closest && target.closest('.rli-compare-table') && unpick()) {
+        event.preventDefault();
+      }
+    });
     var table = spec.table.rows.length || !memorySpec ? new Table(spec.table, page, pick) : null;
     /* the memory side of the comparison, when both runs have one: under the phases */
     var memory = memorySpec ? new window.rliCompareMemory(memorySpec, page) : null;

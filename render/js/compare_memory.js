@@ -3,13 +3,15 @@
   'use strict';
 
   var core = window.rliCore, element = core.element;
-  var LANE_CSS_PX = 26;      /* one device (two bars) or one call site a lane */
+  var LANE_CSS_PX = 26;      /* one device (two bars) a lane */
+  var TWO_LINE_LANE_CSS_PX = 34; /* one call site a lane: its text, and its device under it */
   var LABEL_SHARE = 0.34;    /* of the figure's width, for the lanes' labels */
   var VALUE_CSS_PX = 190;    /* room right of the bars for their values */
   var AXIS_CSS_PX = 34;
   var TITLE_CSS_PX = 22;
   var FONT_CSS_PX = 12;
   var MAX_LABEL_CHARS = 70;
+  var MUTED_TEXT = '#4a5a73';  /* a call site's device, under it: the pages' secondary text */
 
   function kbToMb(kb) { return kb === null ? null : kb / 1024; }
 
@@ -186,10 +188,12 @@
    */
   CompareMemory.prototype.panel = function (canvas, title, lanes, lo, hi) {
     var width = Math.max(480, this.figures.clientWidth || 900), font = FONT_CSS_PX + 'px ' + core.cssFontFamily(null);
-    var height = TITLE_CSS_PX + lanes.length * LANE_CSS_PX + AXIS_CSS_PX;
+    /* a lane with a second line (the device under a call site) is taller */
+    var lanePx = lanes.some(function (lane) { return lane.sub; }) ? TWO_LINE_LANE_CSS_PX : LANE_CSS_PX;
+    var height = TITLE_CSS_PX + lanes.length * lanePx + AXIS_CSS_PX;
     var ctx = prepare(canvas, width, height), colors = this.spec.colors;
     var left = Math.round(width * LABEL_SHARE), right = width - VALUE_CSS_PX, plotW = Math.max(40, right - left);
-    var top = TITLE_CSS_PX, bottom = top + lanes.length * LANE_CSS_PX;
+    var top = TITLE_CSS_PX, bottom = top + lanes.length * lanePx;
     if (!(hi > lo)) hi = lo + 1;
     var unit = core.sizeUnitFor(Math.max(Math.abs(lo), Math.abs(hi)));
     var x = function (mb) { return left + (mb - lo) / (hi - lo) * plotW; };
@@ -222,11 +226,17 @@
       ctx.stroke();
     }
     lanes.forEach(function (lane, i) {
-      var y = top + i * LANE_CSS_PX, n = lane.bars.length, thick = (LANE_CSS_PX - 6) / n;
+      var y = top + i * lanePx, n = lane.bars.length, thick = (lanePx - 6) / n;
       ctx.fillStyle = colors.text;
       ctx.textAlign = 'right';
       ctx.textBaseline = 'middle';
-      ctx.fillText(shorten(ctx, lane.label, left - 10), left - 6, y + LANE_CSS_PX / 2);
+      if (lane.sub) {
+        ctx.fillText(shorten(ctx, lane.label, left - 10), left - 6, y + lanePx * 0.3);
+        ctx.fillStyle = MUTED_TEXT;
+        ctx.fillText(shorten(ctx, lane.sub, left - 10), left - 6, y + lanePx * 0.72);
+      } else {
+        ctx.fillText(shorten(ctx, lane.label, left - 10), left - 6, y + lanePx / 2);
+      }
       lane.bars.forEach(function (bar, b) {
         if (bar.value === null) return;
         var x0 = x(Math.min(0, bar.value)), x1 = x(Math.max(0, bar.value));
@@ -235,7 +245,7 @@
       });
       ctx.fillStyle = lane.noteColor || colors.text;
       ctx.textAlign = 'left';
-      ctx.fillText(lane.note, right + 8, y + LANE_CSS_PX / 2);
+      ctx.fillText(lane.note, right + 8, y + lanePx / 2);
     });
     return { lanes: lanes.length, unit: unit.name, ticks: ticks.map(function (t) { return t.label; }) };
   };
@@ -257,7 +267,7 @@
       var grown = self.growth(s);
       lo = Math.min(lo, grown);
       hi = Math.max(hi, grown);
-      return { label: (s.text || '(no call stack)') + ' \u00b7 ' + spec.devices[s.device].label,
+      return { label: s.text || '(no call stack)', sub: spec.devices[s.device].label,
         bars: [{ value: grown, color: grown >= 0 ? colors.grew : colors.shrank }], note: signedSize(grown),
         noteColor: grown > 0 ? colors.grew : grown < 0 ? colors.shrank : null };
     });

@@ -200,7 +200,8 @@
 
   /*
    * Keys where the focus is: on a chart (Tab or a click gives it focus), not the window, so a
-   * focused button, box or table row keeps its own. The range follows on the other chart.
+   * focused button, box or table row keeps its own. The range follows on the other chart. Escape
+   * clears the selected bars, else what onEscape() clears (the page's outlined phase).
    */
   Sync.prototype.bindKeys = function (t) {
     var self = this;
@@ -212,7 +213,7 @@
       else if (event.key === '+' || event.key === '=') t.zoomTo(t.left + span * 0.1, t.right - span * 0.1);
       else if (event.key === '-') t.zoomTo(t.left - span * 0.125, t.right + span * 0.125);
       else if (event.key === '0' || event.key === 'Home') t.reset();
-      else if (event.key === 'Escape') handled = self.clearAll();
+      else if (event.key === 'Escape') handled = self.clearAll() || (self.onEscape ? self.onEscape() : false);
       else if (event.key === 'ArrowUp' || event.key === 'ArrowDown') t.setScroll(t.scrollY + (event.key === 'ArrowUp' ? -g.pitch : g.pitch), true);
       else if (event.key === 'PageUp' || event.key === 'PageDown')
         t.setScroll(t.scrollY + (event.key === 'PageUp' ? -1 : 1) * Math.max(g.pitch, g.plot[3] - g.pitch), true);

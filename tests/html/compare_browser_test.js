@@ -219,6 +219,12 @@ async function sizeChecks(browser, check, out, sides, tag) {
     });
     s.highlighted.forEach((n, i) => assert.ok(n >= 1, 'run ' + i + ' outlines no bar'));
     assert.match(s.status, new RegExp('step ' + want.step));
+    /* Escape on the focused row: the outlines go, the zoom stays */
+    await page.keyboard.press('Escape');
+    const after = await state();
+    assert.deepStrictEqual(after.highlighted, [0, 0]);
+    assert.strictEqual(after.picked, null);
+    assert.deepStrictEqual(after.ranges, s.ranges);
     await page.click('button[data-action="reset"]:visible');
   });
 
@@ -315,7 +321,7 @@ async function memoryChecks(browser, check, bin, synth, outDir, tag) {
     /* the most grown site is drawn: its bar's colour (the regression colour) at the middle of its lane */
     const pixel = await page.evaluate(() => {
       const c = document.querySelectorAll('.rli-compare-memory canvas')[1], r = window.devicePixelRatio || 1;
-      const x = Math.round(c.width * 0.5), y = Math.round((22 + 13) * r);
+      const x = Math.round(c.width * 0.5), y = Math.round((22 + 17) * r);
       return Array.from(c.getContext('2d').getImageData(x, y, 1, 1).data);
     });
     assert.deepStrictEqual(pixel, [198, 40, 40, 255]);
