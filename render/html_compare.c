@@ -5,7 +5,9 @@
 #include "common/strutil.h"
 #include "html_bytes.h"
 #include "html_timeline.h"
+#include "layout/compare_figure.h"
 #include "layout/compare_page.h"
+#include "layout/theme.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -17,6 +19,9 @@ extern const char rli_asset_filter_js[];
 extern const char rli_asset_timeline_js[];
 extern const char rli_asset_timeline_paint_js[];
 extern const char rli_asset_timeline_input_js[];
+extern const char rli_asset_timeline_select_js[];
+extern const char rli_asset_compare_sync_js[];
+extern const char rli_asset_compare_memory_js[];
 extern const char rli_asset_compare_js[];
 extern const char rli_asset_timeline_css[];
 extern const char rli_asset_compare_css[];
@@ -24,7 +29,7 @@ extern const char rli_asset_compare_css[];
 /* The timeline page's parts without its start (timeline_start.js): the compare page starts both itself. */
 static const char *const page_scripts[] = {
 	rli_asset_core_js, rli_asset_filter_js, rli_asset_timeline_js, rli_asset_timeline_paint_js, rli_asset_timeline_input_js,
-	rli_asset_compare_js,
+	rli_asset_timeline_select_js, rli_asset_compare_sync_js, rli_asset_compare_memory_js, rli_asset_compare_js,
 };
 #define PAGE_SCRIPT_COUNT (sizeof(page_scripts) / sizeof(page_scripts[0]))
 
@@ -71,7 +76,74 @@ static void write_table(FILE *fp, const rli_compare_table *table)
 	fputs("]}", fp);
 }
 
-/* The page's own data: its title, each run's heading or note, the table. */
+/* [baseline, current]; null on the side that lacks it. */
+static void write_pair(FILE *fp, double baseline, double current, rli_presence presence)
+{
+	fputc('[', fp);
+	if (presence == RLI_ADDED)
+		fputs("null", fp);
+	else
+		rli_json_write_double(fp, baseline);
+	fputc(',', fp);
+	if (presence == RLI_REMOVED)
+		fputs("null", fp);
+	else
+		rli_json_write_double(fp, current);
+	fputc(']', fp);
+}
+
+/*
+ * The memory side: {"devices":[{label, presence, peakMb, peakMs, neverFreedKb, allocatedKb}],
+ * "sites":[{device, text, allocatedKb, liveKb, count}] (the most grown first), "siteCount",
+ * "complete", "colors"}; every pair is [baseline, current].
+ */
+static void write_memory(FILE *fp, const rli_compare_memory *m)
+{
+	fputs("{\"devices\":[", fp);
+	for (size_t d = 0; d < m->device_count; d++) {
+		const rli_device_change *c = m->devices[d].change;
+		fputs(d ? ",{\"label\":" : "{\"label\":", fp);
+		write_string(fp, m->devices[d].label);
+		fputs(",\"presence\":", fp);
+		write_string(fp, rli_presence_name(c->presence));
+		fputs(",\"peakMb\":", fp);
+		write_pair(fp, c->baseline_peak_mb, c->current_peak_mb, c->presence);
+		fputs(",\"peakMs\":", fp);
+		write_pair(fp, c->baseline_peak_ms, c->current_peak_ms, c->presence);
+		fputs(",\"neverFreedKb\":", fp);
+		write_pair(fp, c->baseline_never_freed_kb, c->current_never_freed_kb, c->presence);
+		fputs(",\"allocatedKb\":", fp);
+		write_pair(fp, c->baseline_allocated_kb, c->current_allocated_kb, c->presence);
+		fputc('}', fp);
+	}
+	fputs("],\"sites\":[", fp);
+	for (size_t i = 0; i < m->sites_listed; i++) {
+		const rli_site_change *s = m->sites[i].site;
+		fprintf(fp, "%s{\"device\":%zu,\"text\":", i ? "," : "", m->sites[i].device);
+		write_string(fp, s->text);
+		fputs(",\"allocatedKb\":", fp);
+		write_pair(fp, s->baseline_allocated_kb, s->current_allocated_kb, RLI_IN_BOTH);
+		fputs(",\"liveKb\":", fp);
+		write_pair(fp, s->baseline_live_kb, s->current_live_kb, RLI_IN_BOTH);
+		fprintf(fp, ",\"count\":[%zu,%zu]}", s->baseline_count, s->current_count);
+	}
+	fprintf(fp, "],\"siteCount\":%zu,\"complete\":%s,\"colors\":{\"baseline\":", m->site_count,
+		m->complete ? "true" : "false");
+	rli_html_color(fp, RLI_COMPARE_BASELINE_COLOR);
+	fputs(",\"current\":", fp);
+	rli_html_color(fp, RLI_COMPARE_SAME_COLOR);
+	fputs(",\"grew\":", fp);
+	rli_html_color(fp, REGRESSION_COLOR);
+	fputs(",\"shrank\":", fp);
+	rli_html_color(fp, IMPROVEMENT_COLOR);
+	fputs(",\"text\":", fp);
+	rli_html_color(fp, TEXT_COLOR);
+	fputs(",\"grid\":", fp);
+	rli_html_color(fp, GRID_COLOR);
+	fputs("}}", fp);
+}
+
+/* The page's own data: its title, each run's heading or note, the table, the memory side. */
 static void write_spec(FILE *fp, const rli_compare_page *page, const char *font_family)
 {
 	static const char *const run_names[] = { "baseline", "current" };
@@ -85,14 +157,20 @@ static void write_spec(FILE *fp, const rli_compare_page *page, const char *font_
 		fprintf(fp, "%s{\"name\":\"%s\",\"heading\":", r ? "," : "", run_names[r]);
 		write_string(fp, run->heading);
 		fputs(",\"note\":", fp);
-		if (run->timeline)
+		/* a run with neither (a comparison of memory only) has no panel */
+		if (run->timeline || !run->note)
 			fputs("null", fp);
 		else
 			write_string(fp, run->note);
-		putc('}', fp);
+		fprintf(fp, ",\"timeline\":%s}", run->timeline ? "true" : "false");
 	}
 	fputs("],\"table\":", fp);
 	write_table(fp, page->table);
+	fputs(",\"memory\":", fp);
+	if (page->memory)
+		write_memory(fp, page->memory);
+	else
+		fputs("null", fp);
 	fputs("}</script>\n", fp);
 }
 

@@ -19,6 +19,7 @@ extern const char rli_asset_memory_js[];
 extern const char rli_asset_memory_paint_js[];
 extern const char rli_asset_memory_input_js[];
 extern const char rli_asset_memory_view_js[];
+extern const char rli_asset_memory_select_js[];
 extern const char rli_asset_memory_start_js[];
 extern const char rli_asset_legend_js[];
 extern const char rli_asset_timeline_css[];
@@ -27,7 +28,8 @@ extern const char rli_asset_memory_css[];
 /* The shared core first, then the memory page's parts; the last one starts it. */
 static const char *const page_scripts[] = {
 	rli_asset_core_js, rli_asset_xrange_js, rli_asset_memory_js, rli_asset_memory_paint_js,
-	rli_asset_memory_input_js, rli_asset_memory_view_js, rli_asset_legend_js, rli_asset_memory_start_js,
+	rli_asset_memory_input_js, rli_asset_memory_view_js, rli_asset_memory_select_js, rli_asset_legend_js,
+	rli_asset_memory_start_js,
 };
 #define PAGE_SCRIPT_COUNT (sizeof(page_scripts) / sizeof(page_scripts[0]))
 

@@ -21,6 +21,34 @@ void cli_say_change(console *c, int verbosity, const char *what, const rli_phase
 		rank, before, after, rli_fmt_change(change, sizeof(change), p->ratio), iqr_before, iqr_after);
 }
 
+/* "compared with B: memory of 4 devices: the peak grew on 4, fell on 0 (the most +46.0 MB, actor rank 0 NPU:0)" */
+static void say_memory_verdict(console *c, const cli_request *request, const rli_comparison *comparison)
+{
+	size_t grew = 0, fell = 0, both = 0;
+	const rli_device_change *most = NULL;
+	char size[256] = "";
+
+	for (size_t i = 0; i < comparison->device_count; i++) {
+		const rli_device_change *d = &comparison->devices[i];
+		double change = d->current_peak_mb - d->baseline_peak_mb;
+		if (d->presence != RLI_IN_BOTH)
+			continue;
+		both++;
+		grew += change > 0;
+		fell += change < 0;
+		if (change > 0 && (!most || change > most->current_peak_mb - most->baseline_peak_mb))
+			most = d;
+	}
+	if (most) {
+		char change[32];
+		snprintf(size, sizeof(size), " (the most +%s, %s rank %lld %s)",
+			 rli_fmt_size_kb(change, sizeof(change), 1024 * (most->current_peak_mb - most->baseline_peak_mb)),
+			 most->role, (long long)most->rank, most->device_type);
+	}
+	cli_say(c, 0, "", "compared with %s: memory of %zu device%s in both runs: the peak grew on %zu, fell on %zu%s",
+		request->baseline, both, both == 1 ? "" : "s", grew, fell, size);
+}
+
 static void say_verdict(console *c, const cli_request *request, const rli_comparison *comparison)
 {
 	/* With --fail-on-regression the regressions are the run's verdict: said even under -q. */
@@ -114,8 +142,10 @@ int cli_run_compare(cli_run *run, cli_baseline *baseline)
 			side_holds(baseline->side), request->input_path, side_holds(results->current_side));
 		return RLI_EINVALID;
 	}
-	/* The phases' verdict, where there are phases or devices: the expert load says its own (gmm.c). */
-	if (results->comparison->timeline || results->comparison->memory)
+	/* The phases' verdict, where there are phases, else the devices'; the expert load says its own (gmm.c). */
+	if (results->comparison->timeline)
 		say_verdict(c, request, results->comparison);
+	else if (results->comparison->memory)
+		say_memory_verdict(c, request, results->comparison);
 	return baseline->task.result;
 }

@@ -1,4 +1,4 @@
-/* compare_html.c: --baseline with html asked for: compare.html, both runs' timelines stacked and the table of changes. */
+/* compare_html.c: --baseline with html asked for: compare.html, both runs' timelines stacked and the table of changes, and the memory side. */
 #include "analyses.h"
 #include "layout/compare_page.h"
 
@@ -14,8 +14,9 @@ int cli_write_compare_html(cli_run *run, const cli_baseline *baseline)
 	double t = cli_now_ms();
 	int error;
 
-	/* Only a comparison of timelines has phases to show; the memory comparison is the summary's and the report's. */
-	if (!run->set || !results->comparison || !results->comparison->timeline || !cli_wants(request, "html"))
+	/* A comparison of timelines shows its phases, one of memory records its devices and call sites; either or both. */
+	if (!run->set || !results->comparison || !(results->comparison->timeline || results->comparison->memory) ||
+	    !cli_wants(request, "html"))
 		return RLI_OK;
 	options.medium = RLI_MEDIUM_VECTOR;
 	cli_show_status(c, "writing compare.html");

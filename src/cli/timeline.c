@@ -388,7 +388,7 @@ static int compare_side(rli_compare_side *side, const void *stats)
 	return rli_compare_side_add_timeline(side, stats);
 }
 
-/* compare.png, then compare.html: each only for a comparison of timelines. */
+/* compare.png (a comparison of timelines), then compare.html (of timelines, memory records, or both). */
 static int compare_outputs(cli_run *run, const cli_baseline *baseline)
 {
 	int error = cli_draw_compare_png(run);

@@ -197,12 +197,16 @@ int rli_compare_page_layout(rli_compare_page **out, const rli_comparison *compar
 		error = rli_error_oom();
 		goto done;
 	}
-	if ((error = lay_out_run(&page->runs[0], "Baseline", comparison->baseline, baseline_events, baseline_stats,
-				 &every_row)) < 0 ||
-	    (error = lay_out_run(&page->runs[1], "Current", comparison->current, current_events, current_stats,
-				 &every_row)) < 0)
+	if (comparison->timeline &&
+	    ((error = lay_out_run(&page->runs[0], "Baseline", comparison->baseline, baseline_events, baseline_stats,
+				  &every_row)) < 0 ||
+	     (error = lay_out_run(&page->runs[1], "Current", comparison->current, current_events, current_stats,
+				  &every_row)) < 0))
 		goto done;
-	error = rli_compare_table_build(&page->table, comparison);
+	if ((error = rli_compare_table_build(&page->table, comparison)) < 0)
+		goto done;
+	if (comparison->memory)
+		error = rli_compare_memory_build(&page->memory, comparison);
 done:
 	if (error == RLI_OK)
 		*out = page;
@@ -221,5 +225,6 @@ void rli_compare_page_free(rli_compare_page *page)
 		rli_timeline_free(page->runs[r].timeline);
 	}
 	rli_compare_table_free(page->table);
+	rli_compare_memory_free(page->memory);
 	free(page);
 }

@@ -37,6 +37,38 @@ typedef struct {
 int rli_compare_table_build(rli_compare_table **out, const rli_comparison *comparison);
 void rli_compare_table_free(rli_compare_table *table);
 
+/* The call sites the page lists: those whose memory grew most. */
+#define RLI_COMPARE_MEMORY_SITES 15
+
+typedef struct {
+	const rli_device_change *change; /* the comparison's row */
+	char *label;                     /* "<role> rank <r> <device type>" */
+} rli_compare_memory_device;
+
+typedef struct {
+	size_t device;                   /* in devices[] */
+	const rli_site_change *site;
+} rli_compare_memory_site;
+
+/*
+ * The memory side of the page, when both runs have memory records: every device (by role,
+ * rank, type; one run's alone too), and the call sites by how much they grew (the larger of
+ * allocated and live-at-peak growth; for a site that only shrank, its larger fall), the most
+ * grown first; the first sites_listed, those whose bytes moved at all (at most
+ * RLI_COMPARE_MEMORY_SITES), are shown.
+ */
+typedef struct {
+	size_t device_count;
+	rli_compare_memory_device *devices;
+	size_t site_count, sites_listed;
+	rli_compare_memory_site *sites;
+	int complete;                    /* 0: a side (a summary.json) gave only each device's top sites */
+} rli_compare_memory;
+
+/* The memory side; it points into the comparison, which must outlive it (compare_memory.c). */
+int rli_compare_memory_build(rli_compare_memory **out, const rli_comparison *comparison);
+void rli_compare_memory_free(rli_compare_memory *memory);
+
 /* One run's panel of the page: its timeline, or the reason it has none. */
 typedef struct {
 	char *heading;          /* "Baseline: <path>" */
@@ -51,12 +83,14 @@ typedef struct {
 typedef struct {
 	char *title;
 	rli_compare_run runs[2];    /* baseline, current */
-	rli_compare_table *table;
+	rli_compare_table *table;   /* the phases: none without timelines */
+	rli_compare_memory *memory; /* NULL unless both runs have memory records */
 } rli_compare_page;
 
 /*
  * Lays the page out. A run's events NULL (its side read from a summary.json)
- * gives it a note instead of a timeline; its stats may be NULL. options is
+ * gives it a note instead of a timeline; its stats may be NULL. A comparison
+ * without timelines (memory records only) has no runs' panels, only its memory. options is
  * the run's (medium, width); the page sets what scrolling rows need.
  */
 int rli_compare_page_layout(rli_compare_page **out, const rli_comparison *comparison,

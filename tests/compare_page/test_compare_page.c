@@ -1,4 +1,4 @@
-/* test_compare_page.c: compare.html's content on a hand-made comparison: the table's order, cells, sort keys and colours, a run without bars, and the page's escaping. */
+/* test_compare_page.c: compare.html's content on a hand-made comparison: the table's order, cells, sort keys and colours, a run without bars, the page's escaping, and the memory side. */
 #include "harness.h"
 #include "common/atomic_file.h"
 #include "compare/compare.h"
@@ -29,6 +29,72 @@ static void check_row(const rli_compare_row *row, const char *const cells[RLI_CO
 	for (int c = 0; c < RLI_COMPARE_COLUMNS; c++)
 		CHECK_STR(row->cells[c], cells[c]);
 	CHECK_INT(row->color, color);
+}
+
+/*
+ * A comparison of memory records alone: no runs' panels, every device, and the call sites that
+ * moved, the most grown first (a site the same in both runs is left out); names stay text.
+ */
+static void check_memory(const rli_compare_side *baseline, const rli_compare_side *current)
+{
+	rli_site_change sites[4] = {
+		{ .text = "same.py(1): f", .baseline_allocated_kb = 100, .current_allocated_kb = 100, .baseline_live_kb = 5,
+		  .current_live_kb = 5 },
+		{ .text = "grew.py(2): g</script>", .baseline_allocated_kb = 100, .current_allocated_kb = 300,
+		  .baseline_live_kb = 10, .current_live_kb = 10 },
+		{ .text = "shrank.py(3): h", .baseline_allocated_kb = 500, .current_allocated_kb = 100 },
+		{ .text = "live.py(4): k", .baseline_allocated_kb = 50, .current_allocated_kb = 40, .baseline_live_kb = 0,
+		  .current_live_kb = 900 },
+	};
+	rli_device_change devices[2] = {
+		{ .role = "actor", .rank = 0, .device_type = "NPU:0", .presence = RLI_IN_BOTH, .baseline_peak_mb = 10,
+		  .current_peak_mb = 12, .first_site = 0, .site_count = 3, .sites_complete = 1 },
+		{ .role = "actor", .rank = 1, .device_type = "NPU:1", .presence = RLI_ADDED, .current_peak_mb = 7,
+		  .first_site = 3, .site_count = 1, .sites_complete = 1 },
+	};
+	rli_comparison comparison = { .baseline = baseline, .current = current, .memory = 1, .devices = devices,
+				      .device_count = 2, .sites = sites, .site_count = 4 };
+	rli_compare_page *page = NULL;
+	rli_timeline_options options;
+
+	rli_timeline_options_init(&options);
+	CHECK_INT(rli_compare_page_layout(&page, &comparison, NULL, NULL, NULL, NULL, &options), RLI_OK);
+	if (!page)
+		return;
+	CHECK(!page->runs[0].timeline && !page->runs[0].note && !page->runs[1].note);
+	CHECK_INT(page->table->row_count, 0);
+	CHECK(page->memory != NULL);
+	if (page->memory) {
+		const rli_compare_memory *m = page->memory;
+		CHECK_INT(m->device_count, 2);
+		CHECK_STR(m->devices[0].label, "actor rank 0 NPU:0");
+		CHECK_STR(m->devices[1].label, "actor rank 1 NPU:1");
+		CHECK_INT(m->site_count, 4);
+		/* live.py grew 900 KB live, grew.py 200 KB allocated, shrank.py fell 400 KB (last of those that moved); same.py did not move */
+		CHECK_INT(m->sites_listed, 3);
+		CHECK(m->sites[0].site == &sites[3] && m->sites[0].device == 1);
+		CHECK(m->sites[1].site == &sites[1] && m->sites[1].device == 0);
+		CHECK(m->sites[2].site == &sites[2]);
+		CHECK(m->sites[3].site == &sites[0]);
+		CHECK_INT(m->complete, 1);
+	}
+	const char *dir = "compare_page_memory";
+	CHECK_INT(rli_mkdir_p(dir), RLI_OK);
+	CHECK_INT(rli_compare_page_write_html(page, dir, NULL), RLI_OK);
+	char *html = test_read_file("compare_page_memory/compare.html", NULL);
+	CHECK(html != NULL);
+	if (html) {
+		CHECK(strstr(html, "\"memory\":{\"devices\":[{\"label\":\"actor rank 0 NPU:0\",\"presence\":\"both\","
+				   "\"peakMb\":[10,12]") != NULL);
+		/* one run's device: null on the side that lacks it */
+		CHECK(strstr(html, "\"presence\":\"added\",\"peakMb\":[null,7]") != NULL);
+		CHECK(strstr(html, "grew.py(2): g</script>") == NULL);
+		CHECK(strstr(html, "\"text\":\"same.py(1): f\"") == NULL);
+		CHECK(strstr(html, "\"siteCount\":4,\"complete\":true") != NULL);
+		CHECK(strstr(html, "id=\"rli-model-0\"") == NULL);
+		free(html);
+	}
+	rli_compare_page_free(page);
 }
 
 int main(void)
@@ -114,6 +180,7 @@ int main(void)
 		free(html);
 	}
 	rli_compare_page_free(page);
+	check_memory(baseline, current);
 	rli_compare_side_free(baseline);
 	rli_compare_side_free(current);
 	return rli_test_failures ? 1 : 0;

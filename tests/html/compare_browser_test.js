@@ -1,4 +1,4 @@
-/* compare_browser_test.js: compare.html of two generated runs, offline: both timelines drawn on one x range that zooms and pans together, table rows that zoom and scroll both to their phase, sorting by a header, and a summary.json baseline. */
+/* compare_browser_test.js: compare.html of two generated runs, offline, at 1280x800 and 1920x1080: both timelines on one x range, their rows scrolled, filtered, ordered and selected together, table rows that zoom both to their phase's step and outline it, sorting, a summary.json baseline, the keyboard, and the memory side of a memory-growth pair. */
 'use strict';
 
 const assert = require('assert');
@@ -6,6 +6,7 @@ const fs = require('fs');
 const path = require('path');
 const { execFileSync } = require('child_process');
 const { openBrowser, SKIP, makeChecks } = require('./browser_common');
+const { tabWalk, canvasLabels } = require('./focus_common');
 
 const X_RANGE_PAD = 1.05;  // the layout's room right of the last bar (theme.h)
 const PHASE_PAD = 0.02;    // compare.js: room around a phase's bars, a share of their span each side
@@ -36,6 +37,61 @@ function phaseSpan(events, role, name, rank) {
   return [Math.min(...mine.map((e) => e.start)) - t0, Math.max(...mine.map((e) => e.end)) - t0];
 }
 
+/* Step k of a phase on a run: the k-th bar (time order) of the phase on each of its ranks (rank null: all). */
+function phaseSteps(events, role, name, rank) {
+  const byRank = new Map();
+  events.filter((e) => e.role === role && e.name === name && (rank === null || e.rank === rank)).forEach((e) => {
+    if (!byRank.has(e.rank)) byRank.set(e.rank, []);
+    byRank.get(e.rank).push(e);
+  });
+  const steps = [];
+  byRank.forEach((list) => {
+    list.sort((a, b) => a.start - b.start);
+    list.forEach((e, k) => { (steps[k] = steps[k] || []).push(e); });
+  });
+  return steps;
+}
+
+function median(values) {
+  const v = values.slice().sort((a, b) => a - b), n = v.length;
+  return n % 2 ? v[(n - 1) / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/*
+ * The step a table row zooms to: where the phase's median changed most (in the verdict's
+ * direction), the first when one run lacks the bars; and [lo, hi] of that step's bars on both
+ * runs, each from its own t = 0.
+ */
+function stepSpan(sides, role, name, rank, verdict) {
+  const steps = sides.map((events) => (events ? phaseSteps(events, role, name, rank) : []));
+  let best = 1;
+  if (steps.every((s) => s.length)) {
+    let score = -Infinity;
+    for (let k = 0; k < Math.min(steps[0].length, steps[1].length); k++) {
+      const delta = median(steps[1][k].map((e) => e.end - e.start)) - median(steps[0][k].map((e) => e.end - e.start));
+      const sc = verdict === 'regression' ? delta : verdict === 'improvement' ? -delta : Math.abs(delta);
+      if (sc > score) { score = sc; best = k + 1; }
+    }
+  }
+  let lo = Infinity, hi = -Infinity;
+  sides.forEach((events, i) => {
+    if (!events || !steps[i][best - 1]) return;
+    const t0 = origin(events);
+    steps[i][best - 1].forEach((e) => { lo = Math.min(lo, e.start - t0); hi = Math.max(hi, e.end - t0); });
+  });
+  return { step: best, span: [lo, hi] };
+}
+
+/* [lo, hi] padded as compare.js pads a phase, then kept within the axis as zoom keeps a range. */
+function padded(span, axis) {
+  const pad = Math.max(span[1] - span[0], 1e-3) * PHASE_PAD;
+  let want = [span[0] - pad, span[1] + pad];
+  if (want[1] - want[0] >= axis[1] - axis[0]) return axis;
+  if (want[0] < axis[0]) want = [axis[0], axis[0] + (want[1] - want[0])];
+  if (want[1] > axis[1]) want = [axis[1] - (want[1] - want[0]), axis[1]];
+  return want;
+}
+
 function assertClose(actual, expected, what) {
   assert.ok(Math.abs(actual - expected) <= CLOSE_MS * Math.max(1, Math.abs(expected)),
     what + ': ' + actual + ', expected ' + expected);
@@ -56,15 +112,235 @@ function percent(text) {
   return text === '\u2014' ? null : Number(text.replace('%', ''));
 }
 
+/* What both sides of the page show at one window size: rows in view, scrolled, filtered, ordered and selected together, a phase's step, the keyboard. */
+async function sizeChecks(browser, check, out, sides, tag) {
+  const page = await browser.open(path.join(out, 'compare.html'));
+  const state = () => page.evaluate(() => window.rliCompare.state());
+  const visible = (n) => page.evaluate((i) => window.rliCompare.visibleRows(i), n);
+
+  await check(tag + ': each side shows more than 5 of its 16 rows, both in the window', async () => {
+    const s = await state();
+    assert.strictEqual(s.shownRows[0].length, 16);
+    for (let n = 0; n < 2; n++) {
+      const v = await visible(n);
+      assert.ok(v[1] - v[0] + 1 > 5, 'run ' + n + ' shows rows ' + JSON.stringify(v));
+    }
+    const bottom = await page.evaluate(() => window.rliCompare.runs[1].stage.getBoundingClientRect().bottom);
+    assert.ok(bottom <= (await page.evaluate(() => window.innerHeight)), 'the second chart ends below the window: ' + bottom);
+    await page.screenshot({ path: path.join(out, 'compare-' + tag + '.png') });
+  });
+
+  await check(tag + ': scrolling one side\'s rows scrolls the other to the same row', async () => {
+    const point = await page.evaluate(() => {
+      const t = window.rliCompare.runs[0], r = t.canvas.getBoundingClientRect(), g = t.screen;
+      return { x: r.left + g.plot[0] / 2, y: r.top + g.plot[1] + g.plot[3] / 2 };
+    });
+    await page.mouse.move(point.x, point.y);
+    await page.mouse.wheel(0, 120);
+    await page.waitForTimeout(100);
+    let s = await state();
+    assert.ok(s.scroll[0] > 0, 'the wheel over the labels did not scroll: ' + JSON.stringify(s.scroll));
+    assert.deepStrictEqual((await visible(1)), (await visible(0)));
+    /* and the other way: the current run's scrollbar */
+    await page.evaluate(() => { const t = window.rliCompare.runs[1]; t.scroller.scrollTop = 0; });
+    await page.waitForTimeout(100);
+    s = await state();
+    assert.deepStrictEqual(s.scroll, [0, 0]);
+  });
+
+  await check(tag + ': one filter box filters both sides; "rank 1" leaves rank 1\'s rows on each', async () => {
+    assert.strictEqual(await page.locator('input.rli-filter:visible').count(), 1, 'one filter box in view');
+    await page.fill('input.rli-filter:visible', 'rank 1');
+    let s = await state();
+    assert.deepStrictEqual(s.filters, ['rank 1', 'rank 1']);
+    s.shownRows.forEach((rows) => {
+      assert.strictEqual(rows.length, 4);
+      rows.forEach((label) => assert.match(label, / - Rank 1$/));
+    });
+    await page.fill('input.rli-filter:visible', '');
+    s = await state();
+    assert.deepStrictEqual(s.shownRows.map((r) => r.length), [16, 16]);
+  });
+
+  await check(tag + ': the row order applies to both sides', async () => {
+    await page.click('button[data-action="order"]:visible');
+    let s = await state();
+    assert.deepStrictEqual(s.orders, ['role', 'role']);
+    assert.deepStrictEqual(s.shownRows[1], s.shownRows[0]);
+    await page.click('button[data-action="order"]:visible');
+    s = await state();
+    assert.deepStrictEqual(s.orders, ['rank', 'rank']);
+  });
+
+  await check(tag + ': a bar clicked on one side selects the same role, rank, phase and step on the other; Escape clears both', async () => {
+    const key = { role: 'actor_update', rank: '1', phase: 'actor_update', step: 2 };
+    const point = await page.evaluate((k) => window.rliCompare.barPoint(0, k), key);
+    await page.mouse.click(point.x, point.y);
+    let s = await state();
+    assert.deepStrictEqual(s.selected, [key, key]);
+    s.details.forEach((text, i) => assert.ok(text && text.includes('actor_update - Rank 1') && /Step\s+2/.test(text),
+      'run ' + i + ' details: ' + text));
+    /* each card tells the same bar's length in the other run */
+    const lengths = sides.map((events) => {
+      const bar = phaseSteps(events, key.role, key.phase, key.rank)[key.step - 1][0];
+      return bar.end - bar.start;
+    });
+    const percent = Math.abs(lengths[1] / lengths[0] - 1) * 100, sign = lengths[1] >= lengths[0] ? '+' : '\u2212';
+    assert.ok(s.details[0].includes('In the current run\t' + (lengths[1] / 1000).toFixed(3) + ' s (' + sign + percent.toFixed(1) + '%)'),
+      s.details[0] + ' vs ' + percent);
+    assert.ok(s.details[1].includes('In the baseline\t' + (lengths[0] / 1000).toFixed(3) + ' s (this run ' + sign + percent.toFixed(1) + '%)'),
+      s.details[1]);
+    await page.keyboard.press('Escape');
+    s = await state();
+    assert.deepStrictEqual(s.selected, [null, null]);
+    assert.deepStrictEqual(s.details, [null, null]);
+    /* from the other side, through its card's x */
+    const other = await page.evaluate((k) => window.rliCompare.barPoint(1, k), key);
+    await page.mouse.click(other.x, other.y);
+    assert.deepStrictEqual((await state()).selected, [key, key]);
+    await page.click('section[data-run="current"] .rli-details-close');
+    assert.deepStrictEqual((await state()).selected, [null, null]);
+  });
+
+  await check(tag + ': a regression row zooms both sides to the phase\'s step and outlines its bars on both', async () => {
+    const rows = await tableRows(page);
+    let index = rows.findIndex((cells) => cells[8] === 'regression');
+    if (index < 0) index = 0;
+    const cells = rows[index];
+    await page.click('.rli-compare-table tbody tr:nth-child(' + (index + 1) + ')');
+    const want = stepSpan(sides, cells[0], cells[1], cells[2] === 'all' ? null : cells[2], cells[8]);
+    const s = await state();
+    const axis = await page.evaluate(() => [window.rliCompare.runs[0].model.xMin, window.rliCompare.runs[0].model.xMax]);
+    const range = padded(want.span, axis);
+    assert.strictEqual(s.picked.step, want.step);
+    s.ranges.forEach((r, i) => {
+      assertClose(r[0], range[0], 'run ' + i + ' left');
+      assertClose(r[1], range[1], 'run ' + i + ' right');
+    });
+    s.highlighted.forEach((n, i) => assert.ok(n >= 1, 'run ' + i + ' outlines no bar'));
+    assert.match(s.status, new RegExp('step ' + want.step));
+    /* Escape on the focused row: the outlines go, the zoom stays */
+    await page.keyboard.press('Escape');
+    const after = await state();
+    assert.deepStrictEqual(after.highlighted, [0, 0]);
+    assert.strictEqual(after.picked, null);
+    assert.deepStrictEqual(after.ranges, s.ranges);
+    await page.click('button[data-action="reset"]:visible');
+  });
+
+  await check(tag + ': Tab reaches every control with a visible focus; keys act where the focus is; the charts are labelled', async () => {
+    const walk = await tabWalk(page, 200);
+    assert.deepStrictEqual(walk.missed, [], 'not reached by Tab');
+    assert.deepStrictEqual(walk.unmarked, [], 'focused without a visible mark');
+    (await canvasLabels(page)).forEach((l) => assert.deepStrictEqual(l, ['img', true]));
+    await page.evaluate(() => window.rliCompare.runs[0].zoomTo(100000, 200000));
+    await page.focus('button[data-action="reset"]:visible');
+    await page.keyboard.press('ArrowRight');
+    let s = await state();
+    assert.deepStrictEqual(s.ranges[0], [100000, 200000], 'ArrowRight on a button panned');
+    /* the current run's chart pans both */
+    await page.focus('section[data-run="current"] .rli-stage canvas');
+    await page.keyboard.press('ArrowRight');
+    s = await state();
+    assert.deepStrictEqual(s.ranges, [[110000, 210000], [110000, 210000]]);
+    await page.click('button[data-action="reset"]:visible');
+  });
+  await page.close();
+}
+
+/* pair.txt's lines as a map: key=value. */
+function readPair(dir) {
+  const facts = new Map();
+  fs.readFileSync(path.join(dir, 'pair.txt'), 'utf8').trim().split('\n').forEach((line) => {
+    const at = line.indexOf('=');
+    facts.set(line.slice(0, at), line.slice(at + 1));
+  });
+  return facts;
+}
+
+/* "878.00 MB": a size in MB as the page writes it, in the unit given (MB). */
+function mbText(mb) {
+  return mb.toFixed(2).replace(/\B(?=(\d{3})+(?!\d))/g, ',') + ' MB';
+}
+
+/* A memory-growth pair (memory records only): compare.html exists, with each device's peaks and the grown call site, as tables and a figure. */
+async function memoryChecks(browser, check, bin, synth, outDir, tag) {
+  const pair = path.join(outDir, 'memory-pair'), out = path.join(outDir, 'memory-out');
+  if (!fs.existsSync(path.join(pair, 'pair.txt')))
+    run(synth, ['--pair', 'memory-growth', '--format', 'memory', '--ranks', '2', '--roles', '2', '--output', pair]);
+  fs.rmSync(out, { recursive: true, force: true });
+  run(bin, ['-q', '--input-path', path.join(pair, 'current'), '--baseline', path.join(pair, 'baseline'),
+    '--output-path', out, '--vis-type', 'html']);
+  const facts = readPair(pair);
+  const comparison = JSON.parse(fs.readFileSync(path.join(out, 'summary.json'), 'utf8')).comparison;
+
+  await check(tag + ': a memory-growth pair has compare.html: each device\'s peak in both runs, the grown call site first, a figure of them', async () => {
+    assert.ok(fs.existsSync(path.join(out, 'compare.html')), 'no compare.html for a comparison of memory records');
+    const page = await browser.open(path.join(out, 'compare.html'));
+    const tables = await page.evaluate(() => Array.from(document.querySelectorAll('.rli-compare-memory table')).map((t) => ({
+      caption: t.caption.textContent,
+      head: Array.from(t.tHead.rows[0].cells).map((c) => c.textContent),
+      rows: Array.from(t.tBodies[0].rows).map((r) => Array.from(r.cells).map((c) => c.textContent)) })));
+    assert.strictEqual(tables.length, 2, 'a table of devices and one of call sites');
+    const [devices, sites] = tables;
+    assert.deepStrictEqual(devices.head.slice(0, 4), ['Device', 'Peak (baseline)', 'Peak', 'Change']);
+    assert.strictEqual(devices.rows.length, comparison.memory.length);
+    comparison.memory.forEach((d) => {
+      const label = d.role + ' rank ' + d.rank + ' ' + d.device_type;
+      const row = devices.rows.find((cells) => cells[0] === label);
+      assert.ok(row, 'no row for ' + label);
+      /* the page writes a column in one unit: GB here, as the peaks are above 10 GB */
+      assert.strictEqual(row[1], (d.baseline_peak_mb / 1024).toFixed(2) + ' GB', label + ' baseline peak');
+      assert.strictEqual(row[2], (d.current_peak_mb / 1024).toFixed(2) + ' GB', label + ' peak');
+      assert.strictEqual(row[3], '+' + mbText(d.current_peak_mb - d.baseline_peak_mb), label + ' change');
+    });
+    /* the planted site grew by growth_kb per allocation on each device: those rows first, each with its growth */
+    const site = facts.get('site');
+    const planted = Array.from(facts.keys()).filter((k) => k.startsWith('growth_kb.'));
+    assert.strictEqual(planted.length, comparison.memory.length);
+    planted.forEach((k, i) => {
+      const [, role, rank, type] = /^growth_kb\.(.+)\.(\d+)\.([^.]+(?:\.[^.]+)*)$/.exec(k);
+      const row = sites.rows.slice(0, planted.length).find((cells) => cells[0] === role + ' rank ' + rank + ' ' + type);
+      assert.ok(row, 'the grown site of ' + k + ' is not among the first rows: ' + JSON.stringify(sites.rows.slice(0, 6)));
+      assert.strictEqual(row[1], site);
+      assert.strictEqual(row[6], '+' + mbText(Number(facts.get(k)) / 1024));
+      void i;
+    });
+    const figure = await page.evaluate(() => {
+      const m = window.rliCompare.memory;
+      return { drawn: m.drawn, labels: Array.from(document.querySelectorAll('.rli-compare-memory canvas')).map((c) =>
+        [c.getAttribute('role'), c.getAttribute('aria-label'), c.width > 0 && c.height > 0]) };
+    });
+    assert.strictEqual(figure.drawn.peaks.lanes, comparison.memory.length);
+    assert.strictEqual(figure.drawn.sites.lanes, sites.rows.length);
+    figure.labels.forEach((l) => {
+      assert.strictEqual(l[0], 'img');
+      assert.ok(l[1] && l[1].length > 20, 'a chart without a label: ' + l[1]);
+      assert.ok(l[2]);
+    });
+    /* the most grown site is drawn: its bar's colour (the regression colour) at the middle of its lane */
+    const pixel = await page.evaluate(() => {
+      const c = document.querySelectorAll('.rli-compare-memory canvas')[1], r = window.devicePixelRatio || 1;
+      const x = Math.round(c.width * 0.5), y = Math.round((22 + 17) * r);
+      return Array.from(c.getContext('2d').getImageData(x, y, 1, 1).data);
+    });
+    assert.deepStrictEqual(pixel, [198, 40, 40, 255]);
+    assert.strictEqual(await page.locator('.rli-compare-run').count(), 0, 'a memory-only comparison has no timeline panels');
+    const walk = await tabWalk(page, 100);
+    assert.deepStrictEqual(walk.missed, []);
+    assert.deepStrictEqual(walk.unmarked, []);
+    await page.screenshot({ path: path.join(outDir, 'compare-memory-' + tag + '.png'), fullPage: true });
+    await page.close();
+  });
+}
+
 async function main() {
   const [bin, synth, outDir] = process.argv.slice(2);
-  const browser = await openBrowser({ viewport: { width: 1366, height: 768 }, ready: 'rliCompare' });
-  if (browser === SKIP) return 77;
   const { check, failures } = makeChecks();
   fs.rmSync(outDir, { recursive: true, force: true });
   const runA = path.join(outDir, 'A'), runB = path.join(outDir, 'B');
   for (const [seed, dir] of [[1, runA], [2, runB]])
-    run(synth, ['--format', 'mstx', '--ranks', '4', '--roles', '3', '--steps', '4', '--seed', String(seed), '--output', dir]);
+    run(synth, ['--format', 'mstx', '--ranks', '4', '--roles', '4', '--steps', '4', '--seed', String(seed), '--output', dir]);
   const baselineOut = path.join(outDir, 'baseline-out'), out = path.join(outDir, 'out');
   run(bin, ['-q', '--input-path', runA, '--output-path', baselineOut, '--export', 'csv', '--vis-type', 'none']);
   run(bin, ['-q', '--input-path', runB, '--baseline', runA, '--output-path', out, '--export', 'csv', '--vis-type', 'html']);
@@ -72,6 +348,8 @@ async function main() {
   const current = readEvents(path.join(out, 'rl_events.csv'));
   const sides = [baseline, current];
 
+  let browser = await openBrowser({ viewport: { width: 1280, height: 800 }, ready: 'rliCompare' });
+  if (browser === SKIP) return 77;
   try {
     const page = await browser.open(path.join(out, 'compare.html'));
     const state = () => page.evaluate(() => window.rliCompare.state());
@@ -134,9 +412,10 @@ async function main() {
       assert.deepStrictEqual(s.ranges[1], s.ranges[0]);
     });
 
-    await check('Reset on either resets both', async () => {
+    await check('Reset in the one toolbar both share resets both', async () => {
       const first = (await page.evaluate(() => window.rliCompare.runs[0].model.xMax));
-      await page.click('section[data-run="current"] button[data-action="reset"]');
+      assert.ok(!(await page.isVisible('section[data-run="current"] .rli-toolbar')), 'the current run has a toolbar of its own');
+      await page.click('button[data-action="reset"]:visible');
       const s = await state();
       s.ranges.forEach((range) => {
         assertClose(range[0], 0, 'left after Reset');
@@ -164,18 +443,15 @@ async function main() {
           });
         }, [role, rank]);
         await page.click('.rli-compare-table tbody tr:nth-child(' + (index + 1) + ')');
-        const spans = sides.map((events) => phaseSpan(events, role, phase, rank)).filter(Boolean);
-        const lo = Math.min(...spans.map((s) => s[0])), hi = Math.max(...spans.map((s) => s[1]));
-        const pad = (hi - lo) * PHASE_PAD;
+        const verdict = (await tableRows(page))[index][8];
+        const want = stepSpan(sides, role, phase, rank, verdict);
         const s = await state();
-        /* zoom stays within the axis: a padded span reaching before its start is moved along, not cut */
         const axis = await page.evaluate(() => [window.rliCompare.runs[0].model.xMin, window.rliCompare.runs[0].model.xMax]);
-        let want = [lo - pad, hi + pad];
-        if (want[0] < axis[0]) want = [axis[0], axis[0] + (want[1] - want[0])];
-        if (want[1] > axis[1]) want = [axis[1] - (want[1] - want[0]), axis[1]];
-        s.ranges.forEach((range, i) => {
-          assertClose(range[0], want[0], 'run ' + i + ' left');
-          assertClose(range[1], want[1], 'run ' + i + ' right');
+        const range = padded(want.span, axis);
+        assert.strictEqual(s.picked.step, want.step, 'the step shown');
+        s.ranges.forEach((r, i) => {
+          assertClose(r[0], range[0], 'run ' + i + ' left');
+          assertClose(r[1], range[1], 'run ' + i + ' right');
         });
         const positions = await page.evaluate(([r, k]) => window.rliCompare.rowsOf(r, k), [role, rank]);
         for (let i = 0; i < 2; i++) {
@@ -243,15 +519,26 @@ async function main() {
       assert.strictEqual((await tableRows(other)).length, rows.length);
       const top = (await tableRows(other))[0];
       await other.click('.rli-compare-table tbody tr:nth-child(1)');
-      const span = phaseSpan(current, top[0], top[1], top[2] === 'all' ? null : top[2]);
-      const pad = (span[1] - span[0]) * PHASE_PAD;
+      /* the baseline has no bars: the first step, the current run's */
+      const want = stepSpan([null, current], top[0], top[1], top[2] === 'all' ? null : top[2], top[8]);
+      assert.strictEqual(want.step, 1);
       const after = (await other.evaluate(() => window.rliCompare.state())).ranges[1];
       const axis = await other.evaluate(() => [window.rliCompare.runs[1].model.xMin, window.rliCompare.runs[1].model.xMax]);
-      let want = [span[0] - pad, span[1] + pad];
-      if (want[0] < axis[0]) want = [axis[0], axis[0] + (want[1] - want[0])];
-      if (want[1] > axis[1]) want = [axis[1] - (want[1] - want[0]), axis[1]];
-      assertClose(after[0], want[0], 'left');
-      assertClose(after[1], want[1], 'right');
+      const range = padded(want.span, axis);
+      assertClose(after[0], range[0], 'left');
+      assertClose(after[1], range[1], 'right');
+      assert.deepStrictEqual(browser.problems(), []);
+    });
+    await sizeChecks(browser, check, out, sides, '1280x800');
+    await memoryChecks(browser, check, bin, synth, outDir, '1280x800');
+    await check('1280x800: the page asked for nothing outside its file and logged no error', async () => {
+      assert.deepStrictEqual(browser.problems(), []);
+    });
+    await browser.close();
+    browser = await openBrowser({ viewport: { width: 1920, height: 1080 }, ready: 'rliCompare' });
+    await sizeChecks(browser, check, out, sides, '1920x1080');
+    await memoryChecks(browser, check, bin, synth, outDir, '1920x1080');
+    await check('1920x1080: the page asked for nothing outside its file and logged no error', async () => {
       assert.deepStrictEqual(browser.problems(), []);
     });
   } catch (error) {

@@ -1,4 +1,4 @@
-/* memory_browser_test.js: drives the memory pages in headless Debian chromium with the network cut off: details, ranges, links, overlaps, escaping. */
+/* memory_browser_test.js: drives the memory pages in headless Debian chromium with the network cut off: details, ranges, links, overlaps, escaping, the selection at 1280x800 and 1920x1080. */
 'use strict';
 
 const fs = require('fs');
@@ -8,6 +8,7 @@ const { spawnSync } = require('child_process');
 const zlib = require('zlib');
 const assert = require('assert');
 const { openBrowser, SKIP, makeChecks } = require('./browser_common');
+const { tabWalk, canvasLabels } = require('./focus_common');
 
 const binary = process.argv[2];
 const samples = process.argv[3];
@@ -161,6 +162,138 @@ async function setInput(page, which, value) {
   const handle = await page.evaluateHandle((expr) => expr.split('.').reduce((o, k) => o[k], window), input);
   await handle.focus();
   await page.keyboard.press('Enter');
+}
+
+/*
+ * The selection: SELECT_OPS operators of one block each (more lanes than the Gantt shows), a block of
+ * aten::mm matched to its op's call stack, and aten::keep, never freed. At a laptop's and a desktop's
+ * size: a click shows the block's details (freed, when, or never), Escape on the chart, Escape in the
+ * panel and its x clear them, a reload restores them with the lane in view, the lanes scroll by keys,
+ * Tab reaches every control.
+ */
+const SELECT_OPS = 40;
+function selectRows() {
+  const rows = [{ name: 'aten::mm', kb: 4096, at: T0 + 1000, dur: 2000 }, { name: 'aten::keep', kb: 2048, at: T0 + 1500, dur: '' }];
+  for (let i = 0; i < SELECT_OPS; i++)
+    rows.push({ name: 'op' + String(i).padStart(2, '0'), kb: 64 * (i + 1), at: T0 + 100 * i, dur: 50 });
+  return rows;
+}
+
+/* Clicks a bar as clickBar does, its lane first scrolled into the Gantt's band (more lanes than it shows). */
+async function clickLaneBar(page, name, at) {
+  await page.evaluate(([n, ms]) => {
+    const m = window.rliMemory, i = m.findBar(n, ms), stage = m.ganttStage, top = m.laneTop(m.d.lane[i]);
+    if (top < stage.scrollTop || top + m.geom.pitch > stage.scrollTop + stage.clientHeight) stage.scrollTop = Math.max(0, top - m.geom.pitch);
+  }, [name, at]);
+  return clickBar(page, name, at);
+}
+
+async function selectionChecks(out, size) {
+  const tag = size.width + 'x' + size.height;
+  const browser = await openBrowser({ viewport: size, ready: 'rliMemory' });
+  if (browser === SKIP) return;
+  try {
+    const page = await browser.open(path.join(out, 'memory_timeline_00.html'));
+    const detail = () => page.evaluate(() => {
+      const body = document.querySelector('.rli-detail-body'), close = document.querySelector('.rli-detail-close');
+      const fields = {};
+      body.querySelectorAll('.rli-fields tr').forEach((tr) => { fields[tr.cells[0].textContent] = tr.cells[1].textContent; });
+      return { selected: window.rliMemory.selected, fields, text: body.innerText,
+        close: !!close && getComputedStyle(close).display !== 'none' };
+    });
+
+    await check(tag + ': a click on an allocation shows its size, operator, call stack, start, lifetime and when it was freed', async () => {
+      await clickLaneBar(page, 'aten::mm', 1);
+      const d = await detail();
+      assert.ok(d.selected >= 0);
+      assert.strictEqual(d.fields.Operator, 'aten::mm');
+      assert.strictEqual(d.fields.Size, '4.00 MB (4,096.0 KB)');
+      assert.strictEqual(d.fields.Start, '1.000 ms');
+      assert.strictEqual(d.fields.Duration, '2.000 ms');
+      assert.strictEqual(d.fields.Freed, 'yes, at 3.000 ms, after 2.000 ms');
+      assert.ok(d.text.includes('model.py(7): matmul'), d.text);
+      assert.ok(d.close, 'no x to clear the selection');
+    });
+
+    await check(tag + ': a block never freed says so', async () => {
+      await clickLaneBar(page, 'aten::keep', 1.5);
+      const d = await detail();
+      assert.strictEqual(d.fields.Operator, 'aten::keep');
+      assert.match(d.fields.Freed, /^never freed: still held when the capture ends \([\d.,]+ ms\)$/);
+    });
+
+    await check(tag + ': Escape on the chart, Escape in the panel and its x each clear the selection', async () => {
+      await page.keyboard.press('Escape');
+      let d = await detail();
+      assert.strictEqual(d.selected, -1);
+      assert.ok(!d.close);
+      assert.deepStrictEqual(d.fields, {});
+      await clickLaneBar(page, 'aten::mm', 1);
+      await page.focus('.rli-detail-close');
+      await page.keyboard.press('Escape');
+      d = await detail();
+      assert.strictEqual(d.selected, -1, 'Escape in the panel');
+      assert.strictEqual(await page.evaluate(() => document.activeElement === window.rliMemory.ganttCanvas), true,
+        'the focus goes back to the Gantt');
+      await clickLaneBar(page, 'aten::mm', 1);
+      await page.click('.rli-detail-close');
+      assert.strictEqual((await detail()).selected, -1, 'the x');
+    });
+
+    await check(tag + ': a reload keeps the selection and its details, its lane scrolled into view', async () => {
+      /* the last operator's lane, scrolled to, selected; then the lanes back at the top */
+      const last = 'op' + String(SELECT_OPS - 1).padStart(2, '0'), at = (SELECT_OPS - 1) * 0.1;
+      await page.evaluate(([name, ms]) => {
+        const m = window.rliMemory, i = m.findBar(name, ms);
+        m.ganttStage.scrollTop = m.laneTop(m.d.lane[i]);
+      }, [last, at]);
+      await clickLaneBar(page, last, at);
+      const before = await detail();
+      assert.strictEqual(before.fields.Operator, last);
+      await page.waitForTimeout(400);
+      assert.match(await page.evaluate(() => location.hash), /sel=\d+/);
+      await page.reload();
+      await page.waitForFunction(() => window.rliMemory !== undefined);
+      const after = await detail();
+      assert.strictEqual(after.selected, before.selected);
+      assert.deepStrictEqual(after.fields, before.fields);
+      assert.ok(after.close);
+      const shown = await page.evaluate(() => {
+        const m = window.rliMemory, top = m.laneTop(m.d.lane[m.selected]), stage = m.ganttStage;
+        return top >= stage.scrollTop && top + m.geom.pitch <= stage.scrollTop + stage.clientHeight;
+      });
+      assert.ok(shown, 'the selected block\'s lane is out of view after the reload');
+      /* nothing has the focus after the reload: Escape is the page's */
+      await page.keyboard.press('Escape');
+      assert.strictEqual((await detail()).selected, -1, 'Escape after the reload');
+    });
+
+    await check(tag + ': Tab reaches every control with a visible focus, the charts are labelled, the lanes scroll by keys where the focus is', async () => {
+      const walk = await tabWalk(page, 120);
+      assert.deepStrictEqual(walk.missed, [], 'not reached by Tab');
+      assert.deepStrictEqual(walk.unmarked, [], 'focused without a visible mark');
+      (await canvasLabels(page)).forEach((l) => assert.deepStrictEqual(l, ['img', true]));
+      await page.evaluate(() => { window.rliMemory.ganttStage.scrollTop = 0; });
+      await page.focus('.rli-gantt canvas');
+      await page.keyboard.press('ArrowDown');
+      await page.keyboard.press('PageDown');
+      const scrolled = await page.evaluate(() => [window.rliMemory.ganttStage.scrollTop, window.rliMemory.geom.pitch]);
+      assert.ok(scrolled[0] > scrolled[1], 'the lanes did not scroll: ' + JSON.stringify(scrolled));
+      /* a key on a button is the button's: the range stays */
+      const range = await page.evaluate(() => [window.rliMemory.range.lo, window.rliMemory.range.hi]);
+      await page.focus('.rli-toolbar button');
+      await page.keyboard.press('ArrowRight');
+      await page.keyboard.press('+');
+      assert.deepStrictEqual(await page.evaluate(() => [window.rliMemory.range.lo, window.rliMemory.range.hi]), range);
+      await page.screenshot({ path: path.join(work, 'memory-select-' + tag + '.png') });
+    });
+
+    await check(tag + ': no request off the file system, no console error', async () => {
+      assert.deepStrictEqual(browser.problems(), []);
+    });
+  } finally {
+    await browser.close();
+  }
 }
 
 async function main() {
@@ -479,6 +612,15 @@ async function main() {
     await check('no page asked the network for anything, and none raised an error', async () => {
       assert.deepStrictEqual(browser.problems(), []);
     });
+
+    /* the selection, at a laptop's and a desktop's size */
+    const selectIn = path.join(work, 'select-in'), selectOut = path.join(work, 'select');
+    fs.rmSync(selectIn, { recursive: true, force: true });
+    writeCapture(selectIn, 'a_ascend_pt', 0, 'actor', selectRows(),
+      [{ name: 'aten::mm', ts: T0 + 900, dur: 300, stack: 'model.py(7): matmul;\r\ntorch/functional.py(3): mm' }]);
+    run(selectIn, selectOut);
+    for (const size of [{ width: 1280, height: 800 }, { width: 1920, height: 1080 }])
+      await selectionChecks(selectOut, size);
   } finally {
     await browser.close();
   }
