@@ -155,7 +155,7 @@ static void test_sets_apart_and_stable(void)
 	static const char *const nvtx[] = { "compute_log_prob", "compute_values", "update_critic" };
 	static const char *const mstx[] = { "actor_compute_log_prob", "actor_update", "agent_loop_rollout_replica_0",
 					    "ref_compute_log_prob" };
-	char storage[10][16];
+	char storage[10][40];
 	const char *names[10], *shuffled[10];
 	rli_color colors[10], again[10];
 	uint64_t state = 0x9e3779b97f4a7c15u;
@@ -191,7 +191,7 @@ static void test_sets_apart_and_stable(void)
 /* Renaming one name leaves the colour of every other name whose preferred slot neither the old nor the new name shares. */
 static void test_rename_keeps_others(void)
 {
-	char storage[8][16], renamed[16];
+	char storage[8][40], renamed[40];
 	const char *names[8], *after[8];
 	rli_color before_colors[8], after_colors[8];
 	uint64_t state = 12345;
