@@ -4,12 +4,12 @@
 #include "common/output_set.h"
 #include "common/strutil.h"
 #include "html_bytes.h"
+#include "html_page.h"
 #include "html_timeline.h"
 #include "layout/compare_figure.h"
 #include "layout/compare_page.h"
 #include "layout/theme.h"
 
-#include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +32,7 @@ static const char *const page_scripts[] = {
 	rli_asset_timeline_select_js, rli_asset_compare_sync_js, rli_asset_compare_memory_js, rli_asset_compare_js,
 };
 #define PAGE_SCRIPT_COUNT (sizeof(page_scripts) / sizeof(page_scripts[0]))
+static const char *const page_styles[] = { rli_asset_timeline_css, rli_asset_compare_css };
 
 static const char *const align_names[] = { "start", "middle", "end" };
 
@@ -195,8 +196,9 @@ static int write_run(FILE *fp, const rli_timeline *timeline, int r, rli_bytes *s
 	return RLI_OK;
 }
 
-static int write_page(FILE *fp, const rli_compare_page *page)
+static int write_page(FILE *fp, const void *ctx)
 {
+	const rli_compare_page *page = ctx;
 	const char *font_family = "sans-serif";
 	rli_bytes stream = { 0 };
 	int error = RLI_OK;
@@ -204,17 +206,8 @@ static int write_page(FILE *fp, const rli_compare_page *page)
 	for (int r = 0; r < 2; r++)
 		if (page->runs[r].timeline && page->runs[r].timeline->document.font_family)
 			font_family = page->runs[r].timeline->document.font_family;
-	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-	      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
-	      "script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data: blob:\">\n"
-	      "<meta name=\"generator\" content=\"rl-insight " RLI_VERSION "\">\n<title>", fp);
-	rli_html_escape(fp, page->title);
-	fputs("</title>\n<style>\n", fp);
-	fputs(rli_asset_timeline_css, fp);
-	fputs(rli_asset_compare_css, fp);
-	fputs("</style>\n</head>\n<body>\n"
-	      "<noscript>These timelines and the table are drawn by JavaScript; enable it to see them.</noscript>\n", fp);
+	rli_html_page_head(fp, page->title, page_styles, sizeof(page_styles) / sizeof(page_styles[0]));
+	fputs("<noscript>These timelines and the table are drawn by JavaScript; enable it to see them.</noscript>\n", fp);
 	write_spec(fp, page, font_family);
 	for (int r = 0; r < 2 && error == RLI_OK; r++)
 		if (page->runs[r].timeline)
@@ -222,37 +215,15 @@ static int write_page(FILE *fp, const rli_compare_page *page)
 	free(stream.bytes);
 	if (error < 0)
 		return error;
-	fputs("<script>\n", fp);
-	for (size_t i = 0; i < PAGE_SCRIPT_COUNT; i++)
-		fputs(page_scripts[i], fp);
-	fputs("</script>\n</body>\n</html>\n", fp);
+	rli_html_page_end(fp, page_scripts, PAGE_SCRIPT_COUNT);
 	return RLI_OK;
 }
 
 int rli_compare_page_write_html(const rli_compare_page *page, const char *out_dir, rli_output_set *set)
 {
-	rli_atomic_file file = { 0 };
-	char *path = NULL;
 	int error;
-
 	if ((error = rli_html_check_assets(page_scripts, PAGE_SCRIPT_COUNT, rli_asset_timeline_css)) < 0 ||
 	    (error = rli_html_check_assets(NULL, 0, rli_asset_compare_css)) < 0)
 		return error;
-	if (!(path = rli_path_join(out_dir, "compare.html")))
-		return rli_error_oom();
-	if ((error = rli_atomic_open(&file, path)) < 0)
-		goto done;
-	if ((error = write_page(file.fp, page)) < 0)
-		goto done;
-	/* errno is still the failed write's: say why, as a person would */
-	if (fflush(file.fp) != 0 || ferror(file.fp)) {
-		error = rli_error_set(RLI_EOUTPUT, "cannot write %s: %s", path, strerror(errno ? errno : EIO));
-		goto done;
-	}
-	error = rli_output_finish(set, &file);
-done:
-	if (error < 0 && file.temp_path)
-		rli_atomic_abort(&file);
-	free(path);
-	return error;
+	return rli_html_page_write(out_dir, "compare.html", set, write_page, page);
 }

@@ -13,6 +13,7 @@ extern const char rli_asset_gmm_js[];
 extern const char rli_asset_gmm_css[];
 
 static const char *const page_scripts[] = { rli_asset_gmm_js };
+static const char *const page_styles[] = { rli_asset_gmm_css };
 
 static void write_string(FILE *fp, const char *text)
 {
@@ -87,7 +88,7 @@ typedef struct {
 static int write_page(FILE *fp, const void *ctx)
 {
 	const gmm_page *page = ctx;
-	rli_html_page_head(fp, rli_gmm_figure_title(page->figure), rli_asset_gmm_css);
+	rli_html_page_head(fp, rli_gmm_figure_title(page->figure), page_styles, 1);
 	rli_html_page_home_link(fp, page->home);
 	fputs("<noscript>This heatmap is drawn by JavaScript; enable it to see it.</noscript>\n", fp);
 	write_spec(fp, page->figure, page->matrix);

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-void rli_html_page_head(FILE *fp, const char *title, const char *style)
+void rli_html_page_head(FILE *fp, const char *title, const char *const *styles, size_t count)
 {
 	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
 	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
@@ -18,7 +18,8 @@ void rli_html_page_head(FILE *fp, const char *title, const char *style)
 	      "<meta name=\"generator\" content=\"rl-insight " RLI_VERSION "\">\n<title>", fp);
 	rli_html_escape(fp, title ? title : "");
 	fputs("</title>\n<style>\n", fp);
-	fputs(style, fp);
+	for (size_t i = 0; i < count; i++)
+		fputs(styles[i], fp);
 	fputs("</style>\n</head>\n<body>\n", fp);
 }
 

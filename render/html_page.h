@@ -10,9 +10,9 @@
 /*
  * From the doctype to <body>: UTF-8, a viewport, a Content-Security-Policy that lets the page
  * run its own inline script and style and fetch nothing, the generator, the title (escaped) and
- * the style sheet.
+ * the style sheets, in order, in one style element.
  */
-void rli_html_page_head(FILE *fp, const char *title, const char *style);
+void rli_html_page_head(FILE *fp, const char *title, const char *const *styles, size_t count);
 
 /*
  * The link to the run's home page (a file stem, "index"), on a line of its own at the top of the

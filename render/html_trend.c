@@ -16,6 +16,7 @@ extern const char rli_asset_trend_css[];
 
 static const char *const page_scripts[] = { rli_asset_core_js, rli_asset_trend_js };
 #define PAGE_SCRIPT_COUNT (sizeof(page_scripts) / sizeof(page_scripts[0]))
+static const char *const page_styles[] = { rli_asset_trend_css };
 
 static void write_string(FILE *fp, const char *text)
 {
@@ -183,7 +184,7 @@ typedef struct {
 static int write_page(FILE *fp, const void *ctx)
 {
 	const trend_page *page = ctx;
-	rli_html_page_head(fp, page->figure->document.title, rli_asset_trend_css);
+	rli_html_page_head(fp, page->figure->document.title, page_styles, 1);
 	rli_html_page_home_link(fp, page->home);
 	fputs("<noscript>This trend is drawn by JavaScript; enable it to see the figure and the runs.</noscript>\n", fp);
 	write_model(fp, page->figure);
