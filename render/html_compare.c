@@ -196,9 +196,14 @@ static int write_run(FILE *fp, const rli_timeline *timeline, int r, rli_bytes *s
 	return RLI_OK;
 }
 
+typedef struct {
+	const rli_compare_page *page;
+	const char *home;
+} compare_html;
+
 static int write_page(FILE *fp, const void *ctx)
 {
-	const rli_compare_page *page = ctx;
+	const rli_compare_page *page = ((const compare_html *)ctx)->page;
 	const char *font_family = "sans-serif";
 	rli_bytes stream = { 0 };
 	int error = RLI_OK;
@@ -207,6 +212,7 @@ static int write_page(FILE *fp, const void *ctx)
 		if (page->runs[r].timeline && page->runs[r].timeline->document.font_family)
 			font_family = page->runs[r].timeline->document.font_family;
 	rli_html_page_head(fp, page->title, page_styles, sizeof(page_styles) / sizeof(page_styles[0]));
+	rli_html_page_home_link(fp, ((const compare_html *)ctx)->home);
 	fputs("<noscript>These timelines and the table are drawn by JavaScript; enable it to see them.</noscript>\n", fp);
 	write_spec(fp, page, font_family);
 	for (int r = 0; r < 2 && error == RLI_OK; r++)
@@ -219,11 +225,13 @@ static int write_page(FILE *fp, const void *ctx)
 	return RLI_OK;
 }
 
-int rli_compare_page_write_html(const rli_compare_page *page, const char *out_dir, rli_output_set *set)
+int rli_compare_page_write_html(const rli_compare_page *page, const char *home, const char *out_dir,
+				rli_output_set *set)
 {
+	compare_html html = { page, home };
 	int error;
 	if ((error = rli_html_check_assets(page_scripts, PAGE_SCRIPT_COUNT, rli_asset_timeline_css)) < 0 ||
 	    (error = rli_html_check_assets(NULL, 0, rli_asset_compare_css)) < 0)
 		return error;
-	return rli_html_page_write(out_dir, "compare.html", set, write_page, page);
+	return rli_html_page_write(out_dir, "compare.html", set, write_page, &html);
 }

@@ -9,6 +9,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The link home (rli_html_page_home_link), styled alike on every page that has one. */
+static const char run_nav_style[] =
+	".rli-run-nav { margin: 8px 16px 0; font: 13px/1.4 \"DejaVu Sans\", sans-serif; }\n"
+	".rli-run-nav a { color: #1a4f8b; }\n"
+	".rli-run-nav a:focus-visible { outline: 2px solid #1a4f8b; outline-offset: 2px; }\n";
+
 void rli_html_page_head(FILE *fp, const char *title, const char *const *styles, size_t count)
 {
 	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
@@ -20,6 +26,7 @@ void rli_html_page_head(FILE *fp, const char *title, const char *const *styles, 
 	fputs("</title>\n<style>\n", fp);
 	for (size_t i = 0; i < count; i++)
 		fputs(styles[i], fp);
+	fputs(run_nav_style, fp);
 	fputs("</style>\n</head>\n<body>\n", fp);
 }
 

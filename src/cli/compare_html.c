@@ -22,7 +22,7 @@ int cli_write_compare_html(cli_run *run, const cli_baseline *baseline)
 	cli_show_status(c, "writing compare.html");
 	if ((error = rli_compare_page_layout(&page, results->comparison, baseline->results.events, baseline->results.stats,
 					     results->events, results->stats, &options)) == RLI_OK)
-		error = rli_compare_page_write_html(page, request->output_path, run->set);
+		error = rli_compare_page_write_html(page, run->results->run.home, request->output_path, run->set);
 	if (error < 0)
 		cli_say(c, -1, "error: ", "%s", rli_error_last());
 	else

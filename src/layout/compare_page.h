@@ -100,6 +100,7 @@ int rli_compare_page_layout(rli_compare_page **out, const rli_comparison *compar
 void rli_compare_page_free(rli_compare_page *page);
 
 /* The page as out_dir/compare.html, into the run's set (NULL: into place at once): the HTML back-end's html_compare.c. */
-int rli_compare_page_write_html(const rli_compare_page *page, const char *out_dir, rli_output_set *set);
+int rli_compare_page_write_html(const rli_compare_page *page, const char *home, const char *out_dir,
+				rli_output_set *set);
 
 #endif

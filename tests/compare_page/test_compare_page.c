@@ -80,7 +80,7 @@ static void check_memory(const rli_compare_side *baseline, const rli_compare_sid
 	}
 	const char *dir = "compare_page_memory";
 	CHECK_INT(rli_mkdir_p(dir), RLI_OK);
-	CHECK_INT(rli_compare_page_write_html(page, dir, NULL), RLI_OK);
+	CHECK_INT(rli_compare_page_write_html(page, NULL, dir, NULL), RLI_OK);
 	char *html = test_read_file("compare_page_memory/compare.html", NULL);
 	CHECK(html != NULL);
 	if (html) {
@@ -92,8 +92,15 @@ static void check_memory(const rli_compare_side *baseline, const rli_compare_sid
 		CHECK(strstr(html, "\"text\":\"same.py(1): f\"") == NULL);
 		CHECK(strstr(html, "\"siteCount\":4,\"complete\":true") != NULL);
 		CHECK(strstr(html, "id=\"rli-model-0\"") == NULL);
+		/* written outside a run with a home page: no link to one */
+		CHECK(strstr(html, "rli-run-nav\" aria-label") == NULL);
 		free(html);
 	}
+	/* In a run with a home page, the page links back to it. */
+	CHECK_INT(rli_compare_page_write_html(page, "index", dir, NULL), RLI_OK);
+	html = test_read_file("compare_page_memory/compare.html", NULL);
+	CHECK(html != NULL && strstr(html, "<a href=\"index.html\" title=\"Every output of this run\">Run home</a>") != NULL);
+	free(html);
 	rli_compare_page_free(page);
 }
 
@@ -166,7 +173,7 @@ int main(void)
 	const char *dir = "compare_page_out";
 	char *html;
 	CHECK_INT(rli_mkdir_p(dir), RLI_OK);
-	CHECK_INT(rli_compare_page_write_html(page, dir, NULL), RLI_OK);
+	CHECK_INT(rli_compare_page_write_html(page, NULL, dir, NULL), RLI_OK);
 	html = test_read_file("compare_page_out/compare.html", NULL);
 	CHECK(html != NULL);
 	if (html) {
