@@ -234,6 +234,14 @@ async function sizeChecks(browser, check, out, sides, tag) {
     await page.fill('input.rli-filter:visible', 'rank 1');
     const point = await page.evaluate((k) => window.rliCompare.barPoint(0, k), key);
     await page.mouse.click(point.x, point.y);
+    /* a phase hidden (on the baseline: the current run follows by name) */
+    const hiddenNames = () => page.evaluate(() => window.rliCompare.runs.map((t) =>
+      t.model.series.filter((s, i) => t.hidden[i]).map((s) => s.name)));
+    await page.evaluate(() => {
+      const t = window.rliCompare.runs[0];
+      t.toggleSeries(t.model.series.findIndex((s) => s.name === 'ref_compute_log_prob'));
+    });
+    assert.deepStrictEqual(await hiddenNames(), [['ref_compute_log_prob'], ['ref_compute_log_prob']]);
     /* zoomed and panned by keys: a range no round number, to be kept to the nanosecond */
     await page.focus('section[data-run="baseline"] .rli-stage canvas');
     for (const k of ['+', '+', '+', 'ArrowRight', '+']) await page.keyboard.press(k);
@@ -250,6 +258,7 @@ async function sizeChecks(browser, check, out, sides, tag) {
     assert.deepStrictEqual(after.filters, ['rank 1', 'rank 1']);
     assert.deepStrictEqual(after.shownRows, before.shownRows);
     assert.deepStrictEqual(after.selected, [key, key], 'selected after the reload');
+    assert.deepStrictEqual(await hiddenNames(), [['ref_compute_log_prob'], ['ref_compute_log_prob']], 'hidden after the reload');
     after.details.forEach((text, i) => assert.ok(text && /Step\s+2/.test(text), 'run ' + i + ' details after reload: ' + text));
     assert.strictEqual(await page.evaluate(() => location.hash), hash);
     assert.match(hash, /range=.*filter=rank%201.*sel=actor_update,1,actor_update,2/);
@@ -284,6 +293,7 @@ async function sizeChecks(browser, check, out, sides, tag) {
     const bare = await state();
     assert.deepStrictEqual(bare.filters, ['', '']);
     assert.deepStrictEqual(bare.selected, [null, null]);
+    assert.deepStrictEqual(await hiddenNames(), [[], []]);
   });
 
   await check(tag + ': Tab reaches every control with a visible focus; keys act where the focus is; the charts are labelled', async () => {
