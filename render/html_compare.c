@@ -20,6 +20,7 @@ extern const char rli_asset_timeline_js[];
 extern const char rli_asset_timeline_paint_js[];
 extern const char rli_asset_timeline_input_js[];
 extern const char rli_asset_timeline_select_js[];
+extern const char rli_asset_timeline_state_js[];
 extern const char rli_asset_compare_sync_js[];
 extern const char rli_asset_compare_memory_js[];
 extern const char rli_asset_compare_js[];
@@ -29,7 +30,7 @@ extern const char rli_asset_compare_css[];
 /* The timeline page's parts without its start (timeline_start.js): the compare page starts both itself. */
 static const char *const page_scripts[] = {
 	rli_asset_core_js, rli_asset_filter_js, rli_asset_timeline_js, rli_asset_timeline_paint_js, rli_asset_timeline_input_js,
-	rli_asset_timeline_select_js, rli_asset_compare_sync_js, rli_asset_compare_memory_js, rli_asset_compare_js,
+	rli_asset_timeline_select_js, rli_asset_timeline_state_js, rli_asset_compare_sync_js, rli_asset_compare_memory_js, rli_asset_compare_js,
 };
 #define PAGE_SCRIPT_COUNT (sizeof(page_scripts) / sizeof(page_scripts[0]))
 static const char *const page_styles[] = { rli_asset_timeline_css, rli_asset_compare_css };

@@ -309,6 +309,105 @@
     return { step: best, change: change, steps: steps };
   }
 
+  /* ---- the shared view in the URL ---- */
+
+  /* A key's raw text in a fragment (#a=1&b=x,y): for values whose parts are each percent-encoded. */
+  function rawParam(hash, key) {
+    var found = null;
+    String(hash || '').replace(/^#/, '').split('&').forEach(function (part) {
+      if (found === null && part.slice(0, key.length + 1) === key + '=') found = part.slice(key.length + 1);
+    });
+    return found;
+  }
+  function decodeList(text) {
+    return text === null || text === '' ? [] : text.split(',').map(function (part) {
+      try { return decodeURIComponent(part); } catch (error) { return ''; }
+    });
+  }
+
+  /*
+   * The view both runs share, kept in the URL with the timeline page's encoding (timeline_state.js:
+   * range to the nanosecond, filter, order, top) plus what a comparison names across runs: hidden
+   * phases by name, the selected bar as (role, rank, phase, step), the outlined phase row. Changes
+   * replace the current history entry; a phase row click is a new one (pushed by the page), so
+   * Back undoes it.
+   */
+  function CompareState(timelines, page) {
+    var ViewState = window.rliTimelineParts.ViewState;
+    ViewState.call(this, timelines[0]);
+    this.timelines = timelines;
+    this.page = page;
+    this.replaceOnly = true;
+    var self = this;
+    timelines.forEach(function (t) { t.viewState = self; });
+  }
+  CompareState.prototype = Object.create(window.rliTimelineParts.ViewState.prototype);
+
+  CompareState.prototype.encode = function () {
+    var t = this.timelines[0], model = t.model, page = this.page, params = [];
+    var timeText = window.rliTimelineParts.ViewState.timeText;
+    if (t.left !== model.xMin || t.right !== model.xMax) params.push('range=' + timeText(t.left) + ',' + timeText(t.right));
+    if (t.filter) params.push('filter=' + encodeURIComponent(t.filter));
+    if (t.order !== 'rank') params.push('order=' + t.order);
+    var hidden = [];
+    this.timelines.forEach(function (other) {
+      other.model.series.forEach(function (s, i) { if (other.hidden[i] && hidden.indexOf(s.name) < 0) hidden.push(s.name); });
+    });
+    if (hidden.length) params.push('hide=' + hidden.map(encodeURIComponent).join(','));
+    var top = t.screen && t.screen.pitch ? Math.round(t.scrollY / t.screen.pitch) : 0;
+    if (top > 0) params.push('top=' + top);
+    var key = null;
+    this.timelines.forEach(function (other) {
+      if (!key && other.selected) key = Sync.barKey(other, other.selected.row, other.selected.index);
+    });
+    if (key) params.push('sel=' + [key.role, key.rank === null ? '' : key.rank, key.phase, key.step].map(function (v) {
+      return encodeURIComponent(String(v));
+    }).join(','));
+    var picked = page.picked();
+    if (picked) params.push('phase=' + picked.index);
+    return params.length ? '#' + params.join('&') : '';
+  };
+
+  /* The view a URL names: every part it names, the others back to how the page opens. */
+  CompareState.prototype.restore = function () {
+    var hash = location.hash, state = window.rliTimelineParts.ViewState.readHash(hash);
+    var sel = decodeList(rawParam(hash, 'sel')), phase = rawParam(hash, 'phase');
+    state.hide = decodeList(rawParam(hash, 'hide'));
+    state.sel = sel.length === 4 ? { role: sel[0], rank: sel[1] === '' ? null : sel[1], phase: sel[2], step: Number(sel[3]) } : null;
+    state.phase = phase !== null && /^\d+$/.test(phase) ? Number(phase) : -1;
+    this.apply(state);
+  };
+
+  CompareState.prototype.apply = function (state) {
+    var timelines = this.timelines, first = timelines[0], model = first.model, page = this.page;
+    this.applying = true;
+    try {
+      var order = state.order === 'role' ? 'role' : 'rank', filter = state.filter || '';
+      if (first.order !== order) first.setOrder(order);
+      if (first.filter !== filter) first.setFilter(filter);
+      var hide = state.hide || [];
+      timelines.forEach(function (t) {
+        t.model.series.forEach(function (s, i) { if (!!t.hidden[i] !== (hide.indexOf(s.name) >= 0)) t.toggleSeries(i); });
+      });
+      if (state.phase >= 0) page.pick(state.phase);
+      else page.unpick();
+      var range = state.range || [model.xMin, model.xMax];
+      first.zoomTo(range[0], range[1]);
+      var found = null;
+      timelines.forEach(function (t) {
+        var bar = !found && Sync.findBar(t, state.sel);
+        if (bar) found = { timeline: t, bar: bar };
+      });
+      if (found) found.timeline.select(found.bar.row, found.bar.index);
+      else page.clearSelection();
+      first.setScroll(state.top > 0 ? state.top * first.screen.pitch : 0, false);
+      timelines.forEach(function (t) { t.hideTooltip(); t.draw(); });
+    } finally {
+      this.applying = false;
+    }
+    this.written = this.encode();
+  };
+
   /* How tall each timeline's stage may be: the window shared between them, under the page's title. */
   function stageRooms(page, runs) {
     return function () {
@@ -440,9 +539,22 @@
         event.preventDefault();
       }
     });
-    var table = spec.table.rows.length || !memorySpec ? new Table(spec.table, page, pick) : null;
+    /* a phase row clicked is a step of its own: the view before it stays in the history, for Back */
+    function pickStep(index) {
+      if (viewState) viewState.write(false);
+      pick(index);
+      if (viewState) viewState.write(true);
+    }
+    var table = spec.table.rows.length || !memorySpec ? new Table(spec.table, page, pickStep) : null;
     /* the memory side of the comparison, when both runs have one: under the phases */
     var memory = memorySpec ? new window.rliCompareMemory(memorySpec, page) : null;
+
+    /* the shared view the URL names (a reload, Back, a link), kept there as it changes */
+    var viewState = timelines.length ? new CompareState(timelines, {
+      pick: pick, unpick: unpick, picked: function () { return picked; },
+      clearSelection: function () { sync.clearAll(); }
+    }) : null;
+    if (viewState && location.hash.length > 1) viewState.restore();
 
     /* the test hook */
     window.rliCompare = {
@@ -492,7 +604,9 @@
         t.revealRow(position);
         return t.clientPoint((t.bars.start[found.index] + t.bars.end[found.index]) / 2, position);
       },
-      pick: pick
+      pick: pick,
+      /* the view written to the URL now, as it would be once it settles */
+      flushUrl: function () { if (viewState) viewState.flush(); return location.hash; }
     };
   }
 

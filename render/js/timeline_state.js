@@ -106,39 +106,39 @@
     if (this.timeline.rangeChanged) this.timeline.rangeChanged(false);
   };
 
-  /* After a draw: a view that changed is written once it settles; a new one is a new history entry, a stream of changes one entry. */
+  /* After a draw: a view that changed is written once it settles; a new one is a new history entry, a stream of changes one entry
+     (a page whose discrete steps push their own entries, as compare.html's phase rows do, sets replaceOnly: its changes replace). */
   ViewState.prototype.changed = function () {
     if (this.applying) return;
     var self = this;
     if (this.timer) clearTimeout(this.timer);
     this.timer = setTimeout(function () {
       self.timer = 0;
-      var hash = self.encode();
-      if (hash === self.written) return;
-      var url = location.href.replace(/#.*$/, '') + hash, now = performance.now();
-      try {
-        if (now - self.writtenAt < STREAM_MS) history.replaceState(null, '', url);
-        else history.pushState(null, '', url);
-      } catch (error) {
-        return; /* a browser that keeps no history for this page: the view just is not kept */
-      }
-      self.written = hash;
-      self.writtenAt = now;
+      self.write(!self.replaceOnly && performance.now() - self.writtenAt >= STREAM_MS);
     }, SETTLE_MS);
+  };
+
+  /* Writes the view now if it is not the URL's: as a new history entry (push) or in place of the current one. */
+  ViewState.prototype.write = function (push) {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = 0;
+    var hash = this.encode();
+    if (hash === this.written) return;
+    var url = location.href.replace(/#.*$/, '') + hash;
+    try {
+      if (push) history.pushState(null, '', url);
+      else history.replaceState(null, '', url);
+    } catch (error) {
+      return; /* a browser that keeps no history for this page: the view just is not kept */
+    }
+    this.written = hash;
+    this.writtenAt = performance.now();
   };
 
   /* Writes any view not yet in the URL now (the test hook, and before the page is left). */
   ViewState.prototype.flush = function () {
     if (!this.timer) return;
-    clearTimeout(this.timer);
-    this.timer = 0;
-    this.writtenAt = -Infinity;
-    var hash = this.encode();
-    if (hash !== this.written) {
-      history.pushState(null, '', location.href.replace(/#.*$/, '') + hash);
-      this.written = hash;
-      this.writtenAt = performance.now();
-    }
+    this.write(!this.replaceOnly);
   };
 
   var draw = Timeline.prototype.draw;
@@ -149,5 +149,6 @@
   };
 
   ViewState.readHash = readHash;
+  ViewState.timeText = timeText;
   parts.ViewState = ViewState;
 })();

@@ -4,6 +4,7 @@
 const assert = require('assert');
 const fs = require('fs');
 const path = require('path');
+const { pathToFileURL } = require('url');
 const { execFileSync } = require('child_process');
 const { openBrowser, SKIP, makeChecks } = require('./browser_common');
 const { tabWalk, canvasLabels } = require('./focus_common');
@@ -226,6 +227,73 @@ async function sizeChecks(browser, check, out, sides, tag) {
     assert.strictEqual(after.picked, null);
     assert.deepStrictEqual(after.ranges, s.ranges);
     await page.click('button[data-action="reset"]:visible');
+  });
+
+  await check(tag + ': the shared view is in the URL: a reload brings back the range, filter and selection of both sides; Back undoes a phase row', async () => {
+    const key = { role: 'actor_update', rank: '1', phase: 'actor_update', step: 2 };
+    await page.fill('input.rli-filter:visible', 'rank 1');
+    const point = await page.evaluate((k) => window.rliCompare.barPoint(0, k), key);
+    await page.mouse.click(point.x, point.y);
+    /* a phase hidden (on the baseline: the current run follows by name) */
+    const hiddenNames = () => page.evaluate(() => window.rliCompare.runs.map((t) =>
+      t.model.series.filter((s, i) => t.hidden[i]).map((s) => s.name)));
+    await page.evaluate(() => {
+      const t = window.rliCompare.runs[0];
+      t.toggleSeries(t.model.series.findIndex((s) => s.name === 'ref_compute_log_prob'));
+    });
+    assert.deepStrictEqual(await hiddenNames(), [['ref_compute_log_prob'], ['ref_compute_log_prob']]);
+    /* zoomed and panned by keys: a range no round number, to be kept to the nanosecond */
+    await page.focus('section[data-run="baseline"] .rli-stage canvas');
+    for (const k of ['+', '+', '+', 'ArrowRight', '+']) await page.keyboard.press(k);
+    const before = await state();
+    assert.deepStrictEqual(before.selected, [key, key], 'selected before the reload');
+    assert.ok(before.ranges[0][0] > 0 && !Number.isInteger(before.ranges[0][0] * 1e3), 'zoomed: ' + before.ranges[0]);
+    /* the view as the URL holds it once it settles (the hook writes it now) */
+    const hash = await page.evaluate(() => (window.rliCompare.flushUrl ? window.rliCompare.flushUrl() : location.hash));
+    await page.reload();
+    await page.waitForFunction(() => window.rliCompare);
+    const after = await state();
+    after.ranges.forEach((r, i) => [0, 1].forEach((j) => assert.ok(Math.abs(r[j] - before.ranges[i][j]) <= 5e-7,
+      'run ' + i + ' range ' + r + ' vs ' + before.ranges[i])));
+    assert.deepStrictEqual(after.filters, ['rank 1', 'rank 1']);
+    assert.deepStrictEqual(after.shownRows, before.shownRows);
+    assert.deepStrictEqual(after.selected, [key, key], 'selected after the reload');
+    assert.deepStrictEqual(await hiddenNames(), [['ref_compute_log_prob'], ['ref_compute_log_prob']], 'hidden after the reload');
+    after.details.forEach((text, i) => assert.ok(text && /Step\s+2/.test(text), 'run ' + i + ' details after reload: ' + text));
+    assert.strictEqual(await page.evaluate(() => location.hash), hash);
+    assert.match(hash, /range=.*filter=rank%201.*sel=actor_update,1,actor_update,2/);
+    /* a phase row is a step of its own: Back gives the view before it, Forward it again */
+    const rows = await tableRows(page);
+    let index = rows.findIndex((cells) => cells[8] === 'regression');
+    if (index < 0) index = 0;
+    await page.click('.rli-compare-table tbody tr:nth-child(' + (index + 1) + ')');
+    const picked = await state();
+    assert.ok(picked.picked, 'the row picked nothing');
+    assert.notDeepStrictEqual(picked.ranges, after.ranges);
+    await page.evaluate(() => history.back());
+    await page.waitForFunction((h) => location.hash === h, hash);
+    await page.waitForTimeout(100);
+    const back = await state();
+    back.ranges.forEach((r, i) => [0, 1].forEach((j) => assert.ok(Math.abs(r[j] - before.ranges[i][j]) <= 5e-7,
+      'run ' + i + ' range after Back ' + r + ' vs ' + before.ranges[i])));
+    assert.strictEqual(back.picked, null);
+    assert.deepStrictEqual(back.highlighted, [0, 0]);
+    assert.deepStrictEqual(back.selected, [key, key], 'selected after Back');
+    await page.evaluate(() => history.forward());
+    await page.waitForFunction((h) => location.hash !== h, hash);
+    await page.waitForTimeout(100);
+    const forward = await state();
+    assert.ok(forward.picked && forward.picked.index === picked.picked.index, 'Forward: ' + JSON.stringify(forward.picked));
+    forward.ranges.forEach((r, i) => [0, 1].forEach((j) => assert.ok(Math.abs(r[j] - picked.ranges[i][j]) <= 5e-7,
+      'run ' + i + ' range after Forward ' + r + ' vs ' + picked.ranges[i])));
+    await page.screenshot({ path: path.join(out, 'compare-url-' + tag + '.png') });
+    /* back to the page as it opens, for the checks after */
+    await page.goto(pathToFileURL(path.join(out, 'compare.html')).href);
+    await page.waitForFunction(() => window.rliCompare);
+    const bare = await state();
+    assert.deepStrictEqual(bare.filters, ['', '']);
+    assert.deepStrictEqual(bare.selected, [null, null]);
+    assert.deepStrictEqual(await hiddenNames(), [[], []]);
   });
 
   await check(tag + ': Tab reaches every control with a visible focus; keys act where the focus is; the charts are labelled', async () => {
