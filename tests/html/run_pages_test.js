@@ -6,6 +6,7 @@ const os = require('os');
 const path = require('path');
 const { spawnSync } = require('child_process');
 const assert = require('assert');
+const { tabWalk } = require('./focus_common');
 const { openBrowser, SKIP, makeChecks } = require('./browser_common');
 
 const binary = process.argv[2];
@@ -109,33 +110,6 @@ async function lowContrast(page) {
   });
 }
 
-/* Tab from the top: every visible control is reached, each with a visible focus ring; what was not. */
-async function tabWalk(page, limit) {
-  await page.evaluate(() => { document.activeElement && document.activeElement.blur(); window.scrollTo(0, 0); });
-  const reached = new Set(), unmarked = [];
-  for (let i = 0; i < limit; i++) {
-    await page.keyboard.press('Tab');
-    const info = await page.evaluate(() => {
-      const el = document.activeElement;
-      if (!el || el === document.body) return null;
-      if (!el.dataset.tabId) el.dataset.tabId = String(Math.random());
-      const style = getComputedStyle(el);
-      const ring = (style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) > 0) || style.boxShadow !== 'none';
-      return { id: el.dataset.tabId, tag: el.tagName, text: (el.textContent || el.getAttribute('aria-label') || '').slice(0, 30), ring };
-    });
-    if (!info) continue;
-    if (reached.has(info.id)) break;
-    reached.add(info.id);
-    if (!info.ring) unmarked.push(info.tag + ' ' + info.text);
-  }
-  const missed = await page.evaluate((ids) => Array.from(document.querySelectorAll('button, a[href], input, summary, canvas[tabindex], [tabindex="0"]'))
-    .filter((el) => { const b = el.getBoundingClientRect(); return b.width > 0 && b.height > 0 && getComputedStyle(el).visibility !== 'hidden' &&
-      !el.closest('details:not([open]) > :not(summary)') && !ids.includes(el.dataset.tabId); })
-    .map((el) => el.tagName + ' ' + (el.textContent || el.getAttribute('aria-label') || '').slice(0, 30)), Array.from(reached));
-  return { missed, unmarked, count: reached.size };
-}
-
-/* Characters the bundled fonts (DejaVu Sans, Droid Sans Fallback) lack: emoji and pictographs. */
 async function missingGlyphs(page) {
   return page.evaluate(() => Array.from(document.body.innerText).filter((c) => {
     const p = c.codePointAt(0);
