@@ -345,3 +345,25 @@ void rli_html_strings(FILE *fp, const char *const *texts, size_t count)
 	}
 	putc(']', fp);
 }
+
+void rli_html_points(FILE *fp, const rli_point_mark *points, size_t count, int radius)
+{
+	putc('[', fp);
+	for (size_t i = 0; i < count; i++) {
+		const rli_point_mark *point = &points[i];
+		fputs(i ? ",{" : "{", fp);
+		rli_html_number(fp, "x", point->x);
+		fputc(',', fp);
+		rli_html_number(fp, "y", point->y);
+		if (radius) {
+			fputc(',', fp);
+			rli_html_number(fp, "radius", point->radius);
+		}
+		fputs(",\"color\":", fp);
+		rli_html_color(fp, point->color);
+		fputs(",\"label\":", fp);
+		rli_html_text_item(fp, &point->label);
+		fputc('}', fp);
+	}
+	putc(']', fp);
+}

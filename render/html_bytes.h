@@ -65,6 +65,8 @@ void rli_html_color(FILE *fp, rli_color color);
 void rli_html_number(FILE *fp, const char *key, double value);
 void rli_html_rect(FILE *fp, const rli_rect *rect);
 void rli_html_text_item(FILE *fp, const rli_text *text);
+/* [{"x","y"[,"radius"],"color","label"}...]: a panel's point marks; radius: write each one's radius too. */
+void rli_html_points(FILE *fp, const rli_point_mark *points, size_t count, int radius);
 /* [texts...] as JSON strings safe in a script element; NULL as "". */
 void rli_html_strings(FILE *fp, const char *const *texts, size_t count);
 /* ,"key":[{"value","label"}...]: an axis' ticks. */

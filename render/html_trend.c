@@ -109,22 +109,9 @@ static void write_panel(FILE *fp, const rli_panel *panel)
 	}
 	putc(']', fp);
 	write_lines(fp, panel);
-	fputs(",\"points\":[", fp);
-	for (size_t i = 0; i < panel->point_count; i++) {
-		const rli_point_mark *point = &panel->points[i];
-		fputs(i ? ",{" : "{", fp);
-		rli_html_number(fp, "x", point->x);
-		fputc(',', fp);
-		rli_html_number(fp, "y", point->y);
-		fputc(',', fp);
-		rli_html_number(fp, "radius", point->radius);
-		fputs(",\"color\":", fp);
-		rli_html_color(fp, point->color);
-		fputs(",\"label\":", fp);
-		rli_html_text_item(fp, &point->label);
-		fputc('}', fp);
-	}
-	fputs("]}", fp);
+	fputs(",\"points\":", fp);
+	rli_html_points(fp, panel->points, panel->point_count, 1);
+	putc('}', fp);
 }
 
 static void write_model(FILE *fp, const rli_trend_figure *f)
