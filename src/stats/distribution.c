@@ -54,14 +54,6 @@ size_t stats_group_end(const stats_entry *entries, size_t n, size_t begin)
 	return end;
 }
 
-/* A double's bits, turned so that unsigned order is numeric order (negatives flipped whole). */
-static uint64_t order_bits(double value)
-{
-	uint64_t bits;
-	memcpy(&bits, &value, sizeof(bits));
-	return bits >> 63 ? ~bits : bits | (uint64_t)1 << 63;
-}
-
 void stats_sort_doubles(double *values, size_t n, double *scratch)
 {
 	double *from = values, *to = scratch;
@@ -77,19 +69,19 @@ void stats_sort_doubles(double *values, size_t n, double *scratch)
 		return;
 	}
 	/* Bytes on which every value agrees need no pass (the high ones, usually). */
-	first = order_bits(values[0]);
+	first = stats_order_key(values[0]);
 	for (size_t i = 1; i < n; i++)
-		same &= ~(order_bits(values[i]) ^ first);
+		same &= ~(stats_order_key(values[i]) ^ first);
 	for (unsigned shift = 0; shift < 64; shift += 8) {
 		size_t count[256] = { 0 };
 		double *swap;
 		if (((same >> shift) & 0xFF) == 0xFF)
 			continue;
 		for (size_t i = 0; i < n; i++)
-			count[(order_bits(from[i]) >> shift) & 0xFF]++;
+			count[(stats_order_key(from[i]) >> shift) & 0xFF]++;
 		bucket_offsets(count);
 		for (size_t i = 0; i < n; i++)
-			to[count[(order_bits(from[i]) >> shift) & 0xFF]++] = from[i];
+			to[count[(stats_order_key(from[i]) >> shift) & 0xFF]++] = from[i];
 		swap = from;
 		from = to;
 		to = swap;
@@ -112,7 +104,9 @@ double stats_quantile(const double *sorted, size_t n, double p)
 
 void stats_distribution(rli_distribution *d, const stats_entry *group, size_t n, const int64_t *ranks, double *scratch)
 {
-	double squares = 0, *sorted = scratch;
+	static const double quartiles[] = { 0.25, 0.5, 0.75, 0.95 };
+	double squares = 0, q[4];
+	uint64_t *keys = (uint64_t *)(void *)scratch; /* the scratch is allocated storage: its type is what it last held */
 
 	*d = (rli_distribution){ .count = n };
 	if (n == 0)
@@ -122,7 +116,7 @@ void stats_distribution(rli_distribution *d, const stats_entry *group, size_t n,
 	for (size_t i = 0; i < n; i++) {
 		const stats_entry *e = &group[i];
 		d->total += e->value;
-		sorted[i] = e->value;
+		keys[i] = stats_order_key(e->value);
 		/* Among equal extremes the lowest rank is named (indices follow the ranks' order). */
 		if (e->value < d->min || (e->value == d->min && e->rank < min_rank)) {
 			d->min = e->value;
@@ -139,10 +133,10 @@ void stats_distribution(rli_distribution *d, const stats_entry *group, size_t n,
 	for (size_t i = 0; i < n; i++)
 		squares += (group[i].value - d->mean) * (group[i].value - d->mean);
 	d->stddev = n > 1 ? sqrt(squares / (double)(n - 1)) : 0;
-	stats_sort_doubles(sorted, n, scratch + n);
-	d->median = stats_quantile(sorted, n, 0.5);
-	d->q1 = stats_quantile(sorted, n, 0.25);
-	d->q3 = stats_quantile(sorted, n, 0.75);
-	d->p95 = stats_quantile(sorted, n, 0.95);
+	stats_quantiles_of_keys(q, quartiles, 4, keys, n, keys + n);
+	d->q1 = q[0];
+	d->median = q[1];
+	d->q3 = q[2];
+	d->p95 = q[3];
 	d->dispersion = d->mean != 0 ? (d->max - d->min) / d->mean : 0;
 }

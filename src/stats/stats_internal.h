@@ -5,6 +5,8 @@
 #include "stats.h"
 #include "common/bigmem.h"
 
+#include <string.h>
+
 /*
  * The working arrays, a few per row, come from rli_bigmem_array: 2 MiB pages fault in 512 times
  * less often than malloc's fresh 4 KiB ones, which otherwise cost more than the statistics themselves.
@@ -40,6 +42,30 @@ void stats_sort_doubles(double *values, size_t n, double *scratch);
 
 /* Linear interpolation between order statistics (numpy's default) of values sorted ascending. */
 double stats_quantile(const double *sorted, size_t n, double p);
+
+/* A double's bits, turned so that unsigned order is numeric order (negatives flipped whole). */
+static inline uint64_t stats_order_key(double value)
+{
+	uint64_t bits;
+	memcpy(&bits, &value, sizeof(bits));
+	return bits >> 63 ? ~bits : bits | (uint64_t)1 << 63;
+}
+
+/* The double a key was made from. */
+double stats_key_value(uint64_t key);
+
+/* The most quantiles one call of stats_quantiles_of_keys finds. */
+#define STATS_MAX_QUANTILES 4
+
+/*
+ * The quantiles p[0..count) (ascending, count at most STATS_MAX_QUANTILES) of a sample given as
+ * keys in any order (reordered here), into q: what stats_quantile gives on the sorted sample,
+ * found by selection, with scratch for n more keys.
+ */
+void stats_quantiles_of_keys(double *q, const double *p, size_t count, uint64_t *keys, size_t n, uint64_t *scratch);
+
+/* The same for the median alone. */
+double stats_median_of_keys(uint64_t *keys, size_t n, uint64_t *scratch);
 
 /* The distribution of a group's values, in any order, its ranks named by ranks[index]; scratch holds 2n doubles. */
 void stats_distribution(rli_distribution *d, const stats_entry *group, size_t n, const int64_t *ranks, double *scratch);

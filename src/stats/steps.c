@@ -9,18 +9,18 @@
 #define MODIFIED_Z_MAD 0.6745       /* the MAD's expected value over the standard deviation, normal data */
 #define MODIFIED_Z_MEAN_AD 1.253314 /* sqrt(pi / 2): the same for the mean absolute deviation */
 
-/* The modified z-score of x in the group (median given); NAN when the sample says nothing. */
-static double modified_z(const stats_entry *group, size_t n, double median, double x, double *scratch)
+/* The modified z-score of x in the group (median given); NAN when the sample says nothing. scratch: 2n keys. */
+static double modified_z(const stats_entry *group, size_t n, double median, double x, uint64_t *scratch)
 {
 	double mad, mean_ad = 0;
 	if (n < 3)
 		return NAN;
 	for (size_t i = 0; i < n; i++) {
-		scratch[i] = fabs(group[i].value - median);
-		mean_ad += scratch[i];
+		double deviation = fabs(group[i].value - median);
+		scratch[i] = stats_order_key(deviation);
+		mean_ad += deviation;
 	}
-	stats_sort_doubles(scratch, n, scratch + n);
-	mad = stats_quantile(scratch, n, 0.5);
+	mad = stats_median_of_keys(scratch, n, scratch + n);
 	mean_ad /= (double)n;
 	if (mad > 0)
 		return MODIFIED_Z_MAD * (x - median) / mad;
@@ -62,22 +62,21 @@ static stats_entry *step_entries(const stats_input *in, size_t *max_steps)
 static void one_step(rli_step_stats *s, const stats_entry *group, size_t n, const stats_input *in)
 {
 	size_t slowest = 0;
-	double *values = in->scratch;
+	uint64_t *keys = (uint64_t *)(void *)in->scratch;
 	for (size_t i = 0; i < n; i++) {
-		values[i] = group[i].value;
+		keys[i] = stats_order_key(group[i].value);
 		if (group[i].value > group[slowest].value ||
 		    (group[i].value == group[slowest].value && group[i].rank < group[slowest].rank))
 			slowest = i;
 	}
-	stats_sort_doubles(values, n, in->scratch + n);
 	s->role = in->events->role[group[0].row];
 	s->step = (size_t)(group[0].group & UINT32_MAX);
 	s->ranks = n;
-	s->median_ms = stats_quantile(values, n, 0.5);
+	s->median_ms = stats_median_of_keys(keys, n, keys + n);
 	s->slowest_rank = in->ranks[group[slowest].rank];
 	s->slowest_ms = group[slowest].value;
 	s->slowdown = s->median_ms > 0 ? s->slowest_ms / s->median_ms - 1 : 0;
-	s->modified_z = modified_z(group, n, s->median_ms, s->slowest_ms, in->scratch);
+	s->modified_z = modified_z(group, n, s->median_ms, s->slowest_ms, keys);
 	s->outlier = !isnan(s->modified_z) && s->modified_z > MODIFIED_Z_OUTLIER;
 }
 
@@ -129,15 +128,14 @@ static int tally_slowest(rli_stats *stats, const stats_input *in, const uint32_t
 /* Each role's typical step: the median of its steps' medians (the steps of a role are contiguous, roles in index order). */
 static int role_step_times(rli_stats *stats, const stats_input *in)
 {
-	double *values = in->scratch; /* 2 x rows doubles; steps are fewer than rows */
+	uint64_t *keys = (uint64_t *)(void *)in->scratch; /* 2 x rows doubles; steps are fewer than rows */
 	size_t role = 0;
 	if (!(stats->role_step_ms = calloc(in->role_count ? in->role_count : 1, sizeof(*stats->role_step_ms))))
 		return rli_error_oom();
 	for (size_t begin = 0, end; begin < stats->step_count && role < in->role_count; begin = end, role++) {
 		for (end = begin; end < stats->step_count && stats->steps[end].role == stats->steps[begin].role; end++)
-			values[end - begin] = stats->steps[end].median_ms;
-		stats_sort_doubles(values, end - begin, values + (end - begin));
-		stats->role_step_ms[role] = stats_quantile(values, end - begin, 0.5);
+			keys[end - begin] = stats_order_key(stats->steps[end].median_ms);
+		stats->role_step_ms[role] = stats_median_of_keys(keys, end - begin, keys + (end - begin));
 	}
 	return RLI_OK;
 }
@@ -180,10 +178,13 @@ static int spans_and_ranks(rli_stats *stats, const stats_input *in, const stats_
 	}
 	for (size_t r = 0; r < in->role_count; r++)
 		stats->role_rank_first[r + 1] += stats->role_rank_first[r];
-	for (size_t k = 0; k < steps; k++)
-		first[k] = last[k] - first[k];
-	stats_sort_doubles(first, steps, last);
-	stats->step_ms = stats_quantile(first, steps, 0.5);
+	{
+		/* Each span's key over its first bar's start: the scratch is allocated storage, read before it is written. */
+		uint64_t *spans = (uint64_t *)(void *)first;
+		for (size_t k = 0; k < steps; k++)
+			spans[k] = stats_order_key(last[k] - first[k]);
+		stats->step_ms = stats_median_of_keys(spans, steps, (uint64_t *)(void *)last);
+	}
 	error = role_step_times(stats, in);
 	return error;
 }
