@@ -19,13 +19,42 @@ static void bucket_offsets(size_t count[256])
 	}
 }
 
+/*
+ * Where the keys' (high, low) halves span few enough values, one counting pass groups them: each
+ * pair numbered high * (highest low + 1) + low, which keeps their order. Past that many buckets
+ * (more than the entries, or a table too large to be worth its zeroing) the radix sort below.
+ */
+#define COUNTING_MAX_BUCKETS ((uint64_t)1 << 24)
+
+static int counting_sort(stats_entry *entries, size_t n, stats_entry *tmp, uint32_t max_high, uint32_t max_low)
+{
+	uint64_t lows = (uint64_t)max_low + 1, buckets = ((uint64_t)max_high + 1) * lows;
+	uint32_t *start; /* the statistics refuse tables past 2^32 rows */
+	if (buckets > n || buckets > COUNTING_MAX_BUCKETS || !(start = rli_bigmem_zeroed(buckets + 1, sizeof(*start))))
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		start[(entries[i].group >> 32) * lows + (entries[i].group & UINT32_MAX) + 1]++;
+	for (uint64_t b = 0; b < buckets; b++)
+		start[b + 1] += start[b];
+	for (size_t i = 0; i < n; i++)
+		tmp[start[(entries[i].group >> 32) * lows + (entries[i].group & UINT32_MAX)]++] = entries[i];
+	memcpy(entries, tmp, n * sizeof(*entries));
+	rli_bigmem_free(start);
+	return 1;
+}
+
 void stats_sort_groups(stats_entry *entries, size_t n, stats_entry *tmp)
 {
 	uint64_t all = 0;
+	uint32_t max_high = 0, max_low = 0;
 	stats_entry *from = entries, *to = tmp;
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
+		uint32_t high = (uint32_t)(entries[i].group >> 32), low = (uint32_t)entries[i].group;
 		all |= entries[i].group;
-	if (n < 2 || all == 0)
+		max_high = high > max_high ? high : max_high;
+		max_low = low > max_low ? low : max_low;
+	}
+	if (n < 2 || all == 0 || counting_sort(entries, n, tmp, max_high, max_low))
 		return;
 	/* LSD radix, 8 bits a pass, only over the bytes some key uses: stable, so time order holds. */
 	for (unsigned shift = 0; shift < 64 && (all >> shift); shift += 8) {

@@ -1,0 +1,142 @@
+/* test_select.c: quantiles by selection and grouping by key, each against a plain sort of the same sample. */
+#include "harness.h"
+#include "stats/stats_internal.h"
+
+#include <stdlib.h>
+
+static int compare_keys(const void *pa, const void *pb)
+{
+	uint64_t a = *(const uint64_t *)pa, b = *(const uint64_t *)pb;
+	return a < b ? -1 : a > b;
+}
+
+/* The quantiles of values read off a qsort of their keys, as stats_quantile reads a sorted sample. */
+static void sorted_quantiles(double *q, const double *p, size_t count, const double *values, size_t n)
+{
+	uint64_t *keys = malloc((n ? n : 1) * sizeof(*keys));
+	double *sorted = malloc((n ? n : 1) * sizeof(*sorted));
+	for (size_t i = 0; i < n; i++)
+		keys[i] = stats_order_key(values[i]);
+	qsort(keys, n, sizeof(*keys), compare_keys);
+	for (size_t i = 0; i < n; i++)
+		sorted[i] = stats_key_value(keys[i]);
+	for (size_t t = 0; t < count; t++)
+		q[t] = stats_quantile(sorted, n, p[t]);
+	free(keys);
+	free(sorted);
+}
+
+/* Selection and the sort agree, bit for bit, on every quantile the statistics ask for. */
+static void check_sample(const char *what, const double *values, size_t n)
+{
+	static const double p[] = { 0.25, 0.5, 0.75, 0.95 };
+	double want[4], got[4], median;
+	uint64_t *keys = malloc(2 * (n ? n : 1) * sizeof(*keys));
+	sorted_quantiles(want, p, 4, values, n);
+	for (size_t i = 0; i < n; i++)
+		keys[i] = stats_order_key(values[i]);
+	stats_quantiles_of_keys(got, p, 4, keys, n, keys + n);
+	for (size_t i = 0; i < n; i++)
+		keys[i] = stats_order_key(values[i]);
+	median = stats_median_of_keys(keys, n, keys + n);
+	for (int t = 0; t < 4; t++)
+		if (memcmp(&got[t], &want[t], sizeof(double)) != 0) {
+			fprintf(stderr, "%s, n=%zu: quantile %.2f = %.17g, want %.17g\n", what, n, p[t], got[t], want[t]);
+			rli_test_failures++;
+		}
+	if (memcmp(&median, &want[1], sizeof(double)) != 0) {
+		fprintf(stderr, "%s, n=%zu: median = %.17g, want %.17g\n", what, n, median, want[1]);
+		rli_test_failures++;
+	}
+	free(keys);
+}
+
+static void test_quantiles(void)
+{
+	uint64_t state = 88172645463325252ull;
+	size_t sizes[] = { 0, 1, 2, 3, 4, 5, 63, 64, 65, 66, 100, 257, 2048, 2049, 5000, 100000 };
+	for (size_t s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
+		size_t n = sizes[s];
+		double *v = malloc((n ? n : 1) * sizeof(*v));
+		/* Durations over six decades: the exponent bits differ, the digit lands high. */
+		for (size_t i = 0; i < n; i++)
+			v[i] = (double)(rli_test_random(&state) % 1000000) / 1000.0 * (double)(1 + i % 1000);
+		check_sample("spread", v, n);
+		/* A few distinct values: most buckets empty, the wanted ranks in one. */
+		for (size_t i = 0; i < n; i++)
+			v[i] = (double)(rli_test_random(&state) % 3);
+		check_sample("three values", v, n);
+		/* One value repeated: no bit differs. */
+		for (size_t i = 0; i < n; i++)
+			v[i] = 2.5;
+		check_sample("constant", v, n);
+		/* Values that differ in the last bits only, negatives and zeros of both signs among them. */
+		for (size_t i = 0; i < n; i++) {
+			double base = i % 4 == 0 ? -1.0 : i % 4 == 1 ? 0.0 : i % 4 == 2 ? -0.0 : 1.0;
+			v[i] = base + (double)(rli_test_random(&state) % 7) * 1e-15;
+		}
+		check_sample("low bits and signs", v, n);
+		/* Already sorted, then reversed: orders a careless selection degrades on. */
+		for (size_t i = 0; i < n; i++)
+			v[i] = (double)i;
+		check_sample("ascending", v, n);
+		for (size_t i = 0; i < n; i++)
+			v[i] = (double)(n - i);
+		check_sample("descending", v, n);
+		free(v);
+	}
+}
+
+/* Stable order by group: by key, then by where each entry was (its row). */
+static int compare_group_then_row(const void *pa, const void *pb)
+{
+	const stats_entry *a = pa, *b = pb;
+	if (a->group != b->group)
+		return a->group < b->group ? -1 : 1;
+	return a->row < b->row ? -1 : a->row > b->row;
+}
+
+/* Keys drawn below high_span and low_span: small spans take the counting pass, large the radix passes. */
+static void check_grouping(const char *what, size_t n, uint64_t high_span, uint64_t low_span, uint64_t *state)
+{
+	stats_entry *e = malloc((n ? n : 1) * sizeof(*e)), *tmp = malloc((n ? n : 1) * sizeof(*tmp));
+	stats_entry *want = malloc((n ? n : 1) * sizeof(*want));
+	for (size_t i = 0; i < n; i++) {
+		uint32_t high = (uint32_t)(rli_test_random(state) % high_span), low = (uint32_t)(rli_test_random(state) % low_span);
+		e[i] = (stats_entry){ .group = stats_group(high, low), .value = (double)i, .row = (uint32_t)i, .rank = low };
+	}
+	memcpy(want, e, n * sizeof(*e));
+	qsort(want, n, sizeof(*want), compare_group_then_row);
+	stats_sort_groups(e, n, tmp);
+	for (size_t i = 0; i < n; i++)
+		if (e[i].group != want[i].group || e[i].row != want[i].row || e[i].value != want[i].value) {
+			fprintf(stderr, "%s, n=%zu: entry %zu is row %u (group %llx), want row %u (group %llx)\n", what, n, i,
+				e[i].row, (unsigned long long)e[i].group, want[i].row, (unsigned long long)want[i].group);
+			rli_test_failures++;
+			break;
+		}
+	free(e);
+	free(tmp);
+	free(want);
+}
+
+static void test_grouping(void)
+{
+	uint64_t state = 2463534242ull;
+	size_t sizes[] = { 0, 1, 2, 17, 1000, 70000 };
+	for (size_t s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
+		size_t n = sizes[s];
+		check_grouping("roles by names", n, 4, 12, &state);     /* few buckets: counting */
+		check_grouping("one key", n, 1, 1, &state);            /* nothing to sort */
+		check_grouping("low half only", n, 1, 200, &state);
+		check_grouping("steps", n, 3, n / 2 + 1, &state);       /* buckets near the entries' count */
+		check_grouping("wide keys", n, 70000, 1u << 31, &state); /* more buckets than entries: radix */
+	}
+}
+
+int main(void)
+{
+	test_quantiles();
+	test_grouping();
+	TEST_DONE();
+}
