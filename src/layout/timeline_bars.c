@@ -2,6 +2,7 @@
 #include "timeline_bars.h"
 #include "text_place.h"
 #include "theme.h"
+#include "common/bigmem.h"
 #include "common/error.h"
 
 #include <inttypes.h>
@@ -128,10 +129,10 @@ int rli_sort_bars(sort_bar **bars, size_t count, int by_start, size_t groups_per
 		qsort(*bars, count, sizeof(**bars), compare_bars);
 		return RLI_OK;
 	}
-	sorted = malloc((count ? count : 1) * sizeof(*sorted));
+	sorted = rli_bigmem_array(count, sizeof(*sorted));
 	first = calloc(groups + 1, sizeof(*first));
 	if (!sorted || !first) {
-		free(sorted);
+		rli_bigmem_free(sorted);
 		free(first);
 		return rli_error_oom();
 	}
@@ -146,7 +147,7 @@ int rli_sort_bars(sort_bar **bars, size_t count, int by_start, size_t groups_per
 		sorted[first[(bar->group >> 32) * groups_per_row + (bar->group & 0xFFFFFFFFu)]++] = *bar;
 	}
 	free(first);
-	free(*bars);
+	rli_bigmem_free(*bars);
 	*bars = sorted;
 	return RLI_OK;
 }

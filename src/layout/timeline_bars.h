@@ -34,7 +34,7 @@ typedef struct {
 int rli_row_index_get(uint32_t *out, row_index *index, uint32_t role, int64_t rank);
 /* Drawable: finite, and end > start strictly, as the reference keeps rows. */
 int rli_drawable(const rli_events *events, size_t i);
-/* Sorts bars by (row, series, start, input order); by_start: the input is in start order. */
+/* Sorts bars by (row, series, start, input order); by_start: the input is in start order. *bars is an rli_bigmem_array, and its replacement too. */
 int rli_sort_bars(sort_bar **bars, size_t count, int by_start, size_t groups_per_row, size_t groups);
 /* --merge-short-ms: chain-merges short bars of one group; returns the new count. */
 size_t rli_merge_short_bars(sort_bar *bars, size_t count, double threshold);
