@@ -56,8 +56,8 @@ static void rank_bubbles(rli_rank_bubbles *b, const stats_entry *e, size_t begin
 static int transitions(rli_stats *stats, const stats_input *in, stats_entry *waits, size_t n)
 {
 	size_t groups = 0;
-	/* waits are in the sort's scratch: the entries, read by then, are the scratch of this sort. */
-	stats_sort_groups(waits, n, in->entries);
+	/* The entries, read by then, are the other buffer of this sort. */
+	waits = stats_sort_groups(waits, n, stats_other_entries(in, waits));
 	for (size_t i = 0; i < n; i++)
 		groups += i == 0 || waits[i].group != waits[i - 1].group;
 	if (!(stats->transitions = calloc(groups ? groups : 1, sizeof(*stats->transitions))))
@@ -76,8 +76,8 @@ int stats_bubbles(rli_stats *stats, const stats_input *in)
 {
 	const rli_events *ev = in->events;
 	stats_entry *e = in->entries;
-	/* A wait a row at most, written once the rows are sorted: into the sort's scratch, no fresh memory (32 bytes a row). */
-	stats_entry *waits = in->sort_tmp;
+	/* A wait a row at most, written once the rows are sorted: into the sort's free buffer, no fresh memory (24 bytes a row). */
+	stats_entry *waits;
 	size_t wait_count = 0;
 	int error = RLI_OK;
 
@@ -86,7 +86,8 @@ int stats_bubbles(rli_stats *stats, const stats_input *in)
 	for (size_t i = 0; i < in->count; i++)
 		e[i] = (stats_entry){ .group = in->rank_ix[i], .value = ev->start_ms[in->rows[i]], .row = (uint32_t)i,
 				      .rank = in->rank_ix[i] };
-	stats_sort_groups(e, in->count, in->sort_tmp);
+	e = stats_sort_groups(e, in->count, in->sort_tmp);
+	waits = stats_other_entries(in, e);
 	for (size_t begin = 0, end; begin < in->count; begin = end) {
 		end = stats_group_end(e, in->count, begin);
 		rank_bubbles(&stats->bubbles[stats->bubble_count++], e, begin, end, in, waits, &wait_count);

@@ -26,25 +26,25 @@ static void bucket_offsets(size_t count[256])
  */
 #define COUNTING_MAX_BUCKETS ((uint64_t)1 << 24)
 
-static int counting_sort(stats_entry *entries, size_t n, stats_entry *tmp, uint32_t max_high, uint32_t max_low)
+static stats_entry *counting_sort(stats_entry *entries, size_t n, stats_entry *tmp, uint32_t max_high, uint32_t max_low)
 {
 	uint64_t lows = (uint64_t)max_low + 1, buckets = ((uint64_t)max_high + 1) * lows;
 	uint32_t *start; /* the statistics refuse tables past 2^32 rows */
 	if (buckets > n || buckets > COUNTING_MAX_BUCKETS || !(start = rli_bigmem_zeroed(buckets + 1, sizeof(*start))))
-		return 0;
+		return NULL;
 	for (size_t i = 0; i < n; i++)
 		start[(entries[i].group >> 32) * lows + (entries[i].group & UINT32_MAX) + 1]++;
 	for (uint64_t b = 0; b < buckets; b++)
 		start[b + 1] += start[b];
 	for (size_t i = 0; i < n; i++)
 		tmp[start[(entries[i].group >> 32) * lows + (entries[i].group & UINT32_MAX)]++] = entries[i];
-	memcpy(entries, tmp, n * sizeof(*entries));
 	rli_bigmem_free(start);
-	return 1;
+	return tmp;
 }
 
-void stats_sort_groups(stats_entry *entries, size_t n, stats_entry *tmp)
+stats_entry *stats_sort_groups(stats_entry *entries, size_t n, stats_entry *tmp)
 {
+	stats_entry *sorted;
 	uint64_t all = 0;
 	uint32_t max_high = 0, max_low = 0;
 	stats_entry *from = entries, *to = tmp;
@@ -54,8 +54,10 @@ void stats_sort_groups(stats_entry *entries, size_t n, stats_entry *tmp)
 		max_high = high > max_high ? high : max_high;
 		max_low = low > max_low ? low : max_low;
 	}
-	if (n < 2 || all == 0 || counting_sort(entries, n, tmp, max_high, max_low))
-		return;
+	if (n < 2 || all == 0)
+		return entries;
+	if ((sorted = counting_sort(entries, n, tmp, max_high, max_low)))
+		return sorted;
 	/* LSD radix, 8 bits a pass, only over the bytes some key uses: stable, so time order holds. */
 	for (unsigned shift = 0; shift < 64 && (all >> shift); shift += 8) {
 		size_t count[256] = { 0 };
@@ -71,8 +73,7 @@ void stats_sort_groups(stats_entry *entries, size_t n, stats_entry *tmp)
 		from = to;
 		to = swap;
 	}
-	if (from != entries)
-		memcpy(entries, from, n * sizeof(*entries));
+	return from;
 }
 
 size_t stats_group_end(const stats_entry *entries, size_t n, size_t begin)

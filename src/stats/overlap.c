@@ -55,8 +55,10 @@ static double intersect(const span *a, size_t na, const span *b, size_t nb)
 	return total;
 }
 
-static int role_overlaps(rli_stats *stats, const stats_input *in, stats_entry *e, span *spans)
+static int role_overlaps(rli_stats *stats, const stats_input *in)
 {
+	stats_entry *e = in->entries;
+	span *spans;
 	size_t roles = in->role_count, pairs = roles <= OVERLAP_MAX_ROLES && roles > 1 ? roles * (roles - 1) / 2 : 0;
 	size_t *first = malloc((roles + 1) * sizeof(*first));
 	int error = RLI_OK;
@@ -64,7 +66,8 @@ static int role_overlaps(rli_stats *stats, const stats_input *in, stats_entry *e
 		return rli_error_oom();
 	for (size_t i = 0; i < in->count; i++)
 		e[i] = (stats_entry){ .group = in->role_ix[i], .row = (uint32_t)i };
-	stats_sort_groups(e, in->count, in->sort_tmp);
+	e = stats_sort_groups(e, in->count, in->sort_tmp);
+	spans = (span *)(void *)stats_other_entries(in, e);
 	merge_spans(spans, first, 0, e, in->count, in);
 	if (!(stats->overlaps = calloc(pairs ? pairs : 1, sizeof(*stats->overlaps)))) {
 		error = rli_error_oom();
@@ -85,15 +88,18 @@ done:
  * each sorted, are swept together (an end before a start at the same time, so touching bars do
  * not count a rank twice), and a point is kept where the count changes.
  */
-static int occupancy(rli_stats *stats, const stats_input *in, stats_entry *e, span *spans)
+static int occupancy(rli_stats *stats, const stats_input *in)
 {
+	stats_entry *e = in->entries;
+	span *spans;
 	size_t n, *role_first = NULL;
 	double *starts = NULL, *ends = NULL;
 	int error = RLI_OK;
 
 	for (size_t i = 0; i < in->count; i++)
 		e[i] = (stats_entry){ .group = stats_group(in->role_ix[i], in->rank_ix[i]), .row = (uint32_t)i };
-	stats_sort_groups(e, in->count, in->sort_tmp);
+	e = stats_sort_groups(e, in->count, in->sort_tmp);
+	spans = (span *)(void *)stats_other_entries(in, e);
 	role_first = calloc(in->role_count + 1, sizeof(*role_first));
 	if (!role_first)
 		return rli_error_oom();
@@ -147,16 +153,15 @@ done:
 int stats_overlap(rli_stats *stats, const stats_input *in)
 {
 	/*
-	 * The spans are merged from the entries once they are sorted, into the sort's scratch, which
-	 * is then free: no fresh memory for them (16 bytes a row; the occupancy's ends go in the entries),
-	 * whose first touch was a third of the statistics' time on a million NVTX ranges.
+	 * The spans are merged from the entries once they are sorted, into the sort's other buffer,
+	 * which is then free: no fresh memory for them (16 bytes a row; the occupancy's ends go in the
+	 * sorted entries' room), whose first touch was a third of the statistics' time on a million NVTX ranges.
 	 */
 	_Static_assert(sizeof(span) <= sizeof(stats_entry) && 2 * sizeof(double) <= sizeof(stats_entry),
 		       "a span, and a span's two ends, fit in the room of an entry");
-	span *spans = (span *)in->sort_tmp;
-	int error = role_overlaps(stats, in, in->entries, spans);
+	int error = role_overlaps(stats, in);
 	if (error == RLI_OK)
-		error = occupancy(stats, in, in->entries, spans);
+		error = occupancy(stats, in);
 	return error;
 }
 

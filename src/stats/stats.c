@@ -219,7 +219,7 @@ static int phase_stats(rli_stats *stats, const stats_input *in)
 		e[i] = (stats_entry){ .group = stats_group(in->role_ix[i], in->name_ix[i]), .value = ev->duration_ms[row],
 				      .row = (uint32_t)row, .rank = in->rank_ix[i] };
 	}
-	stats_sort_groups(e, in->count, in->sort_tmp);
+	e = stats_sort_groups(e, in->count, in->sort_tmp);
 	for (size_t i = 0; i < in->count; i++)
 		groups += i == 0 || e[i].group != e[i - 1].group;
 	if (!(stats->phases = calloc(groups ? groups : 1, sizeof(*stats->phases))))
@@ -248,7 +248,7 @@ static int rank_phase_stats(rli_stats *stats, const stats_input *in)
 		e[i] = (stats_entry){ .group = stats_group(phase, in->rank_ix[i]), .value = ev->duration_ms[row],
 				      .row = (uint32_t)row, .rank = in->rank_ix[i] };
 	}
-	stats_sort_groups(e, in->count, in->sort_tmp);
+	e = stats_sort_groups(e, in->count, in->sort_tmp);
 	for (size_t i = 0; i < in->count; i++)
 		groups += i == 0 || e[i].group != e[i - 1].group;
 	if (!(stats->rank_phases = calloc(groups ? groups : 1, sizeof(*stats->rank_phases))))

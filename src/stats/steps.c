@@ -42,7 +42,7 @@ static stats_entry *step_entries(const stats_input *in, size_t *max_steps)
 		e[i] = (stats_entry){ .group = stats_group(in->role_ix[i], in->rank_ix[i]), .value = ev->duration_ms[row],
 				      .row = (uint32_t)row, .rank = in->rank_ix[i] };
 	}
-	stats_sort_groups(e, in->count, in->sort_tmp);
+	e = stats_sort_groups(e, in->count, in->sort_tmp);
 	*max_steps = 0;
 	for (size_t begin = 0, end; begin < in->count; begin = end) {
 		uint32_t role = (uint32_t)(e[begin].group >> 32);
@@ -54,8 +54,7 @@ static stats_entry *step_entries(const stats_input *in, size_t *max_steps)
 			e[i].group = stats_group(role, (uint32_t)(k > UINT32_MAX ? UINT32_MAX : k));
 		}
 	}
-	stats_sort_groups(e, in->count, in->sort_tmp);
-	return e;
+	return stats_sort_groups(e, in->count, stats_other_entries(in, e));
 }
 
 /* A step of its role: the median over ranks, the slowest (lowest rank among equals), its score. */
@@ -108,7 +107,7 @@ static int tally_slowest(rli_stats *stats, const stats_input *in, const uint32_t
 		e[i] = (stats_entry){ .group = stats_group(step_role_ix[i], rank), .value = (double)role_steps,
 				      .row = (uint32_t)i, .rank = rank };
 	}
-	stats_sort_groups(e, n, tmp);
+	e = stats_sort_groups(e, n, tmp);
 	if (!(stats->slowest = rli_bigmem_zeroed(n, sizeof(*stats->slowest))))
 		return rli_error_oom();
 	for (size_t i = 0; i < n; i++) {

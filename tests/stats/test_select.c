@@ -107,11 +107,12 @@ static void check_grouping(const char *what, size_t n, uint64_t high_span, uint6
 	}
 	memcpy(want, e, n * sizeof(*e));
 	qsort(want, n, sizeof(*want), compare_group_then_row);
-	stats_sort_groups(e, n, tmp);
+	stats_entry *sorted = stats_sort_groups(e, n, tmp);
+	CHECK(sorted == e || sorted == tmp);
 	for (size_t i = 0; i < n; i++)
-		if (e[i].group != want[i].group || e[i].row != want[i].row || e[i].value != want[i].value) {
+		if (sorted[i].group != want[i].group || sorted[i].row != want[i].row || sorted[i].value != want[i].value) {
 			fprintf(stderr, "%s, n=%zu: entry %zu is row %u (group %llx), want row %u (group %llx)\n", what, n, i,
-				e[i].row, (unsigned long long)e[i].group, want[i].row, (unsigned long long)want[i].group);
+				sorted[i].row, (unsigned long long)sorted[i].group, want[i].row, (unsigned long long)want[i].group);
 			rli_test_failures++;
 			break;
 		}
