@@ -84,10 +84,62 @@ size_t stats_group_end(const stats_entry *entries, size_t n, size_t begin)
 	return end;
 }
 
+/*
+ * Samples made of this many ascending runs or fewer (the spans of a few ranks, each rank's in
+ * time order) are merged, a pass per halving of the runs, instead of radix-sorted: two ranks'
+ * spans take one pass where the radix sort takes six.
+ */
+#define MERGE_MAX_RUNS 16
+
+/* Where each ascending run of values starts (starts[0] = 0), up to max of them: the count, or max + 1 when more. */
+static size_t find_runs(const double *values, size_t n, size_t *starts, size_t max)
+{
+	size_t runs = 1;
+	starts[0] = 0;
+	for (size_t i = 1; i < n; i++)
+		if (stats_order_key(values[i]) < stats_order_key(values[i - 1])) {
+			if (runs == max)
+				return max + 1;
+			starts[runs++] = i;
+		}
+	return runs;
+}
+
+/* Merges the runs pairwise between values and scratch until one is left, in values. */
+static void merge_runs(double *values, size_t n, double *scratch, size_t *starts, size_t runs)
+{
+	double *from = values, *to = scratch;
+	starts[runs] = n;
+	while (runs > 1) {
+		size_t merged = 0;
+		for (size_t r = 0; r < runs; r += 2) {
+			size_t i = starts[r], mid = starts[r + 1 < runs ? r + 1 : runs], hi = starts[r + 2 < runs ? r + 2 : runs];
+			size_t j = mid, k = i;
+			while (i < mid && j < hi)
+				to[k++] = stats_order_key(from[j]) < stats_order_key(from[i]) ? from[j++] : from[i++];
+			while (i < mid)
+				to[k++] = from[i++];
+			while (j < hi)
+				to[k++] = from[j++];
+			starts[merged++] = starts[r];
+		}
+		starts[merged] = n;
+		runs = merged;
+		{
+			double *swap = from;
+			from = to;
+			to = swap;
+		}
+	}
+	if (from != values)
+		memcpy(values, from, n * sizeof(*values));
+}
+
 void stats_sort_doubles(double *values, size_t n, double *scratch)
 {
 	double *from = values, *to = scratch;
 	uint64_t same = ~(uint64_t)0, first;
+	size_t run_starts[MERGE_MAX_RUNS + 1], runs;
 	if (n < SMALL_SORT) {
 		for (size_t i = 1; i < n; i++) {
 			double v = values[i];
@@ -96,6 +148,10 @@ void stats_sort_doubles(double *values, size_t n, double *scratch)
 				values[j] = values[j - 1];
 			values[j] = v;
 		}
+		return;
+	}
+	if ((runs = find_runs(values, n, run_starts, MERGE_MAX_RUNS)) <= MERGE_MAX_RUNS) {
+		merge_runs(values, n, scratch, run_starts, runs);
 		return;
 	}
 	/* Bytes on which every value agrees need no pass (the high ones, usually). */

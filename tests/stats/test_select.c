@@ -135,9 +135,51 @@ static void test_grouping(void)
 	}
 }
 
+/* stats_sort_doubles against a qsort of the keys: bit for bit, on k ascending runs (merged) and on shuffled values (radix). */
+static void check_sort(const char *what, double *values, size_t n)
+{
+	double *scratch = malloc((n ? n : 1) * sizeof(*scratch));
+	uint64_t *keys = malloc((n ? n : 1) * sizeof(*keys));
+	for (size_t i = 0; i < n; i++)
+		keys[i] = stats_order_key(values[i]);
+	qsort(keys, n, sizeof(*keys), compare_keys);
+	stats_sort_doubles(values, n, scratch);
+	for (size_t i = 0; i < n; i++)
+		if (stats_order_key(values[i]) != keys[i]) {
+			fprintf(stderr, "%s, n=%zu: value %zu = %.17g, want %.17g\n", what, n, i, values[i], stats_key_value(keys[i]));
+			rli_test_failures++;
+			break;
+		}
+	free(scratch);
+	free(keys);
+}
+
+static void test_sort_doubles(void)
+{
+	uint64_t state = 977ull;
+	size_t sizes[] = { 0, 1, 47, 48, 49, 1000, 65537 };
+	size_t run_counts[] = { 1, 2, 3, 5, 16, 17, 64 };
+	for (size_t s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
+		size_t n = sizes[s];
+		double *v = malloc((n ? n : 1) * sizeof(*v));
+		for (size_t r = 0; r < sizeof(run_counts) / sizeof(run_counts[0]); r++) {
+			/* runs interleaved in time, as the spans of ranks that run side by side: each ascending */
+			size_t runs = run_counts[r], per = n / runs + 1;
+			for (size_t i = 0; i < n; i++)
+				v[i] = 1e9 + (double)(i % per) * 3.0 + (double)(i / per) + (double)(rli_test_random(&state) % 2);
+			check_sort("ascending runs", v, n);
+		}
+		for (size_t i = 0; i < n; i++)
+			v[i] = (double)(int64_t)(rli_test_random(&state) % 2000001) - 1e6;
+		check_sort("shuffled", v, n);
+		free(v);
+	}
+}
+
 int main(void)
 {
 	test_quantiles();
 	test_grouping();
+	test_sort_doubles();
 	TEST_DONE();
 }
