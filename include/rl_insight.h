@@ -523,6 +523,15 @@ typedef struct {
 	 * to nothing outside its document. Must outlive the layout.
 	 */
 	const rli_run_context *run;
+	/*
+	 * 1: a vector layout wanted only to draw a PNG from (RLI_MEDIUM_VECTOR, for no PDF, page or
+	 * report): when its page is sure to be too tall for a raster image (its rows alone, without a
+	 * legend under them, pass the 32767-pixel limit at its scale), the layout stops before its
+	 * bars and *out stays NULL (RLI_OK), and the caller lays the figure out for
+	 * RLI_MEDIUM_RASTER instead: a tall figure's million bars are built once, not twice.
+	 * Default 0: the layout is made whatever its height.
+	 */
+	int only_if_raster_fits;
 } rli_timeline_options;
 
 void rli_timeline_options_init(rli_timeline_options *options);

@@ -103,7 +103,8 @@ static int is_raster(const char *backend_name)
  * the vector one is too tall for a raster; otherwise one layout serves all.
  */
 static int lay_out(console *c, rli_timeline **out, const cli_request *request, const rli_run_context *run,
-		   const rli_events *events, const rli_stats_source *stats, rli_medium medium, int all_rows, int aside)
+		   const rli_events *events, const rli_stats_source *stats, rli_medium medium, int all_rows, int aside,
+		   int only_for_raster)
 {
 	rli_timeline_options options = request->timeline;
 	double t = cli_now_ms();
@@ -113,6 +114,7 @@ static int lay_out(console *c, rli_timeline **out, const cli_request *request, c
 	options.medium = medium;
 	options.run = run; /* the run's t = 0 and the pages to link to */
 	options.stats_aside = aside; /* only the HTML shows the statistics beside the figure */
+	options.only_if_raster_fits = only_for_raster; /* else *out may stay NULL */
 	/* The layout of every row serves the HTML and the report, which say the findings their own way. */
 	if (all_rows) {
 		options.overview = 0;
@@ -183,16 +185,21 @@ static int render_all(console *c, const cli_request *request, const rli_run_cont
 		}
 		date = cli_pdf_date(date_buf, sizeof(date_buf), request, ready->start_ms);
 	}
+	/*
+	 * Where the vector layout serves the PNG alone, it is not made when its page is sure to be
+	 * too tall for one (vector stays NULL): the PNG's own layout below is then the only one.
+	 */
 	if ((wants_figure_pdf || wants_raster) &&
-	    (error = lay_out(c, &vector, request, run, events, stats, RLI_MEDIUM_VECTOR, 0, wants_html)) < 0)
+	    (error = lay_out(c, &vector, request, run, events, stats, RLI_MEDIUM_VECTOR, 0, wants_html,
+			     !wants_figure_pdf && !wants_html && !wants_report)) < 0)
 		goto done;
 	/* The page scrolls and zooms, and the report pages through the rows: both have every row. */
 	if ((wants_html || wants_report) && (!vector || rli_timeline_shows_overview(vector) || request->timeline.caption) &&
-	    (error = lay_out(c, &every_row, request, run, events, stats, RLI_MEDIUM_VECTOR, 1, wants_html)) < 0)
+	    (error = lay_out(c, &every_row, request, run, events, stats, RLI_MEDIUM_VECTOR, 1, wants_html, 0)) < 0)
 		goto done;
 	if (wants_raster && (!vector || rli_timeline_shows_overview(vector) ||
 			     rli_document_raster_scale(rli_timeline_document(vector)) == 0.0) &&
-	    (error = lay_out(c, &raster, request, run, events, stats, RLI_MEDIUM_RASTER, 0, 0)) < 0)
+	    (error = lay_out(c, &raster, request, run, events, stats, RLI_MEDIUM_RASTER, 0, 0, 0)) < 0)
 		goto done;
 	if (raster && rli_timeline_shows_overview(raster))
 		say_overview(c, request, raster, wants_html);

@@ -21,3 +21,10 @@ void rli_fit_medium(double *height, double *raster_scale, double width, double s
 	if (*height * *raster_scale > MAX_DEVICE_PIXELS)
 		*raster_scale = 0.0;
 }
+
+int rli_medium_raster_fits(double width, double height, double scale)
+{
+	double raster_scale;
+	rli_fit_medium(&height, &raster_scale, width, scale, RLI_MEDIUM_VECTOR);
+	return raster_scale > 0.0;
+}

@@ -14,4 +14,7 @@
  */
 void rli_fit_medium(double *height, double *raster_scale, double width, double scale, rli_medium medium);
 
+/* 1 when a vector page `width` by `height` units can be drawn as a raster at some scale up to `scale`. */
+int rli_medium_raster_fits(double width, double height, double scale);
+
 #endif

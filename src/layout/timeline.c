@@ -320,6 +320,14 @@ int rli_timeline_layout_from(rli_timeline **out, const rli_events *events, const
 			: place_overview(timeline, events, stats, theme, width, scale, options->medium);
 		goto placed;
 	}
+	/* Wanted only for a PNG, and too tall to give one: the PNG's own layout will serve it, no bar is built here. */
+	if (options->only_if_raster_fits && options->medium == RLI_MEDIUM_VECTOR) {
+		double least;
+		if ((error = rli_timeline_least_height(&least, timeline, theme)) < 0)
+			goto done;
+		if (!rli_medium_raster_fits(width, least, scale))
+			goto done; /* RLI_OK, *out NULL */
+	}
 	/* A bar a row, sorted into a copy: 80 bytes a bar, in 2 MiB pages (common/bigmem.h). */
 	if (!(bars = rli_bigmem_array(kept, sizeof(*bars)))) {
 		error = rli_error_oom();

@@ -57,6 +57,30 @@ int rli_timeline_readable_rows(size_t *out, const timeline_theme *theme, double 
 	return RLI_OK;
 }
 
+/* The page's height for the rows, between the style's floor and what the medium allows. */
+static double page_height(const timeline_theme *theme, size_t rows, double label_height, double bottom)
+{
+	double pitch = theme->units_per_row > 0 ? theme->units_per_row : label_height + theme->row_text_pad;
+	return fmax(theme->min_page_height, pitch * (double)rows + theme->margin_top + bottom);
+}
+
+int rli_timeline_least_height(double *out, const rli_timeline *timeline, const timeline_theme *theme)
+{
+	PangoContext *text = NULL;
+	double w, tick_height, x_title_height;
+	int error;
+
+	if ((error = rli_text_context_new(&text)) < 0)
+		return error;
+	/* The measures rli_timeline_place takes, so the height is the one it would give. */
+	rli_text_measure(&w, &x_title_height, text, "Time (ms)", theme->axis_title_size, 0);
+	rli_text_measure(&w, &tick_height, text, "0123456789", theme->tick_label_size, 0);
+	*out = page_height(theme, timeline->panel.row_count, row_label_height(text, theme),
+			   bottom_margin(theme, tick_height, x_title_height));
+	g_object_unref(text);
+	return RLI_OK;
+}
+
 double rli_timeline_set_page(rli_timeline *timeline, const timeline_theme *theme, double width, double height,
 			     double scale, rli_medium medium)
 {
@@ -225,13 +249,6 @@ static int place_x_axis(rli_timeline *timeline, const timeline_theme *theme, dou
 	return rli_set_text(&panel->x_title, x_title, panel->plot.x + panel->plot.w / 2,
 			    panel->plot.y + panel->plot.h + theme->tick_label_gap + tick_height + theme->x_title_gap,
 			    theme->axis_title_size, RLI_ALIGN_MIDDLE, RLI_ALIGN_START);
-}
-
-/* The page's height for the rows, between the style's floor and what the medium allows. */
-static double page_height(const timeline_theme *theme, size_t rows, double label_height, double bottom)
-{
-	double pitch = theme->units_per_row > 0 ? theme->units_per_row : label_height + theme->row_text_pad;
-	return fmax(theme->min_page_height, pitch * (double)rows + theme->margin_top + bottom);
 }
 
 int rli_timeline_place(rli_timeline *timeline, const timeline_theme *theme, double width, double scale,

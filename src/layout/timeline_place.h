@@ -38,4 +38,10 @@ int rli_timeline_place_title(rli_timeline *timeline, PangoContext *text, const t
 int rli_timeline_readable_rows(size_t *out, const timeline_theme *theme, double width, double scale,
 			       rli_medium medium);
 
+/*
+ * The least height rli_timeline_place can give the timeline's rows: its page with no legend
+ * under them (a legend there only adds to it). Known before any bar is built.
+ */
+int rli_timeline_least_height(double *out, const rli_timeline *timeline, const timeline_theme *theme);
+
 #endif

@@ -308,6 +308,43 @@ static void test_height_grows_then_caps(void)
 	rli_events_free(events);
 }
 
+/* A vector layout for a PNG alone stops before its bars exactly where its page could not give a PNG. */
+static void test_vector_only_if_raster_fits(void)
+{
+	rli_events *events = new_events();
+	int rank = 0;
+	/* 50 units a row and 200 of margins at scale 2: 323 rows are 32,700 px, 324 rows 32,800. */
+	for (int rows = 323; rows <= 324; rows++) {
+		rli_timeline_options options;
+		rli_timeline *whole = NULL, *probed = NULL;
+		for (; rank < rows; rank++)
+			case_add(events, "n", "role", rank, rank, 1.0);
+		rli_timeline_options_init(&options);
+		options.medium = RLI_MEDIUM_VECTOR;
+		CHECK_INT(rli_timeline_layout(&whole, events, &options), RLI_OK);
+		options.only_if_raster_fits = 1;
+		CHECK_INT(rli_timeline_layout(&probed, events, &options), RLI_OK);
+		CHECK(whole != NULL);
+		if (!whole)
+			continue;
+		if (rli_document_raster_scale(rli_timeline_document(whole)) > 0) {
+			/* It fits: the same layout, every bar in it. */
+			CHECK_INT(rows, 323);
+			CHECK(probed != NULL);
+			if (probed) {
+				CHECK_NEAR(probed->page.height, whole->page.height, 0);
+				CHECK_INT(probed->panel.bar_count, whole->panel.bar_count);
+			}
+		} else {
+			CHECK_INT(rows, 324);
+			CHECK(probed == NULL);
+		}
+		rli_timeline_free(whole);
+		rli_timeline_free(probed);
+	}
+	rli_events_free(events);
+}
+
 static void test_t0_and_nothing_to_draw(void)
 {
 	rli_events *events = new_events();
@@ -465,6 +502,7 @@ int main(void)
 	test_merge_rule();
 	test_geometry();
 	test_height_grows_then_caps();
+	test_vector_only_if_raster_fits();
 	test_t0_and_nothing_to_draw();
 	TEST_DONE();
 }
