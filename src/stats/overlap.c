@@ -13,12 +13,11 @@ typedef struct {
 } span;
 
 /*
- * Merges grouped entries (each group in time order) into the union of their bars, per group.
- * The key e.group >> shift must number the roles 0..role_count-1 in order: the spans of role r
- * are spans[first[r]..first[r + 1]) (first has role_count + 1 entries). Returns the spans' count.
+ * Merges entries grouped by role (e.group the role's index, each group in time order) into the
+ * union of each role's bars: the spans of role r are spans[first[r]..first[r + 1]) (first has
+ * role_count + 1 entries). Returns the spans' count.
  */
-static size_t merge_spans(span *spans, size_t *first, unsigned shift, const stats_entry *e, size_t n,
-			  const stats_input *in)
+static size_t merge_spans(span *spans, size_t *first, const stats_entry *e, size_t n, const stats_input *in)
 {
 	const rli_events *ev = in->events;
 	size_t count = 0;
@@ -26,8 +25,8 @@ static size_t merge_spans(span *spans, size_t *first, unsigned shift, const stat
 		size_t row = in->rows[e[i].row];
 		double start = ev->start_ms[row], end = rli_events_end_ms(ev, row);
 		int new_group = i == 0 || e[i].group != e[i - 1].group;
-		if (i == 0 || e[i].group >> shift != e[i - 1].group >> shift)
-			first[e[i].group >> shift] = count;
+		if (new_group)
+			first[e[i].group] = count;
 		if (!new_group && start <= spans[count - 1].end) {
 			if (end > spans[count - 1].end)
 				spans[count - 1].end = end;
@@ -55,20 +54,15 @@ static double intersect(const span *a, size_t na, const span *b, size_t nb)
 	return total;
 }
 
-static int role_overlaps(rli_stats *stats, const stats_input *in)
+/* The union of each role's bars over its ranks, intersected pair by pair (e: grouped by role, in time order). */
+static int role_overlaps(rli_stats *stats, const stats_input *in, const stats_entry *e, span *spans)
 {
-	stats_entry *e = in->entries;
-	span *spans;
 	size_t roles = in->role_count, pairs = roles <= OVERLAP_MAX_ROLES && roles > 1 ? roles * (roles - 1) / 2 : 0;
 	size_t *first = malloc((roles + 1) * sizeof(*first));
 	int error = RLI_OK;
 	if (!first)
 		return rli_error_oom();
-	for (size_t i = 0; i < in->count; i++)
-		e[i] = (stats_entry){ .group = in->role_ix[i], .row = (uint32_t)i };
-	e = stats_sort_groups(e, in->count, in->sort_tmp);
-	spans = (span *)(void *)stats_other_entries(in, e);
-	merge_spans(spans, first, 0, e, in->count, in);
+	merge_spans(spans, first, e, in->count, in);
 	if (!(stats->overlaps = calloc(pairs ? pairs : 1, sizeof(*stats->overlaps)))) {
 		error = rli_error_oom();
 		goto done;
@@ -84,84 +78,177 @@ done:
 }
 
 /*
- * Occupancy: each (role, rank)'s bars merged into spans; per role the spans' starts and ends,
- * each sorted, are swept together (an end before a start at the same time, so touching bars do
- * not count a rank twice), and a point is kept where the count changes.
+ * A role's sweep: each rank's open span (its bars merged so far) ends at covered_to[rank]
+ * (open[rank] says it has one); the open spans wait in a min-heap on their ends. A span that grows
+ * keeps its old end in the heap, a bound below its own, and is put back with its own when that
+ * bound comes up: no heap work for the bars that only extend a span. Counts change at span starts
+ * and ends, met in time order; `inside` is the count at time t, not yet recorded (pending), so
+ * that every change at one moment makes one point.
  */
-static int occupancy(rli_stats *stats, const stats_input *in)
+typedef struct {
+	double end;
+	uint32_t rank;
+} open_span;
+
+typedef struct {
+	double *covered_to;
+	uint8_t *open;
+	open_span *heap;
+	size_t heap_count;
+	rli_stats *stats;
+	rli_role_occupancy *o;
+	double t;
+	int64_t inside;
+	int pending;
+} sweep;
+
+static void heap_push(sweep *s, double end, uint32_t rank)
 {
-	stats_entry *e = in->entries;
-	span *spans;
-	size_t n, *role_first = NULL;
-	double *starts = NULL, *ends = NULL;
+	size_t i = s->heap_count++;
+	while (i > 0 && s->heap[(i - 1) / 2].end > end) {
+		s->heap[i] = s->heap[(i - 1) / 2];
+		i = (i - 1) / 2;
+	}
+	s->heap[i] = (open_span){ end, rank };
+}
+
+static open_span heap_pop(sweep *s)
+{
+	open_span top = s->heap[0], last = s->heap[--s->heap_count];
+	size_t i = 0;
+	for (;;) {
+		size_t child = 2 * i + 1;
+		if (child >= s->heap_count)
+			break;
+		if (child + 1 < s->heap_count && s->heap[child + 1].end < s->heap[child].end)
+			child++;
+		if (!(s->heap[child].end < last.end))
+			break;
+		s->heap[i] = s->heap[child];
+		i = child;
+	}
+	if (s->heap_count)
+		s->heap[i] = last;
+	return top;
+}
+
+/* The count at the pending moment, kept as a point when it changed; the first moment of the peak. */
+static void record(sweep *s)
+{
+	rli_role_occupancy *o = s->o;
+	rli_stats *stats = s->stats;
+	if (!s->pending)
+		return;
+	if (o->count == 0 || stats->occupancy_points[o->first + o->count - 1].ranks != (uint32_t)s->inside) {
+		stats->occupancy_points[stats->occupancy_point_count++] = (rli_occupancy_point){ s->t, (uint32_t)s->inside };
+		o->count++;
+	}
+	if ((uint32_t)s->inside > o->peak_ranks) {
+		o->peak_ranks = (uint32_t)s->inside;
+		o->peak_ms = s->t;
+	}
+	s->pending = 0;
+}
+
+/* A span starts (+1) or ends (-1) at t; the moments come in time order. */
+static void count(sweep *s, double t, int change)
+{
+	if (s->pending && t != s->t)
+		record(s);
+	s->t = t;
+	s->pending = 1;
+	s->inside += change;
+}
+
+/*
+ * Spans ending before t cannot grow again (every later bar starts at t or later): their ends are
+ * counted, in time order. A span that grew since it was put in the heap goes back with its own end.
+ */
+static void close_spans_before(sweep *s, double t)
+{
+	while (s->heap_count && s->heap[0].end < t) {
+		open_span top = heap_pop(s);
+		if (s->covered_to[top.rank] > top.end) {
+			heap_push(s, s->covered_to[top.rank], top.rank);
+			continue;
+		}
+		s->open[top.rank] = 0;
+		count(s, top.end, -1);
+	}
+}
+
+/*
+ * Occupancy: how many ranks are inside a bar of each role over time. A role's bars, in time
+ * order (e: grouped by role), are merged per rank as they come (a bar joins its rank's span when
+ * it starts no later than the span's end); a span is over once a bar starts past its end, when
+ * its end is counted. Ends are met in time order from the heap, starts from the bars: no sort of
+ * either, where each was a sort of every span (six radix passes, or a merge pass per rank).
+ */
+static int occupancy(rli_stats *stats, const stats_input *in, const stats_entry *e)
+{
+	const rli_events *ev = in->events;
+	sweep s = { .stats = stats };
+	size_t ranks = in->rank_count ? in->rank_count : 1;
 	int error = RLI_OK;
 
-	for (size_t i = 0; i < in->count; i++)
-		e[i] = (stats_entry){ .group = stats_group(in->role_ix[i], in->rank_ix[i]), .row = (uint32_t)i };
-	e = stats_sort_groups(e, in->count, in->sort_tmp);
-	spans = (span *)(void *)stats_other_entries(in, e);
-	role_first = calloc(in->role_count + 1, sizeof(*role_first));
-	if (!role_first)
-		return rli_error_oom();
-	/* Spans per (role, rank); role r's are spans[role_first[r]..role_first[r + 1]). */
-	n = merge_spans(spans, role_first, 32, e, in->count, in);
-	/* The entries are read by now: their room (24 bytes a row) holds the spans' ends, 16 bytes a span. */
-	starts = (double *)e;
-	ends = starts + n;
+	s.covered_to = malloc(ranks * sizeof(*s.covered_to));
+	s.open = calloc(ranks, sizeof(*s.open));
+	s.heap = malloc(ranks * sizeof(*s.heap)); /* a rank at most once */
 	stats->occupancy = calloc(in->role_count ? in->role_count : 1, sizeof(*stats->occupancy));
-	stats->occupancy_points = rli_bigmem_array(2 * n, sizeof(*stats->occupancy_points));
-	if (!stats->occupancy || !stats->occupancy_points) {
+	/* A span at most a bar, two points at most a span; only the points made are touched. */
+	stats->occupancy_points = rli_bigmem_array(2 * in->count, sizeof(*stats->occupancy_points));
+	if (!s.covered_to || !s.open || !s.heap || !stats->occupancy || !stats->occupancy_points) {
 		error = rli_error_oom();
 		goto done;
 	}
-	for (size_t r = 0; r < in->role_count; r++) {
-		rli_role_occupancy *o = &stats->occupancy[stats->occupancy_count++];
-		size_t b = role_first[r], count = role_first[r + 1] - b, si = 0, ei = 0;
-		int64_t inside = 0;
-		for (size_t k = 0; k < count; k++) {
-			starts[k] = spans[b + k].start;
-			ends[k] = spans[b + k].end;
-		}
-		stats_sort_doubles(starts, count, in->scratch);
-		stats_sort_doubles(ends, count, in->scratch);
-		*o = (rli_role_occupancy){ in->roles[r], stats->occupancy_point_count, 0, 0, 0 };
-		while (si < count || ei < count) {
-			double t = ei < count && (si == count || ends[ei] <= starts[si]) ? ends[ei] : starts[si];
-			while (ei < count && ends[ei] == t) {
-				inside--;
-				ei++;
-			}
-			while (si < count && starts[si] == t) {
-				inside++;
-				si++;
-			}
-			if (o->count == 0 || stats->occupancy_points[o->first + o->count - 1].ranks != (uint32_t)inside) {
-				stats->occupancy_points[stats->occupancy_point_count++] = (rli_occupancy_point){ t, (uint32_t)inside };
-				o->count++;
-			}
-			if ((uint32_t)inside > o->peak_ranks) {
-				o->peak_ranks = (uint32_t)inside;
-				o->peak_ms = t;
+	for (size_t begin = 0, end; begin < in->count; begin = end) {
+		uint32_t role = (uint32_t)e[begin].group;
+		end = stats_group_end(e, in->count, begin);
+		s.o = &stats->occupancy[stats->occupancy_count++];
+		*s.o = (rli_role_occupancy){ in->roles[role], stats->occupancy_point_count, 0, 0, 0 };
+		s.inside = 0;
+		s.pending = 0;
+		for (size_t k = begin; k < end; k++) {
+			size_t i = e[k].row, row = in->rows[i];
+			double start = ev->start_ms[row], bar_end = rli_events_end_ms(ev, row);
+			uint32_t rank = in->rank_ix[i];
+			close_spans_before(&s, start);
+			if (s.open[rank]) {
+				if (bar_end > s.covered_to[rank])
+					s.covered_to[rank] = bar_end;
+			} else {
+				s.open[rank] = 1;
+				s.covered_to[rank] = bar_end;
+				heap_push(&s, bar_end, rank);
+				count(&s, start, +1);
 			}
 		}
+		close_spans_before(&s, INFINITY); /* the role's last spans */
+		record(&s);
 	}
 done:
-	free(role_first);
+	free(s.covered_to);
+	free(s.open);
+	free(s.heap);
 	return error;
 }
 
 int stats_overlap(rli_stats *stats, const stats_input *in)
 {
+	stats_entry *e = in->entries;
+	int error;
 	/*
-	 * The spans are merged from the entries once they are sorted, into the sort's other buffer,
-	 * which is then free: no fresh memory for them (16 bytes a row; the occupancy's ends go in the
-	 * sorted entries' room), whose first touch was a third of the statistics' time on a million NVTX ranges.
+	 * The rows grouped by role, in time order, serve both: the roles' spans are merged from them
+	 * into the sort's other buffer, which is then free (no fresh memory for them, 16 bytes a
+	 * row, whose first touch was a third of the statistics' time on a million NVTX ranges), and
+	 * the occupancy sweeps them.
 	 */
-	_Static_assert(sizeof(span) <= sizeof(stats_entry) && 2 * sizeof(double) <= sizeof(stats_entry),
-		       "a span, and a span's two ends, fit in the room of an entry");
-	int error = role_overlaps(stats, in);
-	if (error == RLI_OK)
-		error = occupancy(stats, in);
+	_Static_assert(sizeof(span) <= sizeof(stats_entry), "a span fits in the room of an entry");
+	for (size_t i = 0; i < in->count; i++)
+		e[i] = (stats_entry){ .group = in->role_ix[i], .row = (uint32_t)i };
+	e = stats_sort_groups(e, in->count, in->sort_tmp);
+	if ((error = role_overlaps(stats, in, e, (span *)(void *)stats_other_entries(in, e))) == RLI_OK)
+		error = occupancy(stats, in, e);
 	return error;
 }
 

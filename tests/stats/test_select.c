@@ -1,8 +1,15 @@
-/* test_select.c: quantiles by selection and grouping by key, each against a plain sort of the same sample. */
+/* test_select.c: quantiles by selection, grouping by key, sorts and the occupancy sweep, each against the plain way. */
 #include "harness.h"
 #include "stats/stats_internal.h"
+#include "stats_rows.h"
 
 #include <stdlib.h>
+
+static int compare_keys_double(const void *pa, const void *pb)
+{
+	double a = *(const double *)pa, b = *(const double *)pb;
+	return a < b ? -1 : a > b;
+}
 
 static int compare_keys(const void *pa, const void *pb)
 {
@@ -176,10 +183,134 @@ static void test_sort_doubles(void)
 	}
 }
 
+typedef struct {
+	double t;
+	int change; /* -1 an end, +1 a start: ends sort first at one time */
+} boundary;
+
+static int compare_boundaries(const void *pa, const void *pb)
+{
+	const boundary *a = pa, *b = pb;
+	if (a->t != b->t)
+		return a->t < b->t ? -1 : 1;
+	return a->change - b->change;
+}
+
+/*
+ * The occupancy worked out the plain way, for one role: every (rank) group's bars in start order
+ * merged into spans (a bar joins when it starts no later than the span's end), every span's start
+ * and end sorted together, one point per moment where the count changes; the peak's first moment.
+ */
+static void plain_occupancy(const rli_events *ev, uint32_t role, const int64_t *ranks, size_t rank_count,
+			    rli_occupancy_point *points, size_t *point_count, uint32_t *peak, double *peak_ms)
+{
+	boundary *b = malloc(2 * (ev->count + 1) * sizeof(*b));
+	size_t n = 0;
+	int64_t inside = 0;
+	for (size_t r = 0; r < rank_count; r++) {
+		double span_start = 0, span_end = 0;
+		int open = 0;
+		/* The rows are in start order already (ties in table order). */
+		for (size_t i = 0; i < ev->count; i++) {
+			double start = ev->start_ms[i], end = start + ev->duration_ms[i];
+			if (ev->role[i] != role || ev->rank_id[i] != ranks[r])
+				continue;
+			if (open && start <= span_end) {
+				if (end > span_end)
+					span_end = end;
+				continue;
+			}
+			if (open) {
+				b[n++] = (boundary){ span_start, +1 };
+				b[n++] = (boundary){ span_end, -1 };
+			}
+			span_start = start;
+			span_end = end;
+			open = 1;
+		}
+		if (open) {
+			b[n++] = (boundary){ span_start, +1 };
+			b[n++] = (boundary){ span_end, -1 };
+		}
+	}
+	qsort(b, n, sizeof(*b), compare_boundaries);
+	*point_count = 0;
+	*peak = 0;
+	*peak_ms = 0;
+	for (size_t i = 0; i < n;) {
+		double t = b[i].t;
+		for (; i < n && b[i].t == t; i++)
+			inside += b[i].change;
+		if (*point_count == 0 || points[*point_count - 1].ranks != (uint32_t)inside)
+			points[(*point_count)++] = (rli_occupancy_point){ t, (uint32_t)inside };
+		if ((uint32_t)inside > *peak) {
+			*peak = (uint32_t)inside;
+			*peak_ms = t;
+		}
+	}
+	free(b);
+}
+
+/* The statistics' occupancy against the plain one, on bars that nest, overlap, touch and share their times. */
+static void test_occupancy(void)
+{
+	static const char *roles[] = { "actor", "critic", "rollout" };
+	uint64_t state = 4101842887655102017ull;
+	for (int round = 0; round < 20; round++) {
+		rli_events *ev = NULL;
+		rli_stats *stats = NULL;
+		size_t ranks = 1 + (size_t)round * 3, rows = 50 + (size_t)round * 400;
+		int64_t *rank_ids = malloc(ranks * sizeof(*rank_ids));
+		double *start = malloc(rows * sizeof(*start));
+		CHECK_INT(rli_events_new(&ev), 0);
+		for (size_t r = 0; r < ranks; r++)
+			rank_ids[r] = (int64_t)(r * 7 % 23) + (int64_t)r * 100; /* not in order of first sight */
+		/* Starts on a coarse grid so that many coincide, and durations that often touch the next start. */
+		for (size_t i = 0; i < rows; i++)
+			start[i] = (double)(rli_test_random(&state) % (rows / 2 + 1));
+		qsort(start, rows, sizeof(*start), compare_keys_double);
+		for (size_t i = 0; i < rows; i++) {
+			double duration = (double)(rli_test_random(&state) % 4) + (rli_test_random(&state) % 3 == 0 ? 0.5 : 0);
+			add(ev, roles[rli_test_random(&state) % 3], "op", rank_ids[rli_test_random(&state) % ranks], start[i],
+			    duration);
+		}
+		CHECK_INT(rli_stats_compute(&stats, ev), 0);
+		if (stats) {
+			rli_occupancy_point *points = malloc(2 * (rows + 1) * sizeof(*points));
+			for (size_t o = 0; o < stats->occupancy_count; o++) {
+				const rli_role_occupancy *got = &stats->occupancy[o];
+				size_t count;
+				uint32_t peak;
+				double peak_ms;
+				plain_occupancy(ev, got->role, rank_ids, ranks, points, &count, &peak, &peak_ms);
+				CHECK_INT(got->count, count);
+				CHECK_INT(got->peak_ranks, peak);
+				CHECK_NEAR(got->peak_ms, peak_ms, 0);
+				for (size_t k = 0; k < count && k < got->count; k++) {
+					const rli_occupancy_point *p = &stats->occupancy_points[got->first + k];
+					if (p->t_ms != points[k].t_ms || p->ranks != points[k].ranks) {
+						fprintf(stderr, "round %d, role %u: point %zu is (%g, %u), want (%g, %u)\n", round,
+							got->role, k, p->t_ms, p->ranks, points[k].t_ms, points[k].ranks);
+						rli_test_failures++;
+						break;
+					}
+				}
+			}
+			CHECK_INT(stats->occupancy_count, 3);
+			free(points);
+		}
+		rli_stats_free(stats);
+		rli_events_free(ev);
+		free(rank_ids);
+		free(start);
+	}
+}
+
 int main(void)
 {
 	test_quantiles();
 	test_grouping();
 	test_sort_doubles();
+	test_occupancy();
 	TEST_DONE();
 }
