@@ -1,12 +1,9 @@
-/* distribution.c: grouping entries by key, sorting durations, and summarising a sample. */
+/* distribution.c: grouping entries by key, and summarising a sample. */
 #include "stats_internal.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* Below this many values an insertion sort beats the radix sort's 256-bucket passes. */
-#define SMALL_SORT 48
 
 /* A radix pass's bucket sizes turned into where each bucket starts. */
 static void bucket_offsets(size_t count[256])
@@ -82,110 +79,6 @@ size_t stats_group_end(const stats_entry *entries, size_t n, size_t begin)
 	while (end < n && entries[end].group == entries[begin].group)
 		end++;
 	return end;
-}
-
-/*
- * Samples made of this many ascending runs or fewer (the spans of a few ranks, each rank's in
- * time order) are merged, a pass per halving of the runs, instead of radix-sorted: two ranks'
- * spans take one pass where the radix sort takes six.
- */
-#define MERGE_MAX_RUNS 16
-
-/* Where each ascending run of values starts (starts[0] = 0), up to max of them: the count, or max + 1 when more. */
-static size_t find_runs(const double *values, size_t n, size_t *starts, size_t max)
-{
-	size_t runs = 1;
-	starts[0] = 0;
-	for (size_t i = 1; i < n; i++)
-		if (stats_order_key(values[i]) < stats_order_key(values[i - 1])) {
-			if (runs == max)
-				return max + 1;
-			starts[runs++] = i;
-		}
-	return runs;
-}
-
-/* Merges the runs pairwise between values and scratch until one is left, in values. */
-static void merge_runs(double *values, size_t n, double *scratch, size_t *starts, size_t runs)
-{
-	double *from = values, *to = scratch;
-	starts[runs] = n;
-	while (runs > 1) {
-		size_t merged = 0;
-		for (size_t r = 0; r < runs; r += 2) {
-			size_t i = starts[r], mid = starts[r + 1 < runs ? r + 1 : runs], hi = starts[r + 2 < runs ? r + 2 : runs];
-			size_t j = mid, k = i;
-			while (i < mid && j < hi)
-				to[k++] = stats_order_key(from[j]) < stats_order_key(from[i]) ? from[j++] : from[i++];
-			while (i < mid)
-				to[k++] = from[i++];
-			while (j < hi)
-				to[k++] = from[j++];
-			starts[merged++] = starts[r];
-		}
-		starts[merged] = n;
-		runs = merged;
-		{
-			double *swap = from;
-			from = to;
-			to = swap;
-		}
-	}
-	if (from != values)
-		memcpy(values, from, n * sizeof(*values));
-}
-
-void stats_sort_doubles(double *values, size_t n, double *scratch)
-{
-	double *from = values, *to = scratch;
-	uint64_t same = ~(uint64_t)0, first;
-	size_t run_starts[MERGE_MAX_RUNS + 1], runs;
-	if (n < SMALL_SORT) {
-		for (size_t i = 1; i < n; i++) {
-			double v = values[i];
-			size_t j = i;
-			for (; j > 0 && values[j - 1] > v; j--)
-				values[j] = values[j - 1];
-			values[j] = v;
-		}
-		return;
-	}
-	if ((runs = find_runs(values, n, run_starts, MERGE_MAX_RUNS)) <= MERGE_MAX_RUNS) {
-		merge_runs(values, n, scratch, run_starts, runs);
-		return;
-	}
-	/* Bytes on which every value agrees need no pass (the high ones, usually). */
-	first = stats_order_key(values[0]);
-	for (size_t i = 1; i < n; i++)
-		same &= ~(stats_order_key(values[i]) ^ first);
-	for (unsigned shift = 0; shift < 64; shift += 8) {
-		size_t count[256] = { 0 };
-		double *swap;
-		if (((same >> shift) & 0xFF) == 0xFF)
-			continue;
-		for (size_t i = 0; i < n; i++)
-			count[(stats_order_key(from[i]) >> shift) & 0xFF]++;
-		bucket_offsets(count);
-		for (size_t i = 0; i < n; i++)
-			to[count[(stats_order_key(from[i]) >> shift) & 0xFF]++] = from[i];
-		swap = from;
-		from = to;
-		to = swap;
-	}
-	if (from != values)
-		memcpy(values, from, n * sizeof(*values));
-}
-
-double stats_quantile(const double *sorted, size_t n, double p)
-{
-	double h, low;
-	size_t i;
-	if (n == 0)
-		return 0;
-	h = (double)(n - 1) * p;
-	low = floor(h);
-	i = (size_t)low;
-	return i + 1 < n ? sorted[i] + (h - low) * (sorted[i + 1] - sorted[i]) : sorted[n - 1];
 }
 
 void stats_distribution(rli_distribution *d, const stats_entry *group, size_t n, const int64_t *ranks, double *scratch)

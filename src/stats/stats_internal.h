@@ -41,12 +41,6 @@ stats_entry *stats_sort_groups(stats_entry *entries, size_t n, stats_entry *tmp)
 /* The end of the run of entries from `begin` that share its group. */
 size_t stats_group_end(const stats_entry *entries, size_t n, size_t begin);
 
-/* Sorts doubles ascending (scratch: n more). */
-void stats_sort_doubles(double *values, size_t n, double *scratch);
-
-/* Linear interpolation between order statistics (numpy's default) of values sorted ascending. */
-double stats_quantile(const double *sorted, size_t n, double p);
-
 /* A double's bits, turned so that unsigned order is numeric order (negatives flipped whole). */
 static inline uint64_t stats_order_key(double value)
 {
@@ -63,8 +57,8 @@ double stats_key_value(uint64_t key);
 
 /*
  * The quantiles p[0..count) (ascending, count at most STATS_MAX_QUANTILES) of a sample given as
- * keys in any order (reordered here), into q: what stats_quantile gives on the sorted sample,
- * found by selection, with scratch for n more keys.
+ * keys in any order (reordered here), into q: numpy's default, linear interpolation between the
+ * order statistics of the sorted sample, found by selection, with scratch for n more keys.
  */
 void stats_quantiles_of_keys(double *q, const double *p, size_t count, uint64_t *keys, size_t n, uint64_t *scratch);
 

@@ -1,4 +1,4 @@
-/* test_select.c: quantiles by selection, grouping by key, sorts and the occupancy sweep, each against the plain way. */
+/* test_select.c: quantiles by selection, grouping by key and the occupancy sweep, each against the plain way. */
 #include "harness.h"
 #include "stats/stats_internal.h"
 #include "stats_rows.h"
@@ -17,7 +17,20 @@ static int compare_keys(const void *pa, const void *pb)
 	return a < b ? -1 : a > b;
 }
 
-/* The quantiles of values read off a qsort of their keys, as stats_quantile reads a sorted sample. */
+/* numpy's default quantile of a sorted sample: linear interpolation between order statistics. */
+static double quantile_of_sorted(const double *sorted, size_t n, double p)
+{
+	double h, low;
+	size_t i;
+	if (n == 0)
+		return 0;
+	h = (double)(n - 1) * p;
+	low = floor(h);
+	i = (size_t)low;
+	return i + 1 < n ? sorted[i] + (h - low) * (sorted[i + 1] - sorted[i]) : sorted[n - 1];
+}
+
+/* The quantiles of values read off a qsort of their keys. */
 static void sorted_quantiles(double *q, const double *p, size_t count, const double *values, size_t n)
 {
 	uint64_t *keys = malloc((n ? n : 1) * sizeof(*keys));
@@ -28,7 +41,7 @@ static void sorted_quantiles(double *q, const double *p, size_t count, const dou
 	for (size_t i = 0; i < n; i++)
 		sorted[i] = stats_key_value(keys[i]);
 	for (size_t t = 0; t < count; t++)
-		q[t] = stats_quantile(sorted, n, p[t]);
+		q[t] = quantile_of_sorted(sorted, n, p[t]);
 	free(keys);
 	free(sorted);
 }
@@ -139,47 +152,6 @@ static void test_grouping(void)
 		check_grouping("low half only", n, 1, 200, &state);
 		check_grouping("steps", n, 3, n / 2 + 1, &state);       /* buckets near the entries' count */
 		check_grouping("wide keys", n, 70000, 1u << 31, &state); /* more buckets than entries: radix */
-	}
-}
-
-/* stats_sort_doubles against a qsort of the keys: bit for bit, on k ascending runs (merged) and on shuffled values (radix). */
-static void check_sort(const char *what, double *values, size_t n)
-{
-	double *scratch = malloc((n ? n : 1) * sizeof(*scratch));
-	uint64_t *keys = malloc((n ? n : 1) * sizeof(*keys));
-	for (size_t i = 0; i < n; i++)
-		keys[i] = stats_order_key(values[i]);
-	qsort(keys, n, sizeof(*keys), compare_keys);
-	stats_sort_doubles(values, n, scratch);
-	for (size_t i = 0; i < n; i++)
-		if (stats_order_key(values[i]) != keys[i]) {
-			fprintf(stderr, "%s, n=%zu: value %zu = %.17g, want %.17g\n", what, n, i, values[i], stats_key_value(keys[i]));
-			rli_test_failures++;
-			break;
-		}
-	free(scratch);
-	free(keys);
-}
-
-static void test_sort_doubles(void)
-{
-	uint64_t state = 977ull;
-	size_t sizes[] = { 0, 1, 47, 48, 49, 1000, 65537 };
-	size_t run_counts[] = { 1, 2, 3, 5, 16, 17, 64 };
-	for (size_t s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
-		size_t n = sizes[s];
-		double *v = malloc((n ? n : 1) * sizeof(*v));
-		for (size_t r = 0; r < sizeof(run_counts) / sizeof(run_counts[0]); r++) {
-			/* runs interleaved in time, as the spans of ranks that run side by side: each ascending */
-			size_t runs = run_counts[r], per = n / runs + 1;
-			for (size_t i = 0; i < n; i++)
-				v[i] = 1e9 + (double)(i % per) * 3.0 + (double)(i / per) + (double)(rli_test_random(&state) % 2);
-			check_sort("ascending runs", v, n);
-		}
-		for (size_t i = 0; i < n; i++)
-			v[i] = (double)(int64_t)(rli_test_random(&state) % 2000001) - 1e6;
-		check_sort("shuffled", v, n);
-		free(v);
 	}
 }
 
@@ -310,7 +282,6 @@ int main(void)
 {
 	test_quantiles();
 	test_grouping();
-	test_sort_doubles();
 	test_occupancy();
 	TEST_DONE();
 }
