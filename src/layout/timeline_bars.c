@@ -129,6 +129,14 @@ int rli_sort_bars(sort_bar **bars, size_t count, int by_start, size_t groups_per
 		qsort(*bars, count, sizeof(**bars), compare_bars);
 		return RLI_OK;
 	}
+	{
+		/* Grouped already (one row, or rows one after another): the order is the input's. */
+		size_t i = 1;
+		while (i < count && (*bars)[i].group >= (*bars)[i - 1].group)
+			i++;
+		if (i >= count)
+			return RLI_OK;
+	}
 	sorted = rli_bigmem_array(count, sizeof(*sorted));
 	first = calloc(groups + 1, sizeof(*first));
 	if (!sorted || !first) {
