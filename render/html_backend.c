@@ -69,7 +69,7 @@ static int html_begin_document(rli_output *out, const rli_document *document)
 	      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
 	      "script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data: blob:\">\n"
 	      "<meta name=\"generator\" content=\"rl-insight " RLI_VERSION "\">\n<title>", fp);
-	rli_html_escape(fp, document->title ? rli_html_page_title(document->title, document->origin) : "RL Timeline");
+	rli_html_escape(fp, document->screen_title ? document->screen_title : document->title ? document->title : "RL Timeline");
 	fputs("</title>\n<style>\n", fp);
 	fputs(rli_asset_timeline_css, fp);
 	fputs("</style>\n</head>\n<body>\n"

@@ -2,7 +2,6 @@
 #include "html_timeline.h"
 #include "common/error.h"
 #include "common/json_write.h"
-#include "common/numfmt.h"
 #include "html_aside.h"
 
 #include <inttypes.h>
@@ -116,21 +115,6 @@ static void write_links(FILE *fp, const rli_nav *nav)
 	fputs("]}", fp);
 }
 
-/*
- * The layout titles a run whose clock is not epoch based (torch, NVTX: counted from the host's boot)
- * with its raw origin, a number no reader can place; the PNG keeps that title (its goldens), the page
- * says what t = 0 is instead, as the run's home page and memory pages do.
- */
-#define RAW_ORIGIN_TITLE "RL Timeline (Relative Time, Origin = "
-#define PAGE_ORIGIN_TITLE "RL Timeline (t = 0 at the run\xe2\x80\x99s first event)"
-
-const char *rli_html_page_title(const char *title, double origin)
-{
-	if (title && !rli_is_epoch_ms(origin) && strncmp(title, RAW_ORIGIN_TITLE, sizeof(RAW_ORIGIN_TITLE) - 1) == 0)
-		return PAGE_ORIGIN_TITLE;
-	return title;
-}
-
 /* Everything but the bars: decorations as placed, rows, series, ticks, and the side panel's items. */
 int rli_html_write_timeline_model(FILE *fp, const rli_html_timeline *t)
 {
@@ -214,9 +198,9 @@ int rli_html_write_timeline_model(FILE *fp, const rli_html_timeline *t)
 	rli_html_number(fp, "tickLabelGap", panel->tick_label_gap);
 
 	rli_text page_title;
-	if (title && title->text && rli_html_page_title(title->text, doc->origin) != title->text) {
+	if (title && title->text && doc->screen_title) {
 		page_title = *title;
-		page_title.text = (char *)rli_html_page_title(title->text, doc->origin);
+		page_title.text = (char *)doc->screen_title;
 		title = &page_title;
 	}
 	fputs(",\"title\":", fp);

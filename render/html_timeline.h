@@ -20,8 +20,6 @@ typedef struct {
 	const rli_nav *nav;  /* NULL, or the links to the run's other pages (its home, the rows' memory pages) */
 } rli_html_timeline;
 
-/* The title a page shows for the layout's `title` of a run whose t = 0 is `origin` (ms): no raw clock. */
-const char *rli_html_page_title(const char *title, double origin);
 
 /* RLI_ERROR unless the page has a title, a panel and a legend, and every bar names a row and a series. */
 int rli_html_timeline_check(const rli_html_timeline *t);

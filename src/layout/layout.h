@@ -390,6 +390,11 @@ struct rli_document {
 	void *owner;
 	int (*load_page)(void *owner, size_t p);
 	void (*drop_page)(void *owner, size_t p);
+	/*
+	 * The title a page on screen shows (the HTML's, in its head and over the figure) where it is
+	 * not the printed one; NULL: the title. The layout decides it as it decides every word.
+	 */
+	const char *screen_title;
 };
 
 /*

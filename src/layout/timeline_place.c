@@ -122,6 +122,13 @@ int rli_timeline_place_title(rli_timeline *timeline, PangoContext *text, const t
 		return error;
 	if (title_size < theme->title_size)
 		timeline->title.max_width = width - 2 * theme->page_pad;
+	/*
+	 * On screen, a clock without an epoch is said in words: the page shows times from the run's
+	 * first event, and a raw origin in ms means nothing to a reader there (print keeps the
+	 * reference's title, timeline.md).
+	 */
+	timeline->document.screen_title =
+		rli_is_epoch_ms(timeline->document.origin) ? NULL : "RL Timeline (t = 0 at the run\xe2\x80\x99s first event)";
 	return RLI_OK;
 }
 
