@@ -284,6 +284,7 @@
       (model.series.length === 1 ? ' phase' : ' phases') + ' over time on ' + core.fmtThousands(model.rows.length, 0) +
       ' rows (' + roles + (roles === 1 ? ' role' : ' roles') + '), from ' + core.fmtDuration(model.xMin) + ' to ' +
       core.fmtDuration(model.xMax) + '. Arrow keys pan, + and - zoom, 0 resets, Up and Down scroll the rows, ' +
+      '] and [ select the next and the previous bar of a row, } and { the nearest on the next and the previous row, ' +
       'Escape clears the selection');
     this.box = element('div', 'rli-box');
     this.tooltip = element('div', 'rli-tooltip');

@@ -507,7 +507,13 @@
       else if (event.key === '-') self.zoomTo(self.left - span * 0.125, self.right + span * 0.125);
       else if (event.key === '0') self.reset();
       else if (event.key === 'Escape') { if (self.selection) self.selection.clear(); }
-      else if (g.maxScroll > 0 && (event.key === 'ArrowUp' || event.key === 'ArrowDown')) {
+      else if (self.selection && (event.key === ']' || event.key === '[')) {
+        event.preventDefault();
+        self.stepSelection(event.key === ']' ? 1 : -1, false);
+      } else if (self.selection && (event.key === '}' || event.key === '{')) {
+        event.preventDefault();
+        self.stepSelection(event.key === '}' ? 1 : -1, true);
+      } else if (g.maxScroll > 0 && (event.key === 'ArrowUp' || event.key === 'ArrowDown')) {
         event.preventDefault();
         self.setScroll(self.scrollY + (event.key === 'ArrowUp' ? -g.pitch : g.pitch), true);
       } else if (g.maxScroll > 0 && (event.key === 'PageUp' || event.key === 'PageDown')) {

@@ -1,4 +1,4 @@
-/* timeline_select.js: the timeline's selection: a clicked bar's details (phase, rank, times, against its role's median), a measured span; Escape clears both. */
+/* timeline_select.js: the timeline's selection: a clicked (or stepped-to) bar's details (phase, rank, times, against its role's median), a measured span; Escape clears both. */
 (function () {
   'use strict';
 
@@ -163,6 +163,76 @@
   Timeline.prototype.select = function (row, index) {
     this.selected = row >= 0 && index >= 0 ? { row: row, index: index } : null;
     this.draw();
+  };
+
+  /*
+   * The shown bar of model row `row` after (direction 1) or before (-1) the bar at time `s` of
+   * index `i`, in the order a reader meets them: by start, then by index (a run's bars are in
+   * that order, so each run is searched, not walked); -1 when there is none.
+   */
+  Timeline.prototype.barNextTo = function (row, s, i, direction) {
+    var bars = this.bars, start = bars.start, runs = bars.rowRuns[row], best = -1;
+    var before = function (a, b) { return start[a] < start[b] || (start[a] === start[b] && a < b); };
+    for (var k = 0; k < runs.length; k++) {
+      var run = runs[k], lo = bars.runFirst[run], hi = bars.runFirst[run + 1], j;
+      if (!this.seriesShown(row, bars.runSeries[run])) continue;
+      if (direction > 0) {
+        for (j = core.lowerBound(start, lo, hi, s); j < hi && start[j] === s && j <= i; j++);
+        if (j < hi && (best < 0 || before(j, best))) best = j;
+      } else {
+        for (j = core.upperBound(start, lo, hi, s) - 1; j >= lo && start[j] === s && j >= i; j--);
+        if (j >= lo && (best < 0 || before(best, j))) best = j;
+      }
+    }
+    return best;
+  };
+
+  /* Brings bar `index` of model row `row` into view: scrolled to its row, panned (the zoom kept) to it. */
+  Timeline.prototype.showBar = function (row, index) {
+    var g = this.screen, position = this.displayRows.indexOf(row), span = this.right - this.left;
+    var start = this.bars.start[index], end = this.bars.end[index];
+    if (position >= 0 && g.maxScroll > 0) {
+      var top = position * g.pitch, visible = g.plot[3] - g.pitch;
+      if (top < this.scrollY || top > this.scrollY + visible) this.setScroll(top - visible / 2, true);
+    }
+    if (end < this.left || start > this.right) this.zoomTo((start + end) / 2 - span / 2, (start + end) / 2 + span / 2);
+  };
+
+  /*
+   * The keyboard's selection: ] and [ step to the next and the previous bar of the selected bar's
+   * row (with none selected, the first bar to start in view on the top row in view, or the last);
+   * } and { to the bar nearest it in time on the next and the previous row shown.
+   */
+  Timeline.prototype.stepSelection = function (direction, acrossRows) {
+    var rows = this.displayRows.filter(function (row) { return row >= 0; }), sel = this.selected, row, index = -1;
+    if (!rows.length) return false;
+    if (!sel || rows.indexOf(sel.row) < 0) {
+      /* from the top row in view down (a group's header aside), round to the rows above it */
+      var d = this.displayRows, top = Math.min(d.length - 1, Math.max(0, Math.ceil(this.scrollY / this.screen.pitch)));
+      for (var tries = 0; tries < d.length && index < 0; tries++) {
+        row = d[(top + tries) % d.length];
+        if (row < 0) continue;
+        index = direction > 0 ? this.barNextTo(row, this.left, -1, 1) : this.barNextTo(row, this.right, Infinity, -1);
+      }
+    } else if (!acrossRows) {
+      row = sel.row;
+      index = this.barNextTo(row, this.bars.start[sel.index], sel.index, direction);
+    } else {
+      var at = rows.indexOf(sel.row), t = this.bars.start[sel.index];
+      for (var step = 1; step < rows.length && index < 0; step++) {
+        var next = at + direction * step;
+        if (next < 0 || next >= rows.length) break;
+        row = rows[next];
+        /* the bar that starts nearest the selected one's start, the later of two as near */
+        var after = this.barNextTo(row, t, -1, 1), before = this.barNextTo(row, t, -1, -1);
+        var starts = this.bars.start;
+        index = after < 0 ? before : before < 0 ? after : t - starts[before] < starts[after] - t ? before : after;
+      }
+    }
+    if (index < 0) return false;
+    this.showBar(row, index);
+    this.select(row, index);
+    return true;
   };
 
   /* "row:bar" for the URL; restoreSelection reads it back (a bar beyond the data is no selection). */

@@ -520,6 +520,49 @@ async function main() {
       assert.deepStrictEqual([sel.selected, sel.measure, sel.details], [null, null, null]);
     });
 
+    await check('known: ] and [ step the selection through a row\'s bars in time order, } and { to the nearest bar of the next and the previous row', async () => {
+      await page.click('text=Reset');
+      await page.focus('canvas');
+      const current = () => page.evaluate(() => {
+        const t = window.rliTimeline.timeline, sel = t.selected;
+        return sel ? { row: sel.row, index: sel.index, start: t.bars.start[sel.index], rows: t.displayRows.slice() } : null;
+      });
+      await page.keyboard.press(']');
+      let sel = await current();
+      assert.ok(sel, 'a first ] selects a bar');
+      const row = sel.row, topRow = sel.rows.find((r) => r >= 0);
+      assert.strictEqual(row, topRow, 'on the top row in view');
+      const starts = known.bars.filter((b) => b.row === row).map((b) => b.start).sort((a, b) => a - b);
+      const seen = [sel.start];
+      for (let k = 1; k < starts.length; k++) {
+        await page.keyboard.press(']');
+        sel = await current();
+        assert.strictEqual(sel.row, row);
+        seen.push(sel.start);
+      }
+      assert.deepStrictEqual(seen, starts, 'every bar of the row, in time order');
+      await page.keyboard.press(']');
+      assert.strictEqual((await current()).start, starts[starts.length - 1], 'past the last bar nothing moves');
+      const details = (await page.evaluate(() => window.rliTimeline.selection())).details;
+      assert.ok(details && details.length > 2, 'the details card shows the stepped-to bar');
+      if (starts.length > 1) {
+        await page.keyboard.press('[');
+        assert.strictEqual((await current()).start, starts[starts.length - 2]);
+      }
+      const from = await current(), below = from.rows.filter((r) => r >= 0)[from.rows.filter((r) => r >= 0).indexOf(row) + 1];
+      if (below !== undefined) {
+        await page.keyboard.press('}');
+        const next = await current();
+        assert.strictEqual(next.row, below, '} moves to the next row shown');
+        const nearest = Math.min(...known.bars.filter((b) => b.row === below).map((b) => Math.abs(b.start - from.start)));
+        assert.strictEqual(Math.abs(next.start - from.start), nearest, 'to its bar nearest in time');
+        await page.keyboard.press('{');
+        assert.strictEqual((await current()).row, row, '{ comes back');
+      }
+      await page.keyboard.press('Escape');
+      assert.strictEqual(await current(), null);
+    });
+
     await check('known: the filter box hides rows (by role, rank or name) and brings them back', async () => {
       await page.fill('.rli-filter', 'critic');
       assert.deepStrictEqual((await state(page)).rows, ['critic - Rank 2']);
@@ -692,6 +735,26 @@ async function main() {
       assert.ok((await state(rpage)).drawnBars < ranks.barCount);
       await rpage.evaluate(() => window.rliTimeline.reset());
       assert.deepStrictEqual(browser.problems(), []);
+    });
+    await check('ranks: a bar stepped to from the keyboard is brought into view: the rows scrolled, the view panned', async () => {
+      await rpage.evaluate(() => window.rliTimeline.reset());
+      const first = ranks.bars[0];
+      /* zoomed in to a sliver at the start: most rows' nearest bars lie outside it */
+      await rpage.evaluate(([l, r]) => window.rliTimeline.zoomTo(l, r), [first.start, first.start + (ranks.xMax - ranks.xMin) / 200]);
+      await rpage.focus('canvas');
+      await rpage.keyboard.press(']');
+      for (let k = 0; k < 63; k++) await rpage.keyboard.press('}');
+      const got = await rpage.evaluate(() => {
+        const t = window.rliTimeline.timeline, sel = t.selected, g = t.screen;
+        const position = t.displayRows.indexOf(sel.row);
+        return { row: sel.row, last: t.displayRows[t.displayRows.length - 1], start: t.bars.start[sel.index], end: t.bars.end[sel.index],
+          left: t.left, right: t.right, top: position * g.pitch, scrollY: t.scrollY, height: g.plot[3], maxScroll: g.maxScroll };
+      });
+      assert.strictEqual(got.row, got.last, JSON.stringify(got));
+      assert.ok(got.end >= got.left && got.start <= got.right, 'panned to the bar: ' + JSON.stringify(got));
+      if (got.maxScroll > 0) assert.ok(got.top >= got.scrollY && got.top <= got.scrollY + got.height, 'scrolled to its row: ' + JSON.stringify(got));
+      await rpage.keyboard.press('Escape');
+      await rpage.evaluate(() => window.rliTimeline.reset());
     });
     await rpage.screenshot({ path: path.join(outDir, 'ranks.screenshot.png'), fullPage: true });
     await rpage.close();
