@@ -296,6 +296,34 @@ async function sizeChecks(browser, check, out, sides, tag) {
     assert.deepStrictEqual(await hiddenNames(), [[], []]);
   });
 
+  await check(tag + ': the row order and the row at the top are in the URL too: a reload keeps both on both sides', async () => {
+    const view = () => page.evaluate(() => window.rliCompare.runs.map((t) => {
+      const g = t.screen, top = Math.round(t.scrollY / g.pitch), row = t.displayRows[top];
+      return { order: t.order, top, maxScroll: g.maxScroll, at: row >= 0 ? t.model.rows[row].label : null };
+    }));
+    await page.evaluate(() => window.rliCompare.runs[0].setOrder('role'));
+    const scrollable = (await view())[0].maxScroll > 0;
+    if (scrollable) {
+      await page.evaluate(() => { const t = window.rliCompare.runs[0]; t.setScroll(3 * t.screen.pitch, false); });
+    }
+    const before = await view();
+    assert.deepStrictEqual(before.map((v) => v.order), ['role', 'role'], 'the other side follows the order');
+    if (scrollable) {
+      assert.strictEqual(before[0].top, 3);
+      assert.strictEqual(before[1].at, before[0].at, 'the other side shows the same row at its top');
+    }
+    const hash = await page.evaluate(() => (window.rliCompare.flushUrl ? window.rliCompare.flushUrl() : location.hash));
+    assert.match(hash, scrollable ? /order=role.*top=3/ : /order=role/);
+    await page.reload();
+    await page.waitForFunction(() => window.rliCompare);
+    const after = await view();
+    assert.deepStrictEqual(after.map((v) => v.order), ['role', 'role'], 'the order after the reload');
+    if (scrollable) assert.deepStrictEqual(after.map((v) => v.at), before.map((v) => v.at), 'the top rows after the reload');
+    await page.goto(pathToFileURL(path.join(out, 'compare.html')).href);
+    await page.waitForFunction(() => window.rliCompare);
+    assert.deepStrictEqual((await view()).map((v) => v.order), ['rank', 'rank'], 'the bare page opens in rank order');
+  });
+
   await check(tag + ': Tab reaches every control with a visible focus; keys act where the focus is; the charts are labelled', async () => {
     const walk = await tabWalk(page, 200);
     assert.deepStrictEqual(walk.missed, [], 'not reached by Tab');
