@@ -179,6 +179,58 @@ async function timelineStates(page) {
   }
 }
 
+/* The memory page with an allocation selected (its details card) and another hovered (its tooltip). */
+async function memoryStates(page) {
+  const points = await page.evaluate(() => {
+    const m = window.rliMemory, d = m.d, box = m.ganttCanvas.getBoundingClientRect(), found = [];
+    for (let i = 0; i < d.start.length && found.length < 2; i++) {
+      const lo = Math.max(d.start[i], m.range.lo), hi = Math.min(d.end[i], m.range.hi);
+      if (!(hi > lo)) continue;
+      const x = Math.round(box.left + m.xOf((lo + hi) / 2)), y = Math.round(box.top + m.laneTop(d.lane[i]) + m.geom.pitch / 2);
+      if (y > box.top && y < box.bottom && m.barAt(x - box.left, y - box.top) === i) found.push({ x, y });
+    }
+    return found;
+  });
+  assert.ok(points.length > 0, 'no allocation to point at');
+  await page.mouse.click(points[0].x, points[0].y);
+  await page.mouse.move(points[points.length - 1].x, points[points.length - 1].y);
+  await page.waitForTimeout(50);
+}
+
+/* The compare page with a bar of the baseline selected (both sides' details cards) and hovered (its tooltip). */
+async function compareStates(page) {
+  const point = await page.evaluate(() => {
+    const t = window.rliCompare.runs[0], b = t.bars;
+    for (let p = 0; p < t.displayRows.length; p++) {
+      const runs = b.rowRuns[t.displayRows[p]] || [];
+      for (const run of runs) {
+        const i = b.runFirst[run];
+        if (i < b.runFirst[run + 1]) { t.revealRow(p); return t.clientPoint((b.start[i] + b.end[i]) / 2, p); }
+      }
+    }
+    return null;
+  });
+  assert.ok(point, 'no bar to point at');
+  await page.mouse.click(point.x, point.y);
+  await page.mouse.move(point.x + 1, point.y);
+  await page.waitForTimeout(50);
+}
+
+/* The heatmap with a cell hovered (its tooltip) and one clicked (its expert's and layer's profiles). */
+async function gmmStates(page) {
+  const box = await page.locator('canvas.rli-gmm-heat').boundingBox();
+  await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+  await page.mouse.move(box.x + box.width / 3, box.y + box.height / 3);
+  await page.waitForTimeout(50);
+}
+
+const STATES = {
+  rliTimeline: [' (a name hidden, help, a bad filter, a tooltip)', timelineStates],
+  rliMemory: [' (an allocation selected, another hovered)', memoryStates],
+  rliCompare: [' (a bar selected and hovered)', compareStates],
+  rliGmm: [' (a cell clicked, another hovered)', gmmStates],
+};
+
 async function main() {
   const [bin, synth, fixtures, outDir] = process.argv.slice(2);
   const { check, failures } = makeChecks();
@@ -192,7 +244,7 @@ async function main() {
     if (browser === SKIP) return 77;
     try {
       for (const [kind, file, ready] of pages) {
-        const states = ready === 'rliTimeline' ? [['', null], [' (a name hidden, help, a bad filter, a tooltip)', timelineStates]] : [['', null]];
+        const states = STATES[ready] ? [['', null], STATES[ready]] : [['', null]];
         for (const [what, act] of states) {
           await check(tag + ' ' + kind + what + ': every text at least ' + MIN_RATIO + ':1', async () => {
             assert.ok(fs.existsSync(file), 'no ' + file);
