@@ -1,4 +1,4 @@
-/* compare_memory.js: the memory side of a comparison: each device's peak in both runs and the call sites whose memory grew most, as a figure drawn in the page and as tables. */
+/* compare_memory.js: the memory side of a comparison: each device's peak in both runs and the call sites whose memory grew most, as a figure drawn in the page (a lane's figures on hover or by Up and Down) and as tables. */
 (function () {
   'use strict';
 
@@ -67,13 +67,17 @@
     this.siteCanvas.setAttribute('role', 'img');
     this.peakCanvas.tabIndex = 0;
     this.siteCanvas.tabIndex = 0;
-    this.peakCanvas.setAttribute('aria-label', this.describePeaks());
-    this.siteCanvas.setAttribute('aria-label', this.describeSites());
-    this.figures.appendChild(this.peakCanvas);
-    if (spec.sites.length) this.figures.appendChild(this.siteCanvas);
+    this.peakCanvas.setAttribute('aria-label', this.describePeaks() + '. Up and Down read each device\u2019s figures');
+    this.siteCanvas.setAttribute('aria-label', this.describeSites() + '. Up and Down read each call site\u2019s figures');
+    /* a lane's figures, as its table row has them: what the figure's shortened labels and bars leave out */
+    this.devices = this.deviceRows();
+    this.sites = this.siteRows();
+    this.geometry = {};
+    this.figures.appendChild(this.figureBox(this.peakCanvas, 'peaks', this.devices));
+    if (spec.sites.length) this.figures.appendChild(this.figureBox(this.siteCanvas, 'sites', this.sites));
     this.section.appendChild(this.figures);
-    this.section.appendChild(this.deviceTable());
-    this.section.appendChild(this.siteTable());
+    this.section.appendChild(table(this.devices.caption, this.devices.header, this.devices.align, this.devices.rows));
+    this.section.appendChild(table(this.sites.caption, this.sites.header, this.sites.align, this.sites.rows));
     page.appendChild(this.section);
     this.draw();
     window.addEventListener('resize', function () { self.draw(); });
@@ -114,7 +118,8 @@
 
   /* ---- the tables ---- */
 
-  CompareMemory.prototype.deviceTable = function () {
+  /* The devices' table: its caption, header, alignment and rows (a lane each of the peaks' figure). */
+  CompareMemory.prototype.deviceRows = function () {
     var spec = this.spec, largest = 0;
     spec.devices.forEach(function (d) { largest = Math.max(largest, d.peakMb[0] || 0, d.peakMb[1] || 0); });
     var unit = core.sizeUnitFor(largest), colors = spec.colors;
@@ -131,13 +136,14 @@
         colors: [null, null, null, change > 0 ? colors.grew : change < 0 ? colors.shrank : null]
       };
     });
-    return table('Peak memory per device: the baseline\u2019s and this run\u2019s, when each was reached (from the ' +
+    return { caption: 'Peak memory per device: the baseline\u2019s and this run\u2019s, when each was reached (from the ' +
       'device\u2019s first allocation) and what was never freed',
-      ['Device', 'Peak (baseline)', 'Peak', 'Change', 'At (baseline)', 'At', 'Never freed (baseline)', 'Never freed'],
-      ['start', 'end', 'end', 'end', 'end', 'end', 'end', 'end'], rows);
+      header: ['Device', 'Peak (baseline)', 'Peak', 'Change', 'At (baseline)', 'At', 'Never freed (baseline)', 'Never freed'],
+      align: ['start', 'end', 'end', 'end', 'end', 'end', 'end', 'end'], rows: rows };
   };
 
-  CompareMemory.prototype.siteTable = function () {
+  /* The call sites' table, as deviceRows: a lane each of the sites' figure. */
+  CompareMemory.prototype.siteRows = function () {
     var spec = this.spec, self = this, colors = spec.colors;
     var units = [['allocatedKb', 0], ['allocatedKb', 1], ['liveKb', 0], ['liveKb', 1]].map(function (column) {
       return columnUnit(spec.sites.map(function (s) { return kbToMb(s[column[0]][column[1]]); }));
@@ -155,8 +161,69 @@
       core.fmtThousands(spec.siteCount, 0) + ' whose bytes changed, by the larger of their allocated and live-at-peak growth' :
       'No call site\u2019s bytes changed (of ' + core.fmtThousands(spec.siteCount, 0) + ')') +
       (spec.complete ? '' : ' (a run read from a summary.json lists only each device\u2019s top sites)');
-    return table(caption, ['Device', 'Call site (first frame)', 'Allocated (baseline)', 'Allocated', 'Live at peak (baseline)',
-      'Live at peak', 'Change'], ['start', 'start', 'end', 'end', 'end', 'end', 'end'], rows);
+    return { caption: caption, header: ['Device', 'Call site (first frame)', 'Allocated (baseline)', 'Allocated',
+      'Live at peak (baseline)', 'Live at peak', 'Change'], align: ['start', 'start', 'end', 'end', 'end', 'end', 'end'], rows: rows };
+  };
+
+  /* ---- reading a lane ---- */
+
+  /*
+   * A figure's canvas in a box with its tooltip: the pointer over a lane shows that lane's row of
+   * the table, every column named; with the canvas focused, Up and Down go from lane to lane and
+   * Escape puts the tooltip away.
+   */
+  CompareMemory.prototype.figureBox = function (canvas, kind, rows) {
+    var self = this, box = element('div', 'rli-memory-figure-box'), tip = element('div', 'rli-tooltip');
+    box.appendChild(canvas);
+    box.appendChild(tip);
+    this[kind + 'Tip'] = tip;
+    var laneAt = function (y) {
+      var g = self.geometry[kind];
+      if (!g) return -1;
+      var lane = Math.floor((y - g.top) / g.lanePx);
+      return lane >= 0 && lane < g.count ? lane : -1;
+    };
+    canvas.addEventListener('mousemove', function (event) {
+      var r = canvas.getBoundingClientRect(), lane = laneAt(event.clientY - r.top);
+      if (lane < 0) self.hideLane(kind);
+      else self.showLane(kind, rows, lane, event.clientX - r.left + 14, event.clientY - r.top + 14);
+    });
+    canvas.addEventListener('mouseleave', function () { self.hideLane(kind); });
+    canvas.addEventListener('blur', function () { self.hideLane(kind); });
+    canvas.addEventListener('keydown', function (event) {
+      var g = self.geometry[kind], at = self.lane && self.lane.kind === kind ? self.lane.index : -1;
+      if (!g) return;
+      if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
+        event.preventDefault();
+        var next = at < 0 ? 0 : Math.max(0, Math.min(g.count - 1, at + (event.key === 'ArrowDown' ? 1 : -1)));
+        self.showLane(kind, rows, next, g.left, g.top + (next + 1) * g.lanePx + 4);
+      } else if (event.key === 'Escape') {
+        self.hideLane(kind);
+      }
+    });
+    return box;
+  };
+
+  CompareMemory.prototype.showLane = function (kind, rows, index, x, y) {
+    var tip = this[kind + 'Tip'], row = rows.rows[index], box = tip.parentNode;
+    tip.textContent = '';
+    row.cells.forEach(function (text, c) {
+      var line = element('span', 'rli-entry', c === 0 ? text : rows.header[c] + ': ' + text);
+      if (c === 0) line.style.fontWeight = 'bold';
+      if (row.colors && row.colors[c]) line.style.color = row.colors[c];
+      tip.appendChild(line);
+    });
+    tip.style.display = 'block';
+    /* kept inside the figure's box: left of the pointer where the right has no room */
+    var width = tip.offsetWidth, room = box.clientWidth;
+    tip.style.left = Math.max(0, x + width > room ? x - width - 28 : x) + 'px';
+    tip.style.top = y + 'px';
+    this.lane = { kind: kind, index: index };
+  };
+
+  CompareMemory.prototype.hideLane = function (kind) {
+    this[kind + 'Tip'].style.display = 'none';
+    if (this.lane && this.lane.kind === kind) this.lane = null;
   };
 
   /* ---- the figure ---- */
@@ -225,6 +292,7 @@
       ctx.lineTo(Math.round(x(0)) + 0.5, bottom);
       ctx.stroke();
     }
+    this.geometry[canvas === this.peakCanvas ? 'peaks' : 'sites'] = { top: top, lanePx: lanePx, count: lanes.length, left: left };
     lanes.forEach(function (lane, i) {
       var y = top + i * lanePx, n = lane.bars.length, thick = (lanePx - 6) / n;
       ctx.fillStyle = colors.text;

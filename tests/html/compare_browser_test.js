@@ -428,6 +428,51 @@ async function memoryChecks(browser, check, bin, synth, outDir, tag) {
     await page.screenshot({ path: path.join(outDir, 'compare-memory-' + tag + '.png'), fullPage: true });
     await page.close();
   });
+
+  await check(tag + ': the memory figure reads out a lane on hover and by Up and Down: its table row, every column named, the call site whole', async () => {
+    const page = await browser.open(path.join(out, 'compare.html'));
+    const tables = await page.evaluate(() => Array.from(document.querySelectorAll('.rli-compare-memory table')).map((t) =>
+      Array.from(t.tBodies[0].rows).map((r) => Array.from(r.cells).map((c) => c.textContent))));
+    const canvases = page.locator('.rli-compare-memory canvas');
+    const tip = (n) => page.evaluate((i) => {
+      const t = document.querySelectorAll('.rli-compare-memory .rli-tooltip')[i];
+      return t.style.display === 'block' ? Array.from(t.querySelectorAll('.rli-entry')).map((e) => e.textContent) : null;
+    }, n);
+    const lanePoint = async (n, lane) => {
+      const box = await canvases.nth(n).boundingBox();
+      const g = await page.evaluate((i) => window.rliCompare.memory.geometry[i ? 'sites' : 'peaks'], n);
+      return { x: box.x + box.width * 0.5, y: box.y + g.top + (lane + 0.5) * g.lanePx };
+    };
+    /* the call sites' first lane: the table's first row, the site's text whole (the figure shortens it) */
+    let p = await lanePoint(1, 0);
+    await page.mouse.move(p.x, p.y);
+    const siteLines = await tip(1);
+    assert.ok(siteLines, 'no tooltip over the first call site');
+    assert.strictEqual(siteLines[0], tables[1][0][0]);
+    assert.strictEqual(siteLines[1], 'Call site (first frame): ' + tables[1][0][1]);
+    assert.strictEqual(siteLines[6], 'Change: ' + tables[1][0][6]);
+    /* a device's lane: both peaks and the change */
+    p = await lanePoint(0, 0);
+    await page.mouse.move(p.x, p.y);
+    const deviceLines = await tip(0);
+    assert.ok(deviceLines, 'no tooltip over the first device');
+    assert.deepStrictEqual(deviceLines.slice(0, 4), [tables[0][0][0], 'Peak (baseline): ' + tables[0][0][1], 'Peak: ' + tables[0][0][2],
+      'Change: ' + tables[0][0][3]]);
+    assert.strictEqual(await tip(1), null, 'the sites\' tooltip went away with the pointer');
+    await page.mouse.move(0, 0);
+    assert.strictEqual(await tip(0), null, 'off the figure, no tooltip');
+    /* the keyboard: Down to the first lane, then the next, Escape away */
+    await canvases.nth(0).focus();
+    await page.keyboard.press('ArrowDown');
+    assert.strictEqual((await tip(0))[0], tables[0][0][0]);
+    if (tables[0].length > 1) {
+      await page.keyboard.press('ArrowDown');
+      assert.strictEqual((await tip(0))[0], tables[0][1][0]);
+    }
+    await page.keyboard.press('Escape');
+    assert.strictEqual(await tip(0), null);
+    await page.close();
+  });
 }
 
 async function main() {
