@@ -398,7 +398,8 @@
     this.ganttCanvas = element('canvas');
     this.ganttCanvas.setAttribute('role', 'img');
     this.ganttCanvas.setAttribute('aria-label', 'Allocations of ' + nav.title.text + ', one lane per operator: click ' +
-      'a bar for its size, call stack and lifetime; Escape clears it');
+      'a bar for its size, call stack and lifetime (] and [ select the next and the previous of a lane, } and { the nearest ' +
+      'on the next and the previous lane); Escape clears it');
     this.ganttStage.appendChild(this.ganttCanvas);
     charts.appendChild(this.ganttStage);
     this.axisCanvas = element('canvas', 'rli-gantt-axis');

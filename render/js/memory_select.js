@@ -1,4 +1,4 @@
-/* memory_select.js: a memory page's selected allocation: the details say whether and when it was freed, a × and Escape in the panel clear it, its lane is scrolled into view; the Gantt's lanes scroll by keys. */
+/* memory_select.js: a memory page's selected allocation: the details say whether and when it was freed, a × and Escape in the panel clear it, its lane is scrolled into view; the Gantt's lanes scroll, and its selection steps, by keys. */
 (function () {
   'use strict';
 
@@ -74,12 +74,64 @@
     else if (bottom > stage.scrollTop + stage.clientHeight) stage.scrollTop = bottom - stage.clientHeight + this.geom.pitch;
   };
 
-  /* The Gantt's lanes scroll by keys where the focus is: on the Gantt (the charts' other keys are memory_view.js's). */
+  /*
+   * The allocation of `lane` after (direction 1) or before (-1) the one that starts at `s` with
+   * index `i`, by start, then index: a lane's blocks in the order a reader meets them; -1: none.
+   */
+  MemoryPage.prototype.blockNextTo = function (lane, s, i, direction) {
+    var d = this.d, best = -1;
+    for (var k = d.laneFirst[lane]; k < d.laneFirst[lane + 1]; k++) {
+      var after = d.start[k] > s || (d.start[k] === s && k > i), before = d.start[k] < s || (d.start[k] === s && k < i);
+      if (direction > 0 ? !after : !before) continue;
+      if (best < 0 || (direction > 0 ? d.start[k] < d.start[best] || (d.start[k] === d.start[best] && k < best)
+        : d.start[k] > d.start[best] || (d.start[k] === d.start[best] && k > best))) best = k;
+    }
+    return best;
+  };
+
+  /*
+   * The keyboard's selection on the Gantt: ] and [ the next and the previous allocation of the
+   * selected one's lane (with none selected, the first to start in view on the top lane in view,
+   * or the last), } and { the one nearest it in time on the next and the previous lane; its
+   * details shown, its lane scrolled to and the view panned (the zoom kept) to it.
+   */
+  MemoryPage.prototype.stepSelection = function (direction, acrossLanes) {
+    var d = this.d, lanes = d.laneFirst.length - 1, sel = this.selected, bar = -1, lane;
+    if (lanes <= 0) return false;
+    if (sel < 0) {
+      var top = Math.min(lanes - 1, Math.max(0, Math.ceil(this.ganttStage.scrollTop / this.geom.pitch)));
+      for (var tries = 0; tries < lanes && bar < 0; tries++) {
+        lane = (top + tries) % lanes;
+        bar = direction > 0 ? this.blockNextTo(lane, this.range.lo, -1, 1) : this.blockNextTo(lane, this.range.hi, Infinity, -1);
+      }
+    } else if (!acrossLanes) {
+      bar = this.blockNextTo(d.lane[sel], d.start[sel], sel, direction);
+    } else {
+      for (lane = d.lane[sel] + direction; lane >= 0 && lane < lanes && bar < 0; lane += direction) {
+        var after = this.blockNextTo(lane, d.start[sel], -1, 1), before = this.blockNextTo(lane, d.start[sel], -1, -1);
+        bar = after < 0 ? before : before < 0 ? after : d.start[sel] - d.start[before] < d.start[after] - d.start[sel] ? before : after;
+      }
+    }
+    if (bar < 0) return false;
+    if (!this.inRange(bar, this.range.lo, this.range.hi)) {
+      var span = this.range.hi - this.range.lo, mid = (d.start[bar] + d.end[bar]) / 2;
+      this.range.set(mid - span / 2, mid + span / 2, 'key');
+    }
+    this.showDetail(bar);
+    return true;
+  };
+
+  /* The Gantt's lanes scroll, and its selection steps, by keys where the focus is: on the Gantt (the charts' other keys are memory_view.js's). */
   var bindInput = MemoryPage.prototype.bindInput;
   MemoryPage.prototype.bindInput = function () {
     var result = bindInput.call(this), self = this;
     this.ganttCanvas.addEventListener('keydown', function (event) {
       var stage = self.ganttStage, pitch = self.geom.pitch, page = Math.max(pitch, stage.clientHeight - pitch), by = 0;
+      if (event.key === ']' || event.key === '[' || event.key === '}' || event.key === '{') {
+        event.preventDefault();
+        self.stepSelection(event.key === ']' || event.key === '}' ? 1 : -1, event.key === '}' || event.key === '{');
+        return;
+      }
       if (event.key === 'ArrowDown') by = pitch;
       else if (event.key === 'ArrowUp') by = -pitch;
       else if (event.key === 'PageDown') by = page;

@@ -179,6 +179,14 @@ function selectRows() {
   return rows;
 }
 
+/* The selected allocation: its index, lane, start and end, and the view's range; null when none is selected. */
+function current(page) {
+  return page.evaluate(() => {
+    const m = window.rliMemory, i = m.selected;
+    return i < 0 ? null : { bar: i, lane: m.d.lane[i], start: m.d.start[i], end: m.d.end[i], lo: m.range.lo, hi: m.range.hi };
+  });
+}
+
 /* Clicks a bar as clickBar does, its lane first scrolled into the Gantt's band (more lanes than it shows). */
 async function clickLaneBar(page, name, at) {
   await page.evaluate(([n, ms]) => {
@@ -238,6 +246,31 @@ async function selectionChecks(out, size) {
       await clickLaneBar(page, 'aten::mm', 1);
       await page.click('.rli-detail-close');
       assert.strictEqual((await detail()).selected, -1, 'the x');
+    });
+
+    await check(tag + ': ] selects the first allocation to start in view on the top lane, } and { the nearest on the next and the previous lane, each brought into view', async () => {
+      await page.evaluate(() => { window.rliMemory.ganttStage.scrollTop = 0; });
+      await page.evaluate(() => window.rliMemory.ganttCanvas.focus());
+      await page.keyboard.press(']');
+      let sel = await current(page);
+      assert.ok(sel, 'a first ] selects an allocation');
+      assert.strictEqual(sel.lane, 0, 'on the top lane in view');
+      assert.ok((await detail()).fields.Operator, 'the details show it');
+      const lanes = await page.evaluate(() => window.rliMemory.d.laneFirst.length - 1);
+      /* down every lane: the last one (below the Gantt's band) scrolled to */
+      for (let k = 1; k < lanes; k++) await page.keyboard.press('}');
+      sel = await current(page);
+      assert.strictEqual(sel.lane, lanes - 1, JSON.stringify(sel));
+      assert.ok(sel.end >= sel.lo && sel.start <= sel.hi, 'in view: ' + JSON.stringify(sel));
+      const shown = await page.evaluate(() => {
+        const m = window.rliMemory, top = m.laneTop(m.d.lane[m.selected]), stage = m.ganttStage;
+        return top >= stage.scrollTop && top + m.geom.pitch <= stage.scrollTop + stage.clientHeight + 1;
+      });
+      assert.ok(shown, 'the last lane is scrolled into the band');
+      await page.keyboard.press('{');
+      assert.strictEqual((await current(page)).lane, lanes - 2, '{ moves back up');
+      await page.keyboard.press('Escape');
+      assert.strictEqual(await current(page), null);
     });
 
     await check(tag + ': a reload keeps the selection and its details, its lane scrolled into view', async () => {
@@ -366,6 +399,35 @@ async function main() {
     await check('overlap: the matched op had ended: the panel says how long before', async () => {
       const text = await page.evaluate(() => document.querySelector('.rli-match').textContent);
       assert.ok(/matched to an op that ended \d+\.\d ms earlier/.test(text), text);
+    });
+    await check('overlap: ] and [ step through the lane\'s allocations in time order, every one once', async () => {
+      const lane = await page.evaluate(() => {
+        const m = window.rliMemory, d = m.d, i = m.findBar('aten::mm', 0);
+        return d.lane[i];
+      });
+      const starts = await page.evaluate((l) => {
+        const d = window.rliMemory.d, list = [];
+        for (let k = d.laneFirst[l]; k < d.laneFirst[l + 1]; k++) list.push(d.start[k]);
+        return list.sort((a, b) => a - b);
+      }, lane);
+      assert.ok(starts.length >= 10, 'the lane of aten::mm holds its blocks: ' + starts.length);
+      await clickBar(page, 'aten::mm', 0);
+      await page.evaluate(() => window.rliMemory.ganttCanvas.focus());
+      const seen = [(await current(page)).start];
+      for (let k = 1; k < starts.length; k++) {
+        await page.keyboard.press(']');
+        const sel = await current(page);
+        assert.strictEqual(sel.lane, lane);
+        assert.ok(sel.end >= sel.lo && sel.start <= sel.hi, 'in view: ' + JSON.stringify(sel));
+        seen.push(sel.start);
+      }
+      assert.deepStrictEqual(seen, starts);
+      await page.keyboard.press(']');
+      assert.strictEqual((await current(page)).start, starts[starts.length - 1], 'past the last nothing moves');
+      await page.keyboard.press('[');
+      assert.strictEqual((await current(page)).start, starts[starts.length - 2]);
+      await page.keyboard.press('Escape');
+      await page.evaluate(() => window.rliMemory.range.set(window.rliMemory.range.min, window.rliMemory.range.max, 'test'));
     });
     await check('range: Left/Right set both charts\' range', async () => {
       const left = '3', right = '9.000 ms';
