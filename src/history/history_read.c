@@ -201,6 +201,33 @@ static int add_device(rli_compare_side *side, sqlite3_stmt *s)
 	return 1;
 }
 
+/*
+ * A merged MoE layer of a role, its steps' rows summed up as a parsed run's side has it
+ * (side_gmm.c): the rows, the mean imbalance of those that have one, the expert hottest in the
+ * most steps (the lowest of as many). The rows come by (role, layer), as the side keeps them.
+ */
+static int add_gmm_layer(rli_compare_side *side, sqlite3_stmt *s)
+{
+	size_t capacity = side->gmm_layer_count;
+	rli_side_gmm_layer *l;
+	/* room for one more, doubling: the side's other lists grow in side.c, this one only here */
+	if ((capacity & (capacity - 1)) == 0) {
+		rli_side_gmm_layer *grown = realloc(side->gmm_layers, (capacity ? 2 * capacity : 8) * sizeof(*grown));
+		if (!grown)
+			return 0;
+		side->gmm_layers = grown;
+	}
+	l = &side->gmm_layers[side->gmm_layer_count];
+	*l = (rli_side_gmm_layer){ .layer = (uint32_t)column_int_or(s, 1, 0), .steps = (size_t)column_int_or(s, 2, 0),
+				   .imbalance = rli_history_column_real(s, 3), .cv = NAN,
+				   .hottest = (uint32_t)column_int_or(s, 4, 0) };
+	if (!(l->role = side_text(side, s, 0)))
+		return 0;
+	side->gmm_layer_count++;
+	side->has_gmm = 1;
+	return 1;
+}
+
 int rli_history_side(rli_history *h, const rli_history_run *run, rli_compare_side **out)
 {
 	rli_compare_side *side = rli_side_new(run->input, run->profiler, RLI_SIDE_SUMMARY);
@@ -220,6 +247,12 @@ int rli_history_side(rli_history *h, const rli_history_run *run, rli_compare_sid
 	if (rc == SQLITE_OK)
 		rc = each_row(h, side, run->id, "SELECT role, rank, device_type, peak_mb, peak_ms, allocated_kb,"
 					       " allocations, never_freed_kb FROM memory_peaks WHERE run_id = ?1", add_device);
+	if (rc == SQLITE_OK)
+		rc = each_row(h, side, run->id, "SELECT role, layer, COUNT(*), AVG(imbalance), (SELECT hottest_expert"
+					       " FROM expert_imbalance AS e WHERE e.run_id = x.run_id AND e.role = x.role AND"
+					       " e.layer = x.layer GROUP BY hottest_expert ORDER BY COUNT(*) DESC, hottest_expert"
+					       " LIMIT 1) FROM expert_imbalance AS x WHERE run_id = ?1 GROUP BY role, layer"
+					       " ORDER BY role, layer", add_gmm_layer);
 	if (rc != SQLITE_OK) {
 		error = rli_history_fail(h, rc, "read");
 		rli_compare_side_free(side);

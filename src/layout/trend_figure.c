@@ -172,6 +172,14 @@ static int has_memory(const rli_trend *t)
 	return 0;
 }
 
+static int has_experts(const rli_trend *t)
+{
+	for (size_t k = 0; k < t->count; k++)
+		if (t->points[k].side->gmm_layer_count)
+			return 1;
+	return 0;
+}
+
 /* "2026-03-12 03:24 UTC" of a stored time, or "—". */
 static void short_time(char *out, size_t size, const char *stamp)
 {
@@ -226,6 +234,21 @@ static char *hover_text(const rli_trend *t, size_t k)
 			peak = p->side->devices[d].peak_mb;
 			top = &p->side->devices[d];
 		}
+	for (size_t i = 0; text && i < p->side->gmm_layer_count;) {
+		/* per role its most imbalanced layer, as its expert load's headline */
+		const rli_side_gmm_layer *most = NULL;
+		size_t end = i;
+		for (; end < p->side->gmm_layer_count && strcmp(p->side->gmm_layers[end].role, p->side->gmm_layers[i].role) == 0; end++)
+			if (isfinite(p->side->gmm_layers[end].imbalance) && (!most || p->side->gmm_layers[end].imbalance > most->imbalance))
+				most = &p->side->gmm_layers[end];
+		if (most) {
+			line = rli_strfmt("%s\nexpert imbalance of %s: %.2fx at most (layer %u)", text, most->role, most->imbalance,
+					  most->layer);
+			free(text);
+			text = line;
+		}
+		i = end;
+	}
 	if (text && top) {
 		char mb[48];
 		rli_fmt_thousands(mb, sizeof(mb), peak, 1);
@@ -287,7 +310,9 @@ static int heading(trend_page *page)
 {
 	const rli_trend *t = page->trend;
 	char first[16], last[16], span[48], threshold[48] = "", *title, *subtitle, *marks, *red;
-	int error = RLI_OK;
+	int error = RLI_OK, phases = 0;
+	for (size_t k = 0; k < t->count; k++)
+		phases |= t->points[k].side->phase_count > 0;
 	snprintf(first, sizeof(first), "%.10s", when(t->points[0].run));
 	snprintf(last, sizeof(last), "%.10s", when(t->points[t->count - 1].run));
 	if (strcmp(first, last) == 0)
@@ -301,10 +326,16 @@ static int heading(trend_page *page)
 	subtitle = rli_strfmt("%zu run%s %s, from %s%s", t->count, t->count == 1 ? "" : "s", span,
 			      t->history_path ? t->history_path : "the history",
 			      t->earlier ? " (the last ones; earlier runs judge the first)" : "");
-	marks = rli_strfmt("Lines: each phase's median, run by run. Bands: its inter-quartile range. Ringed: %s.",
-			   t->current != SIZE_MAX ? "this run" : "the last run");
-	red = rli_strfmt("Red rings: slower%s beyond the noise than the median of the runs before it (the last %zu at most).",
-			 threshold, t->window);
+	if (phases) {
+		marks = rli_strfmt("Lines: each phase's median, run by run. Bands: its inter-quartile range. Ringed: %s.",
+				   t->current != SIZE_MAX ? "this run" : "the last run");
+		red = rli_strfmt("Red rings: slower%s beyond the noise than the median of the runs before it (the last %zu at most).",
+				 threshold, t->window);
+	} else {
+		/* Only phases are judged: a trend of memory peaks or expert load alone has no red ring to explain. */
+		marks = rli_strfmt("Lines: a value a run, run by run. Ringed: %s.", t->current != SIZE_MAX ? "this run" : "the last run");
+		red = rli_strfmt("Only phases are judged against the runs before them: these runs have none, so none is marked.");
+	}
 	if (!title || !subtitle || !marks || !red ||
 	    !trend_text(page, title, PAGE_PAD, 34, TITLE_SIZE, 1, TEXT_COLOR, RLI_ALIGN_START, RLI_ALIGN_MIDDLE,
 			page->width - 2 * PAGE_PAD) ||
@@ -312,7 +343,8 @@ static int heading(trend_page *page)
 			page->width - 2 * PAGE_PAD) ||
 	    !trend_text(page, marks, PAGE_PAD, 86, SUBTITLE_SIZE, 0, TEXT_COLOR, RLI_ALIGN_START, RLI_ALIGN_MIDDLE,
 			page->width - 2 * PAGE_PAD) ||
-	    !trend_text(page, red, PAGE_PAD, 108, SUBTITLE_SIZE, 0, REGRESSION_COLOR, RLI_ALIGN_START, RLI_ALIGN_MIDDLE,
+	    !trend_text(page, red, PAGE_PAD, 108, SUBTITLE_SIZE, 0, phases ? REGRESSION_COLOR : TEXT_COLOR, RLI_ALIGN_START,
+			RLI_ALIGN_MIDDLE,
 			page->width - 2 * PAGE_PAD))
 		error = error < 0 ? error : rli_error_oom();
 	free(title);
@@ -339,7 +371,7 @@ static int lay_out(rli_trend_figure *f, const rli_trend *t, const rli_timeline_o
 	size_t role_count = 0, panels;
 	double role_width = 0, height, raster_scale = options->scale, top;
 	const char *x_title;
-	int error, dates, with_year, memory = has_memory(t), strip = has_roles(t);
+	int error, dates, with_year, memory = has_memory(t), experts = has_experts(t), strip = has_roles(t);
 
 	page.width = fmax(300.0, (double)options->width);
 	if ((error = all_roles(t, &roles, &role_count)) < 0)
@@ -349,7 +381,7 @@ static int lay_out(rli_trend_figure *f, const rli_trend *t, const rli_timeline_o
 	page.left = PAGE_PAD + fmax(TICK_ROOM, fmin(role_width, 0.22 * page.width)) + ROW_LABEL_GAP;
 	page.right = page.width - PAGE_PAD - fmin(TREND_LABEL_ROOM, 0.25 * page.width);
 	dates = by_date(t, &with_year);
-	panels = role_count + (size_t)memory + (size_t)strip;
+	panels = role_count + (size_t)memory + (size_t)experts + (size_t)strip;
 	if ((error = x_ticks(&page, dates, with_year)) < 0 || (error = heading(&page)) < 0)
 		goto done;
 	if (!(f->panels = calloc(panels, sizeof(*f->panels))) || !(f->marks = calloc(panels, sizeof(*f->marks)))) {
@@ -371,7 +403,12 @@ static int lay_out(rli_trend_figure *f, const rli_trend *t, const rli_timeline_o
 			: "Runs, oldest to newest (#: the run's id in the history)";
 	if (error == RLI_OK && memory) {
 		top = page.y;
-		if ((error = trend_memory_panel(&page, strip ? NULL : x_title)) == RLI_OK)
+		if ((error = trend_memory_panel(&page, strip || experts ? NULL : x_title)) == RLI_OK)
+			error = add_section(f, top, page.y - (strip || experts ? TREND_SECTION_GAP / 2 : -4));
+	}
+	if (error == RLI_OK && experts) {
+		top = page.y;
+		if ((error = trend_experts_panel(&page, strip ? NULL : x_title)) == RLI_OK)
 			error = add_section(f, top, page.y - (strip ? TREND_SECTION_GAP / 2 : -4));
 	}
 	if (error == RLI_OK && strip) {
@@ -379,10 +416,10 @@ static int lay_out(rli_trend_figure *f, const rli_trend *t, const rli_timeline_o
 		if ((error = trend_strip_panel(&page, x_title)) == RLI_OK)
 			error = add_section(f, top, page.y + 4);
 	}
-	/* An expert load alone (the GMM analysis) has no phase, peak or straggler over the runs: said so. */
+	/* Runs with nothing to draw over time (no phase, peak, straggler or expert load): said so. */
 	if (error == RLI_OK && !panels &&
-	    !trend_text(&page, "These runs hold no phase, memory peak or straggler to draw over time (their expert load is in "
-			       "the history's expert_imbalance table)", PAGE_PAD, page.y + 10, TREND_NOTE_SIZE, 0, TEXT_COLOR,
+	    !trend_text(&page, "These runs hold no phase, memory peak, straggler or expert load to draw over time",
+			PAGE_PAD, page.y + 10, TREND_NOTE_SIZE, 0, TEXT_COLOR,
 			RLI_ALIGN_START, RLI_ALIGN_MIDDLE, page.width - 2 * PAGE_PAD))
 		error = RLI_ERROR;
 	else if (error == RLI_OK && !panels)

@@ -1,4 +1,4 @@
-/* trend_figure.h: trend.png and trend.html laid out: per role its phases' medians over the runs with their quartile bands, the memory peaks, the stragglers as a strip. */
+/* trend_figure.h: trend.png and trend.html laid out: per role its phases' medians over the runs with their quartile bands, the memory peaks, the expert imbalance, the stragglers as a strip. */
 #ifndef RLI_LAYOUT_TREND_FIGURE_H
 #define RLI_LAYOUT_TREND_FIGURE_H
 

@@ -89,6 +89,11 @@ int trend_value_axes(trend_page *page, rli_panel *panel, double top, double lo, 
 }
 
 /* [lo, hi] around the values, padded, never flat. */
+double trend_page_y(const rli_panel *panel, double value)
+{
+	return panel->plot.y + panel->plot.h - (value - panel->y_min) / (panel->y_max - panel->y_min) * panel->plot.h;
+}
+
 void trend_padded(double *lo, double *hi)
 {
 	double span = *hi - *lo, floor_span = fmax(fabs(*hi) * 0.05, 1e-6);

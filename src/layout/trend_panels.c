@@ -45,11 +45,6 @@ static int by_name(const void *pa, const void *pb)
 	return strcmp(((const drawn_phase *)pa)->name, ((const drawn_phase *)pb)->name);
 }
 
-static double page_y_of(const rli_panel *panel, double value)
-{
-	return panel->plot.y + panel->plot.h - (value - panel->y_min) / (panel->y_max - panel->y_min) * panel->plot.h;
-}
-
 /* The line beside a role's title: what this run's phases did against the runs before it. */
 static int role_note(char *out, size_t size, const rli_trend *t, const char *role, int *alarm)
 {
@@ -192,7 +187,7 @@ int trend_role_panel(trend_page *page, const char *role)
 					   p->regressed && p->regressed[index]);
 		}
 		labels[s].color = phases[s].color;
-		labels[s].y = last == SIZE_MAX ? panel->plot.y : page_y_of(panel, value[last]);
+		labels[s].y = last == SIZE_MAX ? panel->plot.y : trend_page_y(panel, value[last]);
 		{
 			char v[32];
 			rli_fmt_duration(v, sizeof(v), last == SIZE_MAX ? NAN : value[last] * unit);
@@ -371,7 +366,7 @@ int trend_memory_panel(trend_page *page, const char *x_title)
 			for (size_t k = 0; k < n && error == RLI_OK; k++)
 				if (isfinite(value[k]))
 					error = trend_mark_point(m, (double)k, value[k], labels[d].color, k == t->current, 0);
-			labels[d].y = last == SIZE_MAX ? panel->plot.y : page_y_of(panel, value[last]);
+			labels[d].y = last == SIZE_MAX ? panel->plot.y : trend_page_y(panel, value[last]);
 			{
 				char mb[48];
 				rli_fmt_thousands(mb, sizeof(mb), last == SIZE_MAX ? 0 : value[last], last != SIZE_MAX && value[last] >= 1000 ? 0 : 1);
@@ -404,9 +399,9 @@ int trend_memory_panel(trend_page *page, const char *x_title)
 			char a[48], b[48];
 			rli_fmt_thousands(a, sizeof(a), value[last], value[last] >= 1000 ? 0 : 1);
 			rli_fmt_thousands(b, sizeof(b), high[last], high[last] >= 1000 ? 0 : 1);
-			labels[0] = (trend_label){ .y = page_y_of(panel, value[last]), .color = RLI_TREND_MEMORY_COLOR };
+			labels[0] = (trend_label){ .y = trend_page_y(panel, value[last]), .color = RLI_TREND_MEMORY_COLOR };
 			snprintf(labels[0].text, sizeof(labels[0].text), "median %s MB", a);
-			labels[1] = (trend_label){ .y = page_y_of(panel, high[last]), .color = RLI_TREND_MEMORY_COLOR };
+			labels[1] = (trend_label){ .y = trend_page_y(panel, high[last]), .color = RLI_TREND_MEMORY_COLOR };
 			snprintf(labels[1].text, sizeof(labels[1].text), "highest %s MB", b);
 			error = trend_direct_labels(page, panel, labels, 2);
 		}

@@ -66,6 +66,8 @@ typedef struct {
 
 /* A value panel's plot at top: the shared x axis, a value axis over [lo, hi]. */
 int trend_value_axes(trend_page *page, rli_panel *panel, double top, double lo, double hi);
+/* Where value sits on a value panel's plot, in page units. */
+double trend_page_y(const rli_panel *panel, double value);
 /* [lo, hi] around the values, padded, never flat, never below 0 for values that are not. */
 void trend_padded(double *lo, double *hi);
 /*
@@ -87,6 +89,8 @@ int trend_direct_labels(trend_page *page, const rli_panel *panel, trend_label *l
 int trend_role_panel(trend_page *page, const char *role);
 /* x_title: the memory panel is the last (no role to strip), it carries the runs' axis title; else NULL. */
 int trend_memory_panel(trend_page *page, const char *x_title);
+/* The expert load's imbalance per role over the runs (trend_experts.c); x_title as the memory panel's. */
+int trend_experts_panel(trend_page *page, const char *x_title);
 /* The strip is the last panel: its x axis carries x_title. */
 int trend_strip_panel(trend_page *page, const char *x_title);
 

@@ -83,8 +83,10 @@ static void test_append(void)
 	rli_history *h = NULL;
 	rli_history_run *runs = NULL;
 	size_t count = 0;
-	/* night 1 has an expert load: two layers of actor_update in step 3 */
-	const rli_history_expert experts[] = { { 3, "actor_update", 7, 4.1, 410, 100, 3 }, { 3, "actor_update", 2, NAN, 0, 0, 0 } };
+	/* night 1 has an expert load: three layers of actor_update in steps 3 and 4 */
+	const rli_history_expert experts[] = { { 3, "actor_update", 7, 4.1, 410, 100, 3 }, { 3, "actor_update", 2, NAN, 0, 0, 0 },
+					       { 3, "actor_update", 9, 2.5, 250, 100, 2 }, { 4, "actor_update", 7, 3.9, 390, 100, 3 },
+					       { 4, "actor_update", 2, 2.0, 200, 100, 5 }, { 4, "actor_update", 9, 1.5, 150, 100, 1 } };
 	rli_history_expert *read = NULL;
 	size_t read_count = 0;
 	path_in(db_path, sizeof(db_path), "runs.db");
@@ -100,7 +102,7 @@ static void test_append(void)
 		free(run.label);
 		run.label = strdup(k < 3 ? "fp8:abc" : "bf16:def");
 		run.family = strdup(k < 3 ? "fp8" : "bf16");
-		CHECK_INT(rli_history_append(h, &run, side, k == 1 ? experts : NULL, k == 1 ? 2 : 0), RLI_OK);
+		CHECK_INT(rli_history_append(h, &run, side, k == 1 ? experts : NULL, k == 1 ? 6 : 0), RLI_OK);
 		CHECK_INT(run.id, k + 1);
 		rli_history_run_dispose(&run);
 		rli_compare_side_free(side);
@@ -126,14 +128,36 @@ static void test_append(void)
 		CHECK_STR(side->roles[1].role, "agent_loop_rollout_replica_0");
 		CHECK_INT(side->roles[1].has_straggler, 1);
 		CHECK_INT(side->roles[1].straggler_rank, 5);
+		/*
+		 * Its expert load as a parsed run's side has it: a layer each, by layer, its imbalance
+		 * the mean of the steps that have one, the expert hottest in the most steps (the lowest
+		 * of as many).
+		 */
+		CHECK_INT(side->has_gmm, 1);
+		CHECK_INT(side->gmm_layer_count, 3);
+		if (side->gmm_layer_count == 3) {
+			const uint32_t layer[] = { 2, 7, 9 }, hottest[] = { 0, 3, 1 };
+			const double imbalance[] = { 2.0, 4.0, 2.0 };
+			for (size_t i = 0; i < 3; i++) {
+				CHECK_STR(side->gmm_layers[i].role, "actor_update");
+				CHECK_INT(side->gmm_layers[i].layer, layer[i]);
+				CHECK_INT(side->gmm_layers[i].steps, 2);
+				CHECK_NEAR(side->gmm_layers[i].imbalance, imbalance[i], 1e-12);
+				CHECK_INT(side->gmm_layers[i].hottest, hottest[i]);
+			}
+		}
+		rli_compare_side_free(side);
+		CHECK_INT(rli_history_side(h, &runs[0], &side), RLI_OK);
+		CHECK_INT(side ? side->gmm_layer_count : 1, 0);
+		CHECK_INT(side ? side->has_gmm : 1, 0);
 		rli_compare_side_free(side);
 		rli_compare_side_free(want);
 	}
 	rli_history_runs_free(runs, count);
 	/* The experts back as they went in, by (role, step, layer); a NAN imbalance as SQL NULL and back. */
 	CHECK_INT(rli_history_experts(h, 2, &read, &read_count), RLI_OK);
-	CHECK_INT(read_count, 2);
-	if (read_count == 2) {
+	CHECK_INT(read_count, 6);
+	if (read_count == 6) {
 		CHECK_INT(read[0].layer, 2);
 		CHECK(isnan(read[0].imbalance));
 		CHECK_STR(read[1].role, "actor_update");

@@ -1,4 +1,4 @@
-/* test_trend_figure.c: trend.png of hand-made nights against golden/trend.png, the marks where the verdicts are, and the page's parts on the page at every width. */
+/* test_trend_figure.c: trend.png of hand-made nights against golden/trend.png (and an expert load's, golden/trend_experts.png), the marks where the verdicts are, and the page's parts on the page at every width. */
 #include "harness.h"
 #include "render/render_cases.h"
 #include "trend_cases.h"
@@ -100,6 +100,91 @@ static void check_width(const rli_trend *t, int width, PangoContext *context)
 	rli_trend_figure_free(figure);
 }
 
+/* Night k of an expert load alone: two roles of three MoE layers, the imbalance wandering night by night, the same every run. */
+static rli_compare_side *experts_side(int k)
+{
+	static const char *const roles[] = { "actor_update", "ref_compute_log_prob" };
+	rli_compare_side *s = rli_side_new("/data/nightly/moe", "gmm", RLI_SIDE_PROFILE);
+	s->gmm_layers = calloc(6, sizeof(*s->gmm_layers));
+	for (size_t r = 0; r < 2 && s->gmm_layers; r++)
+		for (uint32_t layer = 0; layer < 3; layer++) {
+			rli_side_gmm_layer *l = &s->gmm_layers[s->gmm_layer_count++];
+			l->role = rli_side_text(s, roles[r], strlen(roles[r]));
+			l->layer = layer;
+			l->steps = 4;
+			/* actor_update's layer 1 grows hotter every night, the rest wander about 1.5x */
+			l->imbalance = r == 0 && layer == 1 ? 1.6 + 0.15 * k : 1.4 + 0.1 * (double)((k * 3 + (int)layer + 2 * (int)r) % 4);
+			l->cv = NAN;
+			l->hottest = layer + 2;
+		}
+	s->has_gmm = 1;
+	rli_side_finish(s);
+	return s;
+}
+
+/*
+ * The expert load over the runs, with no phase, memory or straggler: one panel, a line per role (its
+ * layers' median), labelled with this run's value, its hover the most imbalanced layer; golden/trend_experts.png.
+ */
+static void check_experts(const char *golden_dir, const char *actual_dir, int updating)
+{
+	enum { RUNS = 6 };
+	rli_history_series series = { 0 };
+	rli_history_run current;
+	rli_compare_side *current_side = experts_side(RUNS - 1);
+	rli_trend_options options;
+	rli_trend *trend = NULL;
+	rli_trend_figure *figure = NULL;
+	rli_timeline_options layout;
+	char golden[4096], actual[4096];
+	size_t labels = 0, points = 0;
+
+	series.count = RUNS - 1;
+	series.runs = calloc(series.count, sizeof(*series.runs));
+	series.sides = calloc(series.count, sizeof(*series.sides));
+	for (size_t k = 0; k < series.count; k++) {
+		trend_case_run(&series.runs[k], (int)k, 0);
+		series.sides[k] = experts_side((int)k);
+	}
+	trend_case_run(&current, RUNS - 1, 1);
+	rli_trend_options_init(&options);
+	CHECK_INT(rli_trend_build(&trend, &series, &current, current_side, "/var/lib/rl-insight/moe.db", &options), RLI_OK);
+	rli_timeline_options_init(&layout);
+	layout.width = 1400;
+	layout.scale = 1;
+	layout.medium = RLI_MEDIUM_RASTER;
+	if (trend)
+		CHECK_INT(rli_trend_figure_layout(&figure, trend, &layout), RLI_OK);
+	if (figure) {
+		const rli_page *page = &rli_trend_figure_document(figure)->pages[0];
+		CHECK_INT(figure->panel_count, 1);
+		for (size_t i = 0; i < page->item_count; i++) {
+			const rli_text *t = page->items[i].kind == RLI_ITEM_TEXT ? page->items[i].u.text : NULL;
+			if (!t)
+				continue;
+			CHECK(strstr(t->text, "no phase, memory peak") == NULL);
+			/* this run's values: actor_update's layers 1.5, 2.35, 1.7 (median 1.7); the other's 1.6, 1.7, 1.4 (1.6) */
+			labels += strcmp(t->text, "actor_update 1.70x") == 0 || strcmp(t->text, "ref_compute_log_prob 1.60x") == 0;
+		}
+		CHECK_INT(labels, 2);
+		for (size_t i = 0; i < figure->panel_count; i++)
+			points += figure->panels[i].point_count;
+		/* a dot a role a run; this run's ringed (a disc and a white one under each of its two dots) */
+		CHECK_INT(points, 2 * RUNS + 2 * 2);
+		CHECK(strstr(figure->hover[RUNS - 1], "expert imbalance of actor_update: 2.35x at most (layer 1)") != NULL);
+		snprintf(golden, sizeof(golden), "%s/trend_experts.png", golden_dir);
+		snprintf(actual, sizeof(actual), "%s/trend_experts.png", actual_dir);
+		CHECK_INT(case_render_document(rli_trend_figure_document(figure), "png", updating ? golden : actual), RLI_OK);
+		if (!updating)
+			CHECK(case_compare_png("trend_experts", golden, actual) == 0);
+	}
+	rli_trend_figure_free(figure);
+	rli_trend_free(trend);
+	rli_history_series_dispose(&series);
+	rli_history_run_dispose(&current);
+	rli_compare_side_free(current_side);
+}
+
 int main(int argc, char **argv)
 {
 	static const int widths[] = { 300, 700, 1240, 2000, 20000 };
@@ -147,5 +232,6 @@ int main(int argc, char **argv)
 	rli_history_run_dispose(&current);
 	rli_compare_side_free(current_side);
 	g_object_unref(context);
+	check_experts(argv[1], argv[2], updating);
 	return rli_test_failures ? 1 : 0;
 }

@@ -1,0 +1,158 @@
+/* trend_experts.c: the trend's expert-load panel: each role's MoE imbalance (the hottest expert's load over the mean) over the runs. */
+#include "trend_parts.h"
+#include "theme.h"
+#include "common/error.h"
+#include "common/grow.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A role panel's worth of lines: past it the roles after the first ones by name are left out, and said so. */
+#define MAX_ROLE_LINES RLI_TREND_MAX_DEVICE_LINES
+
+static int by_text(const void *pa, const void *pb)
+{
+	return strcmp(*(const char *const *)pa, *(const char *const *)pb);
+}
+
+static int ascending(const void *pa, const void *pb)
+{
+	double a = *(const double *)pa, b = *(const double *)pb;
+	return (a > b) - (a < b);
+}
+
+/* The roles with a MoE layer in some run, each once, by name. */
+static int expert_roles(const rli_trend *t, const char ***out, size_t *count)
+{
+	const char **roles = NULL;
+	size_t n = 0, capacity = 0;
+	for (size_t k = 0; k < t->count; k++) {
+		const rli_compare_side *side = t->points[k].side;
+		for (size_t i = 0; i < side->gmm_layer_count; i++) {
+			size_t at = 0;
+			while (at < n && strcmp(roles[at], side->gmm_layers[i].role) != 0)
+				at++;
+			if (at < n)
+				continue;
+			if (RLI_GROW(&roles, &capacity, n + 1, 8) < 0) {
+				free(roles);
+				return rli_error_oom();
+			}
+			roles[n++] = side->gmm_layers[i].role;
+		}
+	}
+	if (n > 1)
+		qsort(roles, n, sizeof(*roles), by_text);
+	*out = roles;
+	*count = n;
+	return RLI_OK;
+}
+
+/*
+ * Of a run's layers of `role`, each its imbalance averaged over the steps: their median (*value),
+ * the least and the most imbalanced (*low, *high); NAN where the run has none. scratch: room for
+ * every layer of the side.
+ */
+static void role_imbalance(const rli_compare_side *side, const char *role, double *scratch, double *value,
+			   double *low, double *high)
+{
+	size_t c = 0;
+	for (size_t i = 0; i < side->gmm_layer_count; i++)
+		if (strcmp(side->gmm_layers[i].role, role) == 0 && isfinite(side->gmm_layers[i].imbalance))
+			scratch[c++] = side->gmm_layers[i].imbalance;
+	if (c > 1)
+		qsort(scratch, c, sizeof(*scratch), ascending);
+	*value = c ? (c % 2 ? scratch[c / 2] : (scratch[c / 2 - 1] + scratch[c / 2]) / 2) : NAN;
+	*low = c ? scratch[0] : NAN;
+	*high = c ? scratch[c - 1] : NAN;
+}
+
+int trend_experts_panel(trend_page *page, const char *x_title)
+{
+	const rli_trend *t = page->trend;
+	rli_panel *panel = &page->f->panels[page->panel_next];
+	trend_marks *m = &page->f->marks[page->panel_next++];
+	size_t n = t->count, role_count = 0, lines, most_layers = 1;
+	const char **roles = NULL;
+	double *value = calloc(n, sizeof(*value)), *low = calloc(n, sizeof(*low)), *high = calloc(n, sizeof(*high));
+	double *scratch = NULL, lo = INFINITY, hi = -INFINITY;
+	trend_label labels[MAX_ROLE_LINES];
+	rli_color colors[MAX_ROLE_LINES];
+	char note[256];
+	int error;
+
+	if (!value || !low || !high) {
+		error = rli_error_oom();
+		goto done;
+	}
+	if ((error = expert_roles(t, &roles, &role_count)) < 0)
+		goto done;
+	for (size_t k = 0; k < n; k++)
+		if (t->points[k].side->gmm_layer_count > most_layers)
+			most_layers = t->points[k].side->gmm_layer_count;
+	if (!(scratch = malloc(most_layers * sizeof(*scratch)))) {
+		error = rli_error_oom();
+		goto done;
+	}
+	lines = role_count < MAX_ROLE_LINES ? role_count : MAX_ROLE_LINES;
+	/* The axis holds every drawn role's layers, the band of one role too. */
+	for (size_t r = 0; r < lines; r++)
+		for (size_t k = 0; k < n; k++) {
+			double v, l, h;
+			role_imbalance(t->points[k].side, roles[r], scratch, &v, &l, &h);
+			if (isfinite(v)) {
+				lo = fmin(lo, lines == 1 ? l : v);
+				hi = fmax(hi, lines == 1 ? h : v);
+			}
+		}
+	if (!isfinite(lo))
+		lo = hi = 1;
+	trend_padded(&lo, &hi);
+	if (lines == 1)
+		snprintf(note, sizeof(note), "the median of its layers, each averaged over the steps (line); the least to the "
+			 "most imbalanced layer (band)");
+	else
+		snprintf(note, sizeof(note), "per role the median of its layers, each averaged over the steps%s",
+			 role_count > lines ? " (the first roles by name)" : "");
+	if ((error = trend_title(page, "Expert imbalance: the hottest expert's load over the mean", note, TEXT_COLOR)) < 0 ||
+	    (error = trend_value_axes(page, panel, page->y + 28, lo, hi)) < 0 ||
+	    (error = rli_palette_assign(colors, roles, lines)) < 0)
+		goto done;
+	for (size_t r = 0; r < lines && error == RLI_OK; r++) {
+		size_t last = SIZE_MAX;
+		for (size_t k = 0; k < n; k++) {
+			role_imbalance(t->points[k].side, roles[r], scratch, &value[k], &low[k], &high[k]);
+			if (isfinite(value[k]))
+				last = k;
+		}
+		if ((error = trend_series_marks(m, value, lines == 1 ? low : NULL, lines == 1 ? high : NULL, n, colors[r],
+						TREND_LINE_WIDTH)) < 0)
+			break;
+		for (size_t k = 0; k < n && error == RLI_OK; k++)
+			if (isfinite(value[k]))
+				error = trend_mark_point(m, (double)k, value[k], colors[r], k == t->current, 0);
+		labels[r] = (trend_label){ .y = last == SIZE_MAX ? panel->plot.y : trend_page_y(panel, value[last]),
+					   .color = colors[r] };
+		snprintf(labels[r].text, sizeof(labels[r].text), "%s %.2fx", roles[r], last == SIZE_MAX ? 0.0 : value[last]);
+	}
+	if (error == RLI_OK)
+		error = trend_direct_labels(page, panel, labels, lines);
+	if (error == RLI_OK)
+		error = trend_blank_labels(m);
+	panel->lines = m->lines;
+	panel->line_count = m->line_count;
+	panel->points = m->points;
+	panel->point_count = m->point_count;
+	page->y = panel->plot.y + panel->plot.h + TICK_LABEL_GAP + TICK_LABEL_SIZE + TREND_SECTION_GAP;
+	if (error == RLI_OK && x_title)
+		error = trend_x_title(page, panel, x_title);
+done:
+	free(roles);
+	free(scratch);
+	free(value);
+	free(low);
+	free(high);
+	return error;
+}
