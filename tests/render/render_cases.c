@@ -62,6 +62,30 @@ rli_events *case_many_ranks(void)
 	return events;
 }
 
+rli_events *case_many_names(void)
+{
+	/* VeRL's phases as NVTX names them, more than ten across three roles: each role's names a colour family */
+	static const char *const actor[] = { "update_actor", "forward_micro_batch", "backward_micro_batch", "optimizer_step",
+					     "all_reduce_grads" };
+	static const char *const rollout[] = { "generate_sequences", "vllm_generate", "compute_reward_fn", "agent_loop" };
+	static const char *const ref[] = { "compute_ref_log_prob", "compute_log_prob", "load_weights", "offload_params" };
+	static const struct { const char *role; const char *const *names; int count; } roles[] = {
+		{ "actor_update", actor, 5 }, { "rollout", rollout, 4 }, { "ref_compute_log_prob", ref, 4 },
+	};
+	rli_events *events = new_events();
+	for (int r = 0; r < 3; r++)
+		for (int rank = 0; rank < 2; rank++) {
+			double t = 400.0 * r + 60.0 * rank;
+			for (int step = 0; step < 2; step++)
+				for (int n = 0; n < roles[r].count; n++) {
+					double length = 120.0 + 35.0 * n + 20.0 * rank;
+					case_add(events, roles[r].names[n], roles[r].role, rank, t, length);
+					t += length + 15.0;
+				}
+		}
+	return events;
+}
+
 rli_events *case_subpixel(void)
 {
 	rli_events *events = new_events();

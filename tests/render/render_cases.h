@@ -15,6 +15,8 @@ void case_add(rli_events *events, const char *name, const char *role, int64_t ra
 rli_events *case_few_rows(void);
 /* 240 ranks of three roles, one to three bars each. */
 rli_events *case_many_ranks(void);
+/* 13 names over three roles, two ranks each: the palette's colour families by role past ten names. */
+rli_events *case_many_names(void);
 /* 100,000 bars thinner than a pixel in 4 rows, plus a few wide ones. */
 rli_events *case_subpixel(void);
 /* `rows` ranks of one role; the last one holds a 1 ms bar in a run of `span_ms`. */

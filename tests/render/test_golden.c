@@ -22,6 +22,7 @@ static const golden_case cases[] = {
 	{ "many_ranks", case_many_ranks, 1000, 1, RLI_STYLE_DEFAULT },    /* 240 rows, adaptive height */
 	{ "subpixel_100k", case_subpixel, 1600, 1, RLI_STYLE_DEFAULT },   /* 100,000 bars thinner than a pixel */
 	{ "few_rows_paper", case_few_rows, 2000, 2, RLI_STYLE_PAPER }, /* a 3.5 in column at 300 dpi */
+	{ "many_names", case_many_names, 1400, 1, RLI_STYLE_DEFAULT },   /* 13 names in 3 roles: colour families */
 };
 
 static int same_bytes(const char *a, const char *b)
