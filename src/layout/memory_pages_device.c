@@ -33,12 +33,13 @@ typedef struct {
 	mp_device *d;
 	size_t columns, column; /* columns before `column` are done */
 	double lo, hi, last;    /* the extremes of the column being filled; the last point's value */
-	rli_line_mark *exact;   /* every point kept too, on the panels' x; NULL: not kept */
+	rli_line_mark *steps;   /* the value after each moment kept too, on the panels' x (mp_device.steps); NULL: not kept */
+	size_t points;          /* the curve's points so far */
 } envelope;
 
 static int envelope_begin(envelope *env, mp_device *d, size_t columns)
 {
-	*env = (envelope){ d, columns, 0, 0, 0, 0, NULL };
+	*env = (envelope){ d, columns, 0, 0, 0, 0, NULL, 0 };
 	for (int e = 0; e < 2; e++) {
 		d->envelope[e].x = rli_bigmem_array(columns, sizeof(double));
 		d->envelope[e].y = rli_bigmem_array(columns, sizeof(double));
@@ -58,9 +59,10 @@ static int envelope_begin(envelope *env, mp_device *d, size_t columns)
 static void envelope_point(void *ctx, double x, double y)
 {
 	envelope *env = ctx;
-	if (env->exact) {
-		env->exact->x[env->exact->count] = env->d->shift + x;
-		env->exact->y[env->exact->count++] = y;
+	/* The start, then two points a moment: the value after each (the even ones) is kept. */
+	if (env->steps && env->points++ % 2 == 0) {
+		env->steps->x[env->steps->count] = env->d->shift + x;
+		env->steps->y[env->steps->count++] = y;
 	}
 	mp_device *d = env->d;
 	size_t at = d->span > 0 ? (size_t)(x / d->span * (double)env->columns) : 0;
@@ -100,6 +102,8 @@ void mp_bars_free(mp_bars *b)
 	rli_bigmem_free(b->match);
 	rli_bigmem_free(b->open_ended);
 	rli_bigmem_free(b->carried);
+	rli_bigmem_free(b->exact_x);
+	rli_bigmem_free(b->exact_y);
 	memset(b, 0, sizeof(*b));
 }
 
@@ -136,6 +140,19 @@ static int bars_reserve(mp_bars *b, size_t count)
 	return RLI_OK;
 }
 
+/* Room for `count` exact points, as bars_reserve. */
+static int exact_reserve(mp_bars *b, size_t count)
+{
+	if (!count)
+		count = 1;
+	if (count <= b->exact_capacity)
+		return RLI_OK;
+	GROW_COLUMN(b, exact_x, count, return rli_error_oom());
+	GROW_COLUMN(b, exact_y, count, return rli_error_oom());
+	b->exact_capacity = count;
+	return RLI_OK;
+}
+
 /* "_<role>_rank<r>[_<type>]" with anything but letters, digits, '-', '.', '_' made '_': a file-safe part of a name. */
 static char *file_suffix(const char *role, int64_t rank, const char *tag)
 {
@@ -159,6 +176,40 @@ static size_t first_after(const double *x, size_t n, double t, int past)
 			high = mid;
 	}
 	return low;
+}
+
+/*
+ * The first of the device's curve points (its steps drawn out: the start, then the value before
+ * and after each moment, point p at steps x[(p + 1) / 2]) past t, or at t too when not `past`.
+ */
+static size_t first_point_after(const rli_line_mark *steps, double t, int past)
+{
+	size_t step = first_after(steps->x, steps->count, t, past);
+	return step ? 2 * step - 1 : 0;
+}
+
+/*
+ * The page's exact curve: the device's points over its segment [x_min, x_max], from the last one
+ * before it (the value it opens with) to its last, drawn out of the steps into the page's bars.
+ */
+static int exact_points(mp_page *m, const mp_device *d, const rli_link *link)
+{
+	const rli_line_mark *steps = &d->steps;
+	size_t from = first_point_after(steps, link->x_min, 0), to = first_point_after(steps, link->x_max, 1);
+	mp_bars *bars = &m->bars;
+	int error;
+
+	from = from ? from - 1 : 0;
+	if ((error = exact_reserve(bars, to - from)) < 0)
+		return error;
+	/* Point p: the value after moment p / 2 (the start at 0), at the time of moment (p + 1) / 2. */
+	for (size_t p = from; p < to; p++) {
+		bars->exact_x[p - from] = steps->x[(p + 1) / 2];
+		bars->exact_y[p - from] = steps->y[p / 2];
+	}
+	m->exact = (rli_line_mark){ .count = to - from, .x = bars->exact_x, .y = bars->exact_y };
+	m->curve.exact = &m->exact;
+	return RLI_OK;
 }
 
 /*
@@ -232,14 +283,8 @@ static int lay_out_segment(mp_page *m, rli_page *page, const mp_device *d, size_
 
 	m->curve.lines = (rli_line_mark *)d->envelope;
 	m->curve.line_count = d->envelope[2].count ? 3 : 2;
-	if (d->exact.count) {
-		/* the slice: from the last point before the segment (the value it opens with) to its last point */
-		size_t from = first_after(d->exact.x, d->exact.count, link->x_min, 0), to;
-		from = from ? from - 1 : 0;
-		to = first_after(d->exact.x, d->exact.count, link->x_max, 1);
-		m->exact = (rli_line_mark){ .count = to - from, .x = d->exact.x + from, .y = d->exact.y + from };
-		m->curve.exact = &m->exact;
-	}
+	if (d->steps.count && (error = exact_points(m, d, link)) < 0)
+		goto done;
 	m->peak.x = d->shift + d->peak_ms;
 	m->peak.y = d->peak_mb;
 	m->peak.color = MP_PEAK_COLOR;
@@ -503,18 +548,18 @@ int mp_lay_out_device(mp_device *d, double origin, const rli_memory *memory, con
 	if ((error = envelope_begin(&env, d, columns)) < 0)
 		goto done;
 	/*
-	 * On the allocator's count a page cannot sum its bars into the curve: every point is kept for the
-	 * pages' slices (at most two a moment: 4 a block, 2 a free from before the capture, and the start).
+	 * On the allocator's count a page cannot sum its bars into the curve: every moment is kept for the
+	 * pages' slices (at most one a change: 2 a block, 1 a free from before the capture, and the start).
 	 */
 	if (device->totals != RLI_MEMORY_TOTALS_NONE && device->allocated_mb) {
-		size_t room = 4 * count + 1 + 2 * device->reserved_count;
-		d->exact.x = rli_bigmem_array(room, sizeof(double));
-		d->exact.y = rli_bigmem_array(room, sizeof(double));
-		if (!d->exact.x || !d->exact.y) {
+		size_t room = 2 * count + 1 + device->reserved_count;
+		d->steps.x = rli_bigmem_array(room, sizeof(double));
+		d->steps.y = rli_bigmem_array(room, sizeof(double));
+		if (!d->steps.x || !d->steps.y) {
 			error = rli_error_oom();
 			goto done;
 		}
-		env.exact = &d->exact;
+		env.steps = &d->steps;
 	}
 	if ((error = rli_memory_curve_each(&summary, device, blocks, count, envelope_point, &env)) < 0)
 		goto done;
@@ -615,8 +660,8 @@ void mp_device_dispose(mp_device *d)
 	for (size_t s = 0; d->links && s < d->segment_count; s++)
 		free(d->links[s].label);
 	free(d->links);
-	rli_bigmem_free(d->exact.x);
-	rli_bigmem_free(d->exact.y);
+	rli_bigmem_free(d->steps.x);
+	rli_bigmem_free(d->steps.y);
 	for (int e = 0; e < 3; e++) { /* the envelope's and the reserved line's, all from rli_bigmem_array */
 		rli_bigmem_free(d->envelope[e].x);
 		rli_bigmem_free(d->envelope[e].y);
