@@ -6,6 +6,7 @@
 #include "memory/memory_table.h"
 #include "common/bigmem.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -192,8 +193,109 @@ static void test_memory_record(void)
 	free(csv);
 }
 
+/* A ROWS event as the curve orders them: by time, then allocation and release of block 0, of block 1, ... */
+typedef struct {
+	double key, kb;
+	size_t place;
+	int pool;
+} ref_event;
+
+static int ref_before(const void *a, const void *b)
+{
+	const ref_event *x = a, *y = b;
+	if (x->key != y->key)
+		return x->key < y->key ? -1 : 1;
+	return (x->place > y->place) - (x->place < y->place);
+}
+
+/*
+ * The allocators' curve worked out plainly (every event sorted, then swept), against
+ * rli_memory_curve's, which merges the releases into blocks already in start order: on many
+ * ties of times (allocations, releases, one's release at another's allocation), unknown totals
+ * and blocks never freed, the same points to the bit.
+ */
+static void test_merged_events(void)
+{
+	enum { N = 4000 };
+	double *start = calloc(N, sizeof(double)), *duration = calloc(N, sizeof(double));
+	double *size = calloc(N, sizeof(double)), *allocated = calloc(N, sizeof(double));
+	double *released = calloc(N, sizeof(double)), *x = NULL, *y = NULL;
+	uint8_t *second = calloc(N, 1);
+	rli_memory_block *blocks = calloc(N, sizeof(*blocks));
+	ref_event *events = calloc(2 * N, sizeof(*events));
+	rli_memory_device device;
+	rli_memory_summary summary;
+	size_t count, points = 0, n = 0, k = 0, at = 0, first[2] = { SIZE_MAX, SIZE_MAX };
+	double current[2] = { 0, 0 }, width, peak = 0;
+	unsigned seed = 12345;
+	int same = 1;
+
+	for (size_t i = 0; i < N; i++) {
+		seed = seed * 1103515245u + 12345u;
+		start[i] = 1000 + 0.5 * (double)(i / 4);               /* four allocations a time */
+		duration[i] = (seed >> 8) % 10 == 0 ? 0 : 0.5 * (double)(1 + (seed >> 12) % 12);
+		size[i] = 4 + (double)((seed >> 16) % 64);
+		allocated[i] = (seed >> 20) % 11 == 0 ? 0 : 100 + (double)((seed >> 4) % 500) / 7;
+		released[i] = (seed >> 24) % 9 == 0 ? NAN : 90 + (double)((seed >> 6) % 500) / 3;
+		second[i] = (uint8_t)((seed >> 28) & 1);
+	}
+	memset(&device, 0, sizeof(device));
+	device.count = N;
+	device.start_ms = start;
+	device.duration_ms = duration;
+	device.size_kb = size;
+	device.totals = RLI_MEMORY_TOTALS_ROWS;
+	device.allocated_mb = allocated;
+	device.release_allocated_mb = released;
+	device.second_pool = second;
+	count = rli_memory_blocks(blocks, &summary, &device);
+	CHECK_INT((int)count, N);
+	CHECK_INT(rli_memory_curve(&summary, &x, &y, &points, &device, blocks, count), RLI_OK);
+
+	for (size_t b = 0; b < count; b++) {
+		size_t i = blocks[b].index;
+		int pool = second[i];
+		if (first[pool] == SIZE_MAX)
+			first[pool] = b;
+		if (allocated[i] > 0)
+			events[n++] = (ref_event){ blocks[b].start, allocated[i] * 1024, 2 * b, pool };
+		if (duration[i] > 0 && isfinite(released[i]))
+			events[n++] = (ref_event){ blocks[b].end, released[i] * 1024, 2 * b + 1, pool };
+	}
+	for (int pool = 0; pool < 2; pool++)
+		if (first[pool] != SIZE_MAX && allocated[blocks[first[pool]].index] > 0)
+			current[pool] = allocated[blocks[first[pool]].index] * 1024 - size[blocks[first[pool]].index];
+	qsort(events, n, sizeof(*events), ref_before);
+	width = 2 * DBL_EPSILON * fmax(fabs(summary.t_min_ms), fabs(summary.t_max_ms));
+	same = points > 0 && x[at] == 0 && y[at] == (current[0] + current[1]) / 1024.0;
+	at++;
+	while (k < n && same) {
+		double t = events[k].key, before = current[0] + current[1];
+		for (; k < n && events[k].key <= t + width; k++)
+			current[events[k].pool] = events[k].kb;
+		same = at + 2 <= points && x[at] == t && y[at] == before / 1024.0 && x[at + 1] == t &&
+		       y[at + 1] == (current[0] + current[1]) / 1024.0;
+		peak = fmax(peak, (current[0] + current[1]) / 1024.0);
+		at += 2;
+	}
+	CHECK(same);
+	CHECK_INT((int)points, (int)at);
+	CHECK(summary.peak_mb == peak);
+	rli_bigmem_free(x);
+	rli_bigmem_free(y);
+	free(start);
+	free(duration);
+	free(size);
+	free(allocated);
+	free(released);
+	free(second);
+	free(blocks);
+	free(events);
+}
+
 int main(void)
 {
+	test_merged_events();
 	test_two_allocators();
 	test_ten_columns();
 	test_memory_record();
