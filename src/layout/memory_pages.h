@@ -164,10 +164,11 @@ void rli_memory_pages_summaries(const rli_memory_pages *pages, rli_memory_summar
  * segments, and the names of a page for each segment that holds any, which
  * mp_make_page makes. The panels' x is relative to origin, the document's. It
  * reads the table and writes the device only, so that devices may be laid out
- * on threads of their own.
+ * on threads of their own. threads: how many it may use itself (0: one a CPU),
+ * the segments beside the curve where not 1.
  */
 int mp_lay_out_device(mp_device *device, double origin, const rli_memory *memory, const rli_memory_device *from,
-		      const uint32_t *rows, double width, void *text_context);
+		      const uint32_t *rows, double width, void *text_context, unsigned threads);
 /*
  * The device's page j into `page`, its bars into `bars` (grown as needed; the page keeps them
  * until mp_unmake_page). Pages of one device may be made at once on several threads.
