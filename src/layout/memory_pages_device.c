@@ -35,11 +35,13 @@ typedef struct {
 	double lo, hi, last;    /* the extremes of the column being filled; the last point's value */
 	rli_line_mark *steps;   /* the value after each moment kept too, on the panels' x (mp_device.steps); NULL: not kept */
 	size_t points;          /* the curve's points so far */
+	double at_x;            /* the last point's x, and its column: a moment's two points share them */
+	size_t at;
 } envelope;
 
 static int envelope_begin(envelope *env, mp_device *d, size_t columns)
 {
-	*env = (envelope){ d, columns, 0, 0, 0, 0, NULL, 0 };
+	*env = (envelope){ d, columns, 0, 0, 0, 0, NULL, 0, NAN, 0 };
 	for (int e = 0; e < 2; e++) {
 		d->envelope[e].x = rli_bigmem_array(columns, sizeof(double));
 		d->envelope[e].y = rli_bigmem_array(columns, sizeof(double));
@@ -65,9 +67,14 @@ static void envelope_point(void *ctx, double x, double y)
 		env->steps->y[env->steps->count++] = y;
 	}
 	mp_device *d = env->d;
-	size_t at = d->span > 0 ? (size_t)(x / d->span * (double)env->columns) : 0;
-	if (at >= env->columns)
-		at = env->columns - 1;
+	size_t at = env->at;
+	if (x != env->at_x) {
+		at = d->span > 0 ? (size_t)(x / d->span * (double)env->columns) : 0;
+		if (at >= env->columns)
+			at = env->columns - 1;
+		env->at_x = x;
+		env->at = at;
+	}
 	/* columns the curve crossed without a change hold the value it carried */
 	for (; env->column < at; env->column++) {
 		d->envelope[0].y[env->column] = env->hi;
