@@ -293,9 +293,99 @@ static void test_merged_events(void)
 	free(events);
 }
 
+/* Points kept as they come, for comparing sweeps. */
+typedef struct {
+	double *x, *y;
+	size_t count;
+} kept;
+
+static void keep(void *ctx, double x, double y)
+{
+	kept *k = ctx;
+	k->x[k->count] = x;
+	k->y[k->count++] = y;
+}
+
+/*
+ * The curve swept in two halves at once (rli_memory_halves): the first half's points, then the
+ * second's, are the one sweep's, to the bit, and the peak the same; around the middle a crowd of
+ * blocks allocated at one time, which the cut steps over.
+ */
+static void test_halves(void)
+{
+	enum { N = RLI_MEMORY_HALVES_FROM + 5000 };
+	double *start = calloc(N, sizeof(double)), *duration = calloc(N, sizeof(double));
+	double *size = calloc(N, sizeof(double)), *allocated = calloc(N, sizeof(double));
+	double *released = calloc(N, sizeof(double)), *x = NULL, *y = NULL;
+	uint8_t *second = calloc(N, 1);
+	rli_memory_block *blocks = calloc(N, sizeof(*blocks));
+	kept halves[2] = { { calloc(4 * N + 1, sizeof(double)), calloc(4 * N + 1, sizeof(double)), 0 },
+			   { calloc(4 * N + 1, sizeof(double)), calloc(4 * N + 1, sizeof(double)), 0 } };
+	rli_memory_device device;
+	rli_memory_summary whole, halved;
+	rli_memory_halves h;
+	size_t count, points = 0;
+	unsigned seed = 777;
+	int same;
+
+	for (size_t i = 0; i < N; i++) {
+		seed = seed * 1103515245u + 12345u;
+		/* two allocations a time, but for a crowd of 300 at one time across the middle */
+		start[i] = i >= N / 2 - 150 && i < N / 2 + 150 ? 2000 + 0.25 * (double)((N / 2 - 150) / 2)
+								  : 2000 + 0.25 * (double)(i / 2);
+		duration[i] = (seed >> 8) % 13 == 0 ? 0 : 0.25 * (double)(1 + (seed >> 12) % 40);
+		size[i] = 8 + (double)((seed >> 16) % 32);
+		allocated[i] = (seed >> 20) % 17 == 0 ? 0 : 200 + (double)((seed >> 4) % 700) / 9;
+		released[i] = (seed >> 24) % 7 == 0 ? NAN : 150 + (double)((seed >> 6) % 700) / 11;
+		second[i] = (uint8_t)((seed >> 27) % 3 == 0);
+	}
+	memset(&device, 0, sizeof(device));
+	device.count = N;
+	device.start_ms = start;
+	device.duration_ms = duration;
+	device.size_kb = size;
+	device.totals = RLI_MEMORY_TOTALS_ROWS;
+	device.allocated_mb = allocated;
+	device.release_allocated_mb = released;
+	device.second_pool = second;
+	count = rli_memory_blocks(blocks, &whole, &device);
+	halved = whole;
+	CHECK_INT(rli_memory_curve(&whole, &x, &y, &points, &device, blocks, count), RLI_OK);
+	CHECK_INT(rli_memory_halves_cut(&h, &halved, &device, blocks, count), 1);
+	CHECK(h.halved);
+	/* the cut past the crowd, where a moment begins */
+	CHECK(h.start_cut >= N / 2 + 150);
+	CHECK_INT(rli_memory_halves_sweep(&h, &halved, keep, &halves[0], &halves[1]), RLI_OK);
+	CHECK(halves[0].count <= 1 + 2 * h.first_moments);
+	same = halves[0].count + halves[1].count == points;
+	for (size_t i = 0; same && i < points; i++) {
+		const kept *k = i < halves[0].count ? &halves[0] : &halves[1];
+		size_t at = i < halves[0].count ? i : i - halves[0].count;
+		same = k->x[at] == x[i] && k->y[at] == y[i];
+	}
+	CHECK(same);
+	CHECK(halved.peak_mb == whole.peak_mb && halved.peak_ms == whole.peak_ms);
+	CHECK(halved.start_mb == whole.start_mb && halved.before_mb == whole.before_mb);
+	rli_memory_halves_dispose(&h);
+	rli_bigmem_free(x);
+	rli_bigmem_free(y);
+	for (int k = 0; k < 2; k++) {
+		free(halves[k].x);
+		free(halves[k].y);
+	}
+	free(start);
+	free(duration);
+	free(size);
+	free(allocated);
+	free(released);
+	free(second);
+	free(blocks);
+}
+
 int main(void)
 {
 	test_merged_events();
+	test_halves();
 	test_two_allocators();
 	test_ten_columns();
 	test_memory_record();
