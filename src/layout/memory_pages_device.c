@@ -37,11 +37,13 @@ typedef struct {
 	size_t points;          /* the curve's points so far */
 	double at_x;            /* the last point's x, and its column: a moment's two points share them */
 	size_t at;
+	int begun;              /* 0: the curve's second half (rli_memory_halves) before its first point */
+	size_t first_column;    /* the second half's: where its first point is */
 } envelope;
 
 static int envelope_begin(envelope *env, mp_device *d, size_t columns)
 {
-	*env = (envelope){ d, columns, 0, 0, 0, 0, NULL, 0, NAN, 0 };
+	*env = (envelope){ d, columns, 0, 0, 0, 0, NULL, 0, NAN, 0, 1, 0 };
 	for (int e = 0; e < 2; e++) {
 		d->envelope[e].x = rli_bigmem_array(columns, sizeof(double));
 		d->envelope[e].y = rli_bigmem_array(columns, sizeof(double));
@@ -55,6 +57,20 @@ static int envelope_begin(envelope *env, mp_device *d, size_t columns)
 	for (size_t c = 0; c < columns; c++)
 		d->envelope[0].x[c] = d->envelope[1].x[c] = d->shift + d->span * (double)c / (double)columns;
 	return RLI_OK;
+}
+
+/*
+ * fmin and fmax inline, as glibc's give them (of two equal values the second; a NaN passed
+ * over): the envelope takes both for each of millions of points, a call each.
+ */
+static inline double lower(double a, double b)
+{
+	return isnan(a) ? b : isnan(b) ? a : a < b ? a : b;
+}
+
+static inline double higher(double a, double b)
+{
+	return isnan(a) ? b : isnan(b) ? a : a > b ? a : b;
 }
 
 /* The curve's points, two a moment (the value before, then after): each column's extremes. */
@@ -75,15 +91,95 @@ static void envelope_point(void *ctx, double x, double y)
 		env->at_x = x;
 		env->at = at;
 	}
+	/* The second half's first column: begun empty, its first half's extremes there joined after (envelope_join). */
+	if (!env->begun) {
+		env->column = env->first_column = at;
+		env->lo = INFINITY;
+		env->hi = -INFINITY;
+		env->begun = 1;
+	}
 	/* columns the curve crossed without a change hold the value it carried */
 	for (; env->column < at; env->column++) {
 		d->envelope[0].y[env->column] = env->hi;
 		d->envelope[1].y[env->column] = env->lo;
 		env->lo = env->hi = y;
 	}
-	env->lo = fmin(env->lo, y);
-	env->hi = fmax(env->hi, y);
+	env->lo = lower(env->lo, y);
+	env->hi = higher(env->hi, y);
 	env->last = y;
+}
+
+/*
+ * The curve's second half's envelope (second) after its first's (first): the columns between
+ * them as one pass over the points leaves them, and second's steps moved down onto the end of
+ * first's. Then second goes on as the whole's (envelope_end).
+ */
+static void envelope_join(envelope *first, envelope *second)
+{
+	mp_device *d = first->d;
+	size_t c0 = second->first_column;
+	if (!second->begun) { /* no point in the second half: the first is the whole */
+		*second = *first;
+		return;
+	}
+	if (first->column < c0) {
+		/* first's column done, the ones up to the second's first held at first's last value */
+		d->envelope[0].y[first->column] = first->hi;
+		d->envelope[1].y[first->column] = first->lo;
+		for (size_t c = first->column + 1; c < c0; c++) {
+			d->envelope[0].y[c] = first->last;
+			d->envelope[1].y[c] = first->last;
+		}
+	} else if (second->column > c0) { /* one column shared, the second half already past it */
+		d->envelope[0].y[c0] = fmax(first->hi, d->envelope[0].y[c0]);
+		d->envelope[1].y[c0] = fmin(first->lo, d->envelope[1].y[c0]);
+	} else { /* one column shared, the second half still in it */
+		second->hi = fmax(first->hi, second->hi);
+		second->lo = fmin(first->lo, second->lo);
+	}
+	if (first->steps && second->steps) {
+		memmove(first->steps->x + first->steps->count, second->steps->x, second->steps->count * sizeof(double));
+		memmove(first->steps->y + first->steps->count, second->steps->y, second->steps->count * sizeof(double));
+		first->steps->count += second->steps->count;
+		second->steps = first->steps;
+	}
+}
+
+/*
+ * The device's curve swept into the envelope (and steps): on two threads at once where the
+ * device may have them and the curve can be cut (rli_memory_halves), else in one sweep.
+ * Either way the same points reach the envelope, in the same columns.
+ */
+static int sweep_curve(rli_memory_summary *summary, envelope *env, const rli_memory_device *device,
+		       const block *blocks, size_t count, unsigned threads)
+{
+	rli_memory_halves halves;
+	rli_line_mark second_steps = { 0 };
+	envelope second;
+	int cut, error;
+
+	if (threads == 1 || (cut = rli_memory_halves_cut(&halves, summary, device, blocks, count)) == 0)
+		return rli_memory_curve_each(summary, device, blocks, count, envelope_point, env);
+	if (cut < 0)
+		return cut;
+	/* The second half's points: the value before its first moment first, an odd point of the whole. */
+	second = *env;
+	second.begun = 0;
+	second.points = 1;
+	if (env->steps) {
+		second_steps.x = env->steps->x + 1 + halves.first_moments;
+		second_steps.y = env->steps->y + 1 + halves.first_moments;
+		second.steps = &second_steps;
+	}
+	error = rli_memory_halves_sweep(&halves, summary, envelope_point, env, &second);
+	rli_memory_halves_dispose(&halves);
+	if (error < 0)
+		return error;
+	if (halves.halved) {
+		envelope_join(env, &second);
+		*env = second;
+	}
+	return RLI_OK;
 }
 
 static void envelope_end(envelope *env)
@@ -652,7 +748,7 @@ int mp_lay_out_device(mp_device *d, double origin, const rli_memory *memory, con
 		}
 		env.steps = &d->steps;
 	}
-	if ((error = rli_memory_curve_each(&summary, device, blocks, count, envelope_point, &env)) < 0)
+	if ((error = sweep_curve(&summary, &env, device, blocks, count, threads)) < 0)
 		goto done;
 	envelope_end(&env);
 	d->peak_mb = summary.peak_mb;
