@@ -455,22 +455,38 @@ static int lay_out_segment(mp_page *m, rli_page *page, const mp_device *d, size_
 	for (size_t l = 0; l < lanes; l++)
 		m->gantt.row_first_bar[l + 1] += m->gantt.row_first_bar[l];
 	memcpy(next, m->gantt.row_first_bar, lanes * sizeof(*next));
-	for (size_t i = 0; i < count; i++) {
-		const block *b = &blocks[members[i]];
-		size_t at = next[lane_of_op[b->op]]++;
-		uint32_t row = d->row[b->index], stack = memory->call_stack[row];
-		bars->row[at] = lane_of_op[b->op];
-		bars->series[at] = b->op;
-		bars->start[at] = d->shift + b->start;
-		bars->end[at] = d->shift + b->end;
-		bars->size_kb[at] = b->size_kb;
-		bars->total_mb[at] = memory->allocated_mb[row];
-		bars->stack[at] = stack == memory->empty ? UINT32_MAX : stack;
-		bars->match[at] = (uint8_t)rli_memory_match_of(memory, row);
-		bars->gap_ms[at] = memory->gap_ms[row];
-		bars->open_ended[at] = !(memory->flags[row] & RLI_MEMORY_RELEASED);
-		/* started in an earlier segment: that page holds its details (bars by start, so first in the lane) */
-		bars->carried[at] = first_segment[members[i]] < segment;
+	{
+		/*
+		 * Every column and what is read, in locals: a byte column's store may alias anything,
+		 * and the compiler read every pointer again after each (a million bars and more a device).
+		 */
+		uint32_t *const bar_row = bars->row, *const bar_series = bars->series, *const bar_stack = bars->stack;
+		double *const bar_start = bars->start, *const bar_end = bars->end, *const bar_size = bars->size_kb;
+		double *const bar_total = bars->total_mb, *const bar_gap = bars->gap_ms;
+		uint8_t *const bar_match = bars->match, *const bar_open = bars->open_ended, *const bar_carried = bars->carried;
+		const uint32_t *const device_row = d->row, *const call_stack = memory->call_stack;
+		const double *const allocated = memory->allocated_mb, *const gap = memory->gap_ms;
+		const uint8_t *const flags = memory->flags;
+		const uint32_t empty = memory->empty;
+		const double shift = d->shift;
+		for (size_t i = 0; i < count; i++) {
+			const block *b = &blocks[members[i]];
+			uint32_t lane = lane_of_op[b->op];
+			size_t at = next[lane]++;
+			uint32_t row = device_row[b->index], stack = call_stack[row];
+			bar_row[at] = lane;
+			bar_series[at] = b->op;
+			bar_start[at] = shift + b->start;
+			bar_end[at] = shift + b->end;
+			bar_size[at] = b->size_kb;
+			bar_total[at] = allocated[row];
+			bar_stack[at] = stack == empty ? UINT32_MAX : stack;
+			bar_match[at] = (uint8_t)((flags[row] >> RLI_MEMORY_MATCH_SHIFT) & 3u); /* rli_memory_match_of */
+			bar_gap[at] = gap[row];
+			bar_open[at] = !(flags[row] & RLI_MEMORY_RELEASED);
+			/* started in an earlier segment: that page holds its details (bars by start, so first in the lane) */
+			bar_carried[at] = first_segment[members[i]] < segment;
+		}
 	}
 	m->gantt.bar_count = count;
 	m->details = (rli_bar_details){ bars->size_kb, bars->total_mb, bars->stack, bars->match, bars->gap_ms,
