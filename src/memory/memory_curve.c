@@ -26,7 +26,7 @@ static int block_of(rli_memory_block *block, const rli_memory_device *device, si
 	block->end = (freed(duration) ? start + duration : t_end) - t_min;
 	block->size_kb = device->size_kb[i];
 	block->op = 0;
-	block->index = i;
+	block->index = (uint32_t)i;
 	return 1;
 }
 

@@ -12,7 +12,7 @@ typedef struct {
 	double start, end; /* relative to the device's first allocation, ms */
 	double size_kb;
 	uint32_t op;       /* free for the caller (the figure numbers operators here) */
-	size_t index;      /* in the device's arrays */
+	uint32_t index;    /* in the device's arrays (a table's rows are counted in 32 bits): 32 bytes a block, not 40 */
 } rli_memory_block;
 
 /* What a device's curve comes to: the figure prints it, the statistics quote it. */
