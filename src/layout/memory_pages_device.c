@@ -146,11 +146,30 @@ static void envelope_join(envelope *first, envelope *second)
 }
 
 /*
+ * On the allocator's count a page cannot sum its bars into the curve: every moment is kept for
+ * the pages' slices (at most one a change: 2 a block, 1 a free from before the capture, and
+ * the start), in d->steps. None kept otherwise.
+ */
+static int steps_begin(envelope *env, mp_device *d, const rli_memory_device *device, size_t count)
+{
+	size_t room = 2 * count + 1 + device->reserved_count;
+	if (device->totals == RLI_MEMORY_TOTALS_NONE || !device->allocated_mb)
+		return RLI_OK;
+	d->steps.x = rli_bigmem_array(room, sizeof(double));
+	d->steps.y = rli_bigmem_array(room, sizeof(double));
+	if (!d->steps.x || !d->steps.y)
+		return rli_error_oom();
+	env->steps = &d->steps;
+	return RLI_OK;
+}
+
+/*
  * The device's curve swept into the envelope (and steps): on two threads at once where the
  * device may have them and the curve can be cut (rli_memory_halves), else in one sweep.
- * Either way the same points reach the envelope, in the same columns.
+ * Either way the same points reach the envelope, in the same columns. The steps are made once
+ * the cut is: the sort's scratch, freed by then, serves them (common/bigmem.h's spares).
  */
-static int sweep_curve(rli_memory_summary *summary, envelope *env, const rli_memory_device *device,
+static int sweep_curve(rli_memory_summary *summary, envelope *env, mp_device *d, const rli_memory_device *device,
 		       const block *blocks, size_t count, unsigned threads)
 {
 	rli_memory_halves halves;
@@ -158,10 +177,17 @@ static int sweep_curve(rli_memory_summary *summary, envelope *env, const rli_mem
 	envelope second;
 	int cut, error;
 
-	if (threads == 1 || (cut = rli_memory_halves_cut(&halves, summary, device, blocks, count)) == 0)
+	if (threads == 1 || (cut = rli_memory_halves_cut(&halves, summary, device, blocks, count)) == 0) {
+		if ((error = steps_begin(env, d, device, count)) < 0)
+			return error;
 		return rli_memory_curve_each(summary, device, blocks, count, envelope_point, env);
+	}
 	if (cut < 0)
 		return cut;
+	if ((error = steps_begin(env, d, device, count)) < 0) {
+		rli_memory_halves_dispose(&halves);
+		return error;
+	}
 	/* The second half's points: the value before its first moment first, an odd point of the whole. */
 	second = *env;
 	second.begun = 0;
@@ -750,21 +776,7 @@ int mp_lay_out_device(mp_device *d, double origin, const rli_memory *memory, con
 	/* The curve, reduced to the envelope as it goes, and its peak as the figure has it. */
 	if ((error = envelope_begin(&env, d, columns)) < 0)
 		goto done;
-	/*
-	 * On the allocator's count a page cannot sum its bars into the curve: every moment is kept for the
-	 * pages' slices (at most one a change: 2 a block, 1 a free from before the capture, and the start).
-	 */
-	if (device->totals != RLI_MEMORY_TOTALS_NONE && device->allocated_mb) {
-		size_t room = 2 * count + 1 + device->reserved_count;
-		d->steps.x = rli_bigmem_array(room, sizeof(double));
-		d->steps.y = rli_bigmem_array(room, sizeof(double));
-		if (!d->steps.x || !d->steps.y) {
-			error = rli_error_oom();
-			goto done;
-		}
-		env.steps = &d->steps;
-	}
-	if ((error = sweep_curve(&summary, &env, device, blocks, count, threads)) < 0)
+	if ((error = sweep_curve(&summary, &env, d, device, blocks, count, threads)) < 0)
 		goto done;
 	envelope_end(&env);
 	d->peak_mb = summary.peak_mb;

@@ -373,6 +373,16 @@ static int streams_make(totals_streams *ts, const rli_memory_summary *summary, c
 			ts->has_events[pool_of(device, &blocks[b])] = 1;
 	}
 	ts->ends = rli_stable_order(ts->order, ts->tmp, ts->end_key, ts->end_count);
+	/* The keys and the other order are the sort's only: freed now, for what comes next to reuse. */
+	rli_bigmem_free(ts->end_key);
+	ts->end_key = NULL;
+	if (ts->ends == ts->order) {
+		rli_bigmem_free(ts->tmp);
+		ts->tmp = NULL;
+	} else {
+		rli_bigmem_free(ts->order);
+		ts->order = NULL;
+	}
 	return 1;
 }
 

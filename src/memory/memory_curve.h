@@ -84,7 +84,7 @@ typedef struct {
 	const rli_memory_device *device;
 	const rli_memory_block *blocks;
 	size_t count;
-	double *end_key;
+	double *end_key;      /* the sort's, freed once it is done, as is the one of order and tmp not ends */
 	size_t *order, *tmp;
 	const size_t *ends;   /* order or tmp: the blocks with a release's total, by end */
 	size_t end_count;
