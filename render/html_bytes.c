@@ -36,19 +36,6 @@ int rli_bytes_append(rli_bytes *b, const void *bytes, size_t length)
 	return RLI_OK;
 }
 
-int rli_bytes_varint(rli_bytes *b, uint64_t value)
-{
-	int error;
-	if ((error = rli_bytes_reserve(b, 10)) < 0)
-		return error;
-	do {
-		unsigned char byte = value & 0x7F;
-		value >>= 7;
-		b->bytes[b->used++] = byte | (value ? 0x80 : 0);
-	} while (value);
-	return RLI_OK;
-}
-
 int rli_bytes_float64_le(rli_bytes *b, double value)
 {
 	uint64_t bits;

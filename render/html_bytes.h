@@ -17,8 +17,24 @@ typedef struct {
 int rli_bytes_reserve(rli_bytes *b, size_t extra);
 /* length bytes copied onto the end. */
 int rli_bytes_append(rli_bytes *b, const void *bytes, size_t length);
-/* LEB128: 7 bits a byte, low first, the high bit set on every byte but the last. */
-int rli_bytes_varint(rli_bytes *b, uint64_t value);
+/*
+ * LEB128: 7 bits a byte, low first, the high bit set on every byte but the last. Inline: the
+ * memory pages write some ten million of them, a call each a tenth of their writing's own work.
+ */
+static inline int rli_bytes_varint(rli_bytes *b, uint64_t value)
+{
+	if (b->capacity - b->used < 10) {
+		int error = rli_bytes_reserve(b, 10);
+		if (error < 0)
+			return error;
+	}
+	do {
+		unsigned char byte = value & 0x7F;
+		value >>= 7;
+		b->bytes[b->used++] = byte | (value ? 0x80 : 0);
+	} while (value);
+	return RLI_OK;
+}
 int rli_bytes_float64_le(rli_bytes *b, double value);
 
 /* Signed to unsigned, small magnitudes to small codes: 0, -1, 1, -2 ... -> 0, 1, 2, 3 ... */

@@ -420,7 +420,12 @@ int rli_html_write_memory_data(FILE *fp, const rli_panel *curve, const rli_panel
 			goto done;
 		}
 		stack_of[i] = k < 0 ? -1 : k;
-		size_unit = gcd(size_unit, (uint64_t)rounded(fmax(0.0, d->size_kb[i]) * 1024.0));
+		{
+			uint64_t bytes = (uint64_t)rounded(fmax(0.0, d->size_kb[i]) * 1024.0);
+			/* Most sizes are a multiple of the unit so far: one division rather than Euclid's two. */
+			if (!size_unit || bytes % size_unit != 0)
+				size_unit = gcd(size_unit, bytes);
+		}
 	}
 	if (!size_unit)
 		size_unit = 1;

@@ -114,9 +114,9 @@ typedef struct {
 static int lay_out_device(void *arg, size_t d, PangoContext *text, unsigned inner)
 {
 	const devices_work *w = arg;
-	(void)inner; /* a device's own work is one pass; its pages are shared out as the document's */
+	/* inner: the threads of a device laid out alone, its segments beside its curve; its pages are the document's */
 	return mp_lay_out_device(&w->mp->devices[d], w->mp->document.origin, w->memory, &w->split->devices[w->shown[d]],
-				 rli_memory_device_rows(w->split, w->shown[d]), w->width, text);
+				 rli_memory_device_rows(w->split, w->shown[d]), w->width, text, inner);
 }
 
 /* ---- the devices' pages, made when drawn or all at once ---- */

@@ -27,7 +27,8 @@
 #define MP_SPARE_BARS 8       /* dropped pages' columns kept for reuse, at most (more than the drawing threads) */
 
 /*
- * A page's bars' columns (a bar is on each page whose segment it overlaps), room for `capacity`.
+ * A page's bars' columns (a bar is on each page whose segment it overlaps), room for `capacity`,
+ * and its slice of the device's exact curve, two points a moment, room for `exact_capacity`.
  * Big ones in 2 MiB pages (common/bigmem.h); a page drawn and dropped hands its columns on to the
  * next page made, whose bars then go into memory already faulted in.
  */
@@ -36,6 +37,8 @@ typedef struct {
 	double *start, *end, *size_kb, *total_mb, *gap_ms;
 	uint8_t *match, *open_ended, *carried;
 	size_t capacity;
+	double *exact_x, *exact_y;
+	size_t exact_capacity;
 } mp_bars;
 
 /* One segment's page: the curve over the Gantt of the segment's allocations, and the links between segments. */
@@ -46,7 +49,7 @@ typedef struct {
 	rli_panel curve;
 	rli_panel gantt;
 	rli_point_mark peak;
-	rli_line_mark exact;      /* the curve.exact: a slice of the device's exact points, not its own */
+	rli_line_mark exact;      /* the curve.exact: the device's steps in the segment, drawn out in bars.exact_* */
 	rli_nav nav;              /* its links are the device's */
 	rli_bar_details details;  /* the bars' columns are `bars` */
 	mp_bars bars;             /* while the page is made */
@@ -66,8 +69,13 @@ typedef struct {
 	size_t series_count;
 	/* the curve's per-column max and min over the whole device; [2] its Total Reserved, when shown (count 0 if not) */
 	rli_line_mark envelope[3];
-	/* every point of the curve (x on the panels), kept where it is the allocator's count: the pages' exact slices */
-	rli_line_mark exact;
+	/*
+	 * Where the curve is the allocator's count, the pages' exact slices: its start (0, start) and
+	 * then the value after each moment (x on the panels), one point a moment. The curve draws
+	 * two there (rli_memory_curve_each: the value before, then after), the one before being the
+	 * last one's after, so a page draws its slice out again (exact_points, memory_pages_device.c): half the memory.
+	 */
+	rli_line_mark steps;
 	double reserved_mb;       /* the greatest Total Reserved drawn, 0 without the line */
 	rli_link *links;          /* a link per segment; target NULL for an empty one */
 	size_t segment_count;
@@ -156,10 +164,11 @@ void rli_memory_pages_summaries(const rli_memory_pages *pages, rli_memory_summar
  * segments, and the names of a page for each segment that holds any, which
  * mp_make_page makes. The panels' x is relative to origin, the document's. It
  * reads the table and writes the device only, so that devices may be laid out
- * on threads of their own.
+ * on threads of their own. threads: how many it may use itself (0: one a CPU),
+ * the segments beside the curve where not 1.
  */
 int mp_lay_out_device(mp_device *device, double origin, const rli_memory *memory, const rli_memory_device *from,
-		      const uint32_t *rows, double width, void *text_context);
+		      const uint32_t *rows, double width, void *text_context, unsigned threads);
 /*
  * The device's page j into `page`, its bars into `bars` (grown as needed; the page keeps them
  * until mp_unmake_page). Pages of one device may be made at once on several threads.

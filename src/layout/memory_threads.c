@@ -43,6 +43,7 @@ int rli_memory_lay_out_devices(const rli_memory_device *devices, const size_t *s
 			       int (*lay_out)(void *arg, size_t k, PangoContext *text, unsigned inner), void *arg)
 {
 	unsigned outer = devices ? device_threads(devices, shown, count, threads) : threads;
-	each_device e = { lay_out, arg, outer == 1 ? threads : 1 };
+	/* One device at a time (one thread, or one device): it may have all the threads asked for. */
+	each_device e = { lay_out, arg, outer == 1 || count == 1 ? threads : 1 };
 	return rli_task_each(count, outer, lay_out_one, &e);
 }

@@ -4,6 +4,7 @@
 #include "common/error.h"
 #include "common/grow.h"
 #include "common/sort.h"
+#include "common/task.h"
 
 #include <float.h>
 #include <math.h>
@@ -25,7 +26,7 @@ static int block_of(rli_memory_block *block, const rli_memory_device *device, si
 	block->end = (freed(duration) ? start + duration : t_end) - t_min;
 	block->size_kb = device->size_kb[i];
 	block->op = 0;
-	block->index = i;
+	block->index = (uint32_t)i;
 	return 1;
 }
 
@@ -129,8 +130,9 @@ static int pool_of(const rli_memory_device *device, const rli_memory_block *bloc
  * ROWS: the allocators' totals after each allocation and release, in time order (ties in block
  * order, a block's start before its end); a moment takes the last total each allocator wrote at
  * it, and the curve is their sum, each allocator from its count before its first allocation.
+ * This one sorts every event; sweep_totals below does the same with the blocks in start order.
  */
-static int curve_of_totals(rli_memory_summary *summary, const rli_memory_device *device,
+static int sort_totals(rli_memory_summary *summary, const rli_memory_device *device,
 			   const rli_memory_block *blocks, size_t count, const double *pool_start_kb,
 			   rli_memory_point_fn point, void *ctx)
 {
@@ -272,12 +274,182 @@ done:
 	return error;
 }
 
-int rli_memory_curve_each(rli_memory_summary *summary, const rli_memory_device *device,
-			  const rli_memory_block *blocks, size_t count, rli_memory_point_fn point, void *ctx)
+/*
+ * ROWS events in the order sort_totals sorts them into, from blocks in start order: the
+ * allocations are in time order already, so only the releases are sorted (by end, ties in block
+ * order), and the two streams merged, at one time block b's allocation before block c's release
+ * where b <= c. A stable sort of (start 0, end 0, start 1, end 1, ...) orders them just so.
+ */
+typedef struct {
+	const rli_memory_device *device;
+	const rli_memory_block *blocks;
+	size_t count, start;  /* the next block whose allocation's total may be an event; blocks up to count */
+	const size_t *ends;   /* the blocks with a release's total, by end */
+	size_t end_count, end;
+} totals_events;
+
+static void skip_unknown_starts(totals_events *ev)
+{
+	while (ev->start < ev->count && !known_total(ev->device->allocated_mb[ev->blocks[ev->start].index]))
+		ev->start++;
+}
+
+/* Whether block b's allocation comes before block c's release, both at their times. */
+static int start_before_end(const rli_memory_block *blocks, size_t b, size_t c)
+{
+	double start = blocks[b].start, end = blocks[c].end;
+	return start < end || (start == end && b <= c);
+}
+
+/* Whether the next event is an allocation (1), a release (0), or there is none (-1); *t its time. */
+static int next_event(const totals_events *ev, double *t)
+{
+	int has_start = ev->start < ev->count, has_end = ev->end < ev->end_count;
+	if (has_start && (!has_end || start_before_end(ev->blocks, ev->start, ev->ends[ev->end]))) {
+		*t = ev->blocks[ev->start].start;
+		return 1;
+	}
+	if (has_end) {
+		*t = ev->blocks[ev->ends[ev->end]].end;
+		return 0;
+	}
+	return -1;
+}
+
+/* The total an allocation (is_start) or a release of block b sets its allocator's count to, KB. */
+static double event_kb(const rli_memory_device *device, const rli_memory_block *block, int is_start)
+{
+	return (is_start ? device->allocated_mb : device->release_allocated_mb)[block->index] * 1024;
+}
+
+/* The next event taken: its allocator's total, set in current. */
+static void take_event(totals_events *ev, int is_start, double *current)
+{
+	const rli_memory_device *device = ev->device;
+	const rli_memory_block *block = &ev->blocks[is_start ? ev->start++ : ev->ends[ev->end++]];
+	current[pool_of(device, block)] = event_kb(device, block, is_start);
+	if (is_start)
+		skip_unknown_starts(ev);
+}
+
+/* The two streams of the ROWS events (memory_curve.h), the releases sorted once for every sweep of them. */
+typedef rli_memory_streams totals_streams;
+
+static void streams_dispose(totals_streams *ts)
+{
+	rli_bigmem_free(ts->end_key);
+	rli_bigmem_free(ts->order);
+	rli_bigmem_free(ts->tmp);
+	memset(ts, 0, sizeof(*ts));
+}
+
+/*
+ * The streams of the blocks' events: 1, or 0 when the blocks are not in start order or a time
+ * is no number to order by (sort_totals then sorts), RLI_ERROR out of memory.
+ */
+static int streams_make(totals_streams *ts, const rli_memory_summary *summary, const rli_memory_device *device,
+			const rli_memory_block *blocks, size_t count)
+{
+	memset(ts, 0, sizeof(*ts));
+	for (size_t b = 0; b < count; b++)
+		if (isnan(blocks[b].start) || isnan(blocks[b].end) || (b && !(blocks[b - 1].start <= blocks[b].start)))
+			return 0;
+	*ts = (totals_streams){ .device = device, .blocks = blocks, .count = count, .width = moment_width(summary) };
+	ts->end_key = rli_bigmem_array(count, sizeof(double));
+	ts->order = rli_bigmem_array(count, sizeof(size_t));
+	ts->tmp = rli_bigmem_array(count, sizeof(size_t));
+	if (!ts->end_key || !ts->order || !ts->tmp) {
+		streams_dispose(ts);
+		return rli_error_oom();
+	}
+	for (size_t b = 0; b < count; b++) {
+		size_t i = blocks[b].index;
+		int released = freed(device->duration_ms[i]) && isfinite(device->release_allocated_mb[i]);
+		if (released) {
+			ts->end_key[b] = blocks[b].end;
+			ts->order[ts->end_count++] = b;
+		}
+		if (released || known_total(device->allocated_mb[i]))
+			ts->has_events[pool_of(device, &blocks[b])] = 1;
+	}
+	ts->ends = rli_stable_order(ts->order, ts->tmp, ts->end_key, ts->end_count);
+	/* The keys and the other order are the sort's only: freed now, for what comes next to reuse. */
+	rli_bigmem_free(ts->end_key);
+	ts->end_key = NULL;
+	if (ts->ends == ts->order) {
+		rli_bigmem_free(ts->tmp);
+		ts->tmp = NULL;
+	} else {
+		rli_bigmem_free(ts->order);
+		ts->order = NULL;
+	}
+	return 1;
+}
+
+/*
+ * The moments of the events from allocation `start` and release `end` on, up to allocation
+ * start_to and release end_to, the allocators' counts starting at current: each moment's two
+ * points to point(ctx), the peak into summary.
+ */
+static void sweep_range(const totals_streams *ts, size_t start, size_t start_to, size_t end, size_t end_to,
+			double *current, rli_memory_summary *summary, rli_memory_point_fn point, void *ctx)
+{
+	totals_events ev = { ts->device, ts->blocks, start_to, start, ts->ends, end_to, end };
+	int kind;
+	skip_unknown_starts(&ev);
+	for (double t, at; (kind = next_event(&ev, &t)) >= 0;) {
+		double before = current[0] + current[1];
+		take_event(&ev, kind, current);
+		while ((kind = next_event(&ev, &at)) >= 0 && at <= t + ts->width)
+			take_event(&ev, kind, current);
+		moment(summary, t, before, current[0] + current[1], point, ctx);
+	}
+}
+
+/*
+ * sort_totals' curve, its events merged rather than sorted: a third of the memory (a million
+ * blocks' two million events took some 90 MB of keys, values, orders and the radix sort's
+ * scratch, every page of it faulted in fresh) and no sort of the allocations. 0 when the
+ * blocks are not in start order, or a time is no number to order by: then sort_totals sorts.
+ */
+static int sweep_totals(rli_memory_summary *summary, const rli_memory_device *device, const rli_memory_block *blocks,
+			size_t count, const double *pool_start_kb, rli_memory_point_fn point, void *ctx)
+{
+	double current[2] = { pool_start_kb[0], pool_start_kb[1] };
+	totals_streams ts;
+	int made = streams_make(&ts, summary, device, blocks, count);
+	if (made <= 0)
+		return made;
+	if (point)
+		point(ctx, 0, (current[0] + current[1]) / 1024.0);
+	sweep_range(&ts, 0, count, 0, ts.end_count, current, summary, point, ctx);
+	streams_dispose(&ts);
+	return 1;
+}
+
+/* ROWS: sweep_totals where the blocks allow it, else sort_totals. */
+static int curve_of_totals(rli_memory_summary *summary, const rli_memory_device *device,
+			   const rli_memory_block *blocks, size_t count, const double *pool_start_kb,
+			   rli_memory_point_fn point, void *ctx)
+{
+	int swept = sweep_totals(summary, device, blocks, count, pool_start_kb, point, ctx);
+	if (swept != 0)
+		return swept < 0 ? swept : RLI_OK;
+	return sort_totals(summary, device, blocks, count, pool_start_kb, point, ctx);
+}
+
+/*
+ * What the curve starts from: the summary's totals, start and before (its peak at the start),
+ * each allocator's count before its first allocation, and (EVENTS) where the frees of blocks
+ * from before the capture start to count.
+ */
+static void curve_begin(rli_memory_summary *summary, const rli_memory_device *device, const rli_memory_block *blocks,
+			size_t count, double *pool_start_kb, size_t *free_from_out)
 {
 	size_t free_from = 0;
-	double freed_before_kb = 0, pool_start_kb[2] = { 0, 0 };
+	double freed_before_kb = 0;
 
+	pool_start_kb[0] = pool_start_kb[1] = 0;
 	summary->peak_mb = 0;
 	summary->peak_ms = 0;
 	summary->totals = totals_of(device, count);
@@ -301,9 +473,159 @@ int rli_memory_curve_each(rli_memory_summary *summary, const rli_memory_device *
 		summary->before_mb = summary->start_mb + freed_before_kb / 1024.0;
 		summary->peak_mb = summary->start_mb;
 	}
+	*free_from_out = free_from;
+}
+
+int rli_memory_curve_each(rli_memory_summary *summary, const rli_memory_device *device,
+			  const rli_memory_block *blocks, size_t count, rli_memory_point_fn point, void *ctx)
+{
+	size_t free_from;
+	double pool_start_kb[2];
+
+	curve_begin(summary, device, blocks, count, pool_start_kb, &free_from);
 	if (summary->totals == RLI_MEMORY_TOTALS_ROWS)
 		return curve_of_totals(summary, device, blocks, count, pool_start_kb, point, ctx);
 	return running_sum(summary, device, blocks, count, free_from, point, ctx);
+}
+
+/* ---- the sweep in two halves at once ---- */
+
+/* The last event of allocator `pool` before allocation start_cut and release end_cut: its total, or `none`. */
+static double last_total_before(const totals_streams *ts, size_t start_cut, size_t end_cut, int pool, double none)
+{
+	const rli_memory_device *device = ts->device;
+	const rli_memory_block *blocks = ts->blocks;
+	size_t s = start_cut, e = end_cut;
+	int has_start = 0, has_end = 0;
+
+	if (!ts->has_events[pool])
+		return none; /* an allocator without events (most devices have one) is not looked for row by row */
+	while (s-- > 0)
+		if (known_total(device->allocated_mb[blocks[s].index]) && pool_of(device, &blocks[s]) == pool) {
+			has_start = 1;
+			break;
+		}
+	while (e-- > 0)
+		if (pool_of(device, &blocks[ts->ends[e]]) == pool) {
+			has_end = 1;
+			break;
+		}
+	/* Of the two, the later: the release unless the allocation comes after it. */
+	if (has_start && (!has_end || !start_before_end(blocks, s, ts->ends[e])))
+		return event_kb(device, &blocks[s], 1);
+	if (has_end)
+		return event_kb(device, &blocks[ts->ends[e]], 0);
+	return none;
+}
+
+/*
+ * Where the halves part: an allocation near the middle that begins a moment of its own, the
+ * last event before it more than a moment's width earlier (so no moment straddles the cut);
+ * *start_cut and *end_cut the second half's first allocation and release. 0 when none is
+ * found close enough to the middle (the events there too dense).
+ */
+static int find_cut(const totals_streams *ts, size_t *start_cut, size_t *end_cut)
+{
+	const rli_memory_block *blocks = ts->blocks;
+	for (size_t s = ts->count / 2, tries = 0; s < ts->count && tries < RLI_MEMORY_HALVES_TRIES; s++, tries++) {
+		size_t low = 0, high = ts->end_count;
+		double before;
+		if (!known_total(ts->device->allocated_mb[blocks[s].index]))
+			continue;
+		/* The releases before allocation s: the ends are in merged order among themselves. */
+		while (low < high) {
+			size_t mid = low + (high - low) / 2;
+			if (start_before_end(blocks, s, ts->ends[mid]))
+				high = mid;
+			else
+				low = mid + 1;
+		}
+		/* Block s - 1's start, whatever its total: at least as late as the last allocation before s. */
+		before = blocks[s - 1].start;
+		if (low > 0 && blocks[ts->ends[low - 1]].end > before)
+			before = blocks[ts->ends[low - 1]].end;
+		if (blocks[s].start > before + ts->width) {
+			*start_cut = s;
+			*end_cut = low;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+int rli_memory_halves_cut(rli_memory_halves *h, rli_memory_summary *summary, const rli_memory_device *device,
+			  const rli_memory_block *blocks, size_t count)
+{
+	size_t free_from;
+	int made;
+
+	memset(h, 0, sizeof(*h));
+	curve_begin(summary, device, blocks, count, h->pool_start_kb, &free_from);
+	h->summary = *summary;
+	if (summary->totals != RLI_MEMORY_TOTALS_ROWS || count < RLI_MEMORY_HALVES_FROM)
+		return 0;
+	if ((made = streams_make(&h->streams, summary, device, blocks, count)) <= 0)
+		return made;
+	/* No cut near the middle: one sweep of the streams made, all of it the first half's. */
+	if (!(h->halved = find_cut(&h->streams, &h->start_cut, &h->end_cut))) {
+		h->start_cut = count;
+		h->end_cut = h->streams.end_count;
+		return 1;
+	}
+	for (int p = 0; p < 2; p++)
+		h->cut_kb[p] = last_total_before(&h->streams, h->start_cut, h->end_cut, p, h->pool_start_kb[p]);
+	/* Every block before the cut, its total known or not: the first half's events are no more. */
+	h->first_moments = h->start_cut + h->end_cut;
+	return 1;
+}
+
+/* The second half, on a thread of its own. */
+typedef struct {
+	const rli_memory_halves *h;
+	rli_memory_summary summary;
+	rli_memory_point_fn point;
+	void *ctx;
+} second_half;
+
+static int sweep_second(void *arg)
+{
+	second_half *w = arg;
+	const totals_streams *ts = &w->h->streams;
+	double current[2] = { w->h->cut_kb[0], w->h->cut_kb[1] };
+	sweep_range(ts, w->h->start_cut, ts->count, w->h->end_cut, ts->end_count, current, &w->summary, w->point,
+		    w->ctx);
+	return RLI_OK;
+}
+
+int rli_memory_halves_sweep(rli_memory_halves *h, rli_memory_summary *summary, rli_memory_point_fn point, void *first,
+			    void *second)
+{
+	double current[2] = { h->pool_start_kb[0], h->pool_start_kb[1] };
+	second_half w = { h, h->summary, point, second };
+	rli_task task;
+	int error;
+
+	*summary = h->summary;
+	if (h->halved)
+		rli_task_start(&task, sweep_second, &w, 1);
+	if (point)
+		point(first, 0, (current[0] + current[1]) / 1024.0);
+	sweep_range(&h->streams, 0, h->start_cut, 0, h->end_cut, current, summary, point, first);
+	if (!h->halved)
+		return RLI_OK;
+	if ((error = rli_task_join(&task)) < 0)
+		return error;
+	/* The peak: the first moment of the greatest value, so the second half's only if greater. */
+	if (w.summary.peak_mb > summary->peak_mb) {
+		summary->peak_mb = w.summary.peak_mb;
+		summary->peak_ms = w.summary.peak_ms;
+	}
+	return RLI_OK;
+}
+
+void rli_memory_halves_dispose(rli_memory_halves *h)
+{
+	streams_dispose(&h->streams);
 }
 
 /* rli_memory_curve's points, kept: at most two a moment and the start, so 4 count + 1, and 2 a free from before the capture. */

@@ -12,7 +12,7 @@ typedef struct {
 	double start, end; /* relative to the device's first allocation, ms */
 	double size_kb;
 	uint32_t op;       /* free for the caller (the figure numbers operators here) */
-	size_t index;      /* in the device's arrays */
+	uint32_t index;    /* in the device's arrays (a table's rows are counted in 32 bits): 32 bytes a block, not 40 */
 } rli_memory_block;
 
 /* What a device's curve comes to: the figure prints it, the statistics quote it. */
@@ -78,6 +78,58 @@ int rli_memory_curve(rli_memory_summary *summary, double **x, double **y, size_t
 typedef void (*rli_memory_point_fn)(void *ctx, double x, double y);
 int rli_memory_curve_each(rli_memory_summary *summary, const rli_memory_device *device,
 			  const rli_memory_block *blocks, size_t count, rli_memory_point_fn point, void *ctx);
+
+/* The allocators' totals' events (ROWS) as two streams, the releases sorted by end (memory_curve.c's). */
+typedef struct {
+	const rli_memory_device *device;
+	const rli_memory_block *blocks;
+	size_t count;
+	double *end_key;      /* the sort's, freed once it is done, as is the one of order and tmp not ends */
+	size_t *order, *tmp;
+	const size_t *ends;   /* order or tmp: the blocks with a release's total, by end */
+	size_t end_count;
+	double width;         /* how close two times are to be one moment */
+	int has_events[2];    /* whether each allocator has an event at all */
+} rli_memory_streams;
+
+/* Blocks a curve has at least for its sweep to be shared by two threads; allocations tried for a cut near the middle. */
+#define RLI_MEMORY_HALVES_FROM 65536
+#define RLI_MEMORY_HALVES_TRIES 4096
+
+/*
+ * A curve's sweep cut in two at a moment near the middle of its blocks, the halves swept at
+ * once: where it is the allocators' totals (ROWS) over blocks in start order (what a table's
+ * devices hold), and RLI_MEMORY_HALVES_FROM blocks or more.
+ */
+typedef struct {
+	rli_memory_streams streams;
+	rli_memory_summary summary;  /* as rli_memory_curve_each starts it */
+	double pool_start_kb[2];
+	size_t start_cut, end_cut;   /* the second half's first allocation (block) and release (in streams.ends) */
+	double cut_kb[2];            /* each allocator's count where the second half begins */
+	size_t first_moments;        /* the most moments the first half holds (its blocks and releases) */
+	int halved;                  /* 0: no cut near the middle, the first half is all of it */
+} rli_memory_halves;
+
+/*
+ * Cuts the curve of the blocks (as rli_memory_curve_each would sweep it) in two: 1 (h->halved
+ * 0 where no moment near the middle stands apart: the first half is the whole), or 0 where it
+ * is not to be cut (rli_memory_curve_each sweeps it then), RLI_ERROR out of memory. Sets
+ * summary as rli_memory_curve_each does before its sweep either way; dispose of h after a 1.
+ */
+int rli_memory_halves_cut(rli_memory_halves *h, rli_memory_summary *summary, const rli_memory_device *device,
+			  const rli_memory_block *blocks, size_t count);
+/*
+ * Sweeps the halves at once, the second on a thread of its own: the first half's points to
+ * point(first), here, as rli_memory_curve_each hands them up to the cut; the second's to
+ * point(second): every point after those, that is the value before its first moment (the
+ * first half's last value) and after, two a moment. The first half makes at most
+ * 1 + 2 h->first_moments points. Sets summary's peak as one sweep would. Not halved, every
+ * point goes to point(first), on this thread.
+ */
+int rli_memory_halves_sweep(rli_memory_halves *h, rli_memory_summary *summary, rli_memory_point_fn point, void *first,
+			    void *second);
+void rli_memory_halves_dispose(rli_memory_halves *h);
 
 /*
  * The device's Total Reserved (a caching allocator's, as rows carry it) as

@@ -212,24 +212,31 @@ uint32_t *rli_memory_intern_all(rli_memory *dst, const rli_memory *src)
 	return rli_strpool_intern_all(&dst->strings, &src->strings);
 }
 
-int rli_memory_append_all(rli_memory *dst, const rli_memory *src)
+int rli_memory_append_begin(rli_memory *dst, const rli_memory *src, uint32_t **remap, size_t *base)
 {
-	uint32_t *remap;
-	size_t base = dst->count, n = src->count;
+	size_t n = src->count;
+	*remap = NULL;
+	*base = dst->count;
 	dst->shows_reserved |= src->shows_reserved;
-	rli_memory_join_totals(dst, src, base);
+	rli_memory_join_totals(dst, src, *base);
 	if (n == 0 && src->reserve.count == 0)
 		return RLI_OK; /* and its columns may not exist yet: nothing to copy */
-	if ((n && rli_memory_reserve(dst, base + n) < 0) || !(remap = rli_memory_intern_all(dst, src)))
+	if ((n && rli_memory_reserve(dst, *base + n) < 0) || !(*remap = rli_memory_intern_all(dst, src)))
 		return RLI_ERROR;
-	if (rli_memory_append_reserve(dst, src, remap) < 0) {
-		free(remap);
+	if (rli_memory_append_reserve(dst, src, *remap) < 0) {
+		free(*remap);
+		*remap = NULL;
 		return RLI_ERROR;
 	}
-	if (n == 0) {
-		free(remap);
-		return RLI_OK;
-	}
+	dst->count += n;
+	return RLI_OK;
+}
+
+void rli_memory_append_rows(rli_memory *dst, const rli_memory *src, size_t base, const uint32_t *remap)
+{
+	size_t n = src->count;
+	if (n == 0)
+		return;
 #define COPY_STRINGS(col)                          \
 	for (size_t i = 0; i < n; i++)             \
 		dst->col[base + i] = remap[src->col[i]];
@@ -238,7 +245,15 @@ int rli_memory_append_all(rli_memory *dst, const rli_memory *src)
 	RLI_MEMORY_VALUE_COLUMNS(COPY_VALUES)
 #undef COPY_STRINGS
 #undef COPY_VALUES
-	dst->count += n;
+}
+
+int rli_memory_append_all(rli_memory *dst, const rli_memory *src)
+{
+	uint32_t *remap;
+	size_t base;
+	if (rli_memory_append_begin(dst, src, &remap, &base) < 0)
+		return RLI_ERROR;
+	rli_memory_append_rows(dst, src, base, remap);
 	free(remap);
 	return RLI_OK;
 }

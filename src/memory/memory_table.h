@@ -148,6 +148,16 @@ int rli_memory_append_reserve(rli_memory *dst, const rli_memory *src, const uint
 /* Appends every row of src (in order) to dst, re-interning each distinct string once. */
 int rli_memory_append_all(rli_memory *dst, const rli_memory *src);
 /*
+ * rli_memory_append_all in two steps, so that the copies of several tables into one may run on
+ * threads of their own: rli_memory_append_begin, one table after another, makes dst the rows
+ * (counted, not yet written) from *base on, takes src's reserve and interns its strings in
+ * src's id order, as appending them would (*remap: free it; NULL with nothing to copy);
+ * rli_memory_append_rows then writes the rows. dst must not grow between the two (make its
+ * room for them all first), and its rows from *base are not read before they are written.
+ */
+int rli_memory_append_begin(rli_memory *dst, const rli_memory *src, uint32_t **remap, size_t *base);
+void rli_memory_append_rows(rli_memory *dst, const rli_memory *src, size_t base, const uint32_t *remap);
+/*
  * What dst's totals become once src's rows join rows of its own: a table without rows takes the
  * other's, and rows that count in two ways count in neither (the running sum serves them both).
  */

@@ -29,6 +29,9 @@ typedef struct {
 	size_t header_length;
 	csv_chunk *chunks;
 	size_t count;
+	/* the join: where each chunk's rows go in the whole's table, and its strings' ids there */
+	size_t *base;
+	uint32_t **remap;
 } csv_job;
 
 static int read_chunk(void *arg, size_t i)
@@ -88,16 +91,39 @@ static void join_finding(finding *into, const finding *from, uint64_t lines_befo
 	into->count += from->count;
 }
 
-static int join(csv_job *j)
+/* Chunk i's rows written into the whole's table, where join made room for them. */
+static int copy_rows(void *arg, size_t i)
+{
+	csv_job *j = arg;
+	rli_memory_append_rows(j->whole->table, j->chunks[i].table, j->base[i], j->remap[i]);
+	return RLI_OK;
+}
+
+/*
+ * The chunks as one reading: their rows, counts and findings, in file order. The rows' copies,
+ * a hundred bytes a row into the whole table's fresh pages (a million rows: 0.2-0.3 s, the run's
+ * other core idle), are shared between the threads; the strings are interned on this one, chunk
+ * after chunk, so that their ids are those of one reading.
+ */
+static int join(csv_job *j, unsigned threads)
 {
 	csv_ctx *c = j->whole;
 	uint64_t file_line = 1; /* the file's line where the next chunk's own bytes begin */
+	size_t rows = c->table->count;
+	int error = RLI_OK;
+
+	if (!(j->base = calloc(j->count, sizeof(*j->base))) || !(j->remap = calloc(j->count, sizeof(*j->remap))))
+		return rli_error_oom();
+	for (size_t i = 0; i < j->count; i++)
+		rows += j->chunks[i].table->count;
+	if (rli_memory_reserve(c->table, rows) < 0)
+		return RLI_ERROR;
 	for (size_t i = 0; i < j->count; i++) {
 		csv_chunk *ch = &j->chunks[i];
 		const csv_ctx *x = &ch->c;
 		/* A chunk numbers its lines from data_line (after the header it was given): the file's are on by this. */
 		uint64_t offset = file_line - ch->data_line;
-		if (rli_memory_append_all(c->table, ch->table) < 0)
+		if (rli_memory_append_begin(c->table, ch->table, &j->remap[i], &j->base[i]) < 0)
 			return RLI_ERROR;
 		c->counts->allocations += ch->counts.allocations;
 		c->counts->matched_inside += ch->counts.matched_inside;
@@ -117,6 +143,8 @@ static int join(csv_job *j)
 		c->data_rows += x->data_rows;
 		file_line += x->line - ch->data_line;
 	}
+	if ((error = rli_task_each(j->count, threads, copy_rows, j)) < 0)
+		return error;
 	c->header_done = 1;
 	c->line = file_line;
 	return RLI_OK;
@@ -173,7 +201,7 @@ int rli_csv_read_chunks(csv_ctx *c, rli_bytes *source, unsigned threads)
 	for (size_t i = 0; i < j.count; i++)
 		if (!j.chunks[i].ok)
 			goto done;
-	result = join(&j) < 0 ? -1 : 1;
+	result = join(&j, threads) < 0 ? -1 : 1;
 	if (result > 0)
 		rli_notes_add(&c->unit->log, RLI_LOG_DEBUG, "%s: read in %zu chunks on %u threads", c->path, j.count, threads);
 done:
@@ -184,6 +212,10 @@ done:
 		rli_notes_dispose(&j.chunks[i].unit.log);
 		rli_notes_dispose(&j.chunks[i].unit.failures);
 	}
+	for (size_t i = 0; j.remap && i < j.count; i++)
+		free(j.remap[i]);
+	free(j.remap);
+	free(j.base);
 	free(j.chunks);
 	free(cuts);
 	free(head);

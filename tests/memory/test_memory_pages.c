@@ -535,14 +535,17 @@ static void render_at(rli_memory *memory, unsigned threads, const char *root, co
 
 /*
  * `devices` captures of `rows` rows, their pages laid out on one thread and on four: every file
- * the same, byte for byte. Returns how many files one thread wrote.
+ * the same, byte for byte. With `totals`, each allocation's Total Allocated differs (the curve
+ * is the allocator's count, every moment kept), else all are one. Returns how many files one
+ * thread wrote.
  */
-static size_t same_on_threads(int devices, int rows_each)
+static size_t same_on_threads(int devices, int rows_each, int totals)
 {
 	static const char *const ops[] = { "aten::add", "aten::mul", "aten::empty", "aten::zeros" };
 	char *root = fx_tempdir(), *trace = mf_trace(dummy, 1);
 	mf_row *rows = calloc((size_t)rows_each, sizeof(*rows));
-	char (*text)[3][32] = calloc((size_t)rows_each, sizeof(*text));
+	char (*text)[4][32] = calloc((size_t)rows_each, sizeof(*text));
+	const char **total = calloc((size_t)rows_each, sizeof(*total));
 	rli_memory *memory = NULL;
 	size_t files = 0;
 
@@ -552,9 +555,11 @@ static size_t same_on_threads(int devices, int rows_each)
 			snprintf(text[i][0], 32, "%d", (d + 1) * 17 + (i * 7919 + d) % 512);
 			snprintf(text[i][1], 32, "%d", 1000 + i * 3 + d);
 			snprintf(text[i][2], 32, "%d", i % 5 ? (i * 31 + d) % 97 + 1 : 0);
+			snprintf(text[i][3], 32, "%.2f", 18000 + (double)((i * 7919) % 40000) / 16);
 			rows[i] = (mf_row){ ops[(i + d) % 4], text[i][0], text[i][1], i % 5 ? text[i][2] : "" };
+			total[i] = text[i][3];
 		}
-		csv = mf_csv(rows, (size_t)rows_each);
+		csv = totals ? mf_csv_totals(rows, total, (size_t)rows_each) : mf_csv(rows, (size_t)rows_each);
 		snprintf(dir, sizeof(dir), "in/d%d_ascend_pt", d);
 		mf_capture(root, dir, d, "{\"role\": \"actor\"}", csv, trace);
 		free(csv);
@@ -583,6 +588,7 @@ static size_t same_on_threads(int devices, int rows_each)
 	rli_memory_free(memory);
 	free(rows);
 	free(text);
+	free(total);
 	free(trace);
 	fx_remove(root);
 	free(root);
@@ -592,12 +598,19 @@ static size_t same_on_threads(int devices, int rows_each)
 static void test_threads(void)
 {
 	/* Eight devices at once, a page each: a page and a data file a device, the index and the viewer. */
-	CHECK_INT(same_on_threads(8, 600), 2 * 8 + 2);
+	CHECK_INT(same_on_threads(8, 600, 0), 2 * 8 + 2);
 	/*
 	 * One device of 30,000 blocks: its segments' pages are shared out instead (a page and a data
 	 * file a segment, and the viewer).
 	 */
-	CHECK_INT(same_on_threads(1, 30000), 2 * rli_memory_segment_count(30000, 1.0) + 1);
+	CHECK_INT(same_on_threads(1, 30000, 0), 2 * rli_memory_segment_count(30000, 1.0) + 1);
+	/*
+	 * One device of more blocks than a curve is swept in halves from (memory_curve.h), on the
+	 * allocator's changing count: its curve swept on two threads, its envelope and exact
+	 * slices joined, the same as one sweep's.
+	 */
+	CHECK_INT(same_on_threads(1, RLI_MEMORY_HALVES_FROM + 4000, 1),
+		  2 * rli_memory_segment_count(RLI_MEMORY_HALVES_FROM + 4000, 1.0) + 1);
 }
 
 int main(void)

@@ -6,6 +6,7 @@
 #include "memory/memory_table.h"
 #include "common/bigmem.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -192,8 +193,199 @@ static void test_memory_record(void)
 	free(csv);
 }
 
+/* A ROWS event as the curve orders them: by time, then allocation and release of block 0, of block 1, ... */
+typedef struct {
+	double key, kb;
+	size_t place;
+	int pool;
+} ref_event;
+
+static int ref_before(const void *a, const void *b)
+{
+	const ref_event *x = a, *y = b;
+	if (x->key != y->key)
+		return x->key < y->key ? -1 : 1;
+	return (x->place > y->place) - (x->place < y->place);
+}
+
+/*
+ * The allocators' curve worked out plainly (every event sorted, then swept), against
+ * rli_memory_curve's, which merges the releases into blocks already in start order: on many
+ * ties of times (allocations, releases, one's release at another's allocation), unknown totals
+ * and blocks never freed, the same points to the bit.
+ */
+static void test_merged_events(void)
+{
+	enum { N = 4000 };
+	double *start = calloc(N, sizeof(double)), *duration = calloc(N, sizeof(double));
+	double *size = calloc(N, sizeof(double)), *allocated = calloc(N, sizeof(double));
+	double *released = calloc(N, sizeof(double)), *x = NULL, *y = NULL;
+	uint8_t *second = calloc(N, 1);
+	rli_memory_block *blocks = calloc(N, sizeof(*blocks));
+	ref_event *events = calloc(2 * N, sizeof(*events));
+	rli_memory_device device;
+	rli_memory_summary summary;
+	size_t count, points = 0, n = 0, k = 0, at = 0, first[2] = { SIZE_MAX, SIZE_MAX };
+	double current[2] = { 0, 0 }, width, peak = 0;
+	unsigned seed = 12345;
+	int same = 1;
+
+	for (size_t i = 0; i < N; i++) {
+		seed = seed * 1103515245u + 12345u;
+		start[i] = 1000 + 0.5 * (double)(i / 4);               /* four allocations a time */
+		duration[i] = (seed >> 8) % 10 == 0 ? 0 : 0.5 * (double)(1 + (seed >> 12) % 12);
+		size[i] = 4 + (double)((seed >> 16) % 64);
+		allocated[i] = (seed >> 20) % 11 == 0 ? 0 : 100 + (double)((seed >> 4) % 500) / 7;
+		released[i] = (seed >> 24) % 9 == 0 ? NAN : 90 + (double)((seed >> 6) % 500) / 3;
+		second[i] = (uint8_t)((seed >> 28) & 1);
+	}
+	memset(&device, 0, sizeof(device));
+	device.count = N;
+	device.start_ms = start;
+	device.duration_ms = duration;
+	device.size_kb = size;
+	device.totals = RLI_MEMORY_TOTALS_ROWS;
+	device.allocated_mb = allocated;
+	device.release_allocated_mb = released;
+	device.second_pool = second;
+	count = rli_memory_blocks(blocks, &summary, &device);
+	CHECK_INT((int)count, N);
+	CHECK_INT(rli_memory_curve(&summary, &x, &y, &points, &device, blocks, count), RLI_OK);
+
+	for (size_t b = 0; b < count; b++) {
+		size_t i = blocks[b].index;
+		int pool = second[i];
+		if (first[pool] == SIZE_MAX)
+			first[pool] = b;
+		if (allocated[i] > 0)
+			events[n++] = (ref_event){ blocks[b].start, allocated[i] * 1024, 2 * b, pool };
+		if (duration[i] > 0 && isfinite(released[i]))
+			events[n++] = (ref_event){ blocks[b].end, released[i] * 1024, 2 * b + 1, pool };
+	}
+	for (int pool = 0; pool < 2; pool++)
+		if (first[pool] != SIZE_MAX && allocated[blocks[first[pool]].index] > 0)
+			current[pool] = allocated[blocks[first[pool]].index] * 1024 - size[blocks[first[pool]].index];
+	qsort(events, n, sizeof(*events), ref_before);
+	width = 2 * DBL_EPSILON * fmax(fabs(summary.t_min_ms), fabs(summary.t_max_ms));
+	same = points > 0 && x[at] == 0 && y[at] == (current[0] + current[1]) / 1024.0;
+	at++;
+	while (k < n && same) {
+		double t = events[k].key, before = current[0] + current[1];
+		for (; k < n && events[k].key <= t + width; k++)
+			current[events[k].pool] = events[k].kb;
+		same = at + 2 <= points && x[at] == t && y[at] == before / 1024.0 && x[at + 1] == t &&
+		       y[at + 1] == (current[0] + current[1]) / 1024.0;
+		peak = fmax(peak, (current[0] + current[1]) / 1024.0);
+		at += 2;
+	}
+	CHECK(same);
+	CHECK_INT((int)points, (int)at);
+	CHECK(summary.peak_mb == peak);
+	rli_bigmem_free(x);
+	rli_bigmem_free(y);
+	free(start);
+	free(duration);
+	free(size);
+	free(allocated);
+	free(released);
+	free(second);
+	free(blocks);
+	free(events);
+}
+
+/* Points kept as they come, for comparing sweeps. */
+typedef struct {
+	double *x, *y;
+	size_t count;
+} kept;
+
+static void keep(void *ctx, double x, double y)
+{
+	kept *k = ctx;
+	k->x[k->count] = x;
+	k->y[k->count++] = y;
+}
+
+/*
+ * The curve swept in two halves at once (rli_memory_halves): the first half's points, then the
+ * second's, are the one sweep's, to the bit, and the peak the same; around the middle a crowd of
+ * blocks allocated at one time, which the cut steps over.
+ */
+static void test_halves(void)
+{
+	enum { N = RLI_MEMORY_HALVES_FROM + 5000 };
+	double *start = calloc(N, sizeof(double)), *duration = calloc(N, sizeof(double));
+	double *size = calloc(N, sizeof(double)), *allocated = calloc(N, sizeof(double));
+	double *released = calloc(N, sizeof(double)), *x = NULL, *y = NULL;
+	uint8_t *second = calloc(N, 1);
+	rli_memory_block *blocks = calloc(N, sizeof(*blocks));
+	kept halves[2] = { { calloc(4 * N + 1, sizeof(double)), calloc(4 * N + 1, sizeof(double)), 0 },
+			   { calloc(4 * N + 1, sizeof(double)), calloc(4 * N + 1, sizeof(double)), 0 } };
+	rli_memory_device device;
+	rli_memory_summary whole, halved;
+	rli_memory_halves h;
+	size_t count, points = 0;
+	unsigned seed = 777;
+	int same;
+
+	for (size_t i = 0; i < N; i++) {
+		seed = seed * 1103515245u + 12345u;
+		/* two allocations a time, but for a crowd of 300 at one time across the middle */
+		start[i] = i >= N / 2 - 150 && i < N / 2 + 150 ? 2000 + 0.25 * (double)((N / 2 - 150) / 2)
+								  : 2000 + 0.25 * (double)(i / 2);
+		duration[i] = (seed >> 8) % 13 == 0 ? 0 : 0.25 * (double)(1 + (seed >> 12) % 40);
+		size[i] = 8 + (double)((seed >> 16) % 32);
+		allocated[i] = (seed >> 20) % 17 == 0 ? 0 : 200 + (double)((seed >> 4) % 700) / 9;
+		released[i] = (seed >> 24) % 7 == 0 ? NAN : 150 + (double)((seed >> 6) % 700) / 11;
+		second[i] = (uint8_t)((seed >> 27) % 3 == 0);
+	}
+	memset(&device, 0, sizeof(device));
+	device.count = N;
+	device.start_ms = start;
+	device.duration_ms = duration;
+	device.size_kb = size;
+	device.totals = RLI_MEMORY_TOTALS_ROWS;
+	device.allocated_mb = allocated;
+	device.release_allocated_mb = released;
+	device.second_pool = second;
+	count = rli_memory_blocks(blocks, &whole, &device);
+	halved = whole;
+	CHECK_INT(rli_memory_curve(&whole, &x, &y, &points, &device, blocks, count), RLI_OK);
+	CHECK_INT(rli_memory_halves_cut(&h, &halved, &device, blocks, count), 1);
+	CHECK(h.halved);
+	/* the cut past the crowd, where a moment begins */
+	CHECK(h.start_cut >= N / 2 + 150);
+	CHECK_INT(rli_memory_halves_sweep(&h, &halved, keep, &halves[0], &halves[1]), RLI_OK);
+	CHECK(halves[0].count <= 1 + 2 * h.first_moments);
+	same = halves[0].count + halves[1].count == points;
+	for (size_t i = 0; same && i < points; i++) {
+		const kept *k = i < halves[0].count ? &halves[0] : &halves[1];
+		size_t at = i < halves[0].count ? i : i - halves[0].count;
+		same = k->x[at] == x[i] && k->y[at] == y[i];
+	}
+	CHECK(same);
+	CHECK(halved.peak_mb == whole.peak_mb && halved.peak_ms == whole.peak_ms);
+	CHECK(halved.start_mb == whole.start_mb && halved.before_mb == whole.before_mb);
+	rli_memory_halves_dispose(&h);
+	rli_bigmem_free(x);
+	rli_bigmem_free(y);
+	for (int k = 0; k < 2; k++) {
+		free(halves[k].x);
+		free(halves[k].y);
+	}
+	free(start);
+	free(duration);
+	free(size);
+	free(allocated);
+	free(released);
+	free(second);
+	free(blocks);
+}
+
 int main(void)
 {
+	test_merged_events();
+	test_halves();
 	test_two_allocators();
 	test_ten_columns();
 	test_memory_record();
