@@ -12,39 +12,17 @@
 /* A role panel's worth of lines: past it the roles after the first ones by name are left out, and said so. */
 #define MAX_ROLE_LINES RLI_TREND_MAX_DEVICE_LINES
 
-static int by_text(const void *pa, const void *pb)
-{
-	return strcmp(*(const char *const *)pa, *(const char *const *)pb);
-}
-
-static int ascending(const void *pa, const void *pb)
-{
-	double a = *(const double *)pa, b = *(const double *)pb;
-	return (a > b) - (a < b);
-}
-
 /* The roles with a MoE layer in some run, each once, by name. */
 static int expert_roles(const rli_trend *t, const char ***out, size_t *count)
 {
 	const char **roles = NULL;
 	size_t n = 0, capacity = 0;
-	for (size_t k = 0; k < t->count; k++) {
-		const rli_compare_side *side = t->points[k].side;
-		for (size_t i = 0; i < side->gmm_layer_count; i++) {
-			size_t at = 0;
-			while (at < n && strcmp(roles[at], side->gmm_layers[i].role) != 0)
-				at++;
-			if (at < n)
-				continue;
-			if (RLI_GROW(&roles, &capacity, n + 1, 8) < 0) {
+	for (size_t k = 0; k < t->count; k++)
+		for (size_t i = 0; i < t->points[k].side->gmm_layer_count; i++)
+			if (trend_add_name(&roles, &n, &capacity, t->points[k].side->gmm_layers[i].role) < 0) {
 				free(roles);
-				return rli_error_oom();
+				return RLI_ERROR;
 			}
-			roles[n++] = side->gmm_layers[i].role;
-		}
-	}
-	if (n > 1)
-		qsort(roles, n, sizeof(*roles), by_text);
 	*out = roles;
 	*count = n;
 	return RLI_OK;
@@ -62,11 +40,7 @@ static void role_imbalance(const rli_compare_side *side, const char *role, doubl
 	for (size_t i = 0; i < side->gmm_layer_count; i++)
 		if (strcmp(side->gmm_layers[i].role, role) == 0 && isfinite(side->gmm_layers[i].imbalance))
 			scratch[c++] = side->gmm_layers[i].imbalance;
-	if (c > 1)
-		qsort(scratch, c, sizeof(*scratch), ascending);
-	*value = c ? (c % 2 ? scratch[c / 2] : (scratch[c / 2 - 1] + scratch[c / 2]) / 2) : NAN;
-	*low = c ? scratch[0] : NAN;
-	*high = c ? scratch[c - 1] : NAN;
+	trend_median_range(scratch, c, value, low, high);
 }
 
 int trend_experts_panel(trend_page *page, const char *x_title)
@@ -139,15 +113,7 @@ int trend_experts_panel(trend_page *page, const char *x_title)
 	}
 	if (error == RLI_OK)
 		error = trend_direct_labels(page, panel, labels, lines);
-	if (error == RLI_OK)
-		error = trend_blank_labels(m);
-	panel->lines = m->lines;
-	panel->line_count = m->line_count;
-	panel->points = m->points;
-	panel->point_count = m->point_count;
-	page->y = panel->plot.y + panel->plot.h + TICK_LABEL_GAP + TICK_LABEL_SIZE + TREND_SECTION_GAP;
-	if (error == RLI_OK && x_title)
-		error = trend_x_title(page, panel, x_title);
+	error = trend_panel_done(page, panel, m, x_title, error);
 done:
 	free(roles);
 	free(scratch);

@@ -130,27 +130,12 @@ static int all_roles(const rli_trend *t, const char ***out, size_t *count)
 {
 	const char **roles = NULL;
 	size_t n = 0, capacity = 0;
-	for (size_t k = 0; k < t->count; k++) {
-		const rli_compare_side *side = t->points[k].side;
-		for (size_t i = 0; i < side->phase_count; i++) {
-			size_t at = 0;
-			while (at < n && strcmp(roles[at], side->phases[i].role) != 0)
-				at++;
-			if (at < n)
-				continue;
-			if (RLI_GROW(&roles, &capacity, n + 1, 8) < 0) {
+	for (size_t k = 0; k < t->count; k++)
+		for (size_t i = 0; i < t->points[k].side->phase_count; i++)
+			if (trend_add_name(&roles, &n, &capacity, t->points[k].side->phases[i].role) < 0) {
 				free(roles);
-				return rli_error_oom();
+				return RLI_ERROR;
 			}
-			/* sorted as they come */
-			while (at > 0 && strcmp(roles[at - 1], side->phases[i].role) > 0) {
-				roles[at] = roles[at - 1];
-				at--;
-			}
-			roles[at] = side->phases[i].role;
-			n++;
-		}
-	}
 	*out = roles;
 	*count = n;
 	return RLI_OK;

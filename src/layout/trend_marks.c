@@ -89,6 +89,56 @@ int trend_value_axes(trend_page *page, rli_panel *panel, double top, double lo, 
 }
 
 /* [lo, hi] around the values, padded, never flat. */
+int trend_add_name(const char ***names, size_t *count, size_t *capacity, const char *name)
+{
+	size_t at = 0;
+	while (at < *count && strcmp((*names)[at], name) != 0)
+		at++;
+	if (at < *count)
+		return RLI_OK;
+	if (RLI_GROW(names, capacity, *count + 1, 8) < 0)
+		return rli_error_oom();
+	/* in text order as they come */
+	for (at = (*count)++; at > 0 && strcmp((*names)[at - 1], name) > 0; at--)
+		(*names)[at] = (*names)[at - 1];
+	(*names)[at] = name;
+	return RLI_OK;
+}
+
+int trend_by_text(const void *pa, const void *pb)
+{
+	return strcmp(*(const char *const *)pa, *(const char *const *)pb);
+}
+
+int trend_ascending(const void *pa, const void *pb)
+{
+	double a = *(const double *)pa, b = *(const double *)pb;
+	return (a > b) - (a < b);
+}
+
+void trend_median_range(double *values, size_t n, double *median, double *low, double *high)
+{
+	if (n > 1)
+		qsort(values, n, sizeof(*values), trend_ascending);
+	*median = n ? (n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2) : NAN;
+	*low = n ? values[0] : NAN;
+	*high = n ? values[n - 1] : NAN;
+}
+
+int trend_panel_done(trend_page *page, rli_panel *panel, trend_marks *m, const char *x_title, int error)
+{
+	if (error == RLI_OK)
+		error = trend_blank_labels(m);
+	panel->lines = m->lines;
+	panel->line_count = m->line_count;
+	panel->points = m->points;
+	panel->point_count = m->point_count;
+	page->y = panel->plot.y + panel->plot.h + TICK_LABEL_GAP + TICK_LABEL_SIZE + TREND_SECTION_GAP;
+	if (error == RLI_OK && x_title)
+		error = trend_x_title(page, panel, x_title);
+	return error;
+}
+
 double trend_page_y(const rli_panel *panel, double value)
 {
 	return panel->plot.y + panel->plot.h - (value - panel->y_min) / (panel->y_max - panel->y_min) * panel->plot.h;

@@ -204,13 +204,7 @@ int trend_role_panel(trend_page *page, const char *role)
 	}
 	if (error == RLI_OK)
 		error = trend_direct_labels(page, panel, labels, shown);
-	if (error == RLI_OK)
-		error = trend_blank_labels(m);
-	panel->lines = m->lines;
-	panel->line_count = m->line_count;
-	panel->points = m->points;
-	panel->point_count = m->point_count;
-	page->y = panel->plot.y + panel->plot.h + TICK_LABEL_GAP + TICK_LABEL_SIZE + TREND_SECTION_GAP;
+	error = trend_panel_done(page, panel, m, NULL, error);
 done:
 	free(phases);
 	free(value);
@@ -239,12 +233,6 @@ static int by_device(const void *pa, const void *pb)
 	if (a->rank != b->rank)
 		return a->rank < b->rank ? -1 : 1;
 	return strcmp(a->type, b->type);
-}
-
-static int ascending(const void *pa, const void *pb)
-{
-	double a = *(const double *)pa, b = *(const double *)pb;
-	return (a > b) - (a < b);
 }
 
 /* "actor_update r3", with the device type where a rank has more than one device ("actor_update r3 CUDA:1"). */
@@ -383,11 +371,7 @@ int trend_memory_panel(trend_page *page, const char *x_title)
 			for (size_t i = 0; i < side->device_count; i++)
 				if (isfinite(side->devices[i].peak_mb))
 					peaks[c++] = side->devices[i].peak_mb;
-			if (c)
-				qsort(peaks, c, sizeof(*peaks), ascending);
-			value[k] = c ? (c % 2 ? peaks[c / 2] : (peaks[c / 2 - 1] + peaks[c / 2]) / 2) : NAN;
-			low[k] = c ? peaks[0] : NAN;
-			high[k] = c ? peaks[c - 1] : NAN;
+			trend_median_range(peaks, c, &value[k], &low[k], &high[k]);
 			if (c)
 				last = k;
 		}
@@ -406,15 +390,7 @@ int trend_memory_panel(trend_page *page, const char *x_title)
 			error = trend_direct_labels(page, panel, labels, 2);
 		}
 	}
-	if (error == RLI_OK)
-		error = trend_blank_labels(m);
-	panel->lines = m->lines;
-	panel->line_count = m->line_count;
-	panel->points = m->points;
-	panel->point_count = m->point_count;
-	page->y = panel->plot.y + panel->plot.h + TICK_LABEL_GAP + TICK_LABEL_SIZE + TREND_SECTION_GAP;
-	if (error == RLI_OK && x_title)
-		error = trend_x_title(page, panel, x_title);
+	error = trend_panel_done(page, panel, m, x_title, error);
 done:
 	free(devices);
 	free(peaks);

@@ -66,6 +66,19 @@ typedef struct {
 
 /* A value panel's plot at top: the shared x axis, a value axis over [lo, hi]. */
 int trend_value_axes(trend_page *page, rli_panel *panel, double top, double lo, double hi);
+/* name added to the names (count of them, room for capacity) unless there: each once, in text order. */
+int trend_add_name(const char ***names, size_t *count, size_t *capacity, const char *name);
+/* qsort's orders: C strings (by pointer) by their text, doubles ascending. */
+int trend_by_text(const void *pa, const void *pb);
+int trend_ascending(const void *pa, const void *pb);
+/* Of n values (sorted here): their median, least and greatest; NAN each for none. */
+void trend_median_range(double *values, size_t n, double *median, double *low, double *high);
+/*
+ * A value panel finished: every point labelled, its lines and points handed to the panel,
+ * page->y past it, the runs' axis title under it when x_title is not NULL. Returns error, or
+ * the first failure after it.
+ */
+int trend_panel_done(trend_page *page, rli_panel *panel, trend_marks *m, const char *x_title, int error);
 /* Where value sits on a value panel's plot, in page units. */
 double trend_page_y(const rli_panel *panel, double value);
 /* [lo, hi] around the values, padded, never flat, never below 0 for values that are not. */

@@ -39,11 +39,6 @@ static int by_cell(const void *pa, const void *pb)
 	return (a->point > b->point) - (a->point < b->point);
 }
 
-static int by_text(const void *pa, const void *pb)
-{
-	return strcmp(*(const char *const *)pa, *(const char *const *)pb);
-}
-
 static int by_number(const void *pa, const void *pb)
 {
 	int64_t a = *(const int64_t *)pa, b = *(const int64_t *)pb;
@@ -56,21 +51,11 @@ static int roles_of(const rli_trend *t, const char ***out, size_t *count)
 	const char **roles = NULL;
 	size_t n = 0, capacity = 0;
 	for (size_t k = 0; k < t->count; k++)
-		for (size_t r = 0; r < t->points[k].side->role_count; r++) {
-			const char *role = t->points[k].side->roles[r].role;
-			size_t at = 0;
-			while (at < n && strcmp(roles[at], role) != 0)
-				at++;
-			if (at < n)
-				continue;
-			if (RLI_GROW(&roles, &capacity, n + 1, 8) < 0) {
+		for (size_t r = 0; r < t->points[k].side->role_count; r++)
+			if (trend_add_name(&roles, &n, &capacity, t->points[k].side->roles[r].role) < 0) {
 				free(roles);
-				return rli_error_oom();
+				return RLI_ERROR;
 			}
-			roles[n++] = role;
-		}
-	if (n > 1)
-		qsort(roles, n, sizeof(*roles), by_text);
 	*out = roles;
 	*count = n;
 	return RLI_OK;
@@ -141,7 +126,7 @@ int trend_strip_panel(trend_page *page, const char *x_title)
 			goto done;
 		}
 		memcpy(sorted, names, rank_count * sizeof(*sorted));
-		qsort(sorted, rank_count, sizeof(*sorted), by_text);
+		qsort(sorted, rank_count, sizeof(*sorted), trend_by_text);
 		if ((error = rli_palette_assign(colors, sorted, rank_count)) < 0) {
 			free(sorted);
 			goto done;
