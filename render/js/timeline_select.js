@@ -205,6 +205,12 @@
    */
   Timeline.prototype.stepSelection = function (direction, acrossRows) {
     var rows = this.displayRows.filter(function (row) { return row >= 0; }), sel = this.selected, row, index = -1;
+    if (!rows.length && this.grouped && this.displayRows.length) {
+      /* every group folded (a run of many rows opens so): the top group in view unfolds, its bars to step through */
+      var d = this.displayRows, at = Math.min(d.length - 1, Math.max(0, Math.ceil(this.scrollY / this.screen.pitch)));
+      this.foldGroup(this.headerGroup(d[at]), false);
+      rows = this.displayRows.filter(function (r) { return r >= 0; });
+    }
     if (!rows.length) return false;
     if (!sel || rows.indexOf(sel.row) < 0) {
       /* from the top row in view down (a group's header aside), round to the rows above it */

@@ -787,6 +787,22 @@ async function main() {
       await cpage.click('[data-action="group"]');
       assert.deepStrictEqual((await state(cpage)).rows, crowded.rows);
     });
+    await check('crowded: with every group folded, ] unfolds the top group and selects its first bar in view', async () => {
+      await cpage.evaluate(() => { const t = window.rliTimeline.timeline; t.setGrouped(true); t.foldAll(true); t.setScroll(0, false); });
+      assert.deepStrictEqual((await state(cpage)).rows, [], 'every group folded');
+      await cpage.focus('canvas');
+      await cpage.keyboard.press(']');
+      const got = await cpage.evaluate(() => {
+        const t = window.rliTimeline.timeline, g = window.rliTimeline.groups();
+        return { selected: t.selected, folded: g.folded.length, headers: g.headers.length,
+          role: t.selected ? t.model.rows[t.selected.row].role : null, first: g.headers[0] };
+      });
+      assert.ok(got.selected, 'a bar is selected: ' + JSON.stringify(got));
+      assert.strictEqual(got.folded, got.headers - 1, 'one group unfolded');
+      await cpage.keyboard.press('Escape');
+      await cpage.evaluate(() => window.rliTimeline.timeline.setGrouped(false));
+      assert.deepStrictEqual((await state(cpage)).rows, crowded.rows);
+    });
     await check('crowded: 2000 rows, thinned labels; sorting and hovering still find every row', async () => {
       const model = await cpage.evaluate(() => JSON.parse(document.getElementById('rli-model').textContent));
       assert.ok(model.rowLabels.some((label) => label.text === ''), 'the layout thinned labels');
