@@ -200,6 +200,21 @@ typedef struct {
 	int pool;
 } ref_event;
 
+/* A device of n blocks on its allocators' totals (RLI_MEMORY_TOTALS_ROWS), from its columns. */
+static void rows_device(rli_memory_device *device, size_t n, const double *start, const double *duration,
+			const double *size, const double *allocated, const double *released, const uint8_t *second)
+{
+	memset(device, 0, sizeof(*device));
+	device->count = n;
+	device->start_ms = start;
+	device->duration_ms = duration;
+	device->size_kb = size;
+	device->totals = RLI_MEMORY_TOTALS_ROWS;
+	device->allocated_mb = allocated;
+	device->release_allocated_mb = released;
+	device->second_pool = second;
+}
+
 static int ref_before(const void *a, const void *b)
 {
 	const ref_event *x = a, *y = b;
@@ -239,15 +254,7 @@ static void test_merged_events(void)
 		released[i] = (seed >> 24) % 9 == 0 ? NAN : 90 + (double)((seed >> 6) % 500) / 3;
 		second[i] = (uint8_t)((seed >> 28) & 1);
 	}
-	memset(&device, 0, sizeof(device));
-	device.count = N;
-	device.start_ms = start;
-	device.duration_ms = duration;
-	device.size_kb = size;
-	device.totals = RLI_MEMORY_TOTALS_ROWS;
-	device.allocated_mb = allocated;
-	device.release_allocated_mb = released;
-	device.second_pool = second;
+	rows_device(&device, N, start, duration, size, allocated, released, second);
 	count = rli_memory_blocks(blocks, &summary, &device);
 	CHECK_INT((int)count, N);
 	CHECK_INT(rli_memory_curve(&summary, &x, &y, &points, &device, blocks, count), RLI_OK);
@@ -339,15 +346,7 @@ static void test_halves(void)
 		released[i] = (seed >> 24) % 7 == 0 ? NAN : 150 + (double)((seed >> 6) % 700) / 11;
 		second[i] = (uint8_t)((seed >> 27) % 3 == 0);
 	}
-	memset(&device, 0, sizeof(device));
-	device.count = N;
-	device.start_ms = start;
-	device.duration_ms = duration;
-	device.size_kb = size;
-	device.totals = RLI_MEMORY_TOTALS_ROWS;
-	device.allocated_mb = allocated;
-	device.release_allocated_mb = released;
-	device.second_pool = second;
+	rows_device(&device, N, start, duration, size, allocated, released, second);
 	count = rli_memory_blocks(blocks, &whole, &device);
 	halved = whole;
 	CHECK_INT(rli_memory_curve(&whole, &x, &y, &points, &device, blocks, count), RLI_OK);
