@@ -39,20 +39,34 @@ static double bottom_margin(const timeline_theme *theme, double tick_height, dou
 	return theme->tick_label_gap + tick_height + theme->x_title_gap + x_title_height + theme->page_pad;
 }
 
+/* The heights a page's rows and what is under them are made of, measured once for all who size the page. */
+typedef struct {
+	double tick, x_title, row_label; /* a tick label's, the x title's, a row label's */
+	double bottom;                   /* under the plot, with no legend there */
+} page_measures;
+
+static void measure_page(page_measures *m, PangoContext *text, const timeline_theme *theme)
+{
+	double w;
+	rli_text_measure(&w, &m->x_title, text, "Time (ms)", theme->axis_title_size, 0);
+	rli_text_measure(&w, &m->tick, text, "0123456789", theme->tick_label_size, 0);
+	m->row_label = row_label_height(text, theme);
+	m->bottom = bottom_margin(theme, m->tick, m->x_title);
+}
+
 int rli_timeline_readable_rows(size_t *out, const timeline_theme *theme, double width, double scale,
 			       rli_medium medium)
 {
 	PangoContext *text = NULL;
-	double w, tick_height, x_title_height, room;
+	page_measures m;
+	double room;
 	int error;
 
 	if ((error = rli_text_context_new(&text)) < 0)
 		return error;
-	rli_text_measure(&w, &tick_height, text, "0123456789", theme->tick_label_size, 0);
-	rli_text_measure(&w, &x_title_height, text, "Time (ms)", theme->axis_title_size, 0);
-	room = tallest_page(theme, width, scale, medium) - theme->margin_top -
-	       bottom_margin(theme, tick_height, x_title_height);
-	*out = room > 0 ? (size_t)floor(room / row_label_height(text, theme)) : 0;
+	measure_page(&m, text, theme);
+	room = tallest_page(theme, width, scale, medium) - theme->margin_top - m.bottom;
+	*out = room > 0 ? (size_t)floor(room / m.row_label) : 0;
 	g_object_unref(text);
 	return RLI_OK;
 }
@@ -67,16 +81,14 @@ static double page_height(const timeline_theme *theme, size_t rows, double label
 int rli_timeline_least_height(double *out, const rli_timeline *timeline, const timeline_theme *theme)
 {
 	PangoContext *text = NULL;
-	double w, tick_height, x_title_height;
+	page_measures m;
 	int error;
 
 	if ((error = rli_text_context_new(&text)) < 0)
 		return error;
 	/* The measures rli_timeline_place takes, so the height is the one it would give. */
-	rli_text_measure(&w, &x_title_height, text, "Time (ms)", theme->axis_title_size, 0);
-	rli_text_measure(&w, &tick_height, text, "0123456789", theme->tick_label_size, 0);
-	*out = page_height(theme, timeline->panel.row_count, row_label_height(text, theme),
-			   bottom_margin(theme, tick_height, x_title_height));
+	measure_page(&m, text, theme);
+	*out = page_height(theme, timeline->panel.row_count, m.row_label, m.bottom);
 	g_object_unref(text);
 	return RLI_OK;
 }
@@ -264,9 +276,10 @@ int rli_timeline_place(rli_timeline *timeline, const timeline_theme *theme, doub
 	PangoContext *text = NULL;
 	rli_panel *panel = &timeline->panel;
 	size_t rows = panel->row_count, series = legend_shown ? timeline->series_count : 0;
-	double height, bottom, label_width = 0.0, y_title_height, tick_height, label_height;
-	double x_title_height, max_label_width = theme->label_share * width, widest_any_label = 0.0;
+	double height, bottom, label_width = 0.0, y_title_height;
+	double max_label_width = theme->label_share * width, widest_any_label = 0.0;
 	double legend_title_height, left, right, w, h;
+	page_measures m;
 	legend_plan legend = { 0 };
 	int error;
 
@@ -276,8 +289,7 @@ int rli_timeline_place(rli_timeline *timeline, const timeline_theme *theme, doub
 	y_title_height = 0.0;
 	if (!theme->no_y_title)
 		rli_text_measure(&w, &y_title_height, text, "Module - Rank", theme->axis_title_size, 0);
-	rli_text_measure(&w, &x_title_height, text, "Time (ms)", theme->axis_title_size, 0);
-	rli_text_measure(&w, &tick_height, text, "0123456789", theme->tick_label_size, 0);
+	measure_page(&m, text, theme);
 	rli_text_measure(&legend.title_width, &legend_title_height, text, "Task Type", theme->legend_size, 0);
 	for (size_t s = 0; s < series; s++) {
 		rli_text_measure(&w, &h, text, timeline->series[s].name, theme->legend_size, 0);
@@ -287,7 +299,6 @@ int rli_timeline_place(rli_timeline *timeline, const timeline_theme *theme, doub
 		rli_text_measure(&w, &h, text, panel->rows[r].label, theme->row_label_size, 0);
 		widest_any_label = fmax(widest_any_label, w);
 	}
-	label_height = row_label_height(text, theme);
 
 	/*
 	 * The legend goes beside the plot, as the reference's does, unless the
@@ -295,8 +306,8 @@ int rli_timeline_place(rli_timeline *timeline, const timeline_theme *theme, doub
 	 * MIN_PLOT_SHARE of a narrow page: then it goes below, where the names
 	 * have the page's width. A legend left out takes no room at all.
 	 */
-	bottom = bottom_margin(theme, tick_height, x_title_height);
-	height = page_height(theme, rows, label_height, bottom);
+	bottom = m.bottom;
+	height = page_height(theme, rows, m.row_label, bottom);
 	right = fmax(fmin(theme->margin_right, 0.05 * width), theme->page_pad);
 	if (series)
 		right = rli_plan_legend_beside(&legend, theme, series, width, height);
@@ -305,7 +316,7 @@ int rli_timeline_place(rli_timeline *timeline, const timeline_theme *theme, doub
 	if (series && (theme->legend_below ||
 		       width - fmax(fmin(theme->margin_left, 0.2 * width), left) - right < MIN_PLOT_SHARE * width)) {
 		bottom += rli_plan_legend_below(&legend, theme, series, width);
-		height = page_height(theme, rows, label_height, bottom);
+		height = page_height(theme, rows, m.row_label, bottom);
 		right = fmax(fmin(theme->margin_right, 0.05 * width), theme->page_pad);
 	}
 
@@ -340,7 +351,7 @@ int rli_timeline_place(rli_timeline *timeline, const timeline_theme *theme, doub
 		panel->row_labels[r].y = panel->plot.y + (r + 0.5) * panel->row_pitch;
 	}
 
-	if ((error = place_x_axis(timeline, theme, tick_height)) < 0 ||
+	if ((error = place_x_axis(timeline, theme, m.tick)) < 0 ||
 	    (error = rli_timeline_place_title(timeline, text, theme, width)) < 0 ||
 	    (error = rli_set_text(&panel->y_title, theme->no_y_title ? "" : "Module - Rank",
 				  left - theme->row_label_gap - label_width - theme->y_title_gap - y_title_height / 2,
@@ -353,7 +364,7 @@ int rli_timeline_place(rli_timeline *timeline, const timeline_theme *theme, doub
 		legend.shown = 0;
 		legend.columns = legend.per_column = 1;
 	}
-	error = place_legend(timeline, theme, &legend, x_title_height);
+	error = place_legend(timeline, theme, &legend, m.x_title);
 
 done:
 	g_object_unref(text);
