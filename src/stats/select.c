@@ -4,8 +4,8 @@
 #include <math.h>
 #include <string.h>
 
-/* Ranges this short are sorted outright: a partition's bookkeeping costs more than it saves. */
-#define SHORT_RANGE 16
+/* Samples this small are sorted outright: a digit's count over 2,048 buckets costs more than it saves. */
+#define SORTED_OUTRIGHT 64
 
 double stats_key_value(uint64_t key)
 {
@@ -48,7 +48,7 @@ static void radix_select(uint64_t *keys, uint64_t *other, size_t n, const size_t
 	uint64_t differ = 0;
 	unsigned shift, top = 63;
 
-	if (n <= SHORT_RANGE * 4) {
+	if (n <= SORTED_OUTRIGHT) {
 		insertion_sort(keys, n);
 		for (size_t j = 0; j < count; j++)
 			out[j] = keys[want[j]];
