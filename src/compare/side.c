@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { CAP_PHASES, CAP_RANK_PHASES, CAP_STEPS, CAP_ROLES, CAP_RANKS, CAP_TRANSITIONS, CAP_DEVICES, CAP_SITES };
+enum { CAP_PHASES, CAP_RANK_PHASES, CAP_STEPS, CAP_ROLES, CAP_RANKS, CAP_TRANSITIONS, CAP_DEVICES, CAP_SITES, CAP_GMM_LAYERS };
 
 rli_compare_side *rli_side_new(const char *path, const char *profiler, rli_side_source source)
 {
@@ -109,6 +109,15 @@ rli_side_site *rli_side_add_site(rli_compare_side *s)
 	if (site)
 		s->devices[s->device_count - 1].site_count++;
 	return site;
+}
+
+rli_side_gmm_layer *rli_side_add_gmm_layer(rli_compare_side *s)
+{
+	rli_side_gmm_layer *layer = add((void **)&s->gmm_layers, &s->gmm_layer_count, &s->capacity[CAP_GMM_LAYERS],
+					sizeof(*s->gmm_layers));
+	if (layer)
+		s->has_gmm = 1;
+	return layer;
 }
 
 static int by_phase(const void *pa, const void *pb)

@@ -113,7 +113,7 @@ typedef struct rli_compare_side {
 	rli_side_gmm_layer *gmm_layers; /* by (role, layer) */
 	size_t gmm_layer_count;
 	rli_strpool strings;       /* every text above */
-	size_t capacity[8];        /* room in each growing list (side.c) */
+	size_t capacity[9];        /* room in each growing list (side.c) */
 } rli_compare_side;
 
 /*
@@ -161,6 +161,8 @@ int rli_side_add_rank(rli_compare_side *side, int64_t rank);
 rli_side_transition *rli_side_add_transition(rli_compare_side *side);
 rli_side_device *rli_side_add_device(rli_compare_side *side);
 rli_side_site *rli_side_add_site(rli_compare_side *side);
+/* A MoE layer, zeroed (the side then has an expert load); added in (role, layer) order. */
+rli_side_gmm_layer *rli_side_add_gmm_layer(rli_compare_side *side);
 /* Sorts every list into the order the comparison walks (a summary's sites come in two lists). */
 int rli_side_finish(rli_compare_side *side);
 

@@ -208,23 +208,14 @@ static int add_device(rli_compare_side *side, sqlite3_stmt *s)
  */
 static int add_gmm_layer(rli_compare_side *side, sqlite3_stmt *s)
 {
-	size_t capacity = side->gmm_layer_count;
-	rli_side_gmm_layer *l;
-	/* room for one more, doubling: the side's other lists grow in side.c, this one only here */
-	if ((capacity & (capacity - 1)) == 0) {
-		rli_side_gmm_layer *grown = realloc(side->gmm_layers, (capacity ? 2 * capacity : 8) * sizeof(*grown));
-		if (!grown)
-			return 0;
-		side->gmm_layers = grown;
-	}
-	l = &side->gmm_layers[side->gmm_layer_count];
-	*l = (rli_side_gmm_layer){ .layer = (uint32_t)column_int_or(s, 1, 0), .steps = (size_t)column_int_or(s, 2, 0),
-				   .imbalance = rli_history_column_real(s, 3), .cv = NAN,
-				   .hottest = (uint32_t)column_int_or(s, 4, 0) };
-	if (!(l->role = side_text(side, s, 0)))
+	rli_side_gmm_layer *l = rli_side_add_gmm_layer(side);
+	if (!l || !(l->role = side_text(side, s, 0)))
 		return 0;
-	side->gmm_layer_count++;
-	side->has_gmm = 1;
+	l->layer = (uint32_t)column_int_or(s, 1, 0);
+	l->steps = (size_t)column_int_or(s, 2, 0);
+	l->imbalance = rli_history_column_real(s, 3);
+	l->cv = NAN;
+	l->hottest = (uint32_t)column_int_or(s, 4, 0);
 	return 1;
 }
 

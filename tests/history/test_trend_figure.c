@@ -105,10 +105,11 @@ static rli_compare_side *experts_side(int k)
 {
 	static const char *const roles[] = { "actor_update", "ref_compute_log_prob" };
 	rli_compare_side *s = rli_side_new("/data/nightly/moe", "gmm", RLI_SIDE_PROFILE);
-	s->gmm_layers = calloc(6, sizeof(*s->gmm_layers));
-	for (size_t r = 0; r < 2 && s->gmm_layers; r++)
+	for (size_t r = 0; r < 2; r++)
 		for (uint32_t layer = 0; layer < 3; layer++) {
-			rli_side_gmm_layer *l = &s->gmm_layers[s->gmm_layer_count++];
+			rli_side_gmm_layer *l = rli_side_add_gmm_layer(s);
+			if (!l)
+				exit(1);
 			l->role = rli_side_text(s, roles[r], strlen(roles[r]));
 			l->layer = layer;
 			l->steps = 4;
@@ -117,7 +118,6 @@ static rli_compare_side *experts_side(int k)
 			l->cv = NAN;
 			l->hottest = layer + 2;
 		}
-	s->has_gmm = 1;
 	rli_side_finish(s);
 	return s;
 }
