@@ -50,35 +50,31 @@ int trend_experts_panel(trend_page *page, const char *x_title)
 	trend_marks *m = &page->f->marks[page->panel_next++];
 	size_t n = t->count, role_count = 0, lines, most_layers = 1;
 	const char **roles = NULL;
-	double *value = calloc(n, sizeof(*value)), *low = calloc(n, sizeof(*low)), *high = calloc(n, sizeof(*high));
-	double *scratch = NULL, lo = INFINITY, hi = -INFINITY;
+	double *values = NULL, *scratch = NULL, lo = INFINITY, hi = -INFINITY;
 	trend_label labels[MAX_ROLE_LINES];
 	rli_color colors[MAX_ROLE_LINES];
 	char note[256];
 	int error;
 
-	if (!value || !low || !high) {
-		error = rli_error_oom();
-		goto done;
-	}
 	if ((error = expert_roles(t, &roles, &role_count)) < 0)
 		goto done;
 	for (size_t k = 0; k < n; k++)
 		if (t->points[k].side->gmm_layer_count > most_layers)
 			most_layers = t->points[k].side->gmm_layer_count;
-	if (!(scratch = malloc(most_layers * sizeof(*scratch)))) {
+	lines = role_count < MAX_ROLE_LINES ? role_count : MAX_ROLE_LINES;
+	/* Per drawn role three rows of n: each run's median, least and most imbalanced layer. */
+	if (!(scratch = malloc(most_layers * sizeof(*scratch))) || !(values = malloc((lines ? 3 * lines : 1) * n * sizeof(*values)))) {
 		error = rli_error_oom();
 		goto done;
 	}
-	lines = role_count < MAX_ROLE_LINES ? role_count : MAX_ROLE_LINES;
-	/* The axis holds every drawn role's layers, the band of one role too. */
+	/* The axis holds every drawn role's medians, the band of one role too. */
 	for (size_t r = 0; r < lines; r++)
 		for (size_t k = 0; k < n; k++) {
-			double v, l, h;
-			role_imbalance(t->points[k].side, roles[r], scratch, &v, &l, &h);
-			if (isfinite(v)) {
-				lo = fmin(lo, lines == 1 ? l : v);
-				hi = fmax(hi, lines == 1 ? h : v);
+			double *v = values + 3 * r * n;
+			role_imbalance(t->points[k].side, roles[r], scratch, &v[k], &v[n + k], &v[2 * n + k]);
+			if (isfinite(v[k])) {
+				lo = fmin(lo, lines == 1 ? v[n + k] : v[k]);
+				hi = fmax(hi, lines == 1 ? v[2 * n + k] : v[k]);
 			}
 		}
 	if (!isfinite(lo))
@@ -95,12 +91,11 @@ int trend_experts_panel(trend_page *page, const char *x_title)
 	    (error = rli_palette_assign(colors, roles, lines)) < 0)
 		goto done;
 	for (size_t r = 0; r < lines && error == RLI_OK; r++) {
+		const double *value = values + 3 * r * n, *low = value + n, *high = low + n;
 		size_t last = SIZE_MAX;
-		for (size_t k = 0; k < n; k++) {
-			role_imbalance(t->points[k].side, roles[r], scratch, &value[k], &low[k], &high[k]);
+		for (size_t k = 0; k < n; k++)
 			if (isfinite(value[k]))
 				last = k;
-		}
 		if ((error = trend_series_marks(m, value, lines == 1 ? low : NULL, lines == 1 ? high : NULL, n, colors[r],
 						TREND_LINE_WIDTH)) < 0)
 			break;
@@ -117,8 +112,6 @@ int trend_experts_panel(trend_page *page, const char *x_title)
 done:
 	free(roles);
 	free(scratch);
-	free(value);
-	free(low);
-	free(high);
+	free(values);
 	return error;
 }
