@@ -73,6 +73,7 @@
     this.devices = this.deviceRows();
     this.sites = this.siteRows();
     this.geometry = {};
+    this.tips = {};
     this.figures.appendChild(this.figureBox(this.peakCanvas, 'peaks', this.devices));
     if (spec.sites.length) this.figures.appendChild(this.figureBox(this.siteCanvas, 'sites', this.sites));
     this.section.appendChild(this.figures);
@@ -176,7 +177,7 @@
     var self = this, box = element('div', 'rli-memory-figure-box'), tip = element('div', 'rli-tooltip');
     box.appendChild(canvas);
     box.appendChild(tip);
-    this[kind + 'Tip'] = tip;
+    this.tips[kind] = tip;
     var laneAt = function (y) {
       var g = self.geometry[kind];
       if (!g) return -1;
@@ -205,7 +206,7 @@
   };
 
   CompareMemory.prototype.showLane = function (kind, rows, index, x, y) {
-    var tip = this[kind + 'Tip'], row = rows.rows[index], box = tip.parentNode;
+    var tip = this.tips[kind], row = rows.rows[index], box = tip.parentNode;
     tip.textContent = '';
     row.cells.forEach(function (text, c) {
       var line = element('span', 'rli-entry', c === 0 ? text : rows.header[c] + ': ' + text);
@@ -222,7 +223,7 @@
   };
 
   CompareMemory.prototype.hideLane = function (kind) {
-    this[kind + 'Tip'].style.display = 'none';
+    this.tips[kind].style.display = 'none';
     if (this.lane && this.lane.kind === kind) this.lane = null;
   };
 

@@ -80,12 +80,10 @@
    */
   MemoryPage.prototype.blockNextTo = function (lane, s, i, direction) {
     var d = this.d, best = -1;
-    for (var k = d.laneFirst[lane]; k < d.laneFirst[lane + 1]; k++) {
-      var after = d.start[k] > s || (d.start[k] === s && k > i), before = d.start[k] < s || (d.start[k] === s && k < i);
-      if (direction > 0 ? !after : !before) continue;
-      if (best < 0 || (direction > 0 ? d.start[k] < d.start[best] || (d.start[k] === d.start[best] && k < best)
-        : d.start[k] > d.start[best] || (d.start[k] === d.start[best] && k > best))) best = k;
-    }
+    /* block a against (start t, index j): below 0 before it, above 0 after it */
+    var order = function (a, t, j) { return d.start[a] !== t ? d.start[a] - t : a - j; };
+    for (var k = d.laneFirst[lane]; k < d.laneFirst[lane + 1]; k++)
+      if (direction * order(k, s, i) > 0 && (best < 0 || direction * order(k, d.start[best], best) < 0)) best = k;
     return best;
   };
 
