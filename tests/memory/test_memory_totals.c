@@ -200,19 +200,42 @@ typedef struct {
 	int pool;
 } ref_event;
 
-/* A device of n blocks on its allocators' totals (RLI_MEMORY_TOTALS_ROWS), from its columns. */
-static void rows_device(rli_memory_device *device, size_t n, const double *start, const double *duration,
-			const double *size, const double *allocated, const double *released, const uint8_t *second)
+/* A device of n blocks on its allocators' totals (RLI_MEMORY_TOTALS_ROWS), its columns zeroed for a test to fill. */
+typedef struct {
+	double *start, *duration, *size, *allocated, *released;
+	uint8_t *second;
+	rli_memory_device device;
+} rows_case;
+
+static void rows_case_new(rows_case *c, size_t n)
 {
-	memset(device, 0, sizeof(*device));
-	device->count = n;
-	device->start_ms = start;
-	device->duration_ms = duration;
-	device->size_kb = size;
-	device->totals = RLI_MEMORY_TOTALS_ROWS;
-	device->allocated_mb = allocated;
-	device->release_allocated_mb = released;
-	device->second_pool = second;
+	c->start = calloc(n, sizeof(double));
+	c->duration = calloc(n, sizeof(double));
+	c->size = calloc(n, sizeof(double));
+	c->allocated = calloc(n, sizeof(double));
+	c->released = calloc(n, sizeof(double));
+	c->second = calloc(n, 1);
+	if (!c->start || !c->duration || !c->size || !c->allocated || !c->released || !c->second)
+		exit(1);
+	memset(&c->device, 0, sizeof(c->device));
+	c->device.count = n;
+	c->device.start_ms = c->start;
+	c->device.duration_ms = c->duration;
+	c->device.size_kb = c->size;
+	c->device.totals = RLI_MEMORY_TOTALS_ROWS;
+	c->device.allocated_mb = c->allocated;
+	c->device.release_allocated_mb = c->released;
+	c->device.second_pool = c->second;
+}
+
+static void rows_case_free(rows_case *c)
+{
+	free(c->start);
+	free(c->duration);
+	free(c->size);
+	free(c->allocated);
+	free(c->released);
+	free(c->second);
 }
 
 static int ref_before(const void *a, const void *b)
@@ -232,46 +255,43 @@ static int ref_before(const void *a, const void *b)
 static void test_merged_events(void)
 {
 	enum { N = 4000 };
-	double *start = calloc(N, sizeof(double)), *duration = calloc(N, sizeof(double));
-	double *size = calloc(N, sizeof(double)), *allocated = calloc(N, sizeof(double));
-	double *released = calloc(N, sizeof(double)), *x = NULL, *y = NULL;
-	uint8_t *second = calloc(N, 1);
+	rows_case c;
+	double *x = NULL, *y = NULL;
 	rli_memory_block *blocks = calloc(N, sizeof(*blocks));
 	ref_event *events = calloc(2 * N, sizeof(*events));
-	rli_memory_device device;
 	rli_memory_summary summary;
 	size_t count, points = 0, n = 0, k = 0, at = 0, first[2] = { SIZE_MAX, SIZE_MAX };
 	double current[2] = { 0, 0 }, width, peak = 0;
 	unsigned seed = 12345;
 	int same = 1;
 
+	rows_case_new(&c, N);
 	for (size_t i = 0; i < N; i++) {
 		seed = seed * 1103515245u + 12345u;
-		start[i] = 1000 + 0.5 * (double)(i / 4);               /* four allocations a time */
-		duration[i] = (seed >> 8) % 10 == 0 ? 0 : 0.5 * (double)(1 + (seed >> 12) % 12);
-		size[i] = 4 + (double)((seed >> 16) % 64);
-		allocated[i] = (seed >> 20) % 11 == 0 ? 0 : 100 + (double)((seed >> 4) % 500) / 7;
-		released[i] = (seed >> 24) % 9 == 0 ? NAN : 90 + (double)((seed >> 6) % 500) / 3;
-		second[i] = (uint8_t)((seed >> 28) & 1);
+		c.start[i] = 1000 + 0.5 * (double)(i / 4);               /* four allocations a time */
+		c.duration[i] = (seed >> 8) % 10 == 0 ? 0 : 0.5 * (double)(1 + (seed >> 12) % 12);
+		c.size[i] = 4 + (double)((seed >> 16) % 64);
+		c.allocated[i] = (seed >> 20) % 11 == 0 ? 0 : 100 + (double)((seed >> 4) % 500) / 7;
+		c.released[i] = (seed >> 24) % 9 == 0 ? NAN : 90 + (double)((seed >> 6) % 500) / 3;
+		c.second[i] = (uint8_t)((seed >> 28) & 1);
 	}
-	rows_device(&device, N, start, duration, size, allocated, released, second);
-	count = rli_memory_blocks(blocks, &summary, &device);
+	count = rli_memory_blocks(blocks, &summary, &c.device);
 	CHECK_INT((int)count, N);
-	CHECK_INT(rli_memory_curve(&summary, &x, &y, &points, &device, blocks, count), RLI_OK);
+	CHECK_INT(rli_memory_curve(&summary, &x, &y, &points, &c.device, blocks, count), RLI_OK);
 
 	for (size_t b = 0; b < count; b++) {
 		size_t i = blocks[b].index;
-		int pool = second[i];
+		int pool = c.second[i];
 		if (first[pool] == SIZE_MAX)
 			first[pool] = b;
-		if (allocated[i] > 0)
-			events[n++] = (ref_event){ blocks[b].start, allocated[i] * 1024, 2 * b, pool };
-		if (duration[i] > 0 && isfinite(released[i]))
-			events[n++] = (ref_event){ blocks[b].end, released[i] * 1024, 2 * b + 1, pool };
+		if (c.allocated[i] > 0)
+			events[n++] = (ref_event){ blocks[b].start, c.allocated[i] * 1024, 2 * b, pool };
+		if (c.duration[i] > 0 && isfinite(c.released[i]))
+			events[n++] = (ref_event){ blocks[b].end, c.released[i] * 1024, 2 * b + 1, pool };
 	}
 	for (int pool = 0; pool < 2; pool++)
-		if (first[pool] != SIZE_MAX && allocated[blocks[first[pool]].index] > 0)
-			current[pool] = allocated[blocks[first[pool]].index] * 1024 - size[blocks[first[pool]].index];
+		if (first[pool] != SIZE_MAX && c.allocated[blocks[first[pool]].index] > 0)
+			current[pool] = c.allocated[blocks[first[pool]].index] * 1024 - c.size[blocks[first[pool]].index];
 	qsort(events, n, sizeof(*events), ref_before);
 	width = 2 * DBL_EPSILON * fmax(fabs(summary.t_min_ms), fabs(summary.t_max_ms));
 	same = points > 0 && x[at] == 0 && y[at] == (current[0] + current[1]) / 1024.0;
@@ -290,12 +310,7 @@ static void test_merged_events(void)
 	CHECK(summary.peak_mb == peak);
 	rli_bigmem_free(x);
 	rli_bigmem_free(y);
-	free(start);
-	free(duration);
-	free(size);
-	free(allocated);
-	free(released);
-	free(second);
+	rows_case_free(&c);
 	free(blocks);
 	free(events);
 }
@@ -321,36 +336,33 @@ static void keep(void *ctx, double x, double y)
 static void test_halves(void)
 {
 	enum { N = RLI_MEMORY_HALVES_FROM + 5000 };
-	double *start = calloc(N, sizeof(double)), *duration = calloc(N, sizeof(double));
-	double *size = calloc(N, sizeof(double)), *allocated = calloc(N, sizeof(double));
-	double *released = calloc(N, sizeof(double)), *x = NULL, *y = NULL;
-	uint8_t *second = calloc(N, 1);
+	rows_case c;
+	double *x = NULL, *y = NULL;
 	rli_memory_block *blocks = calloc(N, sizeof(*blocks));
 	kept halves[2] = { { calloc(4 * N + 1, sizeof(double)), calloc(4 * N + 1, sizeof(double)), 0 },
 			   { calloc(4 * N + 1, sizeof(double)), calloc(4 * N + 1, sizeof(double)), 0 } };
-	rli_memory_device device;
 	rli_memory_summary whole, halved;
 	rli_memory_halves h;
 	size_t count, points = 0;
 	unsigned seed = 777;
 	int same;
 
+	rows_case_new(&c, N);
 	for (size_t i = 0; i < N; i++) {
 		seed = seed * 1103515245u + 12345u;
 		/* two allocations a time, but for a crowd of 300 at one time across the middle */
-		start[i] = i >= N / 2 - 150 && i < N / 2 + 150 ? 2000 + 0.25 * (double)((N / 2 - 150) / 2)
+		c.start[i] = i >= N / 2 - 150 && i < N / 2 + 150 ? 2000 + 0.25 * (double)((N / 2 - 150) / 2)
 								  : 2000 + 0.25 * (double)(i / 2);
-		duration[i] = (seed >> 8) % 13 == 0 ? 0 : 0.25 * (double)(1 + (seed >> 12) % 40);
-		size[i] = 8 + (double)((seed >> 16) % 32);
-		allocated[i] = (seed >> 20) % 17 == 0 ? 0 : 200 + (double)((seed >> 4) % 700) / 9;
-		released[i] = (seed >> 24) % 7 == 0 ? NAN : 150 + (double)((seed >> 6) % 700) / 11;
-		second[i] = (uint8_t)((seed >> 27) % 3 == 0);
+		c.duration[i] = (seed >> 8) % 13 == 0 ? 0 : 0.25 * (double)(1 + (seed >> 12) % 40);
+		c.size[i] = 8 + (double)((seed >> 16) % 32);
+		c.allocated[i] = (seed >> 20) % 17 == 0 ? 0 : 200 + (double)((seed >> 4) % 700) / 9;
+		c.released[i] = (seed >> 24) % 7 == 0 ? NAN : 150 + (double)((seed >> 6) % 700) / 11;
+		c.second[i] = (uint8_t)((seed >> 27) % 3 == 0);
 	}
-	rows_device(&device, N, start, duration, size, allocated, released, second);
-	count = rli_memory_blocks(blocks, &whole, &device);
+	count = rli_memory_blocks(blocks, &whole, &c.device);
 	halved = whole;
-	CHECK_INT(rli_memory_curve(&whole, &x, &y, &points, &device, blocks, count), RLI_OK);
-	CHECK_INT(rli_memory_halves_cut(&h, &halved, &device, blocks, count), 1);
+	CHECK_INT(rli_memory_curve(&whole, &x, &y, &points, &c.device, blocks, count), RLI_OK);
+	CHECK_INT(rli_memory_halves_cut(&h, &halved, &c.device, blocks, count), 1);
 	CHECK(h.halved);
 	/* the cut past the crowd, where a moment begins */
 	CHECK(h.start_cut >= N / 2 + 150);
@@ -372,12 +384,7 @@ static void test_halves(void)
 		free(halves[k].x);
 		free(halves[k].y);
 	}
-	free(start);
-	free(duration);
-	free(size);
-	free(allocated);
-	free(released);
-	free(second);
+	rows_case_free(&c);
 	free(blocks);
 }
 
