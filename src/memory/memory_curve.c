@@ -332,10 +332,7 @@ static void take_event(totals_events *ev, int is_start, double *current)
 		skip_unknown_starts(ev);
 }
 
-/* The two streams of the ROWS events (memory_curve.h), the releases sorted once for every sweep of them. */
-typedef rli_memory_streams totals_streams;
-
-static void streams_dispose(totals_streams *ts)
+static void streams_dispose(rli_memory_streams *ts)
 {
 	rli_bigmem_free(ts->end_key);
 	rli_bigmem_free(ts->order);
@@ -347,14 +344,14 @@ static void streams_dispose(totals_streams *ts)
  * The streams of the blocks' events: 1, or 0 when the blocks are not in start order or a time
  * is no number to order by (sort_totals then sorts), RLI_ERROR out of memory.
  */
-static int streams_make(totals_streams *ts, const rli_memory_summary *summary, const rli_memory_device *device,
+static int streams_make(rli_memory_streams *ts, const rli_memory_summary *summary, const rli_memory_device *device,
 			const rli_memory_block *blocks, size_t count)
 {
 	memset(ts, 0, sizeof(*ts));
 	for (size_t b = 0; b < count; b++)
 		if (isnan(blocks[b].start) || isnan(blocks[b].end) || (b && !(blocks[b - 1].start <= blocks[b].start)))
 			return 0;
-	*ts = (totals_streams){ .device = device, .blocks = blocks, .count = count, .width = moment_width(summary) };
+	*ts = (rli_memory_streams){ .device = device, .blocks = blocks, .count = count, .width = moment_width(summary) };
 	ts->end_key = rli_bigmem_array(count, sizeof(double));
 	ts->order = rli_bigmem_array(count, sizeof(size_t));
 	ts->tmp = rli_bigmem_array(count, sizeof(size_t));
@@ -391,7 +388,7 @@ static int streams_make(totals_streams *ts, const rli_memory_summary *summary, c
  * start_to and release end_to, the allocators' counts starting at current: each moment's two
  * points to point(ctx), the peak into summary.
  */
-static void sweep_range(const totals_streams *ts, size_t start, size_t start_to, size_t end, size_t end_to,
+static void sweep_range(const rli_memory_streams *ts, size_t start, size_t start_to, size_t end, size_t end_to,
 			double *current, rli_memory_summary *summary, rli_memory_point_fn point, void *ctx)
 {
 	totals_events ev = { ts->device, ts->blocks, start_to, start, ts->ends, end_to, end };
@@ -416,7 +413,7 @@ static int sweep_totals(rli_memory_summary *summary, const rli_memory_device *de
 			size_t count, const double *pool_start_kb, rli_memory_point_fn point, void *ctx)
 {
 	double current[2] = { pool_start_kb[0], pool_start_kb[1] };
-	totals_streams ts;
+	rli_memory_streams ts;
 	int made = streams_make(&ts, summary, device, blocks, count);
 	if (made <= 0)
 		return made;
@@ -491,7 +488,7 @@ int rli_memory_curve_each(rli_memory_summary *summary, const rli_memory_device *
 /* ---- the sweep in two halves at once ---- */
 
 /* The last event of allocator `pool` before allocation start_cut and release end_cut: its total, or `none`. */
-static double last_total_before(const totals_streams *ts, size_t start_cut, size_t end_cut, int pool, double none)
+static double last_total_before(const rli_memory_streams *ts, size_t start_cut, size_t end_cut, int pool, double none)
 {
 	const rli_memory_device *device = ts->device;
 	const rli_memory_block *blocks = ts->blocks;
@@ -524,7 +521,7 @@ static double last_total_before(const totals_streams *ts, size_t start_cut, size
  * *start_cut and *end_cut the second half's first allocation and release. 0 when none is
  * found close enough to the middle (the events there too dense).
  */
-static int find_cut(const totals_streams *ts, size_t *start_cut, size_t *end_cut)
+static int find_cut(const rli_memory_streams *ts, size_t *start_cut, size_t *end_cut)
 {
 	const rli_memory_block *blocks = ts->blocks;
 	for (size_t s = ts->count / 2, tries = 0; s < ts->count && tries < RLI_MEMORY_HALVES_TRIES; s++, tries++) {
@@ -590,7 +587,7 @@ typedef struct {
 static int sweep_second(void *arg)
 {
 	second_half *w = arg;
-	const totals_streams *ts = &w->h->streams;
+	const rli_memory_streams *ts = &w->h->streams;
 	double current[2] = { w->h->cut_kb[0], w->h->cut_kb[1] };
 	sweep_range(ts, w->h->start_cut, ts->count, w->h->end_cut, ts->end_count, current, &w->summary, w->point,
 		    w->ctx);
